@@ -1,0 +1,82 @@
+//! Binds operations to the model, runs the rules, applies suppressions: the one entry
+//! point ([`analyze`]) that the CLI and the LSP both call.
+
+pub mod bind;
+pub mod suppress;
+
+pub use bind::{bind, BoundOperation};
+
+use crate::model::Model;
+use crate::report::diagnostic::sort;
+use crate::report::Diagnostic;
+use crate::rules::{RuleContext, RuleSelection, REGISTRY};
+use crate::scanner::{self, Operation, ScanProblem, ScanSettings};
+use crate::source::SourceFile;
+
+/// Everything a project-wide rule may look at.
+pub struct ProjectFacts<'a> {
+    pub model: &'a Model,
+    pub operations: &'a [BoundOperation<'a>],
+}
+
+/// The result of analysing a set of files against a model.
+#[derive(Debug, Default)]
+pub struct Analysis {
+    pub operations: Vec<Operation>,
+    /// Sorted by (file, offset, rule); suppressions applied.
+    pub diagnostics: Vec<Diagnostic>,
+    pub problems: Vec<ScanProblem>,
+}
+
+/// Scans `files`, binds every operation to `model`, runs the selected rules and
+/// applies `// dynalint: allow(..)` comments.
+pub fn analyze(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analysis {
+    let settings = ScanSettings::from_model(model);
+    let scanned = scanner::scan(files, &settings);
+    let mut diagnostics = run_rules(model, &scanned.operations, selection);
+    diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
+    sort(&mut diagnostics);
+    Analysis {
+        operations: scanned.operations,
+        diagnostics,
+        problems: scanned.problems,
+    }
+}
+
+/// Runs every enabled rule over the model and the operations.
+pub fn run_rules(
+    model: &Model,
+    operations: &[Operation],
+    selection: &RuleSelection,
+) -> Vec<Diagnostic> {
+    let mut bound: Vec<BoundOperation<'_>> = Vec::new();
+    for op in operations {
+        push_bound(model, op, &mut bound);
+    }
+    let facts = ProjectFacts {
+        model,
+        operations: &bound,
+    };
+    let mut out = Vec::new();
+    for rule in REGISTRY {
+        let Some(severity) = selection.severity(rule.meta(), model) else {
+            continue;
+        };
+        let mut cx = RuleContext::new(model, *rule, severity);
+        rule.check_model(&mut cx, model);
+        for b in &bound {
+            rule.check_operation(&mut cx, b);
+        }
+        rule.check_project(&mut cx, &facts);
+        out.extend(cx.into_diagnostics());
+    }
+    out
+}
+
+/// Binds an operation and, recursively, the requests inside a batch or transaction.
+fn push_bound<'a>(model: &'a Model, op: &'a Operation, out: &mut Vec<BoundOperation<'a>>) {
+    out.push(bind(model, op));
+    for child in &op.children {
+        push_bound(model, child, out);
+    }
+}

@@ -1,0 +1,260 @@
+//! `// dynalint: allow(rule-id, ..) -- reason` and `// dynalint: allow-file(rule-id)`.
+//!
+//! An allow on a line applies to the call on that line; on a line of its own it applies
+//! to the call that starts on the next code line. Either way it covers the whole call
+//! (every line of the builder chain). An allow that suppresses nothing is reported as
+//! `unused-allow`, so stale suppressions do not pile up.
+
+use std::collections::HashMap;
+
+use crate::model::Model;
+use crate::report::{Category, Diagnostic, Severity};
+use crate::rules::{self, RuleSelection, UNUSED_ALLOW};
+use crate::scanner::Operation;
+use crate::source::{FilePath, SourceFile, Span};
+
+/// One allow comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Allow {
+    /// Each rule id with its span in the file.
+    pub rules: Vec<(String, Span)>,
+    /// `allow-file(..)` rather than `allow(..)`.
+    pub whole_file: bool,
+    /// 0-based line the allow applies to.
+    pub target_line: usize,
+    /// The comment itself.
+    pub span: Span,
+    pub reason: Option<String>,
+}
+
+/// Finds every `dynalint:` allow comment in a file.
+pub fn parse_allows(file: &SourceFile) -> Vec<Allow> {
+    let text = &*file.text;
+    let mut out = Vec::new();
+    let mut pending: Vec<Allow> = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let line_no = file.line_index(offset);
+        let body = line.trim_end_matches(['\n', '\r']);
+        let comment_at = find_line_comment(body);
+        let code_before = comment_at.map_or(body, |c| &body[..c]).trim();
+        if !code_before.is_empty() {
+            for mut a in pending.drain(..) {
+                a.target_line = line_no;
+                out.push(a);
+            }
+        }
+        if let Some(c) = comment_at {
+            if let Some(mut a) = parse_comment(&body[c..], offset + c) {
+                if a.whole_file || !code_before.is_empty() {
+                    a.target_line = line_no;
+                    out.push(a);
+                } else {
+                    pending.push(a);
+                }
+            }
+        }
+        offset += line.len();
+    }
+    // An allow at the end of the file targets nothing; keep it so it is reported.
+    out.extend(pending.into_iter().map(|mut a| {
+        a.target_line = usize::MAX;
+        a
+    }));
+    out
+}
+
+/// Byte index of a `//` comment start outside string literals, roughly: enough for
+/// the lines an allow comment sits on.
+fn find_line_comment(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut in_str = false;
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b'/' if !in_str && bytes[i + 1] == b'/' => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Parses `// dynalint: allow(a, b) -- reason` starting at `base` in the file.
+fn parse_comment(comment: &str, base: usize) -> Option<Allow> {
+    let after_slashes = comment.trim_start_matches('/');
+    let rest_at = comment.len() - after_slashes.len();
+    let trimmed = after_slashes.trim_start();
+    let lead = after_slashes.len() - trimmed.len();
+    let body = trimmed.strip_prefix("dynalint:")?;
+    let body_at = rest_at + lead + "dynalint:".len();
+    let body_trim = body.trim_start();
+    let mut at = body_at + (body.len() - body_trim.len());
+    let (whole_file, args) = if let Some(r) = body_trim.strip_prefix("allow-file(") {
+        at += "allow-file(".len();
+        (true, r)
+    } else if let Some(r) = body_trim.strip_prefix("allow(") {
+        at += "allow(".len();
+        (false, r)
+    } else {
+        return None;
+    };
+    let close = args.find(')')?;
+    let mut rules = Vec::new();
+    let mut pos = 0;
+    for part in args[..close].split(',') {
+        let id = part.trim();
+        if !id.is_empty() {
+            let lead = part.len() - part.trim_start().len();
+            let s = base + at + pos + lead;
+            rules.push((id.to_string(), Span::new(s, s + id.len())));
+        }
+        pos += part.len() + 1;
+    }
+    let reason = args[close + 1..]
+        .trim()
+        .strip_prefix("--")
+        .map(|r| r.trim().to_string())
+        .filter(|r| !r.is_empty());
+    Some(Allow {
+        rules,
+        whole_file,
+        target_line: 0,
+        span: Span::new(base, base + comment.len()),
+        reason,
+    })
+}
+
+/// Drops suppressed diagnostics and reports allows that suppressed nothing.
+pub fn apply(
+    files: &[SourceFile],
+    operations: &[Operation],
+    diagnostics: Vec<Diagnostic>,
+    selection: &RuleSelection,
+    model: &Model,
+) -> Vec<Diagnostic> {
+    let by_path: HashMap<&FilePath, &SourceFile> = files.iter().map(|f| (&f.path, f)).collect();
+    let mut allows: HashMap<&FilePath, Vec<(Allow, Vec<bool>)>> = HashMap::new();
+    for f in files {
+        let a: Vec<_> = parse_allows(f)
+            .into_iter()
+            .map(|a| {
+                let used = vec![false; a.rules.len()];
+                (a, used)
+            })
+            .collect();
+        if !a.is_empty() {
+            allows.insert(&f.path, a);
+        }
+    }
+    let mut kept = Vec::new();
+    for d in diagnostics {
+        let (Some(file), Some(file_allows)) = (
+            by_path.get(&d.location.file),
+            allows.get_mut(&d.location.file),
+        ) else {
+            kept.push(d);
+            continue;
+        };
+        let scope = call_scope(operations, &d);
+        let first = file.line_index(scope.start);
+        let last = file.line_index(scope.end.saturating_sub(1).max(scope.start));
+        let mut suppressed = false;
+        for (allow, used) in file_allows.iter_mut() {
+            let applies = allow.whole_file || (first..=last).contains(&allow.target_line);
+            if !applies {
+                continue;
+            }
+            for (i, (id, _)) in allow.rules.iter().enumerate() {
+                if id == d.rule {
+                    used[i] = true;
+                    suppressed = true;
+                }
+            }
+        }
+        if !suppressed {
+            kept.push(d);
+        }
+    }
+    let unused_enabled = selection
+        .only
+        .as_ref()
+        .is_none_or(|o| o.iter().any(|i| i == UNUSED_ALLOW));
+    if unused_enabled {
+        for (path, file_allows) in allows {
+            for (allow, used) in file_allows {
+                for ((id, span), used) in allow.rules.iter().zip(used) {
+                    if used {
+                        continue;
+                    }
+                    let message = match rules::find(id) {
+                        None if id != UNUSED_ALLOW => format!("`{id}` is not a dynalint rule"),
+                        Some(r) if selection.severity(r.meta(), model).is_none() => {
+                            format!("`allow({id})` suppresses nothing: the rule is not enabled")
+                        }
+                        _ => format!("`allow({id})` suppresses nothing here"),
+                    };
+                    let mut d = Diagnostic::new(
+                        UNUSED_ALLOW,
+                        Category::Suspicious,
+                        Severity::Warning,
+                        path.clone(),
+                        *span,
+                        message,
+                    );
+                    d.help("remove it, or move it onto the line of the call it is meant for");
+                    kept.push(d);
+                }
+            }
+        }
+    }
+    kept
+}
+
+/// The span an allow must touch to cover `d`: the smallest call containing its
+/// primary span, or the primary span itself.
+fn call_scope(operations: &[Operation], d: &Diagnostic) -> Span {
+    let at = d.location.span;
+    let mut best: Option<Span> = None;
+    let mut visit = |op: &Operation| {
+        let inside =
+            op.file == d.location.file && op.span.start <= at.start && at.end <= op.span.end;
+        if inside && best.is_none_or(|b| op.span.end - op.span.start < b.end - b.start) {
+            best = Some(op.span);
+        }
+    };
+    for op in operations {
+        visit(op);
+        for c in &op.children {
+            visit(c);
+        }
+    }
+    best.unwrap_or(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_allow_forms() {
+        let src = "fn a() {\n    // dynalint: allow(scan-in-hot-path, filter-instead-of-index) -- nightly job\n    client.scan();\n    x(); // dynalint: allow(get-item-in-loop)\n}\n// dynalint: allow-file(low-cardinality-pk)\n";
+        let f = SourceFile::new("a.rs", src);
+        let allows = parse_allows(&f);
+        assert_eq!(allows.len(), 3);
+        assert_eq!(allows[0].rules.len(), 2);
+        assert_eq!(allows[0].target_line, 2);
+        assert_eq!(allows[0].reason.as_deref(), Some("nightly job"));
+        assert_eq!(f.slice(allows[0].rules[1].1), "filter-instead-of-index");
+        assert_eq!(allows[1].target_line, 3);
+        assert!(allows[2].whole_file);
+    }
+
+    #[test]
+    fn ignores_comment_markers_inside_strings() {
+        let f = SourceFile::new("a.rs", "let s = \"// dynalint: allow(x)\";\n");
+        assert!(parse_allows(&f).is_empty());
+    }
+}

@@ -1,0 +1,1 @@
+//! An in-memory DynamoDB: its semantics, its validation word for word, its costs.

@@ -1,0 +1,19 @@
+//! dynalint: a static access-pattern linter for Amazon DynamoDB code.
+//!
+//! Data flows one way, as plain data through plain functions:
+//! `scanner` (Rust source → [`scanner::Operation`]) → `analysis` (binds each operation to
+//! the [`model::Model`] and asks the `engine`) → `rules` → [`report::Diagnostic`] →
+//! suppressions → `report` renderers or the `lsp`. See `ARCHITECTURE.md`.
+
+pub mod analysis;
+pub mod attr;
+pub mod cli;
+pub mod engine;
+pub mod expr;
+pub mod lsp;
+pub mod model;
+pub mod report;
+pub mod rules;
+pub mod scanner;
+pub mod simulate;
+pub mod source;

@@ -1,0 +1,1 @@
+//! The language server. Only this module knows the LSP crates.

@@ -1,0 +1,187 @@
+//! The loaded key model. Field names mirror `dynalint.toml` (the contract in
+//! DESIGN.md); every item keeps the span of its TOML so findings can point at it.
+
+use indexmap::IndexMap;
+
+use crate::attr::AttributeType;
+use crate::report::Severity;
+use crate::source::{FilePath, Span};
+
+/// The whole `dynalint.toml`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    /// Path of the `dynalint.toml` this came from.
+    pub path: FilePath,
+    pub lint: LintSettings,
+    /// `[rules]`: per-rule level and options, by rule id.
+    pub rules: IndexMap<String, RuleSettings>,
+    pub tables: Vec<Table>,
+    pub access_patterns: Vec<AccessPattern>,
+}
+
+impl Model {
+    /// An empty model (no tables) for a file: everything is unknown.
+    pub fn empty(path: FilePath) -> Self {
+        Self {
+            path,
+            lint: LintSettings::default(),
+            rules: IndexMap::new(),
+            tables: Vec::new(),
+            access_patterns: Vec::new(),
+        }
+    }
+
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.name == name)
+    }
+}
+
+/// `[lint]`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LintSettings {
+    pub fail_on: Option<Severity>,
+    pub exclude: Vec<String>,
+    pub hot_paths: Vec<String>,
+    pub cold_paths: Vec<String>,
+}
+
+/// A rule's configured level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleLevel {
+    Off,
+    On(Severity),
+}
+
+/// One `[rules]` entry: `rule-id = "warning"` or `rule-id = { level = "error", .. }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleSettings {
+    pub level: Option<RuleLevel>,
+    /// Rule-specific options (`min-cardinality = 100`), kept as TOML for the rule.
+    pub options: toml::Table,
+    pub span: Span,
+}
+
+/// `[[table]]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub name: String,
+    /// Env vars and consts the code names this table by.
+    pub refs: Vec<String>,
+    pub partition_key: String,
+    pub sort_key: Option<String>,
+    pub item_count: Option<u64>,
+    /// Average item size in bytes.
+    pub avg_item_size: Option<u64>,
+    pub attributes: IndexMap<String, Attribute>,
+    pub indexes: Vec<Index>,
+    pub entities: Vec<Entity>,
+    /// The `[[table]]` header and body.
+    pub span: Span,
+    pub name_span: Span,
+}
+
+impl Table {
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.get(name)
+    }
+
+    /// True when the code's table reference (a name, const or env var) means this table.
+    pub fn is_named_by(&self, name: &str) -> bool {
+        self.name == name || self.refs.iter().any(|r| r == name)
+    }
+}
+
+/// A declared value distribution: a plain list, or value → share of items.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ValueSet {
+    List(Vec<String>),
+    Shares(IndexMap<String, f64>),
+}
+
+impl ValueSet {
+    pub fn len(&self) -> usize {
+        match self {
+            Self::List(v) => v.len(),
+            Self::Shares(m) => m.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// `[table.attributes]` entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attribute {
+    pub name: String,
+    pub ty: AttributeType,
+    pub values: Option<ValueSet>,
+    pub unique: bool,
+    pub cardinality: Option<u64>,
+    pub span: Span,
+}
+
+/// Global or local secondary index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    Global,
+    Local,
+}
+
+/// What an index copies besides the keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Projection {
+    All,
+    KeysOnly,
+    Include(Vec<String>),
+}
+
+/// `[[table.index]]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Index {
+    pub name: String,
+    pub kind: IndexKind,
+    pub partition_key: String,
+    pub sort_key: Option<String>,
+    pub projection: Projection,
+    pub span: Span,
+    pub name_span: Span,
+}
+
+/// `[[table.entity]]`: one kind of item in a (single-table) design.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entity {
+    pub name: String,
+    pub count: Option<u64>,
+    /// Key attribute → template, e.g. `PK = "USER#{userID}"`.
+    pub keys: IndexMap<String, String>,
+    pub attributes: Vec<String>,
+    pub span: Span,
+}
+
+/// Read order of an access pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Asc,
+    Desc,
+}
+
+/// `[[access-pattern]]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessPattern {
+    pub name: String,
+    pub table: String,
+    pub index: Option<String>,
+    /// Key attribute → the value (or `{placeholder}` template) the pattern queries by.
+    pub key: IndexMap<String, String>,
+    pub order: Option<Order>,
+    pub limit: Option<u64>,
+    /// Requests per second.
+    pub rate: Option<f64>,
+    pub span: Span,
+}

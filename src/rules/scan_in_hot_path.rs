@@ -1,0 +1,86 @@
+//! `scan-in-hot-path`: prose in `rules/scan-in-hot-path.md`.
+
+use super::{Rule, RuleContext, RuleMeta};
+use crate::analysis::BoundOperation;
+use crate::scanner::OpKind;
+
+crate::declare_rule! {
+    pub ScanInHotPath,
+    id: "scan-in-hot-path",
+    category: Perf,
+    summary: "`Scan` reads the whole table or index on every request",
+}
+
+impl Rule for ScanInHotPath {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_operation(&self, cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
+        let op = bound.op;
+        if op.kind != OpKind::Scan || op.context.cold.is_some() {
+            return;
+        }
+        let target = match (&bound.table, &op.index) {
+            (Some(t), Some(i)) => format!("index `{}` of `{}`", i.value().unwrap_or("?"), t.name),
+            (Some(t), None) => format!("`{}`", t.name),
+            (None, _) => op.table_label(),
+        };
+        let cost = bound
+            .table
+            .and_then(|t| Some((t.item_count?, t.avg_item_size?)))
+            .map(|(count, size)| {
+                let bytes = count.saturating_mul(size);
+                let rcu = bytes.div_ceil(4096).div_ceil(2);
+                format!(
+                    " (about {} RCU for {} items of {} B, eventually consistent)",
+                    group(rcu),
+                    group(count),
+                    size
+                )
+            })
+            .unwrap_or_default();
+        let file = op.file.clone();
+        if let Some(hot) = &op.context.hot {
+            let d = cx.report(
+                file.clone(),
+                op.method_span,
+                format!("`scan` of {target} runs on every request and reads every item{cost}"),
+            );
+            for step in &hot.chain {
+                d.label(
+                    step.file.clone(),
+                    step.span,
+                    format!("`{}` is on the request path", step.function),
+                );
+            }
+            d.note(format!("hot because: {}", hot.entry));
+            d.help("serve this access pattern with a `query` on the partition key or a GSI");
+        } else if let Some(lp) = &op.context.in_loop {
+            cx.report(
+                file.clone(),
+                op.method_span,
+                format!("`scan` of {target} runs once per iteration of a loop{cost}"),
+            )
+            .label(
+                file,
+                lp.span,
+                format!("this `{}` repeats the scan", lp.kind),
+            )
+            .help("scan once outside the loop, or query by key inside it");
+        }
+    }
+}
+
+/// `1234567` → `1,234,567`.
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

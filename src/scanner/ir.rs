@@ -1,0 +1,431 @@
+//! The Operation IR: one value per DynamoDB request the code can make. This is the
+//! contract between the scanner and everything downstream; rules never see syntax.
+//!
+//! Unknowns are first-class: a value the scanner cannot resolve says so (with a reason)
+//! instead of being guessed.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use crate::attr::AttributeType;
+use crate::source::{FilePath, Span};
+
+/// Which DynamoDB API the call makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum OpKind {
+    Query,
+    Scan,
+    GetItem,
+    PutItem,
+    UpdateItem,
+    DeleteItem,
+    BatchGetItem,
+    BatchWriteItem,
+    TransactGetItems,
+    TransactWriteItems,
+    /// PartiQL `ExecuteStatement`; the statement text is in [`Operation::statement`].
+    ExecuteStatement,
+    /// A `ConditionCheck` inside `TransactWriteItems`.
+    ConditionCheck,
+}
+
+impl OpKind {
+    /// DynamoDB's name of the API (`Query`, `PutItem`, ...).
+    pub fn api_name(self) -> &'static str {
+        match self {
+            Self::Query => "Query",
+            Self::Scan => "Scan",
+            Self::GetItem => "GetItem",
+            Self::PutItem => "PutItem",
+            Self::UpdateItem => "UpdateItem",
+            Self::DeleteItem => "DeleteItem",
+            Self::BatchGetItem => "BatchGetItem",
+            Self::BatchWriteItem => "BatchWriteItem",
+            Self::TransactGetItems => "TransactGetItems",
+            Self::TransactWriteItems => "TransactWriteItems",
+            Self::ExecuteStatement => "ExecuteStatement",
+            Self::ConditionCheck => "ConditionCheck",
+        }
+    }
+
+    /// The SDK's fluent method name (`query`, `put_item`, ...).
+    pub fn sdk_method(self) -> &'static str {
+        match self {
+            Self::Query => "query",
+            Self::Scan => "scan",
+            Self::GetItem => "get_item",
+            Self::PutItem => "put_item",
+            Self::UpdateItem => "update_item",
+            Self::DeleteItem => "delete_item",
+            Self::BatchGetItem => "batch_get_item",
+            Self::BatchWriteItem => "batch_write_item",
+            Self::TransactGetItems => "transact_get_items",
+            Self::TransactWriteItems => "transact_write_items",
+            Self::ExecuteStatement => "execute_statement",
+            Self::ConditionCheck => "condition_check",
+        }
+    }
+
+    pub fn is_read(self) -> bool {
+        matches!(
+            self,
+            Self::Query | Self::Scan | Self::GetItem | Self::BatchGetItem | Self::TransactGetItems
+        )
+    }
+
+    pub fn is_write(self) -> bool {
+        matches!(
+            self,
+            Self::PutItem
+                | Self::UpdateItem
+                | Self::DeleteItem
+                | Self::BatchWriteItem
+                | Self::TransactWriteItems
+        )
+    }
+}
+
+/// A string the code computes, as far as static analysis can tell.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Resolved {
+    /// Written inline: `"Orders"`.
+    Literal { value: String },
+    /// A named `const`/`static`/`let`/`LazyLock`/struct field whose value resolves further.
+    Const { name: String, value: Box<Resolved> },
+    /// `std::env::var("TABLE_NAME")`: matched against a table's `refs`.
+    Env { var: String },
+    /// `format!("USER#{}", id)` and friends: the template with `{}` holes kept.
+    Template { template: String },
+    /// Could not be resolved; the reason says why.
+    Unknown { reason: String },
+}
+
+impl Resolved {
+    pub fn literal(value: impl Into<String>) -> Self {
+        Self::Literal {
+            value: value.into(),
+        }
+    }
+
+    pub fn unknown(reason: impl Into<String>) -> Self {
+        Self::Unknown {
+            reason: reason.into(),
+        }
+    }
+
+    /// The concrete string, when it is known (through any chain of constants).
+    pub fn value(&self) -> Option<&str> {
+        match self {
+            Self::Literal { value } => Some(value),
+            Self::Const { value, .. } => value.value(),
+            _ => None,
+        }
+    }
+
+    /// Every name the value is known by: constant names, env var names, the literal.
+    /// A table's `refs` match any of them.
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            Self::Literal { value } => vec![value],
+            Self::Const { name, value } => {
+                let mut v = vec![name.as_str()];
+                // `names::TABLE` is also referred to by its last segment.
+                if let Some(last) = name.rsplit("::").next().filter(|l| *l != name) {
+                    v.push(last);
+                }
+                v.extend(value.names());
+                v
+            }
+            Self::Env { var } => vec![var],
+            Self::Template { .. } | Self::Unknown { .. } => Vec::new(),
+        }
+    }
+
+    /// The innermost value behind constants.
+    pub fn innermost(&self) -> &Resolved {
+        match self {
+            Self::Const { value, .. } => value.innermost(),
+            other => other,
+        }
+    }
+
+    /// A short human label: `"Orders"`, `TABLE`, `env TABLE_NAME`, `format!("USER#{}")`.
+    pub fn label(&self) -> String {
+        match self {
+            Self::Literal { value } => format!("\"{value}\""),
+            Self::Const { name, .. } => name.clone(),
+            Self::Env { var } => format!("env {var}"),
+            Self::Template { template } => format!("format!(\"{template}\")"),
+            Self::Unknown { .. } => "<unknown>".to_string(),
+        }
+    }
+}
+
+/// Where a value comes from; rules judge keys by it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Provenance {
+    /// A literal in the code.
+    Literal,
+    /// A named constant.
+    Constant,
+    /// A hash digest of something (`sha256(id)`, `DefaultHasher`, `Uuid::new_v5`).
+    Hashed {
+        function: String,
+    },
+    /// A small shard suffix: `hash % N`, `rand::random_range(0..N)`.
+    ShardSuffix {
+        modulus: Option<u64>,
+    },
+    /// Few distinct values: `status.to_string()`, a `bool`, an enum.
+    EnumLike,
+    /// A function parameter or request input: many values.
+    Param,
+    /// A generated id (`Uuid::new_v4`, ULID, a sequence).
+    GeneratedId,
+    Unknown,
+}
+
+/// What the scanner knows about one attribute value or placeholder value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ValueInfo {
+    /// The value as a string, when static (`"USER#"`, `"42"`, `"true"`).
+    pub literal: Option<String>,
+    /// Its DynamoDB type when the construction shows it (`AttributeValue::S(..)`).
+    pub ty: Option<AttributeType>,
+    /// The string shape when it is a template (`USER#{}`) or a resolved name.
+    pub text: Option<Resolved>,
+    pub provenance: Provenance,
+    /// The parts of a template, in order of the `{}` holes.
+    pub parts: Vec<ValueInfo>,
+    /// True when it can be NULL or absent: `AttributeValue::Null`, an `Option` field
+    /// without `skip_serializing_if`, `unwrap_or_default()`.
+    pub nullable: bool,
+    /// The expression in the source.
+    pub span: Span,
+}
+
+impl ValueInfo {
+    pub fn unknown(span: Span) -> Self {
+        Self {
+            literal: None,
+            ty: None,
+            text: None,
+            provenance: Provenance::Unknown,
+            parts: Vec::new(),
+            nullable: false,
+            span,
+        }
+    }
+}
+
+/// An expression string argument (`key_condition_expression("#pk = :pk")`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExprArg {
+    pub text: Resolved,
+    /// The argument expression in the source.
+    pub span: Span,
+    /// When the text is a string literal: the byte offset of its first content char in
+    /// the file, so an error at byte `i` of the expression maps to `literal_start + i`.
+    pub literal_start: Option<usize>,
+    /// Set only on some paths (inside an `if`, or rebound in one branch).
+    pub conditional: bool,
+}
+
+/// A name placeholder `#n` and what it stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NameArg {
+    pub name: Resolved,
+    pub span: Span,
+    pub conditional: bool,
+}
+
+/// One attribute of an item or key the call writes or addresses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AttrArg {
+    pub name: Resolved,
+    pub value: ValueInfo,
+    pub span: Span,
+    pub conditional: bool,
+}
+
+/// An item or key map; `complete` says every attribute of it is known.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct AttrMap {
+    pub attributes: Vec<AttrArg>,
+    /// False when part of the map comes from somewhere the scanner could not follow.
+    pub complete: bool,
+    /// The Rust type that produced it (`serde_dynamo::to_item(order)` → `Order`).
+    pub from_type: Option<String>,
+}
+
+impl AttrMap {
+    pub fn get(&self, name: &str) -> Option<&AttrArg> {
+        self.attributes
+            .iter()
+            .find(|a| a.name.value() == Some(name))
+    }
+}
+
+/// Why a call runs on every request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HotReason {
+    /// What makes the root hot: `axum route GET /orders`, `lambda_runtime::service_fn`,
+    /// `hot-paths glob src/api/**`.
+    pub entry: String,
+    /// The call chain from the entry point to the function holding the call.
+    pub chain: Vec<CallStep>,
+}
+
+/// One function on a hot chain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CallStep {
+    pub function: String,
+    #[serde(serialize_with = "serialize_path")]
+    pub file: FilePath,
+    /// The function's name (or the call site) in that file.
+    pub span: Span,
+}
+
+/// Why a call is not on a request path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ColdReason {
+    Test,
+    Bench,
+    Example,
+    BuildScript,
+    ColdPathGlob {
+        glob: String,
+    },
+    /// A `main` that starts no server: a one-off binary.
+    OneOffBinary,
+}
+
+/// The loop a call sits in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LoopInfo {
+    /// `for`, `while`, `loop`, `for_each`, `map`, `join_all`, ...
+    pub kind: String,
+    pub span: Span,
+}
+
+/// Where the call sits in the program.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Context {
+    /// Enclosing function, qualified by its impl: `OrderRepo::list_open`.
+    pub function: Option<String>,
+    pub in_loop: Option<LoopInfo>,
+    pub hot: Option<HotReason>,
+    pub cold: Option<ColdReason>,
+}
+
+/// One DynamoDB request the code can make.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Operation {
+    pub kind: OpKind,
+    #[serde(serialize_with = "serialize_path")]
+    pub file: FilePath,
+    /// The whole call chain (from the client to `.send()` or the paginator).
+    pub span: Span,
+    /// The SDK method call (`.query()`) that names the operation.
+    pub method_span: Span,
+    pub table: Option<Resolved>,
+    pub table_span: Option<Span>,
+    pub index: Option<Resolved>,
+    pub index_span: Option<Span>,
+    pub key_condition: Option<ExprArg>,
+    pub filter: Option<ExprArg>,
+    pub condition: Option<ExprArg>,
+    pub projection: Option<ExprArg>,
+    pub update: Option<ExprArg>,
+    /// PartiQL statement of `ExecuteStatement`.
+    pub statement: Option<ExprArg>,
+    /// `#name` → attribute name.
+    pub names: IndexMap<String, NameArg>,
+    /// `:value` → what is known of it.
+    pub values: IndexMap<String, ValueInfo>,
+    /// The item of a PutItem (or a transaction Put).
+    pub item: Option<AttrMap>,
+    /// The key of a GetItem/UpdateItem/DeleteItem (or BatchGet key list, merged).
+    pub key: Option<AttrMap>,
+    pub consistent_read: Option<bool>,
+    pub limit: Option<ValueInfo>,
+    pub scan_index_forward: Option<bool>,
+    /// `Select` as DynamoDB spells it (`COUNT`, `ALL_ATTRIBUTES`, ...).
+    pub select: Option<String>,
+    /// Read through `into_paginator()` or an `exclusive_start_key` loop.
+    pub paginated: bool,
+    /// `exclusive_start_key`/`set_exclusive_start_key` is set.
+    pub exclusive_start_key: bool,
+    /// `segment`/`total_segments` of a parallel Scan.
+    pub total_segments: Option<ValueInfo>,
+    /// Requests inside a batch or transaction, each with its own kind and table.
+    pub children: Vec<Operation>,
+    pub context: Context,
+    /// The normalised text of the call (whitespace folded): the baseline fingerprint.
+    pub fingerprint_text: String,
+}
+
+impl Operation {
+    /// An operation with nothing known but its kind and place.
+    pub fn new(kind: OpKind, file: FilePath, span: Span) -> Self {
+        Self {
+            kind,
+            file,
+            span,
+            method_span: span,
+            table: None,
+            table_span: None,
+            index: None,
+            index_span: None,
+            key_condition: None,
+            filter: None,
+            condition: None,
+            projection: None,
+            update: None,
+            statement: None,
+            names: IndexMap::new(),
+            values: IndexMap::new(),
+            item: None,
+            key: None,
+            consistent_read: None,
+            limit: None,
+            scan_index_forward: None,
+            select: None,
+            paginated: false,
+            exclusive_start_key: false,
+            total_segments: None,
+            children: Vec::new(),
+            context: Context::default(),
+            fingerprint_text: String::new(),
+        }
+    }
+
+    /// A short label of the table for messages: `"Orders"`, `TABLE`, `<unknown table>`.
+    pub fn table_label(&self) -> String {
+        match &self.table {
+            Some(Resolved::Literal { value }) => format!("`{value}`"),
+            Some(Resolved::Const { name, value }) => match value.value() {
+                Some(v) => format!("`{v}`"),
+                None => format!("`{name}`"),
+            },
+            Some(Resolved::Env { var }) => format!("the table in `${var}`"),
+            _ => "<unknown table>".to_string(),
+        }
+    }
+}
+
+fn serialize_path<S: serde::Serializer>(p: &FilePath, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&p.to_string_lossy())
+}
+
+/// A problem the scanner met in a file: it never fails, it says what it skipped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScanProblem {
+    #[serde(serialize_with = "serialize_path")]
+    pub file: FilePath,
+    pub span: Option<Span>,
+    pub message: String,
+}

@@ -1,0 +1,1 @@
+//! Synthetic data from the model, replayed against the engine for cost figures.
