@@ -147,9 +147,13 @@ mod tests {
             Span::new(11, 15),
             "`scan` runs on every request",
         );
-        d.label(f.path.clone(), Span::new(3, 4), "`h` is on the request path")
-            .note("hot because: axum route")
-            .help("query instead");
+        d.label(
+            f.path.clone(),
+            Span::new(3, 4),
+            "`h` is on the request path",
+        )
+        .note("hot because: axum route")
+        .help("query instead");
         let out = diagnostic(&d, &f, |_| Some(&f));
         assert_eq!(out.severity, Some(DiagnosticSeverity::WARNING));
         assert_eq!(

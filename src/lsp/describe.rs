@@ -176,14 +176,27 @@ projection = "KEYS_ONLY"
     fn describes_index_keys_projection_and_size() {
         let path = std::path::Path::new("/p/dynalint.toml");
         let model = load_str(path, MODEL).unwrap();
-        let mut op = Operation::new(OpKind::Query, Arc::from(std::path::Path::new("/p/a.rs")), Span::new(0, 1));
+        let mut op = Operation::new(
+            OpKind::Query,
+            Arc::from(std::path::Path::new("/p/a.rs")),
+            Span::new(0, 1),
+        );
         op.table = Some(Resolved::literal("BlogApp"));
         op.index = Some(Resolved::literal("ByFacet"));
         let b = bind(&model, &op);
         let md = operation(&model, &b);
-        assert!(md.starts_with("**DynamoDB `Query`** on index `ByFacet` of table `BlogApp`"), "{md}");
-        assert!(md.contains("| table `BlogApp` | `PK` (S) | `SK` (S) |"), "{md}");
-        assert!(md.contains("| GSI `ByFacet` | `facet` (S) | `createdAt` (S) |"), "{md}");
+        assert!(
+            md.starts_with("**DynamoDB `Query`** on index `ByFacet` of table `BlogApp`"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| table `BlogApp` | `PK` (S) | `SK` (S) |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| GSI `ByFacet` | `facet` (S) | `createdAt` (S) |"),
+            "{md}"
+        );
         assert!(md.contains("projects keys only"), "{md}");
         assert!(md.contains("5,000,000 items, 400 B per item"), "{md}");
     }
@@ -192,9 +205,16 @@ projection = "KEYS_ONLY"
     fn says_why_a_call_is_not_bound() {
         let path = std::path::Path::new("/p/dynalint.toml");
         let model = load_str(path, MODEL).unwrap();
-        let mut op = Operation::new(OpKind::Scan, Arc::from(std::path::Path::new("/p/a.rs")), Span::new(0, 1));
+        let mut op = Operation::new(
+            OpKind::Scan,
+            Arc::from(std::path::Path::new("/p/a.rs")),
+            Span::new(0, 1),
+        );
         op.table = Some(Resolved::Env { var: "NOPE".into() });
         let md = operation(&model, &bind(&model, &op));
-        assert!(md.contains("Not bound to the key model: no `[[table]]`"), "{md}");
+        assert!(
+            md.contains("Not bound to the key model: no `[[table]]`"),
+            "{md}"
+        );
     }
 }

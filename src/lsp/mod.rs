@@ -19,11 +19,11 @@ pub mod uri;
 
 use lsp_server::Connection;
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, DidChangeWatchedFilesRegistrationOptions,
-    FileSystemWatcher, GlobPattern, HoverProviderCapability, InitializeParams, PositionEncodingKind,
-    Registration, RegistrationParams, SaveOptions, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability,
+    DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher, GlobPattern,
+    HoverProviderCapability, InitializeParams, PositionEncodingKind, Registration,
+    RegistrationParams, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
 };
 
 pub use server::{Server, ServerOptions};
@@ -55,14 +55,16 @@ pub fn run_stdio() -> Result<(), LspError> {
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(PositionEncodingKind::UTF16),
-        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(TextDocumentSyncKind::INCREMENTAL),
-            save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
-                include_text: Some(false),
-            })),
-            ..Default::default()
-        })),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                    include_text: Some(false),
+                })),
+                ..Default::default()
+            },
+        )),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),

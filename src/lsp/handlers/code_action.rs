@@ -5,8 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, TextEdit, Uri,
-    WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, TextEdit, Uri, WorkspaceEdit,
 };
 use serde_json::Value;
 
@@ -67,7 +66,10 @@ pub fn handle(s: &mut Server, p: CodeActionParams) -> HandlerResult {
                 title: format!("Allow `{}` here", d.rule),
                 kind: Some(CodeActionKind::QUICKFIX),
                 diagnostics: Some(vec![shown]),
-                edit: Some(WorkspaceEdit::new(HashMap::from([(uri.clone(), vec![edit])]))),
+                edit: Some(WorkspaceEdit::new(HashMap::from([(
+                    uri.clone(),
+                    vec![edit],
+                )]))),
                 is_preferred: Some(false),
                 ..Default::default()
             }));
@@ -82,6 +84,8 @@ fn overlaps(a: Span, b: Span) -> bool {
 }
 
 /// A rule's fix as a workspace edit; edits may reach into other files of the project.
+// `Uri` hashes its text; the lint sees a `Cell` inside it that never affects hashing.
+#[allow(clippy::mutable_key_type)]
 fn fix_edit(fix: &Fix, snap: &Snapshot, path: &Path, uri: &Uri) -> Option<WorkspaceEdit> {
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
     for e in &fix.edits {
@@ -105,9 +109,9 @@ pub fn allow_edit(file: &SourceFile, operations: &[Operation], d: &Diagnostic) -
     let start = call_start(operations, d);
     let line = file.line_index(start);
     let line_start = file.line_start(line);
-    let existing = parse_allows(file).into_iter().find(|a| {
-        !a.whole_file && a.target_line == line && file.line_index(a.span.start) < line
-    });
+    let existing = parse_allows(file)
+        .into_iter()
+        .find(|a| !a.whole_file && a.target_line == line && file.line_index(a.span.start) < line);
     if let Some((_, last)) = existing.as_ref().and_then(|a| a.rules.last()) {
         let at = convert::range(file, Span::new(last.end, last.end));
         return TextEdit::new(at, format!(", {}", d.rule));
@@ -178,21 +182,32 @@ mod tests {
         let d = diag(&f, "scan");
         let start = src.find("client").unwrap();
         let end = src.find(";\n}").unwrap();
-        let op = Operation::new(OpKind::Scan, Arc::from(Path::new("/p/a.rs")), Span::new(start, end));
+        let op = Operation::new(
+            OpKind::Scan,
+            Arc::from(Path::new("/p/a.rs")),
+            Span::new(start, end),
+        );
         let e = allow_edit(&f, &[op], &d);
         assert_eq!(e.range.start, Position::new(1, 0));
         assert_eq!(e.range.end, Position::new(1, 0));
-        assert_eq!(e.new_text, "\t// dynalint: allow(scan-in-hot-path) -- <reason>\n");
+        assert_eq!(
+            e.new_text,
+            "\t// dynalint: allow(scan-in-hot-path) -- <reason>\n"
+        );
     }
 
     #[test]
     fn extends_an_allow_comment_already_above_the_call() {
-        let src = "fn h() {\n    // dynalint: allow(other-rule) -- ok\n    client.scan(); // é\n}\n";
+        let src =
+            "fn h() {\n    // dynalint: allow(other-rule) -- ok\n    client.scan(); // é\n}\n";
         let f = SourceFile::new("/p/a.rs", src);
         let d = diag(&f, "scan");
         let e = allow_edit(&f, &[], &d);
         let after = src.find("other-rule").unwrap() + "other-rule".len();
-        assert_eq!(e.range.start, convert::range(&f, Span::new(after, after)).start);
+        assert_eq!(
+            e.range.start,
+            convert::range(&f, Span::new(after, after)).start
+        );
         assert_eq!(e.new_text, ", scan-in-hot-path");
     }
 
@@ -200,6 +215,9 @@ mod tests {
     fn keeps_crlf_line_endings() {
         let f = SourceFile::new("/p/a.rs", "fn h() {\r\n  c.scan();\r\n}\r\n");
         let e = allow_edit(&f, &[], &diag(&f, "scan"));
-        assert_eq!(e.new_text, "  // dynalint: allow(scan-in-hot-path) -- <reason>\r\n");
+        assert_eq!(
+            e.new_text,
+            "  // dynalint: allow(scan-in-hot-path) -- <reason>\r\n"
+        );
     }
 }

@@ -46,8 +46,10 @@ pub fn handle(s: &mut Server, p: HoverParams) -> HandlerResult {
         return Ok(Value::Null);
     };
     let text = describe::operation(model, &bind(model, op));
-    Ok(serde_json::to_value(markdown(text, convert::range(file, op.method_span)))
-        .unwrap_or(Value::Null))
+    Ok(
+        serde_json::to_value(markdown(text, convert::range(file, op.method_span)))
+            .unwrap_or(Value::Null),
+    )
 }
 
 fn markdown(value: String, range: Range) -> Hover {
@@ -91,7 +93,11 @@ fn rule_hover(file: &SourceFile, offset: usize) -> Option<Hover> {
 }
 
 /// The innermost call (a batch's child before the batch) whose span holds `offset`.
-fn operation_at<'a>(ops: &'a [Operation], file: &SourceFile, offset: usize) -> Option<&'a Operation> {
+fn operation_at<'a>(
+    ops: &'a [Operation],
+    file: &SourceFile,
+    offset: usize,
+) -> Option<&'a Operation> {
     let mut best: Option<&Operation> = None;
     let mut stack: Vec<&Operation> = ops.iter().collect();
     while let Some(op) = stack.pop() {
