@@ -149,10 +149,10 @@ pub fn infer(
     let mut owner_of: IndexMap<String, String> = IndexMap::new();
     let mut owned: IndexMap<String, String> = IndexMap::new();
     for e in &table.entities {
-        let free = primary_placeholders(table, e)
+        let mut free = primary_placeholders(table, e)
             .into_iter()
             .filter(|p| declared(table, p).is_none() && !ranges.contains_key(p));
-        if let Some(last) = free.last() {
+        if let Some(last) = free.next_back() {
             if !owner_of.contains_key(&last) {
                 owner_of.insert(last.clone(), e.name.clone());
                 owned.insert(e.name.clone(), last);

@@ -307,11 +307,12 @@ fn any_value(gt: &GeneratedTable, attr: &str) -> Option<AttributeValue> {
 
 /// A literal as a value of the attribute's declared type.
 fn typed_value(gt: &GeneratedTable, attr: &str, text: &str) -> Option<AttributeValue> {
+    // Key attributes have a schema type; others take the type generated items show.
     let ty = gt
         .data
         .schema
         .key_type(attr)
-        .or_else(|| Some(AttributeType::S))?;
+        .unwrap_or_else(|| any_value(gt, attr).map_or(AttributeType::S, |v| v.ty()));
     Some(match ty {
         AttributeType::N => AttributeValue::N(Number::parse(text).ok()?),
         AttributeType::B => AttributeValue::B(text.as_bytes().to_vec()),
