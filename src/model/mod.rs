@@ -5,14 +5,17 @@
 //! `read` (fields into [`Model`] values) → `validate` (items against each other and
 //! DynamoDB's limits). Every problem is a [`ModelProblem`] with a span into the TOML.
 
+pub mod facts;
 pub mod load;
 pub mod problem;
 mod read;
+pub mod show;
 pub mod template;
 mod toml_read;
 pub mod types;
 pub mod validate;
 
+pub use facts::{Cardinality, ItemCollection, Presence, Projected};
 pub use load::{discover, load_file, load_str, ModelError, ModelProblem, CONFIG_FILE_NAME};
 pub use problem::ProblemKind;
 pub use template::{KeyTemplate, TemplateError, TemplatePart};

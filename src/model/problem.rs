@@ -50,6 +50,31 @@ pub enum ProblemKind {
     Limit,
 }
 
+impl ProblemKind {
+    /// Every kind, so tests can check each one is demonstrated by a failing model.
+    pub const ALL: [ProblemKind; 19] = [
+        Self::Syntax,
+        Self::UnknownField,
+        Self::MissingField,
+        Self::WrongType,
+        Self::InvalidValue,
+        Self::Negative,
+        Self::UntypedKey,
+        Self::KeyType,
+        Self::Duplicate,
+        Self::TooManyIndexes,
+        Self::LocalIndexPartitionKey,
+        Self::ProjectionLimit,
+        Self::KeyTemplate,
+        Self::UnknownKey,
+        Self::MissingKey,
+        Self::UnknownTable,
+        Self::UnknownIndex,
+        Self::Shares,
+        Self::Limit,
+    ];
+}
+
 /// One problem in `dynalint.toml`, with the TOML span it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelProblem {
@@ -149,13 +174,22 @@ pub fn suggestion_help(name: &str, candidates: &[&str]) -> String {
     }
 }
 
-/// `a`, `b` and `c`, each in backticks.
+/// `a`, `b` or `c`, each in backticks: alternatives.
 pub fn backticked(items: &[&str]) -> String {
+    joined(items, "or")
+}
+
+/// `a`, `b` and `c`, each in backticks: a complete list.
+pub fn listed(items: &[&str]) -> String {
+    joined(items, "and")
+}
+
+fn joined(items: &[&str], conjunction: &str) -> String {
     let quoted: Vec<String> = items.iter().map(|i| format!("`{i}`")).collect();
     match quoted.as_slice() {
         [] => String::new(),
         [one] => one.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+        [init @ .., last] => format!("{} {conjunction} {last}", init.join(", ")),
     }
 }
 

@@ -361,7 +361,7 @@ fn untyped_and_non_scalar_keys() {
     let p = one(
         text,
         ProblemKind::UntypedKey,
-        "key attribute `PK` has no declared type",
+        "key attribute `PK`, the partition key of table `T`, has no declared type",
     );
     assert_eq!(slice(text, p.span), "\"PK\"");
     let p = one(

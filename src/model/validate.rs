@@ -5,7 +5,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::problem::{backticked, did_you_mean, suggestion_help, ModelProblem, ProblemKind};
+use super::problem::{
+    backticked, did_you_mean, listed, suggestion_help, ModelProblem, ProblemKind,
+};
 use super::read::Broken;
 use super::template::KeyTemplate;
 use super::types::*;
@@ -29,7 +31,7 @@ pub const SHARE_TOLERANCE: f64 = 0.011;
 pub fn check(model: &Model, text: &str, broken: &Broken, problems: &mut Vec<ModelProblem>) {
     duplicates(
         model.tables.iter().map(|t| (t.name.as_str(), t.name_span)),
-        "table",
+        ("table", "tables"),
         problems,
     );
     table_refs(model, problems);
@@ -41,7 +43,7 @@ pub fn check(model: &Model, text: &str, broken: &Broken, problems: &mut Vec<Mode
             .access_patterns
             .iter()
             .map(|p| (p.name.as_str(), p.name_span)),
-        "access pattern",
+        ("access pattern", "access patterns"),
         problems,
     );
     for p in &model.access_patterns {
@@ -52,7 +54,7 @@ pub fn check(model: &Model, text: &str, broken: &Broken, problems: &mut Vec<Mode
 /// Reports every second use of a name, pointing back at the first.
 fn duplicates<'a>(
     names: impl Iterator<Item = (&'a str, Span)>,
-    what: &str,
+    (what, plural): (&str, &str),
     problems: &mut Vec<ModelProblem>,
 ) {
     let mut seen: HashMap<&str, Span> = HashMap::new();
@@ -68,7 +70,7 @@ fn duplicates<'a>(
                     format!("{what} `{name}` is defined more than once"),
                 )
                 .with_label(*first, format!("`{name}` first defined here"))
-                .with_help(format!("rename one of them or merge the two {what}s")),
+                .with_help(format!("rename one of them or merge the two {plural}")),
             ),
             None => {
                 seen.insert(name, span);
@@ -115,7 +117,7 @@ fn table(ti: usize, t: &Table, text: &str, broken: &Broken, problems: &mut Vec<M
     key_attributes(ti, t, broken, problems);
     duplicates(
         t.indexes.iter().map(|i| (i.name.as_str(), i.name_span)),
-        "index",
+        ("index", "indexes"),
         problems,
     );
     index_limits(t, problems);
@@ -140,7 +142,7 @@ fn table(ti: usize, t: &Table, text: &str, broken: &Broken, problems: &mut Vec<M
     }
     duplicates(
         t.entities.iter().map(|e| (e.name.as_str(), e.name_span)),
-        "entity",
+        ("entity", "entities"),
         problems,
     );
     for e in &t.entities {
@@ -185,7 +187,7 @@ fn key_attributes(ti: usize, t: &Table, broken: &Broken, problems: &mut Vec<Mode
                 let mut p = ModelProblem::of(
                     ProblemKind::UntypedKey,
                     span,
-                    format!("key attribute `{attr}` has no declared type"),
+                    format!("key attribute `{attr}`, the {role}, has no declared type"),
                 )
                 .with_help(format!(
                     "declare it in `[table.attributes]`: `{attr} = \"S\"` (or \"N\", \"B\")"
@@ -196,7 +198,7 @@ fn key_attributes(ti: usize, t: &Table, broken: &Broken, problems: &mut Vec<Mode
                          `[table.attributes]`"
                     ));
                 }
-                problems.push(p.with_label(span, format!("{attr} is the {role}")));
+                problems.push(p);
             }
             Some(a) if !a.ty.is_key_type() => {
                 if reported_type.insert(attr) {
@@ -300,6 +302,7 @@ fn index_limits(t: &Table, problems: &mut Vec<ModelProblem>) {
             }
         }
         if let Projection::Include(attrs) = &i.projection {
+            let before = included;
             included += attrs.len();
             if included > MAX_INCLUDED_ATTRIBUTES && !include_reported {
                 include_reported = true;
@@ -311,11 +314,13 @@ fn index_limits(t: &Table, problems: &mut Vec<ModelProblem>) {
                         _ => 0,
                     })
                     .sum();
+                // Point at the first attribute over the budget.
+                let over = MAX_INCLUDED_ATTRIBUTES - before;
                 problems.push(
                     ModelProblem::of(
                         ProblemKind::ProjectionLimit,
                         i.fields
-                            .get("projection.include")
+                            .get(&format!("projection.include.{over}"))
                             .or(i.fields.get("projection"))
                             .unwrap_or(i.span),
                         format!(
@@ -326,6 +331,13 @@ fn index_limits(t: &Table, problems: &mut Vec<ModelProblem>) {
                         ),
                     )
                     .with_label(t.name_span, format!("table `{}`", t.name))
+                    .with_label(
+                        i.fields.get("projection.include").unwrap_or(i.span),
+                        format!(
+                            "index `{}` brings the total over {MAX_INCLUDED_ATTRIBUTES}",
+                            i.name
+                        ),
+                    )
                     .with_help("project `ALL` on the index that reads most attributes, or fetch the rest from the table"),
                 );
             }
@@ -401,7 +413,7 @@ fn entity(t: &Table, e: &Entity, text: &str, problems: &mut Vec<ModelProblem>) {
                         None => format!(
                             "the keys of table `{}` and its indexes are {}",
                             t.name,
-                            backticked(&keys)
+                            listed(&keys)
                         ),
                     }
                 )),
