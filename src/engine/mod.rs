@@ -16,6 +16,7 @@ pub mod keys;
 pub mod number;
 pub mod ops;
 pub mod schema;
+pub mod server;
 pub mod size;
 pub mod table;
 pub mod value;
