@@ -18,6 +18,7 @@ pub mod ops;
 pub mod schema;
 pub mod server;
 pub mod size;
+pub mod symbolic;
 pub mod table;
 pub mod value;
 pub mod wire;
