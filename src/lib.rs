@@ -17,3 +17,4 @@ pub mod rules;
 pub mod scanner;
 pub mod simulate;
 pub mod source;
+pub mod workspace;

@@ -1,6 +1,7 @@
 //! Binds operations to the model, runs the rules, applies suppressions: the one entry
 //! point ([`analyze`]) that the CLI and the LSP both call.
 
+pub mod baseline;
 pub mod bind;
 pub mod suppress;
 

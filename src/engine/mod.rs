@@ -1,1 +1,18 @@
 //! An in-memory DynamoDB: its semantics, its validation word for word, its costs.
+//!
+//! Layers, bottom up: [`number`] and [`value`] (DynamoDB's data), [`size`] (how
+//! DynamoDB measures it), [`schema`] and [`keys`] (a table's shape and key rules),
+//! [`table`] (ordered storage with index maintenance).
+
+pub mod error;
+pub mod keys;
+pub mod number;
+pub mod schema;
+pub mod size;
+pub mod table;
+pub mod value;
+
+pub use error::{DynamoError, DynamoResult, ErrorKind};
+pub use number::Number;
+pub use schema::{IndexKind, IndexSchema, KeyAttribute, KeySchema, Projection, TableSchema};
+pub use value::{AttributeValue, Item, KeyValue};

@@ -43,6 +43,31 @@ pub struct LintSettings {
     pub exclude: Vec<String>,
     pub hot_paths: Vec<String>,
     pub cold_paths: Vec<String>,
+    /// Spans of the values of `fail-on`, `exclude`, ... in the TOML.
+    pub fields: FieldSpans,
+}
+
+/// Where each field's value of one TOML item sits, keyed by the field's TOML name
+/// (`partition-key`, `projection`, ...) or a dotted path into a sub-table (`keys.PK`,
+/// `key.facet`), so a finding can underline the exact value rather than the item.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FieldSpans(IndexMap<String, Span>);
+
+impl FieldSpans {
+    /// The span of a field's value, if the field was written.
+    pub fn get(&self, field: &str) -> Option<Span> {
+        self.0.get(field).copied()
+    }
+
+    /// Records where a field's value is.
+    pub fn insert(&mut self, field: impl Into<String>, span: Span) {
+        self.0.insert(field.into(), span);
+    }
+
+    /// Every recorded field and its span, in file order of recording.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, Span)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), *v))
+    }
 }
 
 /// A rule's configured level.
@@ -58,6 +83,7 @@ pub struct RuleSettings {
     pub level: Option<RuleLevel>,
     /// Rule-specific options (`min-cardinality = 100`), kept as TOML for the rule.
     pub options: toml::Table,
+    /// The whole entry (`rule-id = ...`).
     pub span: Span,
 }
 
@@ -77,7 +103,10 @@ pub struct Table {
     pub entities: Vec<Entity>,
     /// The `[[table]]` header and body.
     pub span: Span,
+    /// The value of `name`.
     pub name_span: Span,
+    /// Spans of the other fields' values (`partition-key`, `item-count`, ...).
+    pub fields: FieldSpans,
 }
 
 impl Table {
@@ -123,7 +152,12 @@ pub struct Attribute {
     pub values: Option<ValueSet>,
     pub unique: bool,
     pub cardinality: Option<u64>,
+    /// The whole entry (`name = ...`).
     pub span: Span,
+    /// The attribute's name (the TOML key).
+    pub name_span: Span,
+    /// Spans of `type`, `values`, `unique`, `cardinality` (and `values.<value>`).
+    pub fields: FieldSpans,
 }
 
 /// Global or local secondary index.
@@ -149,8 +183,12 @@ pub struct Index {
     pub partition_key: String,
     pub sort_key: Option<String>,
     pub projection: Projection,
+    /// The `[[table.index]]` header and body.
     pub span: Span,
+    /// The value of `name`.
     pub name_span: Span,
+    /// Spans of the other fields' values (`partition-key`, `projection`, ...).
+    pub fields: FieldSpans,
 }
 
 /// `[[table.entity]]`: one kind of item in a (single-table) design.
@@ -161,7 +199,12 @@ pub struct Entity {
     /// Key attribute → template, e.g. `PK = "USER#{userID}"`.
     pub keys: IndexMap<String, String>,
     pub attributes: Vec<String>,
+    /// The `[[table.entity]]` header and body.
     pub span: Span,
+    /// The value of `name`.
+    pub name_span: Span,
+    /// Spans of the other fields' values; `keys.<attr>` for each template.
+    pub fields: FieldSpans,
 }
 
 /// Read order of an access pattern.
@@ -183,5 +226,10 @@ pub struct AccessPattern {
     pub limit: Option<u64>,
     /// Requests per second.
     pub rate: Option<f64>,
+    /// The `[[access-pattern]]` header and body.
     pub span: Span,
+    /// The value of `name`.
+    pub name_span: Span,
+    /// Spans of the other fields' values; `key.<attr>` for each key value.
+    pub fields: FieldSpans,
 }

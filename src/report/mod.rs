@@ -2,5 +2,10 @@
 //! it is one.
 
 pub mod diagnostic;
+pub mod github;
+pub mod human;
+pub mod json;
+pub mod position;
+pub mod sarif;
 
 pub use diagnostic::{Category, Diagnostic, Edit, Fix, Label, Severity};

@@ -1,0 +1,176 @@
+//! Baselines: adopt dynalint on a legacy codebase by recording today's findings and
+//! reporting only new ones.
+//!
+//! A finding is keyed by rule + file (relative to the project root) + a hash of the
+//! call's text with whitespace folded, so edits elsewhere in the file (lines added
+//! above, reformatting) do not invalidate it. Identical keys count as a multiset.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::report::Diagnostic;
+use crate::scanner::Operation;
+use crate::source::{SourceFile, Span};
+
+/// Baseline file errors.
+#[derive(Debug, thiserror::Error)]
+pub enum BaselineError {
+    #[error("cannot read baseline `{}`: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("baseline `{}` is not a dynalint baseline: {source}", path.display())]
+    Parse {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("cannot write baseline `{}`: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// One recorded finding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Entry {
+    pub rule: String,
+    pub file: String,
+    pub fingerprint: String,
+    /// For people reading the file; not part of the key.
+    #[serde(default)]
+    pub message: String,
+}
+
+/// The baseline file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Baseline {
+    pub version: u32,
+    pub findings: Vec<Entry>,
+}
+
+/// Computes baseline entries for diagnostics.
+pub fn entries(
+    root: &Path,
+    diagnostics: &[Diagnostic],
+    operations: &[Operation],
+    files: &[SourceFile],
+) -> Vec<Entry> {
+    let texts: HashMap<_, _> = files.iter().map(|f| (&f.path, f)).collect();
+    diagnostics
+        .iter()
+        .map(|d| {
+            let scope = enclosing_call(operations, d).unwrap_or(d.location.span);
+            let text = texts
+                .get(&d.location.file)
+                .map(|f| fold(f.slice(scope)))
+                .unwrap_or_else(|| d.message.clone());
+            let mut h = Sha256::new();
+            h.update(d.rule.as_bytes());
+            h.update([0]);
+            h.update(text.as_bytes());
+            let fingerprint = h
+                .finalize()
+                .iter()
+                .take(12)
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            let abs = std::fs::canonicalize(&d.location.file)
+                .unwrap_or_else(|_| d.location.file.to_path_buf());
+            let rel = abs.strip_prefix(root).map(Path::to_path_buf).unwrap_or(abs);
+            Entry {
+                rule: d.rule.to_string(),
+                file: rel.to_string_lossy().replace('\\', "/"),
+                fingerprint,
+                message: d.message.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Writes a baseline atomically: a temp file in the same folder, then a rename.
+pub fn write(path: &Path, entries: Vec<Entry>) -> Result<(), BaselineError> {
+    let err = |source| BaselineError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut findings = entries;
+    findings.sort_by(|a, b| {
+        (&a.file, &a.rule, &a.fingerprint).cmp(&(&b.file, &b.rule, &b.fingerprint))
+    });
+    let doc = Baseline {
+        version: 1,
+        findings,
+    };
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
+    let json = serde_json::to_string_pretty(&doc).map_err(|e| err(std::io::Error::other(e)))?;
+    tmp.write_all(json.as_bytes()).map_err(err)?;
+    tmp.write_all(b"\n").map_err(err)?;
+    tmp.persist(path).map_err(|e| err(e.error))?;
+    Ok(())
+}
+
+/// Reads a baseline file.
+pub fn read(path: &Path) -> Result<Baseline, BaselineError> {
+    let text = std::fs::read_to_string(path).map_err(|source| BaselineError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| BaselineError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Keeps the diagnostics the baseline does not account for.
+pub fn filter(
+    baseline: &Baseline,
+    diagnostics: Vec<Diagnostic>,
+    keys: &[Entry],
+) -> Vec<Diagnostic> {
+    let mut budget: HashMap<(&str, &str, &str), usize> = HashMap::new();
+    for e in &baseline.findings {
+        *budget
+            .entry((&e.rule, &e.file, &e.fingerprint))
+            .or_default() += 1;
+    }
+    diagnostics
+        .into_iter()
+        .zip(keys)
+        .filter_map(|(d, k)| {
+            match budget.get_mut(&(k.rule.as_str(), k.file.as_str(), k.fingerprint.as_str())) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    None
+                }
+                _ => Some(d),
+            }
+        })
+        .collect()
+}
+
+fn enclosing_call(operations: &[Operation], d: &Diagnostic) -> Option<Span> {
+    let at = d.location.span;
+    operations
+        .iter()
+        .flat_map(|op| std::iter::once(op).chain(op.children.iter()))
+        .filter(|op| {
+            op.file == d.location.file && op.span.start <= at.start && at.end <= op.span.end
+        })
+        .map(|op| op.span)
+        .min_by_key(|s| s.end - s.start)
+}
+
+/// Folds all whitespace runs to one space.
+fn fold(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,149 @@
+//! The command-line grammar (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::report::Severity;
+
+const AFTER_HELP: &str = "\
+Exit codes:
+  0  no finding at or above the fail level
+  1  findings at or above the fail level (--fail-on, [lint] fail-on, default: warning)
+  2  usage, config, model or IO error
+
+Configuration is read from the nearest dynalint.toml at or above the first PATH.
+Suppress a finding with `// dynalint: allow(rule-id) -- reason` on the line or the line above.";
+
+/// A static access-pattern linter for Amazon DynamoDB code.
+#[derive(Debug, Parser)]
+#[command(name = "dynalint", version, about, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check Rust sources against the key model (the default subcommand).
+    Check(CheckArgs),
+    /// List every rule with its category, default level and summary.
+    Rules(RulesArgs),
+    /// Print a rule's documentation.
+    Explain(ExplainArgs),
+    /// List every DynamoDB call found: the team's access-pattern inventory.
+    Calls(CallsArgs),
+    /// Validate or show the key model (`dynalint.toml`).
+    #[command(subcommand)]
+    Model(ModelCommand),
+}
+
+/// Output formats of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// rustc-like text, coloured on a terminal.
+    Human,
+    /// The stable JSON report (version 1).
+    Json,
+    /// SARIF 2.1.0 for code scanning.
+    Sarif,
+    /// GitHub Actions workflow annotations.
+    Github,
+}
+
+/// Output formats of listing commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    Human,
+    Json,
+}
+
+/// When to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Where the model is and which files to read.
+#[derive(Debug, Clone, Args)]
+pub struct ProjectArgs {
+    /// Files or folders to check [default: .]
+    pub paths: Vec<PathBuf>,
+    /// The key model to use instead of the nearest dynalint.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Exit 1 when a finding is at or above this level.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_severity)]
+    pub fail_on: Option<Severity>,
+    /// Run only these rules (comma-separated ids).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub select: Option<Vec<String>>,
+    /// Report only findings that are not in this baseline file.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in this baseline file and exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// No progress and no summary line; findings only.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Colour the human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Print timing and throughput figures on stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RulesArgs {
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ExplainArgs {
+    /// The rule id, e.g. `scan-in-hot-path`.
+    pub rule: String,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CallsArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum ModelCommand {
+    /// Validate dynalint.toml; exit 0 when valid, 2 when not.
+    Check(ModelArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ModelArgs {
+    /// A dynalint.toml, or a folder to search upward from [default: .]
+    pub path: Option<PathBuf>,
+    /// The key model file (same as giving it as PATH).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Colour the output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+fn parse_severity(s: &str) -> Result<Severity, String> {
+    s.parse()
+}

@@ -1,0 +1,190 @@
+//! `dynalint calls`: every DynamoDB call found, bound to the model — the inventory a
+//! team reads to see its access patterns.
+
+use serde_json::{json, Value};
+
+use super::args::{CallsArgs, ListFormat};
+use super::check::load_project;
+use super::EXIT_OK;
+use crate::analysis::bind;
+use crate::model::Model;
+use crate::scanner::{self, AttrMap, ExprArg, Operation, Resolved, ScanSettings};
+use crate::source::SourceFile;
+use crate::workspace::display_path;
+
+pub(super) fn run(args: CallsArgs) -> i32 {
+    let project = match load_project(&args.project, false, None) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let scanned = scanner::scan(&project.files, &ScanSettings::from_model(&project.model));
+    let files: std::collections::HashMap<_, _> =
+        project.files.iter().map(|f| (&f.path, f)).collect();
+    let mut ops: Vec<&Operation> = scanned.operations.iter().collect();
+    ops.sort_by_key(|o| (o.file.clone(), o.span.start));
+    match args.format {
+        ListFormat::Json => {
+            let v: Vec<Value> = ops
+                .iter()
+                .map(|o| op_json(&project.model, o, files.get(&o.file).copied()))
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json!({"version": 1, "calls": v}))
+                    .unwrap_or_default()
+            );
+        }
+        ListFormat::Human => {
+            for o in &ops {
+                print_human(&project.model, o, files.get(&o.file).copied(), 0);
+            }
+            println!(
+                "{} DynamoDB call(s) in {} file(s)",
+                ops.len(),
+                project.files.len()
+            );
+        }
+    }
+    for p in &scanned.problems {
+        eprintln!("note: {}: {}", display_path(&p.file), p.message);
+    }
+    EXIT_OK
+}
+
+fn place(o: &Operation, file: Option<&SourceFile>) -> (String, usize, usize) {
+    let lc = file.map(|f| f.line_col(o.method_span.start));
+    (
+        display_path(&o.file),
+        lc.map_or(1, |l| l.line),
+        lc.map_or(1, |l| l.column),
+    )
+}
+
+fn table_json(model: &Model, o: &Operation) -> Value {
+    let b = bind::bind(model, o);
+    let reason = match (&o.table, b.table) {
+        (_, Some(_)) => None,
+        (None, None) => Some("the call sets no table name".to_string()),
+        (Some(_), None) => b.unbound.clone(),
+    };
+    json!({
+        "name": b.table.map(|t| t.name.clone()),
+        "resolved": o.table.as_ref().and_then(|r| r.value().map(str::to_string)),
+        "via": o.table.as_ref().map(Resolved::label),
+        "reason": reason,
+    })
+}
+
+fn expr(e: &Option<ExprArg>) -> Value {
+    match e {
+        None => Value::Null,
+        Some(e) => json!({
+            "text": e.text.value().map(str::to_string).or_else(|| match &e.text {
+                Resolved::Template { template } => Some(template.clone()),
+                _ => None,
+            }),
+            "via": e.text.label(),
+            "conditional": e.conditional,
+        }),
+    }
+}
+
+fn attrs(m: &Option<AttrMap>) -> Value {
+    match m {
+        None => Value::Null,
+        Some(m) => json!({
+            "attributes": m.attributes.iter().map(|a| json!({
+                "name": a.name.value().map(str::to_string).unwrap_or_else(|| a.name.label()),
+                "type": a.value.ty.map(|t| t.as_str()),
+                "provenance": a.value.provenance,
+                "nullable": a.value.nullable,
+                "conditional": a.conditional,
+            })).collect::<Vec<_>>(),
+            "complete": m.complete,
+            "from_type": m.from_type,
+        }),
+    }
+}
+
+fn op_json(model: &Model, o: &Operation, file: Option<&SourceFile>) -> Value {
+    let (path, line, column) = place(o, file);
+    json!({
+        "kind": o.kind.api_name(),
+        "table": table_json(model, o),
+        "index": o.index.as_ref().map(|i| i.value().map(str::to_string).unwrap_or_else(|| i.label())),
+        "file": path,
+        "line": line,
+        "column": column,
+        "function": o.context.function,
+        "hot": o.context.hot.as_ref().map(|h| json!({
+            "entry": h.entry,
+            "chain": h.chain.iter().map(|s| s.function.clone()).collect::<Vec<_>>(),
+        })),
+        "cold": o.context.cold,
+        "in_loop": o.context.in_loop.as_ref().map(|l| l.kind.clone()),
+        "paginated": o.paginated,
+        "expressions": {
+            "key_condition": expr(&o.key_condition),
+            "filter": expr(&o.filter),
+            "condition": expr(&o.condition),
+            "projection": expr(&o.projection),
+            "update": expr(&o.update),
+            "statement": expr(&o.statement),
+        },
+        "names": o.names.iter().map(|(k, v)| (k.clone(), json!(v.name.value().map(str::to_string).unwrap_or_else(|| v.name.label())))).collect::<serde_json::Map<_, _>>(),
+        "values": o.values.iter().map(|(k, v)| (k.clone(), json!({"type": v.ty.map(|t| t.as_str()), "literal": v.literal, "provenance": v.provenance}))).collect::<serde_json::Map<_, _>>(),
+        "item": attrs(&o.item),
+        "key": attrs(&o.key),
+        "consistent_read": o.consistent_read,
+        "limit": o.limit.as_ref().and_then(|l| l.literal.clone()),
+        "children": o.children.iter().map(|c| op_json(model, c, file)).collect::<Vec<_>>(),
+    })
+}
+
+fn print_human(model: &Model, o: &Operation, file: Option<&SourceFile>, depth: usize) {
+    let (path, line, column) = place(o, file);
+    let b = bind::bind(model, o);
+    let table = match b.table {
+        Some(t) => t.name.clone(),
+        None => format!(
+            "? ({})",
+            o.table.as_ref().map_or("no table".into(), Resolved::label)
+        ),
+    };
+    let index = o
+        .index
+        .as_ref()
+        .map(|i| format!(" index {}", i.value().unwrap_or("?")))
+        .unwrap_or_default();
+    let func = o.context.function.as_deref().unwrap_or("<top level>");
+    let heat = match (&o.context.hot, &o.context.cold, &o.context.in_loop) {
+        (Some(h), _, _) => {
+            let chain: Vec<_> = h.chain.iter().map(|s| s.function.as_str()).collect();
+            format!("hot ({}: {})", h.entry, chain.join(" → "))
+        }
+        (_, Some(c), _) => format!(
+            "cold ({})",
+            serde_json::to_value(c)
+                .ok()
+                .and_then(|v| v["kind"].as_str().map(str::to_string))
+                .unwrap_or_default()
+        ),
+        _ => String::new(),
+    };
+    let looped = o
+        .context
+        .in_loop
+        .as_ref()
+        .map(|l| format!(" in {} loop", l.kind))
+        .unwrap_or_default();
+    let paged = if o.paginated { " paginated" } else { "" };
+    println!(
+        "{:indent$}{path}:{line}:{column}  {} {table}{index}  in {func}{looped}{paged} {heat}",
+        "",
+        o.kind.api_name(),
+        indent = depth * 2
+    );
+    for c in &o.children {
+        print_human(model, c, file, depth + 1);
+    }
+}

@@ -1,0 +1,271 @@
+//! `dynalint check`: the whole pipeline, a report, and the exit code.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::args::{CheckArgs, ColorChoice, Format, ProjectArgs};
+use super::progress::Progress;
+use super::{error, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
+use crate::analysis::{self, baseline};
+use crate::model::{self, Model};
+use crate::report::{github, human, json, position::Positions, sarif, Severity};
+use crate::rules::{self, RuleSelection, UNUSED_ALLOW};
+use crate::source::SourceFile;
+use crate::workspace::{self, display_path, Note};
+
+/// A loaded project: the model, its text, and the sources to check.
+pub(super) struct Project {
+    pub model: Model,
+    pub model_file: SourceFile,
+    pub root: PathBuf,
+    pub files: Vec<SourceFile>,
+    pub notes: Vec<Note>,
+}
+
+/// Finds and loads the model; prints the error and returns `Err(exit code)` on failure.
+pub(super) fn load_model(
+    paths: &[PathBuf],
+    config: Option<&Path>,
+    color: bool,
+) -> Result<(Model, SourceFile), i32> {
+    let start = paths.first().cloned().unwrap_or_else(|| PathBuf::from("."));
+    let config = match config {
+        Some(c) => c.to_path_buf(),
+        None => match model::discover(&start) {
+            Some(p) => relative_if_under_cwd(&p),
+            None => {
+                return Err(error(format!(
+                    "no `{}` found in `{}` or any folder above it\n  = help: create one that declares your tables (see the README), or pass `--config FILE`",
+                    model::CONFIG_FILE_NAME,
+                    display_path(&start)
+                )))
+            }
+        },
+    };
+    match model::load_file(&config) {
+        Ok(m) => {
+            let text = std::fs::read_to_string(&config).unwrap_or_default();
+            Ok((m, SourceFile::new(&config, text)))
+        }
+        Err(e) => {
+            eprint!("{}", human::render_model_error(&e, color));
+            if let model::ModelError::Invalid { problems, .. } = &e {
+                eprintln!(
+                    "error: `{}` has {} problem(s); fix them and run again",
+                    display_path(&config),
+                    problems.len()
+                );
+            }
+            Err(EXIT_ERROR)
+        }
+    }
+}
+
+/// Loads the model and reads the sources; errors are printed.
+pub(super) fn load_project(
+    p: &ProjectArgs,
+    color: bool,
+    progress: Option<&Progress>,
+) -> Result<Project, i32> {
+    let paths = if p.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        p.paths.clone()
+    };
+    let (model, model_file) = load_model(&paths, p.config.as_deref(), color)?;
+    let root = model_file
+        .path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let root = if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    };
+    let cb = progress.map(|pr| move |done: usize, total: usize| pr.update(done, total));
+    let cb_ref: Option<&(dyn Fn(usize, usize) + Sync)> =
+        cb.as_ref().map(|c| c as &(dyn Fn(usize, usize) + Sync));
+    let sources =
+        workspace::collect_sources(&paths, &root, &model.lint.exclude, cb_ref).map_err(error)?;
+    Ok(Project {
+        model,
+        model_file,
+        root,
+        files: sources.files,
+        notes: sources.notes,
+    })
+}
+
+fn relative_if_under_cwd(p: &Path) -> PathBuf {
+    PathBuf::from(display_path(p))
+}
+
+pub(super) fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    }
+}
+
+/// Validates `--select` ids, suggesting the closest rule for a typo.
+fn selection(select: &Option<Vec<String>>) -> Result<RuleSelection, i32> {
+    if let Some(ids) = select {
+        for id in ids {
+            if rules::find(id).is_none() && id != UNUSED_ALLOW {
+                let best = rules::REGISTRY.iter().map(|r| r.meta().id).max_by(|a, b| {
+                    strsim::jaro_winkler(id, a).total_cmp(&strsim::jaro_winkler(id, b))
+                });
+                let hint = best
+                    .filter(|b| strsim::jaro_winkler(id, b) > 0.8)
+                    .map(|b| format!("\n  = help: did you mean `{b}`?"))
+                    .unwrap_or_else(|| "\n  = help: `dynalint rules` lists every rule".into());
+                return Err(error(format!("unknown rule `{id}` in --select{hint}")));
+            }
+        }
+    }
+    Ok(RuleSelection {
+        only: select.clone(),
+    })
+}
+
+pub(super) fn run(args: CheckArgs) -> i32 {
+    let started = Instant::now();
+    let color = use_color(args.color);
+    let selection = match selection(&args.select) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let progress = (!args.quiet && std::io::stderr().is_terminal()).then(Progress::start);
+    let project = match load_project(&args.project, color, progress.as_ref()) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if let Some(p) = &progress {
+        p.phase("analysing");
+    }
+    let analysis = analysis::analyze(&project.model, &project.files, &selection);
+    drop(progress);
+
+    let mut all_files: Vec<SourceFile> = project.files.clone();
+    all_files.push(project.model_file.clone());
+    let root_abs = std::fs::canonicalize(&project.root).unwrap_or_else(|_| project.root.clone());
+    let keys = baseline::entries(
+        &root_abs,
+        &analysis.diagnostics,
+        &analysis.operations,
+        &all_files,
+    );
+    if let Some(path) = &args.write_baseline {
+        let n = keys.len();
+        return match baseline::write(path, keys) {
+            Ok(()) => {
+                eprintln!(
+                    "wrote {n} finding(s) to `{}`; check with `--baseline {}` to see only new ones",
+                    display_path(path),
+                    display_path(path)
+                );
+                EXIT_OK
+            }
+            Err(e) => error(e),
+        };
+    }
+    let diagnostics = match &args.baseline {
+        Some(path) => match baseline::read(path) {
+            Ok(b) => baseline::filter(&b, analysis.diagnostics, &keys),
+            Err(e) => return error(e),
+        },
+        None => analysis.diagnostics,
+    };
+
+    let notes: Vec<String> = project
+        .notes
+        .iter()
+        .map(|n| format!("{}: {}", display_path(&n.path), n.message))
+        .chain(
+            analysis
+                .problems
+                .iter()
+                .map(|p| format!("{}: {}", display_path(&p.file), p.message)),
+        )
+        .collect();
+    let positions = Positions::new(&all_files);
+    let summary = json::Summary {
+        files: project.files.len(),
+        operations: analysis.operations.len(),
+    };
+    let out = match args.format {
+        Format::Human => {
+            let files = human::Files::new(&all_files);
+            let mut s = human::render(&diagnostics, &files, color);
+            if !args.quiet {
+                for n in &notes {
+                    eprintln!("note: {n}");
+                }
+                s.push_str(&summary_line(&diagnostics, summary));
+            }
+            s
+        }
+        Format::Json => json::render(&diagnostics, &positions, summary, &notes),
+        Format::Sarif => sarif::render(&diagnostics, &positions),
+        Format::Github => github::render(&diagnostics, &positions),
+    };
+    print!("{out}");
+    if args.stats {
+        let secs = started.elapsed().as_secs_f64();
+        let bytes: usize = project.files.iter().map(|f| f.text.len()).sum();
+        eprintln!(
+            "stats: {} files, {:.1} MB, {} calls in {:.3} s ({:.0} files/s, {:.1} MB/s)",
+            project.files.len(),
+            bytes as f64 / 1e6,
+            analysis.operations.len(),
+            secs,
+            project.files.len() as f64 / secs.max(1e-9),
+            bytes as f64 / 1e6 / secs.max(1e-9)
+        );
+    }
+    let fail_on = args
+        .fail_on
+        .or(project.model.lint.fail_on)
+        .unwrap_or(Severity::Warning);
+    if diagnostics.iter().any(|d| d.severity >= fail_on) {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    }
+}
+
+fn summary_line(diagnostics: &[crate::report::Diagnostic], s: json::Summary) -> String {
+    let count = |sev| diagnostics.iter().filter(|d| d.severity == sev).count();
+    let plural = |n: usize, w: &str| {
+        if n == 1 {
+            format!("{n} {w}")
+        } else {
+            format!("{n} {w}s")
+        }
+    };
+    let (e, w, i) = (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    let findings = if e + w + i == 0 {
+        "no findings".to_string()
+    } else {
+        let mut parts = vec![plural(e, "error"), plural(w, "warning")];
+        if i > 0 {
+            parts.push(plural(i, "info"));
+        }
+        parts.join(", ")
+    };
+    format!(
+        "checked {} and {}: {}\n",
+        plural(s.files, "file"),
+        plural(s.operations, "DynamoDB call"),
+        findings
+    )
+}

@@ -1,0 +1,52 @@
+//! `dynalint model check` and `dynalint model show`.
+
+use std::path::PathBuf;
+
+use super::args::{ModelArgs, ModelCommand};
+use super::check::{load_model, use_color};
+use super::EXIT_OK;
+use crate::model::IndexKind;
+use crate::workspace::display_path;
+
+pub(super) fn run(cmd: ModelCommand) -> i32 {
+    match cmd {
+        ModelCommand::Check(a) => check(a),
+    }
+}
+
+fn locate(a: &ModelArgs) -> (Vec<PathBuf>, Option<PathBuf>) {
+    match (&a.config, &a.path) {
+        (Some(c), _) => (Vec::new(), Some(c.clone())),
+        (None, Some(p)) if p.is_file() => (Vec::new(), Some(p.clone())),
+        (None, Some(p)) => (vec![p.clone()], None),
+        (None, None) => (vec![PathBuf::from(".")], None),
+    }
+}
+
+fn check(a: ModelArgs) -> i32 {
+    let (paths, config) = locate(&a);
+    match load_model(&paths, config.as_deref(), use_color(a.color)) {
+        Ok((m, file)) => {
+            let gsis = m
+                .tables
+                .iter()
+                .flat_map(|t| &t.indexes)
+                .filter(|i| i.kind == IndexKind::Global)
+                .count();
+            let lsis = m
+                .tables
+                .iter()
+                .flat_map(|t| &t.indexes)
+                .filter(|i| i.kind == IndexKind::Local)
+                .count();
+            println!(
+                "`{}` is valid: {} table(s), {gsis} GSI(s), {lsis} LSI(s), {} access pattern(s)",
+                display_path(&file.path),
+                m.tables.len(),
+                m.access_patterns.len()
+            );
+            EXIT_OK
+        }
+        Err(code) => code,
+    }
+}

@@ -1,0 +1,112 @@
+//! DynamoDB's errors: the exception type a client sees and DynamoDB's message, word
+//! for word. Every engine failure is one of these; nothing panics on a request.
+
+use thiserror::Error;
+
+use super::value::Item;
+
+/// The exception types DynamoDB (and its HTTP front end) answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    Validation,
+    ResourceNotFound,
+    ResourceInUse,
+    ConditionalCheckFailed,
+    TransactionCanceled,
+    Serialization,
+    UnknownOperation,
+    MissingAuthenticationToken,
+    InternalServer,
+}
+
+impl ErrorKind {
+    /// The exception's short name, the part after `#` in `__type`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Validation => "ValidationException",
+            Self::ResourceNotFound => "ResourceNotFoundException",
+            Self::ResourceInUse => "ResourceInUseException",
+            Self::ConditionalCheckFailed => "ConditionalCheckFailedException",
+            Self::TransactionCanceled => "TransactionCanceledException",
+            Self::Serialization => "SerializationException",
+            Self::UnknownOperation => "UnknownOperationException",
+            Self::MissingAuthenticationToken => "MissingAuthenticationTokenException",
+            Self::InternalServer => "InternalServerError",
+        }
+    }
+
+    /// The full `__type` as the real service writes it: validation and protocol errors
+    /// come from the Coral framework, the rest from the DynamoDB service model.
+    pub fn wire_type(self) -> String {
+        let namespace = match self {
+            Self::Validation => "com.amazon.coral.validate",
+            Self::Serialization | Self::UnknownOperation | Self::MissingAuthenticationToken => {
+                "com.amazon.coral.service"
+            }
+            _ => "com.amazonaws.dynamodb.v20120810",
+        };
+        format!("{namespace}#{}", self.name())
+    }
+}
+
+/// Why one action of a transaction failed (`CancellationReasons`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CancellationReason {
+    /// `None`, `ConditionalCheckFailed`, `ValidationError`, ...
+    pub code: String,
+    pub message: Option<String>,
+    pub item: Option<Item>,
+}
+
+/// An error answer: its type and DynamoDB's message.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}: {message}", kind.name())]
+pub struct DynamoError {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// `ConditionalCheckFailedException` with `ReturnValuesOnConditionCheckFailure`.
+    pub item: Option<Item>,
+    /// `TransactionCanceledException` only.
+    pub cancellation_reasons: Vec<CancellationReason>,
+}
+
+impl DynamoError {
+    /// An error of `kind` with `message`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            item: None,
+            cancellation_reasons: Vec::new(),
+        }
+    }
+
+    /// A `ValidationException`.
+    pub fn validation(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Validation, message)
+    }
+
+    /// `ResourceNotFoundException` for a missing table or index.
+    pub fn not_found() -> Self {
+        Self::new(ErrorKind::ResourceNotFound, "Requested resource not found")
+    }
+
+    /// `ConditionalCheckFailedException`.
+    pub fn condition_failed(item: Option<Item>) -> Self {
+        Self {
+            item,
+            ..Self::new(
+                ErrorKind::ConditionalCheckFailed,
+                "The conditional request failed",
+            )
+        }
+    }
+
+    /// A `SerializationException` (malformed JSON or a field of the wrong JSON type).
+    pub fn serialization(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Serialization, message)
+    }
+}
+
+/// Result of an engine operation.
+pub type DynamoResult<T> = Result<T, DynamoError>;

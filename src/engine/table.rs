@@ -1,0 +1,351 @@
+//! A table's data: items in an ordered map by primary key, and one ordered set per
+//! secondary index, maintained on every write. An index stores only its entry keys
+//! (index keys + table key); reads project the table's item through the index's
+//! projection, so an index can never drift from the table and costs little memory.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
+
+use super::keys::{index_entry, Bounded, IndexEntry, PrimaryKey, Sort, WriteKind};
+use super::schema::{IndexSchema, Projection, TableSchema};
+use super::size::item_size;
+use super::value::{Item, KeyValue};
+
+/// One table: schema, items, index entries.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub schema: TableSchema,
+    /// Creation time, seconds since the epoch (DescribeTable's `CreationDateTime`).
+    pub created: f64,
+    items: BTreeMap<PrimaryKey, Item>,
+    /// Parallel to `schema.indexes`.
+    indexes: Vec<BTreeSet<IndexEntry>>,
+    total_bytes: u64,
+}
+
+impl Table {
+    /// An empty table.
+    pub fn new(schema: TableSchema, created: f64) -> Self {
+        let indexes = schema.indexes.iter().map(|_| BTreeSet::new()).collect();
+        Self {
+            schema,
+            created,
+            items: BTreeMap::new(),
+            indexes,
+            total_bytes: 0,
+        }
+    }
+
+    /// Number of items.
+    pub fn item_count(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Sum of item sizes.
+    pub fn size_bytes(&self) -> u64 {
+        self.total_bytes
+    }
+
+    /// Number of entries of the index at `index` (by position in the schema).
+    pub fn index_item_count(&self, index: usize) -> usize {
+        self.indexes.get(index).map_or(0, BTreeSet::len)
+    }
+
+    /// Sum of the sizes of what the index at `index` stores.
+    pub fn index_size_bytes(&self, index: usize) -> u64 {
+        let (Some(schema), Some(entries)) =
+            (self.schema.indexes.get(index), self.indexes.get(index))
+        else {
+            return 0;
+        };
+        entries
+            .iter()
+            .filter_map(|(_, _, pk)| match pk {
+                Bounded::Val(pk) => self.items.get(pk),
+                _ => None,
+            })
+            .map(|item| item_size(&project_index(&self.schema, schema, item)))
+            .sum()
+    }
+
+    /// The item with primary key `pk`.
+    pub fn get(&self, pk: &PrimaryKey) -> Option<&Item> {
+        self.items.get(pk)
+    }
+
+    /// Stores `item` under `pk` (already validated), replacing and returning any old
+    /// item, and updates every index.
+    pub fn put(&mut self, pk: PrimaryKey, item: Item) -> Option<Item> {
+        let old = self.remove(&pk);
+        for (i, index) in self.schema.indexes.iter().enumerate() {
+            // Index keys were validated before the write; a value that still fails here
+            // cannot be indexed, so it is left out rather than stored half-way.
+            if let Ok(Some(entry)) = index_entry(index, &pk, &item, WriteKind::Put) {
+                if let Some(set) = self.indexes.get_mut(i) {
+                    set.insert(entry);
+                }
+            }
+        }
+        self.total_bytes += item_size(&item);
+        self.items.insert(pk, item);
+        old
+    }
+
+    /// Deletes the item with key `pk`, returning it.
+    pub fn remove(&mut self, pk: &PrimaryKey) -> Option<Item> {
+        let old = self.items.remove(pk)?;
+        self.total_bytes = self.total_bytes.saturating_sub(item_size(&old));
+        for (i, index) in self.schema.indexes.iter().enumerate() {
+            if let Ok(Some(entry)) = index_entry(index, pk, &old, WriteKind::Put) {
+                if let Some(set) = self.indexes.get_mut(i) {
+                    set.remove(&entry);
+                }
+            }
+        }
+        Some(old)
+    }
+
+    /// Items of partition `hash` with sort keys within `(lower, upper)`, in key order
+    /// (or reversed).
+    pub fn partition_range<'a>(
+        &'a self,
+        hash: &KeyValue,
+        lower: Bound<Sort>,
+        upper: Bound<Sort>,
+        forward: bool,
+    ) -> Box<dyn Iterator<Item = (&'a PrimaryKey, &'a Item)> + 'a> {
+        let wrap = |b: Bound<Sort>| match b {
+            Bound::Included(s) => Bound::Included(PrimaryKey {
+                hash: hash.clone(),
+                sort: s,
+            }),
+            Bound::Excluded(s) => Bound::Excluded(PrimaryKey {
+                hash: hash.clone(),
+                sort: s,
+            }),
+            Bound::Unbounded => Bound::Unbounded,
+        };
+        let lower = match lower {
+            Bound::Unbounded => Bound::Included(Sort::Absent),
+            b => b,
+        };
+        let upper = match upper {
+            Bound::Unbounded => Bound::Included(Sort::End),
+            b => b,
+        };
+        if empty_range(&lower, &upper) {
+            return Box::new(std::iter::empty());
+        }
+        let range = self.items.range((wrap(lower), wrap(upper)));
+        if forward {
+            Box::new(range)
+        } else {
+            Box::new(range.rev())
+        }
+    }
+
+    /// Every item after `start` (exclusive) in scan order.
+    pub fn scan_from<'a>(
+        &'a self,
+        start: Option<PrimaryKey>,
+    ) -> Box<dyn Iterator<Item = (&'a PrimaryKey, &'a Item)> + 'a> {
+        match start {
+            Some(s) => Box::new(self.items.range((Bound::Excluded(s), Bound::Unbounded))),
+            None => Box::new(self.items.iter()),
+        }
+    }
+
+    /// Entries of index `index` in partition `hash` with index sort keys within
+    /// `(lower, upper)`, resolved to the table's items.
+    pub fn index_partition_range<'a>(
+        &'a self,
+        index: usize,
+        hash: &KeyValue,
+        lower: Bound<(Sort, Bounded<PrimaryKey>)>,
+        upper: Bound<(Sort, Bounded<PrimaryKey>)>,
+        forward: bool,
+    ) -> Box<dyn Iterator<Item = (&'a IndexEntry, &'a Item)> + 'a> {
+        let Some(set) = self.indexes.get(index) else {
+            return Box::new(std::iter::empty());
+        };
+        let wrap = |b: Bound<(Sort, Bounded<PrimaryKey>)>| match b {
+            Bound::Included((s, p)) => Bound::Included((hash.clone(), s, p)),
+            Bound::Excluded((s, p)) => Bound::Excluded((hash.clone(), s, p)),
+            Bound::Unbounded => Bound::Unbounded,
+        };
+        let lower = match lower {
+            Bound::Unbounded => Bound::Included((Sort::Absent, Bounded::Min)),
+            b => b,
+        };
+        let upper = match upper {
+            Bound::Unbounded => Bound::Included((Sort::End, Bounded::Max)),
+            b => b,
+        };
+        if empty_range(&lower, &upper) {
+            return Box::new(std::iter::empty());
+        }
+        let range = set.range((wrap(lower), wrap(upper)));
+        let resolve = move |e: &'a IndexEntry| match &e.2 {
+            Bounded::Val(pk) => self.items.get(pk).map(|item| (e, item)),
+            _ => None,
+        };
+        if forward {
+            Box::new(range.filter_map(resolve))
+        } else {
+            Box::new(range.rev().filter_map(resolve))
+        }
+    }
+
+    /// Every entry of index `index` after `start` (exclusive), resolved to items.
+    pub fn index_scan_from<'a>(
+        &'a self,
+        index: usize,
+        start: Option<IndexEntry>,
+    ) -> Box<dyn Iterator<Item = (&'a IndexEntry, &'a Item)> + 'a> {
+        let Some(set) = self.indexes.get(index) else {
+            return Box::new(std::iter::empty());
+        };
+        let resolve = move |e: &'a IndexEntry| match &e.2 {
+            Bounded::Val(pk) => self.items.get(pk).map(|item| (e, item)),
+            _ => None,
+        };
+        match start {
+            Some(s) => Box::new(
+                set.range((Bound::Excluded(s), Bound::Unbounded))
+                    .filter_map(resolve),
+            ),
+            None => Box::new(set.iter().filter_map(resolve)),
+        }
+    }
+}
+
+/// True when `(lower, upper)` holds nothing; `BTreeMap::range` panics on such bounds.
+fn empty_range<T: Ord>(lower: &Bound<T>, upper: &Bound<T>) -> bool {
+    match (lower, upper) {
+        (Bound::Included(l), Bound::Included(u)) => l > u,
+        (Bound::Included(l), Bound::Excluded(u))
+        | (Bound::Excluded(l), Bound::Included(u))
+        | (Bound::Excluded(l), Bound::Excluded(u)) => l >= u,
+        _ => false,
+    }
+}
+
+/// What index `index` stores of `item`: its projection plus the table's and the
+/// index's key attributes.
+pub fn project_index(table: &TableSchema, index: &IndexSchema, item: &Item) -> Item {
+    match &index.projection {
+        Projection::All => item.clone(),
+        _ => item
+            .iter()
+            .filter(|(name, _)| table.index_projects(index, name))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attr::AttributeType;
+    use crate::engine::keys::item_primary_key;
+    use crate::engine::number::Number;
+    use crate::engine::schema::{IndexKind, KeyAttribute, KeySchema};
+    use crate::engine::value::AttributeValue;
+
+    fn schema() -> TableSchema {
+        TableSchema {
+            name: "T".into(),
+            keys: KeySchema {
+                hash: KeyAttribute::new("pk", AttributeType::S),
+                range: Some(KeyAttribute::new("sk", AttributeType::N)),
+            },
+            indexes: vec![IndexSchema {
+                name: "G".into(),
+                kind: IndexKind::Global,
+                keys: KeySchema {
+                    hash: KeyAttribute::new("g", AttributeType::S),
+                    range: Some(KeyAttribute::new("sk", AttributeType::N)),
+                },
+                projection: Projection::Include(vec!["x".into()]),
+            }],
+        }
+    }
+
+    fn put(t: &mut Table, pk: &str, sk: i64, g: Option<&str>) {
+        let mut item = Item::new();
+        item.insert("pk".into(), AttributeValue::S(pk.into()));
+        item.insert("sk".into(), AttributeValue::N(Number::from_i64(sk)));
+        item.insert("x".into(), AttributeValue::Bool(true));
+        item.insert("y".into(), AttributeValue::Null);
+        if let Some(g) = g {
+            item.insert("g".into(), AttributeValue::S(g.into()));
+        }
+        let key = item_primary_key(&t.schema, &item).unwrap();
+        t.put(key, item);
+    }
+
+    fn sorts(it: impl Iterator<Item = Item>) -> Vec<String> {
+        it.map(|i| match i.get("sk") {
+            Some(AttributeValue::N(n)) => n.to_string(),
+            _ => "?".into(),
+        })
+        .collect()
+    }
+
+    #[test]
+    fn partitions_are_ordered_and_indexes_follow_writes() {
+        let mut t = Table::new(schema(), 0.0);
+        for sk in [3, -1, 10, 2] {
+            put(&mut t, "a", sk, if sk > 0 { Some("G") } else { None });
+        }
+        put(&mut t, "b", 1, Some("G"));
+        let a = KeyValue::S("a".into());
+        let all = t.partition_range(&a, Bound::Unbounded, Bound::Unbounded, true);
+        assert_eq!(sorts(all.map(|(_, i)| i.clone())), ["-1", "2", "3", "10"]);
+        let rev = t.partition_range(&a, Bound::Unbounded, Bound::Unbounded, false);
+        assert_eq!(sorts(rev.map(|(_, i)| i.clone())), ["10", "3", "2", "-1"]);
+
+        let g = KeyValue::S("G".into());
+        let idx = |t: &Table| {
+            sorts(
+                t.index_partition_range(0, &g, Bound::Unbounded, Bound::Unbounded, true)
+                    .map(|(_, i)| project_index(&t.schema, &t.schema.indexes[0], i)),
+            )
+        };
+        assert_eq!(idx(&t), ["1", "2", "3", "10"]);
+        // Rewriting without the index key drops the entry (sparse), and deleting too.
+        put(&mut t, "a", 3, None);
+        let removed = t.remove(&PrimaryKey {
+            hash: KeyValue::S("a".into()),
+            sort: Sort::Value(KeyValue::N(Number::from_i64(10))),
+        });
+        assert!(removed.is_some());
+        assert_eq!(idx(&t), ["1", "2"]);
+        assert_eq!(t.item_count(), 4);
+        assert_eq!(t.index_item_count(0), 2);
+    }
+
+    #[test]
+    fn include_projection_keeps_keys_and_listed_attributes() {
+        let sch = schema();
+        let mut item = Item::new();
+        for k in ["pk", "sk", "g", "x", "y"] {
+            item.insert(k.into(), AttributeValue::Null);
+        }
+        let projected = project_index(&sch, &sch.indexes[0], &item);
+        assert_eq!(projected.keys().collect::<Vec<_>>(), ["g", "pk", "sk", "x"]);
+    }
+
+    #[test]
+    fn empty_bounds_yield_nothing() {
+        let t = Table::new(schema(), 0.0);
+        let five = Sort::Value(KeyValue::N(Number::from_i64(5)));
+        let one = Sort::Value(KeyValue::N(Number::from_i64(1)));
+        let a = KeyValue::S("a".into());
+        assert_eq!(
+            t.partition_range(&a, Bound::Included(five), Bound::Included(one), true)
+                .count(),
+            0
+        );
+    }
+}

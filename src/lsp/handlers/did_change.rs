@@ -1,0 +1,36 @@
+//! `textDocument/didChange`: incremental edits, then a debounced re-analysis.
+
+use lsp_server::{ErrorCode, ResponseError};
+use lsp_types::DidChangeTextDocumentParams;
+
+use super::is_config;
+use crate::lsp::server::{error, Server};
+use crate::lsp::uri;
+
+/// Applies the edits to the open document and schedules its project.
+pub fn handle(s: &mut Server, p: DidChangeTextDocumentParams) -> Result<(), ResponseError> {
+    let Some(path) = uri::to_path(&p.text_document.uri) else {
+        return Ok(());
+    };
+    let Some(doc) = s.docs.get_mut(&path) else {
+        // Files we do not follow (not `.rs`, not `dynalint.toml`) are never recorded.
+        if !super::is_tracked(&path) {
+            return Ok(());
+        }
+        return Err(error(
+            ErrorCode::InvalidParams,
+            format!("change to `{}`, which is not open", path.display()),
+        ));
+    };
+    doc.apply_changes(p.text_document.version, p.content_changes);
+    let text = doc.file.text.clone();
+    let Some(config) = s.config_of(&path) else {
+        return Ok(());
+    };
+    if is_config(&path) {
+        // Every open file of the project is re-checked against the edited model.
+        s.project(&config).reload_model(Some(&text));
+    }
+    s.schedule(&config);
+    Ok(())
+}

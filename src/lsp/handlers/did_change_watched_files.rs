@@ -1,0 +1,46 @@
+//! `workspace/didChangeWatchedFiles`: files changed outside the editor (a `git
+//! checkout`, a generator, another editor).
+
+use lsp_server::ResponseError;
+use lsp_types::{DidChangeWatchedFilesParams, FileChangeType};
+
+use super::is_config;
+use crate::lsp::server::Server;
+use crate::lsp::uri;
+
+/// Reloads models and disk copies of changed files and re-checks their projects.
+pub fn handle(s: &mut Server, p: DidChangeWatchedFilesParams) -> Result<(), ResponseError> {
+    for change in p.changes {
+        let Some(path) = uri::to_path(&change.uri) else {
+            continue;
+        };
+        if is_config(&path) {
+            if change.typ == FileChangeType::DELETED && !s.docs.contains_key(&path) {
+                s.remove_project(&path);
+                continue;
+            }
+            if s.projects.contains_key(&path) && !s.docs.contains_key(&path) {
+                s.project(&path).reload_model(None);
+            }
+            // A new model may adopt open files that had none.
+            s.schedule(&path);
+            continue;
+        }
+        let Some(config) = s.config_of(&path) else {
+            continue;
+        };
+        let open = s.docs.contains_key(&path);
+        if let Some(project) = s.projects.get_mut(&config) {
+            if path.extension().is_some_and(|e| e == "rs") {
+                project.refresh_disk_file(&path);
+            } else {
+                // A folder moved or deleted: walk again rather than guess.
+                project.forget_disk();
+            }
+            if !open {
+                s.schedule(&config);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,38 @@
+//! `textDocument/didClose`: the disk is the truth again for that file.
+
+use lsp_server::ResponseError;
+use lsp_types::DidCloseTextDocumentParams;
+
+use super::is_config;
+use crate::lsp::server::Server;
+use crate::lsp::uri;
+
+/// Forgets the document, clears its diagnostics and re-checks its project with the
+/// disk copy (unsaved edits in it may have made calls elsewhere hot).
+pub fn handle(s: &mut Server, p: DidCloseTextDocumentParams) -> Result<(), ResponseError> {
+    let Some(path) = uri::to_path(&p.text_document.uri) else {
+        return Ok(());
+    };
+    let Some(doc) = s.docs.remove(&path) else {
+        return Ok(());
+    };
+    let Some(config) = s.config_of(&path) else {
+        s.clear(&doc.uri);
+        return Ok(());
+    };
+    if is_config(&path) {
+        if !path.is_file() {
+            // A model never saved is gone with its editor.
+            s.remove_project(&config);
+            return Ok(());
+        }
+        s.project(&config).reload_model(None);
+    } else {
+        s.clear(&doc.uri);
+        if let Some(project) = s.projects.get_mut(&config) {
+            project.refresh_disk_file(&path);
+        }
+    }
+    s.schedule(&config);
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! `textDocument/didSave`: the disk now holds what the editor had.
+
+use lsp_server::ResponseError;
+use lsp_types::DidSaveTextDocumentParams;
+
+use super::{is_config, is_tracked};
+use crate::lsp::server::Server;
+use crate::lsp::uri;
+
+/// Re-reads the saved file's disk copy; a saved `dynalint.toml` re-checks the project.
+pub fn handle(s: &mut Server, p: DidSaveTextDocumentParams) -> Result<(), ResponseError> {
+    let Some(path) = uri::to_path(&p.text_document.uri).filter(|p| is_tracked(p)) else {
+        return Ok(());
+    };
+    let Some(config) = s.config_of(&path) else {
+        return Ok(());
+    };
+    if is_config(&path) {
+        let text = s.docs.get(&path).map(|d| d.file.text.clone());
+        s.project(&config).reload_model(text.as_deref());
+        s.schedule(&config);
+    } else if let Some(project) = s.projects.get_mut(&config) {
+        // The open document already is the truth; the disk copy matters once closed.
+        project.refresh_disk_file(&path);
+        if !s.docs.contains_key(&path) {
+            s.schedule(&config);
+        }
+    }
+    Ok(())
+}

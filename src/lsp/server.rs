@@ -1,0 +1,526 @@
+//! The server's state and main loop: documents, projects, debounced analysis,
+//! publishing, and dispatch of every message to its handler (one per file in
+//! `handlers/`). Every handler runs behind `catch_unwind`.
+
+use std::collections::{HashMap, HashSet};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
+use lsp_types::{
+    DiagnosticSeverity, LogMessageParams, MessageType, NumberOrString, PublishDiagnosticsParams,
+    Uri,
+};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::model::CONFIG_FILE_NAME;
+use crate::source::SourceFile;
+
+use super::convert;
+use super::document::Document;
+use super::guard::panic_message;
+use super::handlers;
+use super::project::{FileHook, Project};
+use super::uri;
+use super::LspError;
+
+/// How the server behaves; [`ServerOptions::from_env`] is what `dynalint lsp` uses.
+#[derive(Clone)]
+pub struct ServerOptions {
+    /// Quiet time after the last change before a project is analysed again.
+    pub debounce: Duration,
+    /// Run on every file before analysis: a fault-injection seam for tests.
+    pub file_hook: Option<Arc<FileHook>>,
+}
+
+/// Default quiet time: short enough to feel instant, long enough to fold a burst of
+/// edits (multi-cursor typing, a paste split into changes) into one analysis.
+pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(20);
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        Self {
+            debounce: DEFAULT_DEBOUNCE,
+            file_hook: None,
+        }
+    }
+}
+
+impl ServerOptions {
+    /// Options from the environment:
+    /// - `DYNALINT_LSP_DEBOUNCE_MS`: the debounce in milliseconds;
+    /// - `DYNALINT_LSP_PANIC_ON`: analysis panics on any file containing this text.
+    ///   It exists so that tests can check that a panic in analysis is contained.
+    pub fn from_env() -> Self {
+        let mut o = Self::default();
+        if let Some(ms) = std::env::var("DYNALINT_LSP_DEBOUNCE_MS")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+        {
+            o.debounce = Duration::from_millis(ms);
+        }
+        if let Ok(marker) = std::env::var("DYNALINT_LSP_PANIC_ON") {
+            if !marker.is_empty() {
+                o.file_hook = Some(Arc::new(move |f: &SourceFile| {
+                    if f.text.contains(marker.as_str()) {
+                        panic!(
+                            "injected panic: `{}` contains DYNALINT_LSP_PANIC_ON",
+                            f.path.display()
+                        );
+                    }
+                }));
+            }
+        }
+        o
+    }
+}
+
+/// The code of the diagnostic that stands in for a file whose analysis panicked.
+pub const CRASH_CODE: &str = "internal-error";
+
+/// The running server.
+pub struct Server {
+    conn: Connection,
+    options: ServerOptions,
+    /// Open documents by canonical path.
+    pub docs: HashMap<PathBuf, Document>,
+    /// Projects by the canonical path of their `dynalint.toml`.
+    pub projects: HashMap<PathBuf, Project>,
+    /// Projects with changes not analysed yet, and when to analyse them.
+    dirty: HashSet<PathBuf>,
+    deadline: Option<Instant>,
+    /// URIs with diagnostics published, by project: cleared when they drop out.
+    published: HashMap<PathBuf, HashSet<Uri>>,
+    shutdown: bool,
+    next_request: u64,
+}
+
+/// What a request handler returns: a result value or a protocol error.
+pub type HandlerResult = Result<Value, ResponseError>;
+
+/// A protocol error answer.
+pub fn error(code: ErrorCode, message: impl Into<String>) -> ResponseError {
+    ResponseError {
+        code: code as i32,
+        message: message.into(),
+        data: None,
+    }
+}
+
+/// Decodes a message's params, answering `InvalidParams` when they do not fit.
+pub fn params<P: DeserializeOwned>(method: &str, value: Value) -> Result<P, ResponseError> {
+    serde_json::from_value(value).map_err(|e| {
+        error(
+            ErrorCode::InvalidParams,
+            format!("invalid params for `{method}`: {e}"),
+        )
+    })
+}
+
+impl Server {
+    /// A server over an initialised connection.
+    pub fn new(conn: Connection, options: ServerOptions) -> Self {
+        Self {
+            conn,
+            options,
+            docs: HashMap::new(),
+            projects: HashMap::new(),
+            dirty: HashSet::new(),
+            deadline: None,
+            published: HashMap::new(),
+            shutdown: false,
+            next_request: 0,
+        }
+    }
+
+    /// Serves until `exit`.
+    pub fn run(&mut self) -> Result<(), LspError> {
+        loop {
+            let msg = match self.deadline {
+                Some(deadline) => match self.conn.receiver.recv_deadline(deadline) {
+                    Ok(m) => Some(m),
+                    Err(e) if e.is_timeout() => None,
+                    Err(_) => return self.disconnected(),
+                },
+                None => match self.conn.receiver.recv() {
+                    Ok(m) => Some(m),
+                    Err(_) => return self.disconnected(),
+                },
+            };
+            match msg {
+                None => self.flush_dirty(),
+                Some(Message::Request(req)) => self.on_request(req),
+                Some(Message::Notification(n)) if n.method == "exit" => {
+                    return if self.shutdown {
+                        Ok(())
+                    } else {
+                        Err(LspError::ExitWithoutShutdown)
+                    };
+                }
+                Some(Message::Notification(n)) => self.on_notification(n),
+                // Answers to our own requests (capability registration): nothing to do.
+                Some(Message::Response(_)) => {}
+            }
+        }
+    }
+
+    fn disconnected(&self) -> Result<(), LspError> {
+        if self.shutdown {
+            Ok(())
+        } else {
+            Err(LspError::Disconnected)
+        }
+    }
+
+    fn on_request(&mut self, req: Request) {
+        let id = req.id.clone();
+        let method = req.method.clone();
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.dispatch_request(req)));
+        let response = match outcome {
+            Ok(Ok(result)) => Response {
+                id,
+                result: Some(result),
+                error: None,
+            },
+            Ok(Err(err)) => {
+                self.log(
+                    MessageType::WARNING,
+                    format!("`{method}` failed: {}", err.message),
+                );
+                Response {
+                    id,
+                    result: None,
+                    error: Some(err),
+                }
+            }
+            Err(payload) => {
+                let msg = format!(
+                    "internal error in `{method}`: {}",
+                    panic_message(payload.as_ref())
+                );
+                self.log(MessageType::ERROR, msg.clone());
+                Response {
+                    id,
+                    result: None,
+                    error: Some(error(ErrorCode::InternalError, msg)),
+                }
+            }
+        };
+        self.send(response.into());
+    }
+
+    fn dispatch_request(&mut self, req: Request) -> HandlerResult {
+        if self.shutdown {
+            return Err(error(
+                ErrorCode::InvalidRequest,
+                format!("`{}` after shutdown", req.method),
+            ));
+        }
+        match req.method.as_str() {
+            "shutdown" => {
+                self.shutdown = true;
+                Ok(Value::Null)
+            }
+            "textDocument/hover" => handlers::hover::handle(self, params(&req.method, req.params)?),
+            "textDocument/codeAction" => {
+                handlers::code_action::handle(self, params(&req.method, req.params)?)
+            }
+            other => Err(error(
+                ErrorCode::MethodNotFound,
+                format!("dynalint does not handle `{other}`"),
+            )),
+        }
+    }
+
+    fn on_notification(&mut self, n: Notification) {
+        let method = n.method.clone();
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.dispatch_notification(n)));
+        match outcome {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => self.log(MessageType::WARNING, format!("`{method}`: {}", err.message)),
+            Err(payload) => self.log(
+                MessageType::ERROR,
+                format!(
+                    "internal error in `{method}`: {}",
+                    panic_message(payload.as_ref())
+                ),
+            ),
+        }
+    }
+
+    fn dispatch_notification(&mut self, n: Notification) -> Result<(), ResponseError> {
+        let m = n.method.as_str();
+        match m {
+            "textDocument/didOpen" => handlers::did_open::handle(self, params(m, n.params)?),
+            "textDocument/didChange" => handlers::did_change::handle(self, params(m, n.params)?),
+            "textDocument/didSave" => handlers::did_save::handle(self, params(m, n.params)?),
+            "textDocument/didClose" => handlers::did_close::handle(self, params(m, n.params)?),
+            "workspace/didChangeWatchedFiles" => {
+                handlers::did_change_watched_files::handle(self, params(m, n.params)?)
+            }
+            "initialized" => Ok(()),
+            // `$/` notifications may be ignored (cancellation, tracing, progress).
+            _ if m.starts_with("$/") => Ok(()),
+            other => {
+                self.log(
+                    MessageType::LOG,
+                    format!("ignoring unknown notification `{other}`"),
+                );
+                Ok(())
+            }
+        }
+    }
+
+    /// Sends a message to the client; a gone client is noticed by the main loop.
+    pub fn send(&self, msg: Message) {
+        let _ = self.conn.sender.send(msg);
+    }
+
+    /// Sends a request whose answer we do not wait for.
+    pub fn send_request(&mut self, method: &str, params: impl serde::Serialize) {
+        self.next_request += 1;
+        let id = format!("dynalint-{}", self.next_request);
+        self.send(Request::new(id.into(), method.to_string(), params).into());
+    }
+
+    /// Logs to the client's output (`window/logMessage`) and to stderr.
+    pub fn log(&self, typ: MessageType, message: impl Into<String>) {
+        let message = message.into();
+        eprintln!("dynalint lsp: {message}");
+        let params = LogMessageParams { typ, message };
+        self.send(Notification::new("window/logMessage".into(), params).into());
+    }
+
+    /// The `dynalint.toml` governing `path`: the nearest one above it, on disk or
+    /// open in the editor. A `dynalint.toml` governs itself.
+    pub fn config_of(&self, path: &Path) -> Option<PathBuf> {
+        if path.file_name().is_some_and(|n| n == CONFIG_FILE_NAME) {
+            return Some(path.to_path_buf());
+        }
+        path.ancestors().skip(1).find_map(|dir| {
+            let c = dir.join(CONFIG_FILE_NAME);
+            (self.docs.contains_key(&c) || c.is_file()).then_some(c)
+        })
+    }
+
+    /// The project of `config`, created (and its model loaded) on first use.
+    pub fn project(&mut self, config: &Path) -> &mut Project {
+        let text = self.docs.get(config).map(|d| d.file.text.clone());
+        self.projects
+            .entry(config.to_path_buf())
+            .or_insert_with(|| Project::new(config.to_path_buf(), text.as_deref()))
+    }
+
+    /// Marks a project for analysis after the debounce.
+    pub fn schedule(&mut self, config: &Path) {
+        self.dirty.insert(config.to_path_buf());
+        self.deadline = Some(Instant::now() + self.options.debounce);
+    }
+
+    /// Analyses every project with pending changes.
+    fn flush_dirty(&mut self) {
+        self.deadline = None;
+        let dirty: Vec<PathBuf> = self.dirty.drain().collect();
+        for config in dirty {
+            self.analyze_and_publish(&config);
+        }
+    }
+
+    /// Brings a project's analysis up to date now (before answering a request
+    /// about it), if it has pending changes or was never analysed.
+    pub fn flush(&mut self, config: &Path) {
+        let never = self
+            .projects
+            .get(config)
+            .is_none_or(|p| p.snapshot.is_none());
+        if self.dirty.remove(config) || never {
+            self.analyze_and_publish(config);
+        }
+        if self.dirty.is_empty() {
+            self.deadline = None;
+        }
+    }
+
+    /// Open Rust documents governed by `config`.
+    fn open_sources(&self, config: &Path) -> Vec<&Document> {
+        self.docs
+            .values()
+            .filter(|d| d.file.path.extension().is_some_and(|e| e == "rs"))
+            .filter(|d| self.config_of(&d.file.path).as_deref() == Some(config))
+            .collect()
+    }
+
+    /// Analyses a project and publishes diagnostics for its open documents and its
+    /// `dynalint.toml`.
+    pub fn analyze_and_publish(&mut self, config: &Path) {
+        if !self.projects.contains_key(config) {
+            self.project(config);
+        }
+        let open: Vec<SourceFile> = self
+            .open_sources(config)
+            .into_iter()
+            .map(|d| d.file.clone())
+            .collect();
+        let open_refs: Vec<&SourceFile> = open.iter().collect();
+        let hook = self.options.file_hook.clone();
+        let Some(project) = self.projects.get_mut(config) else {
+            return;
+        };
+        let notes = project.analyze(&open_refs, hook.as_deref());
+        for n in notes {
+            self.log(MessageType::WARNING, n);
+        }
+        self.publish(config);
+    }
+
+    /// Publishes the project's current snapshot.
+    // `Uri` hashes its text; the lint sees a `Cell` inside it that never affects hashing.
+    #[allow(clippy::mutable_key_type)]
+    fn publish(&mut self, config: &Path) {
+        let Some(project) = self.projects.get(config) else {
+            return;
+        };
+        let mut out: Vec<PublishDiagnosticsParams> = Vec::new();
+        for doc in self.open_sources(config) {
+            let diagnostics = project
+                .snapshot
+                .as_ref()
+                .map(|s| file_diagnostics(project, s, &doc.file.path))
+                .unwrap_or_default();
+            out.push(PublishDiagnosticsParams {
+                uri: doc.uri.clone(),
+                diagnostics,
+                version: Some(doc.version),
+            });
+        }
+        let config_doc = self.docs.get(config);
+        if let Some(uri) = config_doc
+            .map(|d| d.uri.clone())
+            .or_else(|| uri::from_path(config))
+        {
+            out.push(PublishDiagnosticsParams {
+                uri,
+                diagnostics: config_diagnostics(project),
+                version: config_doc.map(|d| d.version),
+            });
+        }
+        let now: HashSet<Uri> = out.iter().map(|p| p.uri.clone()).collect();
+        let before = self.published.insert(config.to_path_buf(), now.clone());
+        for gone in before.into_iter().flatten().filter(|u| !now.contains(u)) {
+            out.push(PublishDiagnosticsParams {
+                uri: gone,
+                diagnostics: Vec::new(),
+                version: None,
+            });
+        }
+        for p in out {
+            self.send(Notification::new("textDocument/publishDiagnostics".into(), p).into());
+        }
+    }
+
+    /// Clears the diagnostics of a document (closed, or no longer in a project).
+    pub fn clear(&mut self, uri: &Uri) {
+        for set in self.published.values_mut() {
+            set.remove(uri);
+        }
+        let p = PublishDiagnosticsParams {
+            uri: uri.clone(),
+            diagnostics: Vec::new(),
+            version: None,
+        };
+        self.send(Notification::new("textDocument/publishDiagnostics".into(), p).into());
+    }
+
+    /// Drops a project whose `dynalint.toml` is gone, clearing what it published.
+    pub fn remove_project(&mut self, config: &Path) {
+        self.projects.remove(config);
+        self.dirty.remove(config);
+        for uri in self.published.remove(config).into_iter().flatten() {
+            self.clear(&uri);
+        }
+    }
+
+    /// The document at `uri` and its project, or an error saying why there is none.
+    pub fn locate(&self, uri: &Uri) -> Result<(PathBuf, PathBuf), ResponseError> {
+        let path = uri::to_path(uri).ok_or_else(|| {
+            error(
+                ErrorCode::InvalidParams,
+                format!("`{}` is not a file dynalint can read", uri.as_str()),
+            )
+        })?;
+        let config = self.config_of(&path).ok_or_else(|| {
+            error(
+                ErrorCode::InvalidParams,
+                format!(
+                    "`{}` is outside every dynalint project (no `{CONFIG_FILE_NAME}` above it)",
+                    path.display()
+                ),
+            )
+        })?;
+        Ok((path, config))
+    }
+}
+
+/// Diagnostics of one Rust file from a snapshot, plus a stand-in for a crash.
+fn file_diagnostics(
+    project: &Project,
+    snap: &super::project::Snapshot,
+    path: &Path,
+) -> Vec<lsp_types::Diagnostic> {
+    let Some(file) = snap.file(path).filter(|_| project.model.is_some()) else {
+        return Vec::new();
+    };
+    let file_of = |p: &Path| snap.file(p);
+    let mut out: Vec<lsp_types::Diagnostic> = snap
+        .analysis
+        .diagnostics
+        .iter()
+        .filter(|d| &*d.location.file == path)
+        .map(|d| convert::diagnostic(d, file, file_of))
+        .collect();
+    for c in snap.crashed.iter().filter(|c| &*c.file == path) {
+        out.push(crash_diagnostic(&c.message));
+    }
+    out
+}
+
+/// Diagnostics of `dynalint.toml`: model problems, and findings rules place in it.
+fn config_diagnostics(project: &Project) -> Vec<lsp_types::Diagnostic> {
+    let mut out: Vec<lsp_types::Diagnostic> = project
+        .model_problems
+        .iter()
+        .map(|p| convert::model_problem(p, &project.config))
+        .collect();
+    // Findings against an older text of the file would point at the wrong place.
+    if let (true, Some(snap)) = (out.is_empty(), &project.snapshot) {
+        let file_of = |p: &Path| snap.file(p);
+        out.extend(
+            snap.analysis
+                .diagnostics
+                .iter()
+                .filter(|d| *d.location.file == *project.config_path)
+                .map(|d| convert::diagnostic(d, &project.config, file_of)),
+        );
+    }
+    out
+}
+
+fn crash_diagnostic(message: &str) -> lsp_types::Diagnostic {
+    lsp_types::Diagnostic {
+        range: Default::default(),
+        severity: Some(DiagnosticSeverity::ERROR),
+        code: Some(NumberOrString::String(CRASH_CODE.into())),
+        code_description: None,
+        source: Some(convert::SOURCE.into()),
+        message: format!(
+            "dynalint failed while analysing this file, so its findings are missing: {message}\n\
+             help: please report this with the file's contents"
+        ),
+        related_information: None,
+        tags: None,
+        data: None,
+    }
+}

@@ -1,0 +1,92 @@
+//! Framed JSON-RPC over a byte stream, tolerant of bad input.
+//!
+//! `lsp_server::Connection::stdio()` ends the connection on the first malformed
+//! message. A malformed message must not bring the server down, so this transport
+//! answers it with a JSON-RPC parse error and reads on: the header says how long the
+//! body is, so one bad body does not desynchronise the stream.
+
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+
+use lsp_server::{Connection, ErrorCode, Message};
+
+/// The threads that move messages between the stream and the connection.
+pub struct IoThreads {
+    writer: JoinHandle<io::Result<()>>,
+}
+
+impl IoThreads {
+    /// Waits until every message the server sent is written. The reader thread is
+    /// not joined: it may be blocked on a client that never closes its end.
+    pub fn join(self) -> io::Result<()> {
+        self.writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the LSP writer thread panicked")))
+    }
+}
+
+/// Serves a connection over stdin/stdout.
+pub fn stdio() -> io::Result<(Connection, IoThreads)> {
+    spawn(io::BufReader::new(io::stdin()), io::stdout())
+}
+
+/// Serves a connection over any reader/writer pair.
+pub fn spawn(
+    mut input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+) -> io::Result<(Connection, IoThreads)> {
+    let (server, client) = Connection::memory();
+    let out = Arc::new(Mutex::new(output));
+    let writer_out = Arc::clone(&out);
+    let to_client = client.receiver;
+    let writer = thread::Builder::new()
+        .name("dynalint-lsp-writer".into())
+        .spawn(move || {
+            for msg in to_client {
+                let mut w = writer_out
+                    .lock()
+                    .map_err(|_| io::Error::other("the LSP output lock is poisoned"))?;
+                msg.write(&mut *w)?;
+            }
+            Ok(())
+        })?;
+    let to_server = client.sender;
+    thread::Builder::new()
+        .name("dynalint-lsp-reader".into())
+        .spawn(move || loop {
+            match Message::read(&mut input) {
+                Ok(Some(msg)) => {
+                    let is_exit = matches!(&msg, Message::Notification(n) if n.method == "exit");
+                    if to_server.send(msg).is_err() || is_exit {
+                        return;
+                    }
+                }
+                Ok(None) => return,
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    eprintln!("dynalint lsp: ignoring a malformed message: {e}");
+                    if let Ok(mut w) = out.lock() {
+                        let _ = write_parse_error(&mut *w, &e.to_string());
+                    }
+                }
+                Err(e) => {
+                    eprintln!("dynalint lsp: cannot read from the client: {e}");
+                    return;
+                }
+            }
+        })?;
+    Ok((server, IoThreads { writer }))
+}
+
+/// JSON-RPC's answer to a message that cannot be parsed: an error with a null id
+/// (`lsp_server::Response` cannot say null, so it is written by hand).
+fn write_parse_error(w: &mut dyn Write, detail: &str) -> io::Result<()> {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": { "code": ErrorCode::ParseError as i32, "message": detail },
+    })
+    .to_string();
+    write!(w, "Content-Length: {}\r\n\r\n{body}", body.len())?;
+    w.flush()
+}

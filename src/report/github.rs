@@ -1,0 +1,56 @@
+//! `--format github`: GitHub Actions workflow annotations.
+
+use super::position::Positions;
+use super::{Diagnostic, Severity};
+
+/// One `::error file=…,line=…,col=…,title=…::message` line per diagnostic.
+pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let r = positions.range(&d.location);
+        let level = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let mut message = d.message.clone();
+        if let Some(h) = &d.help {
+            message.push_str("\nhelp: ");
+            message.push_str(h);
+        }
+        out.push_str(&format!(
+            "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+            property(&r.file),
+            r.line,
+            r.column,
+            r.end_line,
+            r.end_column,
+            property(&format!("dynalint {}", d.rule)),
+            data(&message),
+        ));
+    }
+    out
+}
+
+/// Escapes a workflow command's message (GitHub's `escapeData`).
+fn data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value (GitHub's `escapeProperty`).
+fn property(s: &str) -> String {
+    data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_as_github_does() {
+        assert_eq!(data("a%b\nc"), "a%25b%0Ac");
+        assert_eq!(property("a:b,c"), "a%3Ab%2Cc");
+    }
+}

@@ -1,0 +1,70 @@
+//! `--format json`: the stable, versioned shape other tools rely on.
+//!
+//! `{"version":1,"diagnostics":[{"rule","category","severity","message","file","line",
+//! "column","end_line","end_column","help","labels":[{"file","line","column","message"}]}],
+//! "summary":{"files","operations","errors","warnings"}}` — extend, never rename.
+
+use serde_json::{json, Value};
+
+use super::position::Positions;
+use super::{Diagnostic, Severity};
+
+/// Counts shown in the summary.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Summary {
+    pub files: usize,
+    pub operations: usize,
+}
+
+/// Renders the JSON report (pretty-printed, with a trailing newline).
+pub fn render(
+    diagnostics: &[Diagnostic],
+    positions: &Positions<'_>,
+    summary: Summary,
+    notes: &[String],
+) -> String {
+    let items: Vec<Value> = diagnostics
+        .iter()
+        .map(|d| {
+            let r = positions.range(&d.location);
+            let labels: Vec<Value> = d
+                .labels
+                .iter()
+                .map(|l| {
+                    let lr = positions.range(&l.location);
+                    json!({"file": lr.file, "line": lr.line, "column": lr.column, "message": l.message})
+                })
+                .collect();
+            json!({
+                "rule": d.rule,
+                "category": d.category.as_str(),
+                "severity": d.severity.as_str(),
+                "message": d.message,
+                "file": r.file,
+                "line": r.line,
+                "column": r.column,
+                "end_line": r.end_line,
+                "end_column": r.end_column,
+                "help": d.help,
+                "labels": labels,
+                "notes": d.notes,
+            })
+        })
+        .collect();
+    let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+    let doc = json!({
+        "version": 1,
+        "diagnostics": items,
+        "summary": {
+            "files": summary.files,
+            "operations": summary.operations,
+            "errors": count(Severity::Error),
+            "warnings": count(Severity::Warning),
+            "infos": count(Severity::Info),
+        },
+        "notes": notes,
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}

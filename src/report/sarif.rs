@@ -1,0 +1,119 @@
+//! `--format sarif`: SARIF 2.1.0 for code scanning, with rule docs from `rules/*.md`.
+
+use serde_json::{json, Value};
+
+use super::position::Positions;
+use super::{Diagnostic, Severity};
+use crate::rules::{doc_section, RuleMeta, REGISTRY, UNUSED_ALLOW};
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+const INFO_URI: &str = "https://github.com/dynalint/dynalint";
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn rule_descriptor(meta: &RuleMeta) -> Value {
+    let why = doc_section(meta.doc, "Why is this bad?").unwrap_or_default();
+    json!({
+        "id": meta.id,
+        "name": meta.id,
+        "shortDescription": { "text": meta.summary },
+        "fullDescription": { "text": meta.what_it_does() },
+        "help": { "text": if why.is_empty() { meta.what_it_does() } else { why }, "markdown": meta.doc },
+        "helpUri": format!("{INFO_URI}/blob/main/rules/{}.md", meta.id),
+        "defaultConfiguration": {
+            "level": meta.category.default_severity().map_or("none", level),
+            "enabled": meta.category.default_severity().is_some(),
+        },
+        "properties": { "category": meta.category.as_str() },
+    })
+}
+
+/// Renders one SARIF run with every registered rule and the results.
+pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
+    let mut rules: Vec<Value> = REGISTRY.iter().map(|r| rule_descriptor(r.meta())).collect();
+    rules.push(json!({
+        "id": UNUSED_ALLOW,
+        "name": UNUSED_ALLOW,
+        "shortDescription": { "text": "a `dynalint: allow(..)` comment that suppresses nothing" },
+        "fullDescription": { "text": "Reports allow comments that suppress no finding, so stale suppressions do not pile up." },
+        "defaultConfiguration": { "level": "warning" },
+        "properties": { "category": "suspicious" },
+    }));
+    let index_of = |id: &str| {
+        REGISTRY
+            .iter()
+            .position(|r| r.meta().id == id)
+            .or_else(|| (id == UNUSED_ALLOW).then_some(REGISTRY.len()))
+    };
+    let results: Vec<Value> = diagnostics
+        .iter()
+        .map(|d| {
+            let r = positions.range(&d.location);
+            let mut text = d.message.clone();
+            if let Some(h) = &d.help {
+                text.push_str(&format!("\nhelp: {h}"));
+            }
+            let related: Vec<Value> = d
+                .labels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let lr = positions.range(&l.location);
+                    json!({
+                        "id": i,
+                        "message": { "text": l.message },
+                        "physicalLocation": physical(&lr),
+                    })
+                })
+                .collect();
+            let mut result = json!({
+                "ruleId": d.rule,
+                "level": level(d.severity),
+                "message": { "text": text },
+                "locations": [{ "physicalLocation": physical(&r) }],
+            });
+            if let Some(i) = index_of(d.rule) {
+                result["ruleIndex"] = json!(i);
+            }
+            if !related.is_empty() {
+                result["relatedLocations"] = json!(related);
+            }
+            result
+        })
+        .collect();
+    let doc = json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "dynalint",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": INFO_URI,
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}
+
+fn physical(r: &super::position::Range) -> Value {
+    json!({
+        "artifactLocation": { "uri": r.file },
+        "region": {
+            "startLine": r.line,
+            "startColumn": r.column,
+            "endLine": r.end_line,
+            "endColumn": r.end_column,
+        }
+    })
+}

@@ -1,0 +1,227 @@
+//! Finding the project: `dynalint.toml` discovery and the source files to check.
+//!
+//! Shared by the CLI and the LSP. Walking respects `.gitignore`, skips `target/`
+//! folders of cargo packages and `[lint] exclude` globs, and never fails on one bad
+//! file: unreadable, binary and non-UTF-8 files become [`Note`]s.
+
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use rayon::prelude::*;
+
+use crate::source::SourceFile;
+
+/// Files larger than this are skipped with a note: no hand-written module is this big.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Something skipped or odd, said to the user but not a finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// Errors that stop a run before analysis.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    #[error("invalid glob `{glob}` in `[lint] {field}`: {source}")]
+    BadGlob {
+        field: &'static str,
+        glob: String,
+        source: globset::Error,
+    },
+    #[error("`{}` does not exist", path.display())]
+    Missing { path: PathBuf },
+}
+
+/// The `.rs` files to check and the notes about what was skipped.
+#[derive(Debug, Default)]
+pub struct Sources {
+    pub files: Vec<SourceFile>,
+    pub notes: Vec<Note>,
+}
+
+/// Compiles `[lint]` globs; patterns are matched against paths relative to the root.
+pub fn glob_set(field: &'static str, globs: &[String]) -> Result<GlobSet, WorkspaceError> {
+    let mut b = GlobSetBuilder::new();
+    for g in globs {
+        let glob = Glob::new(g).map_err(|source| WorkspaceError::BadGlob {
+            field,
+            glob: g.clone(),
+            source,
+        })?;
+        b.add(glob);
+    }
+    b.build().map_err(|source| WorkspaceError::BadGlob {
+        field,
+        glob: globs.join(", "),
+        source,
+    })
+}
+
+/// Finds every `.rs` file under `paths` and reads them in parallel.
+///
+/// `root` is the folder of `dynalint.toml`; `exclude` globs are relative to it.
+/// `progress` is bumped once per file read.
+pub fn collect_sources(
+    paths: &[PathBuf],
+    root: &Path,
+    exclude: &[String],
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Result<Sources, WorkspaceError> {
+    let excluded = glob_set("exclude", exclude)?;
+    let root_abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut notes = Vec::new();
+    let mut found: Vec<PathBuf> = Vec::new();
+    for start in paths {
+        if !start.exists() {
+            return Err(WorkspaceError::Missing {
+                path: start.clone(),
+            });
+        }
+        if start.is_file() {
+            // A file named explicitly is checked even if ignored: the user asked for it.
+            found.push(start.clone());
+            continue;
+        }
+        let walker = ignore::WalkBuilder::new(start)
+            .follow_links(true)
+            .require_git(false)
+            .hidden(true)
+            .filter_entry(|e| !is_cargo_target_dir(e.path()))
+            .build();
+        for entry in walker {
+            match entry {
+                Ok(e) => {
+                    let p = e.path();
+                    if e.file_type().is_some_and(|t| t.is_file())
+                        && p.extension().is_some_and(|x| x == "rs")
+                        && !is_excluded(&excluded, &root_abs, p)
+                    {
+                        found.push(p.to_path_buf());
+                    }
+                }
+                Err(err) => notes.push(walk_note(err)),
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    let total = found.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let read: Vec<Result<SourceFile, Note>> = found
+        .par_iter()
+        .map(|p| {
+            let r = read_source(p);
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if let Some(cb) = progress {
+                cb(n, total);
+            }
+            r
+        })
+        .collect();
+    let mut files = Vec::with_capacity(read.len());
+    for r in read {
+        match r {
+            Ok(f) => files.push(f),
+            Err(n) => notes.push(n),
+        }
+    }
+    Ok(Sources { files, notes })
+}
+
+/// Reads one file as a source file, or says why it is skipped.
+pub fn read_source(path: &Path) -> Result<SourceFile, Note> {
+    let note = |message: String| Note {
+        path: path.to_path_buf(),
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| note(format!("cannot read: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(note(format!(
+            "skipped: {} MB is larger than the {} MB limit for a source file",
+            meta.len() / (1024 * 1024),
+            MAX_FILE_BYTES / (1024 * 1024)
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| note(format!("cannot read: {e}")))?;
+    if bytes.iter().take(8192).any(|&b| b == 0) {
+        return Err(note("skipped: binary file (contains NUL bytes)".into()));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(SourceFile::new(path, text)),
+        Err(e) => Err(note(format!(
+            "skipped: not valid UTF-8 (first bad byte at offset {}); Rust source must be UTF-8",
+            e.utf8_error().valid_up_to()
+        ))),
+    }
+}
+
+/// `target/` next to a `Cargo.toml` is cargo's build output, never source.
+fn is_cargo_target_dir(p: &Path) -> bool {
+    p.file_name().is_some_and(|n| n == "target")
+        && p.parent()
+            .is_some_and(|parent| parent.join("Cargo.toml").is_file())
+}
+
+fn is_excluded(set: &GlobSet, root: &Path, p: &Path) -> bool {
+    if set.is_empty() {
+        return false;
+    }
+    let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let rel = abs.strip_prefix(root).unwrap_or(&abs);
+    set.is_match(rel) || set.is_match(p)
+}
+
+fn walk_note(err: ignore::Error) -> Note {
+    let path = err_path(&err).unwrap_or_default();
+    let message = if is_loop(&err) {
+        "skipped: directory symlink loop".to_string()
+    } else {
+        format!("skipped: {err}")
+    };
+    Note { path, message }
+}
+
+fn err_path(err: &ignore::Error) -> Option<PathBuf> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            err_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        _ => None,
+    }
+}
+
+fn is_loop(err: &ignore::Error) -> bool {
+    match err {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
+        _ => false,
+    }
+}
+
+/// Shows `path` relative to the current directory when it is under it.
+pub fn display_path(path: &Path) -> String {
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| {
+            let abs = if path.is_absolute() {
+                path.to_path_buf()
+            } else {
+                cwd.join(path)
+            };
+            abs.strip_prefix(&cwd).ok().map(Path::to_path_buf)
+        })
+        .unwrap_or_else(|| path.to_path_buf());
+    let s = shown.to_string_lossy().replace('\\', "/");
+    let s = s.strip_prefix("./").map(str::to_string).unwrap_or(s);
+    if s.is_empty() {
+        ".".to_string()
+    } else {
+        s
+    }
+}

@@ -1,0 +1,2 @@
+pub mod blogs;
+pub mod users;

@@ -1,0 +1,203 @@
+//! The language server over the same framed transport `dynalint lsp` uses, run
+//! in-process: lifecycle, model diagnostics, allow-comment hover, and robustness.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod lsp_support;
+
+use std::sync::Arc;
+
+use dynalint::lsp::ServerOptions;
+use lsp_support::{fixture_copy, position_of, uri, Client, UNPARSED};
+use serde_json::{json, Value};
+
+fn client() -> Client {
+    Client::in_process(ServerOptions::default())
+}
+
+#[test]
+fn announces_incremental_sync_hover_and_quick_fixes() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    let init = c.initialize(&root);
+    let caps = &init["capabilities"];
+    assert_eq!(caps["textDocumentSync"]["change"], 2, "incremental sync");
+    assert_eq!(caps["textDocumentSync"]["openClose"], true);
+    assert_eq!(caps["hoverProvider"], true);
+    assert_eq!(
+        caps["codeActionProvider"]["codeActionKinds"],
+        json!(["quickfix"])
+    );
+    assert_eq!(caps["positionEncoding"], "utf-16");
+    assert_eq!(init["serverInfo"]["name"], "dynalint");
+    c.shutdown();
+}
+
+#[test]
+fn model_problems_are_published_on_dynalint_toml_and_cleared_when_fixed() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    c.initialize(&root);
+    let (toml_uri, text) = c.open(&root.join("dynalint.toml"), "toml");
+    assert_eq!(c.diagnostics(&toml_uri), Vec::<Value>::new());
+
+    // Break the TOML: `partition-key = ` with no value, after non-ASCII in a comment.
+    let at = text.find("partition-key = \"PK\"").unwrap();
+    let (line, col) = position_of(&text, at);
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": toml_uri, "version": 2 },
+            "contentChanges": [{
+                "range": { "start": { "line": line, "character": col },
+                           "end": { "line": line, "character": col + 20 } },
+                "text": "partition-key = "
+            }]
+        }),
+    );
+    let d = c.diagnostics_where(&toml_uri, |d| !d.is_empty());
+    assert_eq!(d[0]["severity"], 1);
+    assert_eq!(d[0]["code"], "model");
+    assert_eq!(d[0]["source"], "dynalint");
+    assert_eq!(d[0]["range"]["start"]["line"], line, "{d:#?}");
+
+    // Undo: the full text again clears the problem.
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": toml_uri, "version": 3 },
+            "contentChanges": [{ "text": text }]
+        }),
+    );
+    c.diagnostics_where(&toml_uri, |d| d.is_empty());
+    c.shutdown();
+}
+
+#[test]
+fn hover_on_a_rule_id_in_an_allow_comment_shows_its_doc_page() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    c.initialize(&root);
+    let path = root.join("src/allowed.rs");
+    let text = "fn f() {\n    let s = \"😀 é\"; // dynalint: allow(scan-in-hot-path, no-such-rule) -- nightly job\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let (u, _) = c.open(&path, "rust");
+    for (needle, expect) in [
+        ("scan-in-hot-path", "# scan-in-hot-path"),
+        ("no-such-rule", "`no-such-rule` is not a dynalint rule"),
+    ] {
+        let at = text.find(needle).unwrap() + 3;
+        let (line, character) = position_of(text, at);
+        let r = c.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": u }, "position": { "line": line, "character": character } }),
+        );
+        let hover = r.result.unwrap();
+        let value = hover["contents"]["value"].as_str().unwrap();
+        assert!(value.contains(expect), "{value}");
+        assert_eq!(hover["contents"]["kind"], "markdown");
+        // The range is the id, in UTF-16 columns (the emoji counts two).
+        let start = text.find(needle).unwrap();
+        assert_eq!(
+            hover["range"]["start"]["character"],
+            position_of(text, start).1
+        );
+        assert_eq!(
+            hover["range"]["end"]["character"],
+            position_of(text, start + needle.len()).1
+        );
+    }
+    c.shutdown();
+}
+
+#[test]
+fn malformed_messages_unknown_methods_and_bad_params_get_errors_and_service_goes_on() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    c.initialize(&root);
+
+    // Not JSON at all: a JSON-RPC parse error with a null id.
+    let junk = b"{ this is not json";
+    c.send_raw(format!("Content-Length: {}\r\n\r\n", junk.len()).as_bytes());
+    c.send_raw(junk);
+    let err = c.notification(UNPARSED);
+    assert_eq!(err["error"]["code"], -32700, "{err}");
+    assert_eq!(err["id"], Value::Null);
+
+    // A header line without CRLF.
+    c.send_raw(b"garbage\n");
+
+    let r = c.request("dynalint/noSuchMethod", json!({}));
+    assert_eq!(r.error.unwrap().code, -32601);
+
+    c.notify("dynalint/noSuchNotification", json!({ "x": 1 }));
+
+    let r = c.request("textDocument/hover", json!({ "nonsense": true }));
+    assert_eq!(r.error.unwrap().code, -32602);
+
+    // A file outside every dynalint project.
+    let outside = tempfile::tempdir().unwrap();
+    let file = std::fs::canonicalize(outside.path()).unwrap().join("x.rs");
+    std::fs::write(&file, "fn main() {}\n").unwrap();
+    let r = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&file) }, "position": { "line": 0, "character": 0 } }),
+    );
+    let e = r.error.unwrap();
+    assert_eq!(e.code, -32602);
+    assert!(
+        e.message.contains("outside every dynalint project"),
+        "{}",
+        e.message
+    );
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": "untitled:Untitled-1" },
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } },
+                "context": { "diagnostics": [] } }),
+    );
+    assert_eq!(r.error.unwrap().code, -32602);
+
+    // Still serving: the model opens and is checked.
+    let (toml_uri, _) = c.open(&root.join("dynalint.toml"), "toml");
+    assert_eq!(c.diagnostics(&toml_uri), Vec::<Value>::new());
+    c.shutdown();
+}
+
+#[test]
+fn a_panic_while_analysing_one_file_is_contained() {
+    let (_tmp, root) = fixture_copy();
+    let options = ServerOptions {
+        file_hook: Some(Arc::new(|f: &dynalint::source::SourceFile| {
+            assert!(
+                !f.text.contains("EXPLODE"),
+                "injected failure in {}",
+                f.path.display()
+            );
+        })),
+        ..ServerOptions::default()
+    };
+    let mut c = Client::in_process(options);
+    c.initialize(&root);
+    let bad = root.join("src/bad.rs");
+    std::fs::write(&bad, "// EXPLODE\nfn f() {}\n").unwrap();
+    let (bad_uri, _) = c.open(&bad, "rust");
+    let d = c.diagnostics(&bad_uri);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0]["code"], "internal-error");
+    assert!(d[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("injected failure"));
+    c.log_containing("panicked and was skipped");
+
+    // The other files are still analysed, and requests are still answered.
+    let (repo_uri, _) = c.open(&root.join("src/repo.rs"), "rust");
+    let d = c.diagnostics(&repo_uri);
+    assert!(d.iter().all(|d| d["code"] != "internal-error"), "{d:#?}");
+    let r = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": repo_uri }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    c.shutdown();
+}
