@@ -1,4 +1,7 @@
 //! Tests of the expression languages, one file per concern.
 
+mod conformance;
+mod key_condition;
 mod parse_errors;
 mod parse_ok;
+mod placeholders;
