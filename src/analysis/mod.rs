@@ -3,6 +3,9 @@
 
 pub mod baseline;
 pub mod bind;
+pub mod conditions;
+pub mod figures;
+pub mod read_cost;
 pub mod suppress;
 
 pub use bind::{bind, BoundOperation};

@@ -6,20 +6,33 @@
 //!   [`ExprError`] with a byte span and DynamoDB's own message.
 //! - Printing (`Display`) gives text that parses back to the same tree.
 //!
+//! - [`check_request`] parses and checks all the expressions of one request together
+//!   against its `ExpressionAttributeNames`/`Values` (undefined, unused, overlapping
+//!   paths), in DynamoDB's order; [`check_placeholders`] does the same for trees already
+//!   parsed.
+//! - [`check_key_condition`] applies DynamoDB's KeyConditionExpression rules against a
+//!   [`KeySchema`] and returns the [`KeyCondition`] a Query executes.
+//! - [`resolve_names`] / [`Path::resolve`] substitute `#names` with real attribute names.
+//!
 //! Errors a single expression can show on its own (syntax, reserved words, function
 //! names and arity, redundant parentheses, repeated update clauses, size) come from
-//! parsing. Errors that need the request's `ExpressionAttributeNames`/`Values` or a key
-//! schema are separate checks, so callers run them when they have that data.
+//! parsing. Errors that need the request's maps or a key schema are those separate
+//! checks. Errors that need item values or the table's data (operand types of values,
+//! BETWEEN bounds order, key attributes in a filter) are the engine's.
 
 pub mod ast;
 mod condition;
 pub mod error;
+pub mod key_condition;
 mod lexer;
 mod parser;
+pub mod placeholders;
 mod print;
 mod projection;
 pub mod reserved;
+pub mod resolve;
 mod update;
+pub mod visit;
 
 #[cfg(test)]
 mod tests;
@@ -29,8 +42,14 @@ pub use ast::{
     SetAction, SetOperand, SetValue, UpdateClause, UpdateExpr, ValueRef,
 };
 pub use error::{ErrorCode, ExprError, ExprKind};
+pub use key_condition::{
+    check_key_condition, KeyAttribute, KeyCondition, KeySchema, PartitionCondition, SortCondition,
+    SortOp,
+};
 pub use parser::Limits;
+pub use placeholders::{check_maps, check_placeholders, check_request};
 pub use reserved::is_reserved;
+pub use resolve::{resolve_names, AttrElement, AttrPath, Names, Unresolved};
 
 /// Parses `src` as the expression parameter `kind`, with DynamoDB's limits.
 pub fn parse(src: &str, kind: ExprKind) -> Result<Ast, ExprError> {

@@ -4,7 +4,12 @@
 //! verdicts, and reports findings through its [`RuleContext`]. It never sees syntax.
 
 mod context;
+mod filter_instead_of_index;
 mod scan_in_hot_path;
+mod unpaginated_query;
+
+#[cfg(test)]
+mod test_support;
 
 pub use context::{RuleContext, RuleSelection};
 
@@ -70,7 +75,11 @@ pub trait Rule: Sync + Send {
 
 /// Every rule, once. Ids, `--select`, `explain`, the README table and SARIF derive
 /// from this list.
-pub static REGISTRY: &[&dyn Rule] = &[&scan_in_hot_path::ScanInHotPath];
+pub static REGISTRY: &[&dyn Rule] = &[
+    &scan_in_hot_path::ScanInHotPath,
+    &filter_instead_of_index::FilterInsteadOfIndex,
+    &unpaginated_query::UnpaginatedQuery,
+];
 
 /// Looks a rule up by id.
 pub fn find(id: &str) -> Option<&'static dyn Rule> {
