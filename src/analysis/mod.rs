@@ -3,6 +3,12 @@
 
 pub mod baseline;
 pub mod bind;
+pub mod entity_of;
+pub mod figures;
+pub mod hot_key;
+pub mod index_key_check;
+pub mod key_access;
+pub mod key_shape;
 pub mod suppress;
 
 pub use bind::{bind, BoundOperation};
