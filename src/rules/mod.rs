@@ -3,8 +3,16 @@
 //! A rule is pure and infallible: it reads bound operations, the model and engine
 //! verdicts, and reports findings through its [`RuleContext`]. It never sees syntax.
 
+mod client_side_key_hashing;
 mod context;
+mod get_item_in_loop;
+mod low_cardinality_pk;
+mod missing_sparse_attribute;
 mod scan_in_hot_path;
+#[cfg(test)]
+mod test_support;
+mod unserved_access_pattern;
+mod unused_index;
 
 pub use context::{RuleContext, RuleSelection};
 
@@ -70,7 +78,15 @@ pub trait Rule: Sync + Send {
 
 /// Every rule, once. Ids, `--select`, `explain`, the README table and SARIF derive
 /// from this list.
-pub static REGISTRY: &[&dyn Rule] = &[&scan_in_hot_path::ScanInHotPath];
+pub static REGISTRY: &[&dyn Rule] = &[
+    &scan_in_hot_path::ScanInHotPath,
+    &low_cardinality_pk::LowCardinalityPk,
+    &client_side_key_hashing::ClientSideKeyHashing,
+    &missing_sparse_attribute::MissingSparseAttribute,
+    &get_item_in_loop::GetItemInLoop,
+    &unused_index::UnusedIndex,
+    &unserved_access_pattern::UnservedAccessPattern,
+];
 
 /// Looks a rule up by id.
 pub fn find(id: &str) -> Option<&'static dyn Rule> {
