@@ -321,4 +321,28 @@ table = "BlogApp"
              serves it: every request reads all 1,000 items"
         )));
     }
+
+    #[test]
+    fn queries_that_find_nothing() {
+        use crate::scanner::{OpKind, Provenance, Resolved};
+        let m = model(&MODEL[..MODEL.find("[[access-pattern]]").unwrap()]);
+        let q = |value: crate::scanner::ValueInfo| {
+            let mut q = op(OpKind::Query, "BlogApp");
+            q.index = Some(Resolved::literal("ByFacet"));
+            q.key_condition = Some(expr("facet = :f"));
+            q.values.insert(":f".into(), value);
+            q
+        };
+        let ops = [
+            q(lit("USER", 10)),
+            q(lit("DRAFT", 20)),
+            q(lit("BLOG", 30)),
+            q(val(Provenance::Param, 40)),
+        ];
+        let d = run(&m, "unserved-access-pattern", &ops);
+        assert_eq!(starts(&d), vec![10, 20], "{d:#?}");
+        assert!(d[0]
+            .message
+            .starts_with("this query reads `facet = \"USER\"` from index `ByFacet`"));
+    }
 }
