@@ -2,16 +2,26 @@
 //!
 //! Layers, bottom up: [`number`] and [`value`] (DynamoDB's data), [`size`] (how
 //! DynamoDB measures it), [`schema`] and [`keys`] (a table's shape and key rules),
-//! [`table`] (ordered storage with index maintenance).
+//! [`table`] (ordered storage with index maintenance), [`exprs`], [`keycond`] and
+//! [`eval`] (expressions over items), [`capacity`], the operations in [`ops`], and
+//! [`wire`] with [`db::Engine::handle`], the JSON entry point.
 
+pub mod capacity;
+pub mod db;
 pub mod error;
+pub mod eval;
+pub mod exprs;
+pub mod keycond;
 pub mod keys;
 pub mod number;
+pub mod ops;
 pub mod schema;
 pub mod size;
 pub mod table;
 pub mod value;
+pub mod wire;
 
+pub use db::Engine;
 pub use error::{DynamoError, DynamoResult, ErrorKind};
 pub use number::Number;
 pub use schema::{IndexKind, IndexSchema, KeyAttribute, KeySchema, Projection, TableSchema};

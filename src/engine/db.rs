@@ -1,0 +1,62 @@
+//! The engine itself: a set of named tables and the wire-level entry point that turns
+//! `(operation name, JSON body)` into DynamoDB's JSON answer or DynamoDB's error.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::error::{DynamoError, DynamoResult, ErrorKind};
+use super::ops;
+use super::table::Table;
+
+/// An in-memory DynamoDB: tables by name. Single-threaded; the server wraps it in a
+/// mutex, as DynamoDB's answers for one table are serialisable anyway.
+#[derive(Debug, Clone, Default)]
+pub struct Engine {
+    pub(crate) tables: BTreeMap<String, Table>,
+}
+
+impl Engine {
+    /// An engine with no tables.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The table called `name`, or `ResourceNotFoundException`.
+    pub fn table(&self, name: &str) -> DynamoResult<&Table> {
+        self.tables.get(name).ok_or_else(DynamoError::not_found)
+    }
+
+    /// The table called `name`, mutably, or `ResourceNotFoundException`.
+    pub fn table_mut(&mut self, name: &str) -> DynamoResult<&mut Table> {
+        self.tables.get_mut(name).ok_or_else(DynamoError::not_found)
+    }
+
+    /// Table names, sorted.
+    pub fn table_names(&self) -> impl Iterator<Item = &String> {
+        self.tables.keys()
+    }
+
+    /// Runs one request given as DynamoDB's operation name (`PutItem`, the part after
+    /// `DynamoDB_20120810.` in `X-Amz-Target`) and JSON body, answering as DynamoDB
+    /// would: the response body, or the error (type and message).
+    pub fn handle(&mut self, op: &str, body: &Value) -> DynamoResult<Value> {
+        match op {
+            "CreateTable" => ops::tables::create_table(self, body),
+            "DescribeTable" => ops::tables::describe_table(self, body),
+            "DeleteTable" => ops::tables::delete_table(self, body),
+            "ListTables" => ops::tables::list_tables(self, body),
+            "PutItem" => ops::items::put_item(self, body),
+            "GetItem" => ops::items::get_item(self, body),
+            "DeleteItem" => ops::items::delete_item(self, body),
+            "UpdateItem" => ops::items::update_item(self, body),
+            "Query" => ops::read::query(self, body),
+            "Scan" => ops::read::scan(self, body),
+            "BatchGetItem" => ops::batch::batch_get_item(self, body),
+            "BatchWriteItem" => ops::batch::batch_write_item(self, body),
+            "TransactGetItems" => ops::transact::transact_get_items(self, body),
+            "TransactWriteItems" => ops::transact::transact_write_items(self, body),
+            _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
+        }
+    }
+}

@@ -1,0 +1,539 @@
+//! A request's expressions, parsed (by `crate::expr`) and checked as one: placeholder
+//! maps well-formed, every `#name`/`:value` defined, none unused, legacy parameters
+//! not mixed in, in DynamoDB's order and words.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::expr::ast::{
+    Condition, Function, Operand, Path, PathElement, SetOperand, SetValue, UpdateClause, UpdateExpr,
+};
+use crate::expr::{self, ExprError, ExprKind};
+
+use super::error::{DynamoError, DynamoResult};
+use super::eval::{Placeholders, Step};
+use super::wire::{value_from_json, Body};
+
+/// The parsed expressions of one request and its placeholder values.
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    pub key_condition: Option<Condition>,
+    pub condition: Option<Condition>,
+    pub filter: Option<Condition>,
+    /// Resolved paths of the ProjectionExpression (or `AttributesToGet`).
+    pub projection: Option<Vec<Vec<Step>>>,
+    pub update: Option<UpdateExpr>,
+    pub ph: Placeholders,
+}
+
+fn to_dynamo(e: ExprError) -> DynamoError {
+    DynamoError::validation(e.message)
+}
+
+/// Which placeholders an expression uses, in order of first use.
+#[derive(Default)]
+struct Uses {
+    names: Vec<String>,
+    values: Vec<String>,
+}
+
+impl Uses {
+    fn name(&mut self, n: &str) {
+        if !self.names.iter().any(|x| x == n) {
+            self.names.push(n.to_string());
+        }
+    }
+    fn value(&mut self, v: &str) {
+        if !self.values.iter().any(|x| x == v) {
+            self.values.push(v.to_string());
+        }
+    }
+    fn path(&mut self, p: &Path) {
+        for e in &p.elements {
+            if let PathElement::Name(n) = e {
+                self.name(n);
+            }
+        }
+    }
+    fn operand(&mut self, o: &Operand) {
+        match o {
+            Operand::Path(p) => self.path(p),
+            Operand::Value(v) => self.value(&v.name),
+            Operand::Size { arg, .. } => self.operand(arg),
+        }
+    }
+    fn condition(&mut self, c: &Condition) {
+        match c {
+            Condition::Compare { left, right, .. } => {
+                self.operand(left);
+                self.operand(right);
+            }
+            Condition::Between {
+                operand, low, high, ..
+            } => {
+                self.operand(operand);
+                self.operand(low);
+                self.operand(high);
+            }
+            Condition::In { operand, list, .. } => {
+                self.operand(operand);
+                list.iter().for_each(|o| self.operand(o));
+            }
+            Condition::Function { function, .. } => match function {
+                Function::AttributeExists(p) | Function::AttributeNotExists(p) => self.path(p),
+                Function::AttributeType(a, b)
+                | Function::BeginsWith(a, b)
+                | Function::Contains(a, b) => {
+                    self.operand(a);
+                    self.operand(b);
+                }
+            },
+            Condition::And { left, right, .. } | Condition::Or { left, right, .. } => {
+                self.condition(left);
+                self.condition(right);
+            }
+            Condition::Not { inner, .. } => self.condition(inner),
+        }
+    }
+    fn set_operand(&mut self, o: &SetOperand) {
+        match o {
+            SetOperand::Path(p) => self.path(p),
+            SetOperand::Value(v) => self.value(&v.name),
+            SetOperand::IfNotExists { path, default, .. } => {
+                self.path(path);
+                self.set_operand(default);
+            }
+            SetOperand::ListAppend { first, second, .. } => {
+                self.set_operand(first);
+                self.set_operand(second);
+            }
+        }
+    }
+    fn update(&mut self, u: &UpdateExpr) {
+        for c in &u.clauses {
+            match c {
+                UpdateClause::Set { actions, .. } => {
+                    for a in actions {
+                        self.path(&a.path);
+                        match &a.value {
+                            SetValue::Operand(o) => self.set_operand(o),
+                            SetValue::Plus(x, y) | SetValue::Minus(x, y) => {
+                                self.set_operand(x);
+                                self.set_operand(y);
+                            }
+                        }
+                    }
+                }
+                UpdateClause::Remove { paths, .. } => paths.iter().for_each(|p| self.path(p)),
+                UpdateClause::Add { actions, .. } | UpdateClause::Delete { actions, .. } => {
+                    for a in actions {
+                        self.path(&a.path);
+                        self.value(&a.value.name);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Placeholder key syntax: `#` or `:` followed by one or more word characters.
+fn valid_key(key: &str, sigil: char) -> bool {
+    let mut chars = key.chars();
+    chars.next() == Some(sigil)
+        && key.len() > 1
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Which expression parameters a request may carry.
+#[derive(Debug, Clone, Copy)]
+pub struct Allowed {
+    pub key_condition: bool,
+    pub condition: bool,
+    pub filter: bool,
+    pub projection: bool,
+    pub update: bool,
+    /// GetItem and BatchGetItem take no `ExpressionAttributeValues`: they are ignored.
+    pub values: bool,
+}
+
+impl Allowed {
+    /// Nothing allowed; switch on what a request takes.
+    pub const NONE: Allowed = Allowed {
+        key_condition: false,
+        condition: false,
+        filter: false,
+        projection: false,
+        update: false,
+        values: true,
+    };
+}
+
+/// Legacy (non-expression) parameters and the expression parameters they conflict
+/// with, as DynamoDB lists them.
+const LEGACY: [(&str, &str); 7] = [
+    ("AttributesToGet", "ProjectionExpression"),
+    ("KeyConditions", "KeyConditionExpression"),
+    ("QueryFilter", "FilterExpression"),
+    ("ScanFilter", "FilterExpression"),
+    ("Expected", "ConditionExpression"),
+    ("AttributeUpdates", "UpdateExpression"),
+    ("ConditionalOperator", "FilterExpression"),
+];
+
+/// Parses and checks the expressions of a request body.
+pub fn prepare(b: &Body<'_>, allowed: Allowed) -> DynamoResult<Prepared> {
+    let text = |name: &str, on: bool| -> DynamoResult<Option<&str>> {
+        if on {
+            b.str(name)
+        } else {
+            Ok(None)
+        }
+    };
+    let kce = text("KeyConditionExpression", allowed.key_condition)?;
+    let cond = text("ConditionExpression", allowed.condition)?;
+    let filter = text("FilterExpression", allowed.filter)?;
+    let proj = text("ProjectionExpression", allowed.projection)?;
+    let update = text("UpdateExpression", allowed.update)?;
+    let any_expr = [kce, cond, filter, proj, update]
+        .iter()
+        .any(Option::is_some);
+
+    // Legacy parameters may not be mixed with expressions.
+    let legacy: Vec<&str> = LEGACY
+        .iter()
+        .map(|(l, _)| *l)
+        .filter(|l| b.has(l))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if any_expr && !legacy.is_empty() {
+        let mut exprs: Vec<&str> = Vec::new();
+        for (name, present) in [
+            ("KeyConditionExpression", kce.is_some()),
+            ("ConditionExpression", cond.is_some()),
+            ("FilterExpression", filter.is_some()),
+            ("ProjectionExpression", proj.is_some()),
+            ("UpdateExpression", update.is_some()),
+        ] {
+            if present {
+                exprs.push(name);
+            }
+        }
+        exprs.sort();
+        return Err(DynamoError::validation(format!(
+            "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {{{}}} Expression parameters: {{{}}}",
+            legacy.join(", "),
+            exprs.join(", ")
+        )));
+    }
+    if let Some(l) = legacy.iter().find(|l| **l != "AttributesToGet") {
+        return Err(DynamoError::validation(format!(
+            "The legacy parameter {l} is not supported by this engine; use the expression parameters"
+        )));
+    }
+
+    let names = b.string_map("ExpressionAttributeNames")?;
+    let values_body = if allowed.values {
+        b.object("ExpressionAttributeValues")?
+    } else {
+        None
+    };
+    if let Some(names) = &names {
+        if !any_expr {
+            return Err(DynamoError::validation(
+                "ExpressionAttributeNames can only be specified when using expressions",
+            ));
+        }
+        if names.is_empty() {
+            return Err(DynamoError::validation(
+                "ExpressionAttributeNames must not be empty",
+            ));
+        }
+        if let Some((k, _)) = names.iter().find(|(k, _)| !valid_key(k, '#')) {
+            return Err(DynamoError::validation(format!(
+                "ExpressionAttributeNames contains invalid key: Syntax error; key: \"{k}\""
+            )));
+        }
+    }
+    let mut ph = Placeholders::default();
+    if let Some(vb) = values_body {
+        if !any_expr {
+            return Err(DynamoError::validation(
+                "ExpressionAttributeValues can only be specified when using expressions",
+            ));
+        }
+        let entries: Vec<_> = vb.entries().collect();
+        if entries.is_empty() {
+            return Err(DynamoError::validation(
+                "ExpressionAttributeValues must not be empty",
+            ));
+        }
+        for (k, v) in entries {
+            if !valid_key(k, ':') {
+                return Err(DynamoError::validation(format!(
+                    "ExpressionAttributeValues contains invalid key: Syntax error; key: \"{k}\""
+                )));
+            }
+            let value = value_from_json(v)?;
+            ph.values.insert(k.clone(), value);
+        }
+    }
+    ph.names = names
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .collect::<HashMap<_, _>>();
+
+    let mut out = Prepared::default();
+    let mut used = Uses::default();
+    let check_defined = |kind: ExprKind, uses: &Uses, ph: &Placeholders| -> DynamoResult<()> {
+        if let Some(n) = uses.names.iter().find(|n| !ph.names.contains_key(*n)) {
+            return Err(DynamoError::validation(format!(
+                "Invalid {}: An expression attribute name used in the document path is not defined; attribute name: {n}",
+                kind.parameter()
+            )));
+        }
+        if let Some(v) = uses.values.iter().find(|v| !ph.values.contains_key(*v)) {
+            return Err(DynamoError::validation(format!(
+                "Invalid {}: An expression attribute value used in expression is not defined; attribute value: {v}",
+                kind.parameter()
+            )));
+        }
+        Ok(())
+    };
+    if let Some(src) = update {
+        let u = expr::parse_update(src).map_err(to_dynamo)?;
+        let mut uses = Uses::default();
+        uses.update(&u);
+        check_defined(ExprKind::Update, &uses, &ph)?;
+        let targets: Vec<Vec<Step>> = u
+            .target_paths()
+            .into_iter()
+            .map(|x| ph.resolve(x))
+            .collect();
+        check_overlap(&targets, ExprKind::Update)?;
+        used.update(&u);
+        out.update = Some(u);
+    }
+    for (src, kind) in [
+        (kce, ExprKind::KeyCondition),
+        (cond, ExprKind::Condition),
+        (filter, ExprKind::Filter),
+    ] {
+        let Some(src) = src else { continue };
+        let c = if kind == ExprKind::KeyCondition {
+            expr::parse_key_condition(src)
+        } else {
+            expr::parse_condition(src, kind)
+        }
+        .map_err(to_dynamo)?;
+        let mut uses = Uses::default();
+        uses.condition(&c);
+        check_defined(kind, &uses, &ph)?;
+        check_operand_types(&c, kind, &ph)?;
+        used.condition(&c);
+        match kind {
+            ExprKind::KeyCondition => out.key_condition = Some(c),
+            ExprKind::Condition => out.condition = Some(c),
+            _ => out.filter = Some(c),
+        }
+    }
+    if let Some(src) = proj {
+        let p = expr::parse_projection(src).map_err(to_dynamo)?;
+        let mut uses = Uses::default();
+        p.paths.iter().for_each(|x| uses.path(x));
+        check_defined(ExprKind::Projection, &uses, &ph)?;
+        p.paths.iter().for_each(|x| used.path(x));
+        let resolved: Vec<Vec<Step>> = p.paths.iter().map(|x| ph.resolve(x)).collect();
+        check_overlap(&resolved, ExprKind::Projection)?;
+        out.projection = Some(resolved);
+    } else if let Some(list) = b.list("AttributesToGet")? {
+        let mut paths = Vec::new();
+        for v in list {
+            let name = v
+                .as_str()
+                .ok_or_else(|| DynamoError::serialization("AttributesToGet must be strings"))?;
+            paths.push(vec![Step::Key(name.to_string())]);
+        }
+        out.projection = Some(paths);
+    }
+    let mut unused_names: Vec<&String> = ph
+        .names
+        .keys()
+        .filter(|n| !used.names.contains(n))
+        .collect();
+    unused_names.sort();
+    if !unused_names.is_empty() {
+        return Err(DynamoError::validation(format!(
+            "Value provided in ExpressionAttributeNames unused in expressions: keys: {{{}}}",
+            unused_names
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let mut unused_values: Vec<&String> = ph
+        .values
+        .keys()
+        .filter(|v| !used.values.contains(v))
+        .collect();
+    unused_values.sort();
+    if !unused_values.is_empty() {
+        return Err(DynamoError::validation(format!(
+            "Value provided in ExpressionAttributeValues unused in expressions: keys: {{{}}}",
+            unused_values
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    out.ph = ph;
+    Ok(out)
+}
+
+/// Attribute names (top level) a condition reads, for the rule that a Query filter
+/// may not name key attributes.
+pub fn top_level_names(c: &Condition, ph: &Placeholders) -> Vec<String> {
+    let mut uses = Uses::default();
+    let mut paths = Vec::new();
+    collect_paths(c, &mut paths);
+    let _ = &mut uses;
+    paths
+        .into_iter()
+        .filter_map(|p| match ph.resolve(p).into_iter().next() {
+            Some(Step::Key(k)) => Some(k),
+            _ => None,
+        })
+        .collect()
+}
+
+fn collect_paths<'a>(c: &'a Condition, out: &mut Vec<&'a Path>) {
+    fn op<'a>(o: &'a Operand, out: &mut Vec<&'a Path>) {
+        match o {
+            Operand::Path(p) => out.push(p),
+            Operand::Size { arg, .. } => op(arg, out),
+            Operand::Value(_) => {}
+        }
+    }
+    match c {
+        Condition::Compare { left, right, .. } => {
+            op(left, out);
+            op(right, out);
+        }
+        Condition::Between {
+            operand, low, high, ..
+        } => {
+            op(operand, out);
+            op(low, out);
+            op(high, out);
+        }
+        Condition::In { operand, list, .. } => {
+            op(operand, out);
+            list.iter().for_each(|o| op(o, out));
+        }
+        Condition::Function { function, .. } => match function {
+            Function::AttributeExists(p) | Function::AttributeNotExists(p) => out.push(p),
+            Function::AttributeType(a, b)
+            | Function::BeginsWith(a, b)
+            | Function::Contains(a, b) => {
+                op(a, out);
+                op(b, out);
+            }
+        },
+        Condition::And { left, right, .. } | Condition::Or { left, right, .. } => {
+            collect_paths(left, out);
+            collect_paths(right, out);
+        }
+        Condition::Not { inner, .. } => collect_paths(inner, out),
+    }
+}
+
+/// DynamoDB's rendering of a document path in messages: `[info, dims, [0]]`.
+fn render_path(steps: &[Step]) -> String {
+    let parts: Vec<String> = steps
+        .iter()
+        .map(|s| match s {
+            Step::Key(k) => k.clone(),
+            Step::Index(i) => format!("[{i}]"),
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Two paths of one projection or update may not overlap (one a prefix of the other).
+fn check_overlap(paths: &[Vec<Step>], kind: ExprKind) -> DynamoResult<()> {
+    for (i, a) in paths.iter().enumerate() {
+        for b in &paths[i + 1..] {
+            let n = a.len().min(b.len());
+            if a[..n] == b[..n] {
+                return Err(DynamoError::validation(format!(
+                    "Invalid {}: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: {}, path two: {}",
+                    kind.parameter(),
+                    render_path(a),
+                    render_path(b)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Operand types DynamoDB rejects before reading any item: a `begins_with` value that
+/// is not a string or binary, an `attribute_type` type name it does not know.
+fn check_operand_types(c: &Condition, kind: ExprKind, ph: &Placeholders) -> DynamoResult<()> {
+    let value_type = |o: &Operand| match o {
+        Operand::Value(v) => ph.values.get(&v.name).map(|x| x.ty()),
+        _ => None,
+    };
+    match c {
+        Condition::Function { function, .. } => match function {
+            Function::BeginsWith(a, b) => {
+                for o in [a, b] {
+                    if let Some(t) = value_type(o) {
+                        if !matches!(
+                            t,
+                            crate::attr::AttributeType::S | crate::attr::AttributeType::B
+                        ) {
+                            return Err(DynamoError::validation(format!(
+                                "Invalid {}: Incorrect operand type for operator or function; operator or function: begins_with, operand type: {t}",
+                                kind.parameter()
+                            )));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Function::AttributeType(_, t) => {
+                if let Operand::Value(v) = t {
+                    match ph.values.get(&v.name) {
+                        Some(super::value::AttributeValue::S(name))
+                            if crate::attr::AttributeType::parse(name).is_some() => {}
+                        Some(super::value::AttributeValue::S(name)) => {
+                            return Err(DynamoError::validation(format!(
+                                "Invalid {}: Invalid attribute type name found; type: {name}, valid types: {{ B,NULL,SS,BOOL,L,BS,N,NS,S,M }}",
+                                kind.parameter()
+                            )))
+                        }
+                        Some(other) => {
+                            return Err(DynamoError::validation(format!(
+                                "Invalid {}: Incorrect operand type for operator or function; operator or function: attribute_type, operand type: {}",
+                                kind.parameter(),
+                                other.ty()
+                            )))
+                        }
+                        None => {}
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        },
+        Condition::And { left, right, .. } | Condition::Or { left, right, .. } => {
+            check_operand_types(left, kind, ph)?;
+            check_operand_types(right, kind, ph)
+        }
+        Condition::Not { inner, .. } => check_operand_types(inner, kind, ph),
+        _ => Ok(()),
+    }
+}
