@@ -1,15 +1,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The key model against its fixtures: every example model loads cleanly (and its
 //! `model show` output is snapshotted); every failing model under
-//! `test-fixtures/_model-errors/` reports exactly what its `.stderr` beside it says.
+//! `test-fixtures/_model-errors/` reports exactly what its `.stderr` beside it says,
+//! rendered by the CLI's human reporter.
 //! Regenerate the `.stderr` files with `DYNALINT_BLESS=1 cargo test --test model`.
 
 use std::collections::BTreeSet;
-use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use dynalint::model::{self, ModelProblem, ProblemKind};
-use dynalint::source::SourceFile;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("test-fixtures")
@@ -118,51 +117,11 @@ fn example_facts() {
     assert_eq!(t.size_bytes(), Some(750_000_000));
 }
 
-/// A compiler-like plain rendering: what the `.stderr` snapshots hold. (The CLI
-/// renders the same problems with codespan; this keeps the snapshots independent
-/// of terminal styling.)
+/// The problems as the CLI shows them (`report::human`, codespan, no colour), with
+/// the file named by its bare name so snapshots do not depend on the checkout path.
 fn render(path: &Path, text: &str, problems: &[ModelProblem]) -> String {
-    let file = SourceFile::new(path.file_name().unwrap(), text.to_string());
-    let mut out = String::new();
-    for p in problems {
-        let at = file.line_col(p.span.start);
-        let _ = writeln!(out, "error[{:?}]: {}", p.kind, p.message);
-        let _ = writeln!(
-            out,
-            "  --> {}:{}:{}",
-            file.path.display(),
-            at.line,
-            at.column
-        );
-        let line = file.line_index(p.span.start);
-        let start = file.line_start(line);
-        let end = file.line_start(line + 1);
-        let source_line = text[start..end].trim_end_matches(['\n', '\r']);
-        let width = p
-            .span
-            .end
-            .min(start + source_line.len())
-            .saturating_sub(p.span.start)
-            .max(1);
-        let _ = writeln!(out, "   | {source_line}");
-        let _ = writeln!(
-            out,
-            "   | {}{}",
-            " ".repeat(text[start..p.span.start.max(start)].chars().count()),
-            "^".repeat(
-                text.get(p.span.start..p.span.start + width)
-                    .map_or(1, |s| s.chars().count().max(1))
-            )
-        );
-        for (span, label) in &p.labels {
-            let at = file.line_col(span.start);
-            let _ = writeln!(out, "   = {}:{}: {label}", at.line, at.column);
-        }
-        if let Some(h) = &p.help {
-            let _ = writeln!(out, "   = help: {h}");
-        }
-    }
-    out
+    let name = Path::new(path.file_name().unwrap());
+    dynalint::report::human::render_model_problems(name, text, problems, false)
 }
 
 #[test]

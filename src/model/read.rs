@@ -572,6 +572,9 @@ fn projection(
             match f.strings("include", problems) {
                 Some((attrs, span)) => {
                     fields.insert("projection.include", span);
+                    for (n, (_, item)) in attrs.iter().enumerate() {
+                        fields.insert(format!("projection.include.{n}"), *item);
+                    }
                     Projection::Include(attrs.into_iter().map(|(a, _)| a).collect())
                 }
                 None => {

@@ -302,6 +302,7 @@ fn index_limits(t: &Table, problems: &mut Vec<ModelProblem>) {
             }
         }
         if let Projection::Include(attrs) = &i.projection {
+            let before = included;
             included += attrs.len();
             if included > MAX_INCLUDED_ATTRIBUTES && !include_reported {
                 include_reported = true;
@@ -313,11 +314,13 @@ fn index_limits(t: &Table, problems: &mut Vec<ModelProblem>) {
                         _ => 0,
                     })
                     .sum();
+                // Point at the first attribute over the budget.
+                let over = MAX_INCLUDED_ATTRIBUTES - before;
                 problems.push(
                     ModelProblem::of(
                         ProblemKind::ProjectionLimit,
                         i.fields
-                            .get("projection.include")
+                            .get(&format!("projection.include.{over}"))
                             .or(i.fields.get("projection"))
                             .unwrap_or(i.span),
                         format!(
@@ -328,6 +331,13 @@ fn index_limits(t: &Table, problems: &mut Vec<ModelProblem>) {
                         ),
                     )
                     .with_label(t.name_span, format!("table `{}`", t.name))
+                    .with_label(
+                        i.fields.get("projection.include").unwrap_or(i.span),
+                        format!(
+                            "index `{}` brings the total over {MAX_INCLUDED_ATTRIBUTES}",
+                            i.name
+                        ),
+                    )
                     .with_help("project `ALL` on the index that reads most attributes, or fetch the rest from the table"),
                 );
             }

@@ -126,7 +126,7 @@ email = "S"
         q.key_condition = Some(expr("#k = :k"));
         name(&mut q, "#k", "id");
         q.values.insert(":k".into(), val(sha(), 40));
-        let d = run(&m, "client-side-key-hashing", &[put, get, q]);
+        let d = run_ops(&m, "client-side-key-hashing", &[put, get, q]);
         assert_eq!(starts(&d), vec![10, 30, 40], "{d:?}");
         assert!(d[0]
             .message
@@ -150,6 +150,6 @@ email = "S"
         )]));
         let mut get = op(OpKind::GetItem, "Users");
         get.key = Some(map(vec![("pk", val(Provenance::Param, 30))]));
-        assert!(run(&m, "client-side-key-hashing", &[put, get]).is_empty());
+        assert!(run_ops(&m, "client-side-key-hashing", &[put, get]).is_empty());
     }
 }

@@ -120,7 +120,7 @@ partition-key = "GSI1PK"
         let m = model(MODEL);
         let mut get = op(OpKind::GetItem, "Orders");
         in_for_loop(&mut get);
-        let d = run(&m, "get-item-in-loop", &[get.clone()]);
+        let d = run_ops(&m, "get-item-in-loop", &[get.clone()]);
         assert_eq!(d.len(), 1);
         assert!(d[0]
             .message
@@ -128,7 +128,7 @@ partition-key = "GSI1PK"
         assert!(d[0].help.as_deref().unwrap_or("").contains("chunks of 100"));
 
         let full_key = query(None, "PK = :p AND SK = :s");
-        assert_eq!(run(&m, "get-item-in-loop", &[full_key]).len(), 1);
+        assert_eq!(run_ops(&m, "get-item-in-loop", &[full_key]).len(), 1);
     }
 
     #[test]
@@ -144,7 +144,7 @@ partition-key = "GSI1PK"
         in_for_loop(&mut batch);
         let range = query(None, "PK = :p AND begins_with(SK, :s)");
         let on_index = query(Some("GSI1"), "GSI1PK = :p");
-        let d = run(
+        let d = run_ops(
             &m,
             "get-item-in-loop",
             &[get, retry, batch, range, on_index],

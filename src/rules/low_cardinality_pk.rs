@@ -1,7 +1,7 @@
 //! `low-cardinality-pk`: prose in `rules/low-cardinality-pk.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::figures::{figure as trim, group};
+use crate::analysis::figures::{count as group, units as trim};
 use crate::analysis::hot_key::{declared_values, hottest_pattern, shard_plan, KeyTarget};
 use crate::analysis::hot_key::{KeyValues, PatternLoad};
 use crate::analysis::key_access::{addressed, written, AttrValue, Via};
@@ -294,7 +294,7 @@ rate = 1
         name(&mut q, "#s", "status");
         q.values.insert(":s".into(), lit("OPEN", 50));
         let ops = [put(val(Provenance::EnumLike, 40)), q];
-        let d = run(&m, "low-cardinality-pk", &ops);
+        let d = run_ops(&m, "low-cardinality-pk", &ops);
         assert_eq!(d.len(), 3, "{d:#?}");
         let on_model = d
             .iter()
@@ -333,8 +333,8 @@ rate = 1
                 40,
             ))
         };
-        assert!(run(&m, "low-cardinality-pk", &[sharded(15)]).is_empty());
-        let d = run(&m, "low-cardinality-pk", &[sharded(4)]);
+        assert!(run_ops(&m, "low-cardinality-pk", &[sharded(15)]).is_empty());
+        let d = run_ops(&m, "low-cardinality-pk", &[sharded(4)]);
         assert_eq!(d.len(), 2, "{d:#?}");
         assert!(d.iter().any(|d| d.message.contains("sharded only 4 ways")));
     }
@@ -342,12 +342,12 @@ rate = 1
     #[test]
     fn options_and_missing_figures() {
         let low = ORDERS.replace("rate = 1", "rate = 1\nlimit = 20");
-        assert!(run(&model(&low), "low-cardinality-pk", &[]).is_empty());
+        assert!(run_ops(&model(&low), "low-cardinality-pk", &[]).is_empty());
         let configured =
             format!("[rules]\nlow-cardinality-pk = {{ min-cardinality = 2 }}\n{ORDERS}");
-        assert!(run(&model(&configured), "low-cardinality-pk", &[]).is_empty());
+        assert!(run_ops(&model(&configured), "low-cardinality-pk", &[]).is_empty());
         let no_rate = ORDERS.replace("rate = 1", "");
-        assert!(run(&model(&no_rate), "low-cardinality-pk", &[]).is_empty());
+        assert!(run_ops(&model(&no_rate), "low-cardinality-pk", &[]).is_empty());
     }
 
     #[test]
@@ -376,7 +376,7 @@ rate = 20
             ("pk", lit("ALL", 7)),
             ("at", val(Provenance::Param, 8)),
         ]));
-        let d = run(&m, "low-cardinality-pk", &[p]);
+        let d = run_ops(&m, "low-cardinality-pk", &[p]);
         assert_eq!(d.len(), 2, "{d:#?}");
         assert!(d[0].message.contains("has 1 value:") || d[1].message.contains("has 1 value:"));
         assert!(d

@@ -294,7 +294,7 @@ attributes = ["facet", "createdAt"]
             blog_put(Some(empty)),
             blog_put(Some(option)),
         ];
-        let d = run(&m, "missing-sparse-attribute", &ops);
+        let d = run_ops(&m, "missing-sparse-attribute", &ops);
         assert_eq!(starts(&d), vec![10, 20, 30], "{d:#?}");
         assert!(d.iter().all(|d| d.severity == Severity::Error));
         assert!(d[0].notes[0].contains(
@@ -310,7 +310,7 @@ attributes = ["facet", "createdAt"]
     #[test]
     fn sentinels_are_suspicious() {
         let m = model(BLOG);
-        let d = run(
+        let d = run_ops(
             &m,
             "missing-sparse-attribute",
             &[blog_put(Some(lit("__NULL__", 40)))],
@@ -322,7 +322,7 @@ attributes = ["facet", "createdAt"]
     #[test]
     fn an_entity_written_without_its_index_key() {
         let m = model(BLOG);
-        let d = run(&m, "missing-sparse-attribute", &[blog_put(None)]);
+        let d = run_ops(&m, "missing-sparse-attribute", &[blog_put(None)]);
         assert_eq!(d.len(), 1, "{d:#?}");
         assert!(d[0]
             .message
@@ -339,8 +339,8 @@ attributes = ["facet", "createdAt"]
             ("facet", lit("USER", 5)),
         ]));
         let ok = blog_put(Some(val(Provenance::Param, 9)));
-        assert!(run(&m, "missing-sparse-attribute", &[user, ok.clone()]).is_empty());
+        assert!(run_ops(&m, "missing-sparse-attribute", &[user, ok.clone()]).is_empty());
         // One put that sets it is enough: the others may be deliberate.
-        assert!(run(&m, "missing-sparse-attribute", &[ok, blog_put(None)]).is_empty());
+        assert!(run_ops(&m, "missing-sparse-attribute", &[ok, blog_put(None)]).is_empty());
     }
 }

@@ -5,14 +5,17 @@
 
 mod client_side_key_hashing;
 mod context;
+mod filter_instead_of_index;
 mod get_item_in_loop;
 mod low_cardinality_pk;
 mod missing_sparse_attribute;
 mod scan_in_hot_path;
-#[cfg(test)]
-mod test_support;
+mod unpaginated_query;
 mod unserved_access_pattern;
 mod unused_index;
+
+#[cfg(test)]
+mod test_support;
 
 pub use context::{RuleContext, RuleSelection};
 
@@ -80,6 +83,8 @@ pub trait Rule: Sync + Send {
 /// from this list.
 pub static REGISTRY: &[&dyn Rule] = &[
     &scan_in_hot_path::ScanInHotPath,
+    &filter_instead_of_index::FilterInsteadOfIndex,
+    &unpaginated_query::UnpaginatedQuery,
     &low_cardinality_pk::LowCardinalityPk,
     &client_side_key_hashing::ClientSideKeyHashing,
     &missing_sparse_attribute::MissingSparseAttribute,

@@ -1,5 +1,5 @@
-//! Builders for rule unit tests: a model from TOML text and Operations written as IR,
-//! so a rule's logic is tested on exactly the shapes the scanner hands it.
+//! Unit-test helpers for rules: operations built by hand (as the scanner would emit
+//! them) and one call that runs a single rule over them against a TOML model.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -16,15 +16,96 @@ use crate::source::Span;
 
 use super::RuleSelection;
 
-/// Loads a model, panicking with its problems.
-pub fn model(toml: &str) -> Model {
-    load_str(Path::new("dynalint.toml"), toml).unwrap_or_else(|p| panic!("bad model: {p:?}"))
+/// Builds an [`Operation`] the way the scanner fills one in.
+pub struct Op(pub Operation);
+
+impl Op {
+    pub fn new(kind: OpKind, table: &str) -> Self {
+        let mut op = Operation::new(kind, Path::new("src/lib.rs").into(), Span::new(0, 10));
+        op.method_span = Span::new(0, 6);
+        op.table = Some(Resolved::literal(table));
+        Self(op)
+    }
+
+    pub fn index(mut self, name: &str) -> Self {
+        self.0.index = Some(Resolved::literal(name));
+        self
+    }
+
+    fn arg(text: &str, at: usize) -> ExprArg {
+        ExprArg {
+            text: Resolved::literal(text),
+            span: Span::new(at, at + text.len() + 2),
+            literal_start: Some(at + 1),
+            conditional: false,
+        }
+    }
+
+    pub fn key(mut self, text: &str) -> Self {
+        self.0.key_condition = Some(Self::arg(text, 100));
+        self
+    }
+
+    /// The filter's literal starts at byte 201 of the file.
+    pub fn filter(mut self, text: &str) -> Self {
+        self.0.filter = Some(Self::arg(text, 200));
+        self
+    }
+
+    pub fn name(mut self, placeholder: &str, attr: &str) -> Self {
+        self.0.names.insert(
+            placeholder.to_string(),
+            NameArg {
+                name: Resolved::literal(attr),
+                span: Span::default(),
+                conditional: false,
+            },
+        );
+        self
+    }
+
+    /// A `:value`; `literal` when the code writes it inline.
+    pub fn value(mut self, placeholder: &str, literal: Option<&str>) -> Self {
+        let mut v = ValueInfo::unknown(Span::default());
+        v.literal = literal.map(str::to_string);
+        self.0.values.insert(placeholder.to_string(), v);
+        self
+    }
+
+    pub fn limit(mut self, n: &str) -> Self {
+        let mut v = ValueInfo::unknown(Span::new(300, 300 + n.len()));
+        v.literal = Some(n.to_string());
+        self.0.limit = Some(v);
+        self
+    }
+
+    pub fn paginated(mut self) -> Self {
+        self.0.paginated = true;
+        self
+    }
 }
 
-/// Runs one rule over the model and operations.
-pub fn run(model: &Model, rule: &str, ops: &[Operation]) -> Vec<Diagnostic> {
+/// Loads a model from TOML text (panics on a bad model: tests only).
+pub fn model(toml: &str) -> Model {
+    match load_str(Path::new("dynalint.toml"), toml) {
+        Ok(m) => m,
+        Err(problems) => panic!("bad test model: {problems:?}"),
+    }
+}
+
+/// Runs only rule `id` over `ops`.
+pub fn run(id: &str, model: &Model, ops: &[Op]) -> Vec<Diagnostic> {
+    let ops: Vec<Operation> = ops.iter().map(|o| o.0.clone()).collect();
     let selection = RuleSelection {
-        only: Some(vec![rule.to_string()]),
+        only: Some(vec![id.to_string()]),
+    };
+    run_rules(model, &ops, &selection)
+}
+
+/// Runs only rule `id` over operations built as plain IR.
+pub fn run_ops(model: &Model, id: &str, ops: &[Operation]) -> Vec<Diagnostic> {
+    let selection = RuleSelection {
+        only: Some(vec![id.to_string()]),
     };
     run_rules(model, ops, &selection)
 }

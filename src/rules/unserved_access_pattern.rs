@@ -2,7 +2,7 @@
 
 use super::{Rule, RuleContext, RuleMeta};
 use crate::analysis::entity_of::text_fits;
-use crate::analysis::figures::{bytes, group_u64};
+use crate::analysis::figures::{bytes, group};
 use crate::analysis::key_access::{addressed, Via};
 use crate::analysis::BoundOperation;
 use crate::model::{AccessPattern, Entity, Index, KeyTemplate, Model, Presence, Table};
@@ -103,9 +103,9 @@ fn no_key(cx: &mut RuleContext<'_>, table: &Table, index: Option<&Index>, p: &Ac
             let total = items.saturating_mul(size);
             format!(
                 ": every request reads all {} items ({}, about {} RCU eventually consistent)",
-                group_u64(items),
-                bytes(total),
-                group_u64(total.div_ceil(4096).div_ceil(2))
+                group(items),
+                bytes(total as f64),
+                group(total.div_ceil(4096).div_ceil(2))
             )
         }
         _ => String::new(),
@@ -306,7 +306,7 @@ table = "BlogApp"
     #[test]
     fn patterns_no_index_serves() {
         let m = model(MODEL);
-        let d = run(&m, "unserved-access-pattern", &[]);
+        let d = run_ops(&m, "unserved-access-pattern", &[]);
         let msgs: Vec<&str> = d.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(msgs.len(), 3, "{msgs:#?}");
         assert!(msgs.iter().any(|m| m.starts_with(
@@ -339,7 +339,7 @@ table = "BlogApp"
             q(lit("BLOG", 30)),
             q(val(Provenance::Param, 40)),
         ];
-        let d = run(&m, "unserved-access-pattern", &ops);
+        let d = run_ops(&m, "unserved-access-pattern", &ops);
         assert_eq!(starts(&d), vec![10, 20], "{d:#?}");
         assert!(d[0]
             .message

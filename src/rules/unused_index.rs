@@ -1,7 +1,7 @@
 //! `unused-index`: prose in `rules/unused-index.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::figures::{bytes, group_u64 as group};
+use crate::analysis::figures::{bytes, group};
 use crate::analysis::{BoundOperation, ProjectFacts};
 use crate::model::{Index, Projection, Table};
 
@@ -74,7 +74,7 @@ fn report(cx: &mut RuleContext<'_>, table: &Table, index: &Index) {
         (Projection::All, Some(items), Some(size)) => format!(
             ": it keeps a copy of {} items ({}) and charges a write of each item again",
             group(items),
-            bytes(items.saturating_mul(size))
+            bytes(items.saturating_mul(size) as f64)
         ),
         (_, Some(items), _) => format!(
             ": it keeps {} index entries and charges an extra write on every change to them",
@@ -140,23 +140,23 @@ key = { team = "{team}" }
     fn an_index_nothing_reads() {
         let m = model(MODEL);
         let get = op(OpKind::GetItem, "Users");
-        let d = run(&m, "unused-index", std::slice::from_ref(&get));
+        let d = run_ops(&m, "unused-index", std::slice::from_ref(&get));
         assert_eq!(d.len(), 1, "{d:#?}");
         assert!(d[0].message.starts_with(
             "index `ByEmail` of `Users` is never read by the code or an access pattern: it \
-             keeps a copy of 1,000,000 items (500.0 MB)"
+             keeps a copy of 1,000,000 items (476.8 MB)"
         ));
         let mut q = op(OpKind::Query, "Users");
         q.index = Some(Resolved::literal("ByEmail"));
-        assert!(run(&m, "unused-index", &[get.clone(), q]).is_empty());
+        assert!(run_ops(&m, "unused-index", &[get.clone(), q]).is_empty());
     }
 
     #[test]
     fn quiet_when_the_code_is_not_in_view_or_unresolved() {
         let m = model(MODEL);
-        assert!(run(&m, "unused-index", &[]).is_empty());
+        assert!(run_ops(&m, "unused-index", &[]).is_empty());
         let mut q = op(OpKind::Query, "Users");
         q.index = Some(Resolved::unknown("a parameter"));
-        assert!(run(&m, "unused-index", &[q]).is_empty());
+        assert!(run_ops(&m, "unused-index", &[q]).is_empty());
     }
 }

@@ -1,0 +1,594 @@
+//! `filter-instead-of-index`: prose in `rules/filter-instead-of-index.md`.
+//!
+//! A FilterExpression runs after DynamoDB has read (and charged for) every item of the
+//! key range. When a filter term fixes an attribute that a key could select by, the
+//! rule names the key design that serves it: an existing index, a Query instead of a
+//! Scan, a composite sort key, or a new GSI.
+
+use super::{Rule, RuleContext, RuleMeta};
+use crate::analysis::conditions::{and_terms, file_span, parse_condition_arg, Term, TermOp};
+use crate::analysis::figures;
+use crate::analysis::read_cost::{items_read, kept_share, Read, Spread};
+use crate::analysis::BoundOperation;
+use crate::attr::AttributeType;
+use crate::expr::ExprKind;
+use crate::model::{Cardinality, Index, Projection, Table};
+use crate::scanner::{OpKind, Operation};
+
+crate::declare_rule! {
+    pub FilterInsteadOfIndex,
+    id: "filter-instead-of-index",
+    category: Perf,
+    summary: "a filter discards items a key could have skipped: every item read is charged",
+}
+
+/// Below this many distinct values an equality-filtered attribute is a prefix for a
+/// composite sort key (`OPEN#2020-05-10`); above it, an index partition key.
+const COMPOSITE_MAX_VALUES: u64 = 1_000;
+
+/// The key schema a Query or Scan reads: the table's, or one index's.
+#[derive(Clone, Copy)]
+struct Schema<'a> {
+    index: Option<&'a Index>,
+    pk: &'a str,
+    sk: Option<&'a str>,
+}
+
+impl<'a> Schema<'a> {
+    fn of(table: &'a Table, index: Option<&'a Index>) -> Self {
+        match index {
+            Some(i) => Self {
+                index: Some(i),
+                pk: &i.partition_key,
+                sk: i.sort_key.as_deref(),
+            },
+            None => Self {
+                index: None,
+                pk: &table.partition_key,
+                sk: table.sort_key.as_deref(),
+            },
+        }
+    }
+
+    fn same(&self, other: &Schema<'_>) -> bool {
+        self.index.map(|i| &i.name) == other.index.map(|i| &i.name)
+    }
+
+    fn label(&self, table: &Table) -> String {
+        match self.index {
+            Some(i) => format!("index `{}` of `{}`", i.name, table.name),
+            None => format!("`{}`", table.name),
+        }
+    }
+}
+
+/// The key design that would serve a filter term, best first.
+enum Design<'a> {
+    /// Another index (or the table) is keyed on the filtered attribute.
+    Existing {
+        schema: Schema<'a>,
+        pk: String,
+        sk: Option<String>,
+    },
+    /// A Scan that fixes the partition key it reads: a Query does it by key.
+    QueryInstead { pk: String, sk: Option<String> },
+    /// Prefix the sort key with the filtered attribute.
+    CompositeSortKey { attr: String, sort_key: String },
+    /// A GSI keyed on the filtered attribute(s).
+    NewIndex {
+        pk: String,
+        sk: Option<String>,
+        /// The partition key's distinct values, when few.
+        few_values: Option<u64>,
+    },
+    /// A boolean flag: key a sparse index on an attribute written only when it holds.
+    SparseIndex { attr: String },
+}
+
+impl Design<'_> {
+    fn rank(&self) -> u8 {
+        match self {
+            Design::Existing { .. } | Design::QueryInstead { .. } => 0,
+            Design::CompositeSortKey { .. } => 1,
+            Design::NewIndex { .. } => 2,
+            Design::SparseIndex { .. } => 3,
+        }
+    }
+}
+
+impl Rule for FilterInsteadOfIndex {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_operation(&self, cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
+        let op = bound.op;
+        if !matches!(op.kind, OpKind::Query | OpKind::Scan) {
+            return;
+        }
+        let Some(table) = bound.table else { return };
+        // An index the model does not know is `rejected-request`'s finding.
+        if op.index.is_some() && bound.index.is_none() {
+            return;
+        }
+        let Some(filter_arg) = &op.filter else { return };
+        let Some(Ok(filter)) = parse_condition_arg(filter_arg, ExprKind::Filter) else {
+            return;
+        };
+        let filter = and_terms(&filter, &op.names);
+        let key_terms = match (&op.kind, &op.key_condition) {
+            (OpKind::Query, Some(arg)) => match parse_condition_arg(arg, ExprKind::KeyCondition) {
+                Some(Ok(c)) => and_terms(&c, &op.names).terms,
+                _ => return,
+            },
+            (OpKind::Query, None) => return,
+            _ => Vec::new(),
+        };
+        let target = Schema::of(table, bound.index);
+        let Some((term, design)) = filter
+            .terms
+            .iter()
+            .filter_map(|t| design_for(table, target, op.kind, t, &filter.terms).map(|d| (t, d)))
+            .min_by_key(|(_, d)| d.rank())
+        else {
+            return;
+        };
+
+        let read = items_read(table, bound.index, op, &key_terms, Spread::Average);
+        let kept = if filter.has_other {
+            None
+        } else {
+            filter
+                .terms
+                .iter()
+                .filter_map(|t| kept_share(table, t, &op.values))
+                .reduce(|a, b| a * b)
+        };
+        // A read that costs little whatever the filter keeps: no key would save capacity.
+        let min_rcu = cx.option_u64("min-rcu", 1) as f64;
+        if let Some(rcu) = read.as_ref().ok().and_then(Read::rcu) {
+            if rcu * (1.0 - kept.unwrap_or(0.0)) < min_rcu {
+                return;
+            }
+        }
+
+        let method = op.kind.sdk_method();
+        let target_label = target.label(table);
+        let cost = match &read {
+            Ok(r) => cost_clause(op, r, kept),
+            Err(_) if op.kind == OpKind::Scan => ": every item is read and charged".to_string(),
+            Err(_) => String::new(),
+        };
+        let file = op.file.clone();
+        let model_path = cx.model.path.clone();
+        let d = cx.report(
+            file.clone(),
+            file_span(filter_arg, term.span),
+            format!(
+                "`{method}` of {target_label} filters on `{}` after reading{cost}",
+                term.attr
+            ),
+        );
+        d.label(
+            file,
+            op.method_span,
+            match op.kind {
+                OpKind::Scan => "reads every item of the table or index".to_string(),
+                _ => "reads every item of the key range, kept or not".to_string(),
+            },
+        );
+        if let Err(missing) = &read {
+            d.note(format!(
+                "the cost per call is not estimated: the model lacks {}",
+                missing.0
+            ));
+        }
+        match &design {
+            Design::Existing { schema, pk, sk } => {
+                if let Some(i) = schema.index {
+                    d.label(
+                        model_path,
+                        i.name_span,
+                        format!("`{}` is keyed on `{}`", i.name, key_pair(pk, sk.as_deref())),
+                    );
+                }
+                let via = match schema.index {
+                    Some(i) => format!("query index `{}`", i.name),
+                    None => format!("query the table `{}`", table.name),
+                };
+                d.help(format!(
+                    "{via} with `{}` in the key condition instead of the filter",
+                    key_pair(pk, sk.as_deref())
+                ));
+                if let Some(i) = schema.index.filter(|i| i.projection != Projection::All) {
+                    d.note(format!(
+                        "`{}` projects only some attributes: check it holds the ones this call reads",
+                        i.name
+                    ));
+                }
+            }
+            Design::QueryInstead { pk, sk } => {
+                d.help(format!(
+                    "`{pk}` is the partition key of {target_label}: use `query` with `{}` in the key condition instead of `scan`",
+                    key_pair(pk, sk.as_deref())
+                ));
+            }
+            Design::CompositeSortKey { attr, sort_key } => {
+                if let Some(span) = sort_key_span(table, target) {
+                    d.label(
+                        model_path,
+                        span,
+                        format!("make this sort key `{attr}#{sort_key}`"),
+                    );
+                }
+                d.help(format!(
+                    "make the sort key composite, `{attr}#{sort_key}` (e.g. `{example}#...`), and replace the filter with `begins_with` on it in the key condition; keep `{attr}` as a plain attribute for other patterns",
+                    example = example_value(table, attr, term, op)
+                ));
+            }
+            Design::NewIndex { pk, sk, few_values } => {
+                let mut help = format!(
+                    "add a GSI with partition key `{pk}`{} and `query` it",
+                    sk.as_ref()
+                        .map(|s| format!(" and sort key `{s}`"))
+                        .unwrap_or_default()
+                );
+                if let Some(n) = few_values {
+                    help.push_str(&format!(
+                        "; `{pk}` has only {n} values, so write-shard that key (`{pk}#0..N-1`, see `low-cardinality-pk`)"
+                    ));
+                }
+                d.help(help);
+            }
+            Design::SparseIndex { attr } => {
+                d.help(format!(
+                    "`{attr}` is a boolean and cannot be a key: write a GSI key attribute only on the items where it holds (a sparse index) and `query` that index"
+                ));
+            }
+        }
+    }
+}
+
+/// The design that serves `term`, if a key could: see the rule page for the cases.
+fn design_for<'a>(
+    table: &'a Table,
+    target: Schema<'a>,
+    kind: OpKind,
+    term: &Term,
+    all: &[Term],
+) -> Option<Design<'a>> {
+    let attr = term.attr.as_str();
+    let schemas = std::iter::once(Schema::of(table, None))
+        .chain(table.indexes.iter().map(|i| Schema::of(table, Some(i))))
+        .filter(|s| !s.same(&target));
+    let declared = table.attribute(attr);
+    let ty = declared.map(|a| a.ty);
+    if ty.is_some_and(|t| !is_key_type(t)) {
+        return (ty == Some(AttributeType::Bool) && term.op.is_eq()).then(|| Design::SparseIndex {
+            attr: attr.to_string(),
+        });
+    }
+    // A second term that could be the sort key next to `attr`.
+    let companion = |pk: &str| -> Option<String> {
+        all.iter()
+            .find(|t| t.attr != pk && t.attr != attr)
+            .map(|t| t.attr.clone())
+    };
+    match kind {
+        OpKind::Scan => {
+            if !term.op.is_eq() {
+                return None;
+            }
+            if target.pk == attr {
+                let sk = target
+                    .sk
+                    .filter(|sk| all.iter().any(|t| t.attr == *sk))
+                    .map(str::to_string);
+                return Some(Design::QueryInstead {
+                    pk: attr.to_string(),
+                    sk,
+                });
+            }
+            let mut found = None;
+            for s in schemas {
+                if s.pk == attr {
+                    let sk =
+                        s.sk.filter(|sk| all.iter().any(|t| t.attr == *sk))
+                            .map(str::to_string);
+                    found = Some(Design::Existing {
+                        schema: s,
+                        pk: attr.to_string(),
+                        sk,
+                    });
+                    break;
+                }
+            }
+            found.or_else(|| {
+                let few = table
+                    .cardinality(attr)
+                    .count()
+                    .filter(|n| *n <= COMPOSITE_MAX_VALUES);
+                Some(Design::NewIndex {
+                    pk: attr.to_string(),
+                    sk: companion(attr),
+                    few_values: few,
+                })
+            })
+        }
+        OpKind::Query => {
+            // Filters on the queried keys are rejected by DynamoDB: not this rule's.
+            if target.pk == attr || target.sk == Some(attr) {
+                return None;
+            }
+            for s in schemas {
+                if s.pk == target.pk && s.sk == Some(attr) {
+                    return Some(Design::Existing {
+                        schema: s,
+                        pk: target.pk.to_string(),
+                        sk: Some(attr.to_string()),
+                    });
+                }
+            }
+            // Only attributes the model describes: an undeclared one may be anything.
+            declared?;
+            let few = match table.cardinality(attr) {
+                Cardinality::Values(n) | Cardinality::Declared(n) => Some(n),
+                _ => None,
+            };
+            match (term.op, target.sk) {
+                (TermOp::Eq, Some(sk)) if few.is_some_and(|n| n <= COMPOSITE_MAX_VALUES) => {
+                    Some(Design::CompositeSortKey {
+                        attr: attr.to_string(),
+                        sort_key: sk.to_string(),
+                    })
+                }
+                (TermOp::Eq, Some(_)) => None,
+                _ => Some(Design::NewIndex {
+                    pk: target.pk.to_string(),
+                    sk: Some(attr.to_string()),
+                    few_values: None,
+                }),
+            }
+        }
+        _ => None,
+    }
+}
+
+fn is_key_type(t: AttributeType) -> bool {
+    matches!(t, AttributeType::S | AttributeType::N | AttributeType::B)
+}
+
+fn key_pair(pk: &str, sk: Option<&str>) -> String {
+    match sk {
+        Some(sk) => format!("{pk}` and `{sk}"),
+        None => pk.to_string(),
+    }
+}
+
+/// Where the target's sort key is declared in the TOML.
+fn sort_key_span(table: &Table, target: Schema<'_>) -> Option<crate::source::Span> {
+    match target.index {
+        Some(i) => i.fields.get("sort-key"),
+        None => table.fields.get("sort-key"),
+    }
+}
+
+/// A value of the filtered attribute for the composite key example: the literal the
+/// code filters by, else the first declared value.
+fn example_value(table: &Table, attr: &str, term: &Term, op: &Operation) -> String {
+    crate::analysis::read_cost::literal_of(&op.values, term, 0)
+        .map(str::to_string)
+        .or_else(|| {
+            table
+                .attribute(attr)
+                .and_then(|a| a.values.as_ref())
+                .and_then(|v| v.values().first().map(|s| s.to_string()))
+        })
+        .unwrap_or_else(|| attr.to_uppercase())
+}
+
+/// `: about 300 items (73.2 KB, 9.5 RCU) read per call to return about 60 (20%)`.
+fn cost_clause(op: &Operation, r: &Read, kept: Option<f64>) -> String {
+    let mut s = format!(": about {} items", figures::count(r.items));
+    if let (Some(b), Some(u)) = (r.bytes, r.rcu()) {
+        s.push_str(&format!(
+            " ({}, {} RCU)",
+            figures::bytes(b),
+            figures::units(u)
+        ));
+    }
+    s.push_str(" read per call");
+    if let Some(k) = kept {
+        s.push_str(&format!(
+            " to return about {} ({})",
+            figures::count(r.items * k),
+            figures::percent(k)
+        ));
+    }
+    if op.kind == OpKind::Scan {
+        if let Some(p) = r.pages().filter(|p| *p > 1) {
+            s.push_str(&format!(" over {} pages of 1 MB", figures::group(p)));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{model, run, Op};
+    use crate::scanner::OpKind::{Query, Scan};
+
+    const ORDERS: &str = r#"
+[[table]]
+name = "Orders"
+partition-key = "CustomerId"
+sort-key = "OrderDate"
+item-count = 3_000_000
+avg-item-size = 250
+
+[table.attributes]
+CustomerId = { type = "S", cardinality = 10_000 }
+OrderDate = "S"
+OrderId = { type = "S", unique = true }
+Status = { type = "S", values = { Ordered = 0.2, InTransit = 0.1, Delivered = 0.7 } }
+Amount = "N"
+Gift = "BOOL"
+Email = { type = "S", cardinality = 50_000 }
+
+[[table.index]]
+name = "ByOrderId"
+partition-key = "OrderId"
+projection = "KEYS_ONLY"
+
+[[table.index]]
+name = "ByAmount"
+kind = "local"
+partition-key = "CustomerId"
+sort-key = "Amount"
+projection = "ALL"
+
+[[table]]
+name = "Small"
+partition-key = "Id"
+sort-key = "Sk"
+item-count = 1_000
+avg-item-size = 100
+[table.attributes]
+Id = { type = "S", cardinality = 100 }
+Sk = "S"
+Kind = { type = "S", values = ["a", "b"] }
+
+[[table]]
+name = "Bare"
+partition-key = "Id"
+sort-key = "Sk"
+[table.attributes]
+Id = "S"
+Sk = "S"
+Kind = { type = "S", values = ["a", "b"] }
+"#;
+
+    fn q(filter: &str) -> Op {
+        Op::new(Query, "Orders")
+            .key("CustomerId = :c")
+            .value(":c", None)
+            .filter(filter)
+            .name("#s", "Status")
+    }
+
+    fn s(filter: &str) -> Op {
+        Op::new(Scan, "Orders").filter(filter).name("#s", "Status")
+    }
+
+    /// (case, operation, expected message and help fragments; empty = not flagged)
+    fn cases() -> Vec<(&'static str, Op, Vec<&'static str>)> {
+        vec![
+            (
+                "query: equality on a few-valued attribute → composite sort key",
+                q("#s = :s").value(":s", Some("Ordered")),
+                vec![
+                    "`query` of `Orders` filters on `Status` after reading: about 300 items (73.2 KB, 9.5 RCU) read per call to return about 60 (20%)",
+                    "make the sort key composite, `Status#OrderDate` (e.g. `Ordered#...`)",
+                ],
+            ),
+            (
+                "query: range on an LSI sort key → that index",
+                q("Amount >= :m").value(":m", None),
+                vec!["filters on `Amount`", "query index `ByAmount` with `CustomerId` and `Amount`"],
+            ),
+            (
+                "query: range on an attribute no index sorts by → new index",
+                q("Email > :e"),
+                vec!["add a GSI with partition key `CustomerId` and sort key `Email`"],
+            ),
+            ("query: equality on a many-valued attribute", q("Email = :e"), vec![]),
+            ("query: undeclared attribute", q("Channel = :x"), vec![]),
+            ("query: OR", q("#s = :a OR #s = :b"), vec![]),
+            ("query: free text", q("contains(Notes, :w)"), vec![]),
+            ("query: the queried keys themselves", q("OrderDate > :d"), vec![]),
+            (
+                "query: a small collection costs the minimum",
+                Op::new(Query, "Small").key("Id = :i").filter("Kind = :k"),
+                vec![],
+            ),
+            (
+                "query: no figures still flags, saying what is missing",
+                Op::new(Query, "Bare").key("Id = :i").filter("Kind = :k"),
+                vec!["`query` of `Bare` filters on `Kind` after reading", "the model lacks `item-count`"],
+            ),
+            (
+                "query: unknown index is someone else's finding",
+                q("#s = :s").index("Nope"),
+                vec![],
+            ),
+            (
+                "scan: equality on a GSI partition key → that GSI",
+                s("OrderId = :id"),
+                vec![
+                    "`scan` of `Orders` filters on `OrderId` after reading: about 3,000,000 items (715.3 MB, 91,553 RCU) read per call to return about 1 (<0.1%) over 716 pages of 1 MB",
+                    "query index `ByOrderId` with `OrderId` in the key condition",
+                    "projects only some attributes",
+                ],
+            ),
+            (
+                "scan: equality on the table's own partition key → query",
+                s("CustomerId = :c AND OrderDate > :d"),
+                vec!["use `query` with `CustomerId` and `OrderDate` in the key condition instead of `scan`"],
+            ),
+            (
+                "scan: equality and range → new GSI, sharded",
+                s("#s = :s AND OrderDate BETWEEN :a AND :b"),
+                vec!["add a GSI with partition key `Status` and sort key `OrderDate`", "only 3 values"],
+            ),
+            ("scan: boolean → sparse index", s("Gift = :t"), vec!["(a sparse index)"]),
+            ("scan: range only", s("Amount > :m"), vec![]),
+            ("scan: existence", s("attribute_exists(Gift)"), vec![]),
+            ("scan: nested path", s("address.city = :c"), vec![]),
+            ("scan: unknown table", Op::new(Scan, "Nope").filter("a = :a"), vec![]),
+        ]
+    }
+
+    #[test]
+    fn flags_what_a_key_serves_and_names_the_design() {
+        let m = model(ORDERS);
+        for (case, op, want) in cases() {
+            let got = run("filter-instead-of-index", &m, &[op]);
+            if want.is_empty() {
+                assert!(got.is_empty(), "{case}: unexpected {got:#?}");
+                continue;
+            }
+            assert_eq!(got.len(), 1, "{case}: {got:#?}");
+            let d = &got[0];
+            let text = format!(
+                "{}\n{}\n{}",
+                d.message,
+                d.help.clone().unwrap_or_default(),
+                d.notes.join("\n")
+            );
+            for w in want {
+                assert!(text.contains(w), "{case}: `{w}` not in\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn points_at_the_filter_term_in_the_literal() {
+        let m = model(ORDERS);
+        let got = run(
+            "filter-instead-of-index",
+            &m,
+            &[q("attribute_exists(OrderId) AND #s = :s")],
+        );
+        // The filter literal's content starts at byte 201; the term at its byte 30.
+        assert_eq!(got[0].location.span, crate::source::Span::new(231, 238));
+    }
+
+    #[test]
+    fn min_rcu_option_raises_the_bar() {
+        let m = model(&format!(
+            "[rules]\nfilter-instead-of-index = {{ min-rcu = 100 }}\n{ORDERS}"
+        ));
+        let got = run("filter-instead-of-index", &m, &[q("#s = :s")]);
+        assert!(got.is_empty(), "{got:#?}");
+    }
+}

@@ -1,0 +1,310 @@
+//! `unpaginated-query`: prose in `rules/unpaginated-query.md`.
+//!
+//! Two mistakes of reading one page: a Scan (or a Query over a collection the model
+//! says exceeds 1 MB) sent once, which silently stops at 1 MB; and `limit(n)` next to
+//! a filter, which caps the items read rather than returned.
+
+use super::{Rule, RuleContext, RuleMeta};
+use crate::analysis::conditions::{and_terms, parse_condition_arg};
+use crate::analysis::figures;
+use crate::analysis::read_cost::{items_read, Spread, PAGE_BYTES};
+use crate::analysis::BoundOperation;
+use crate::expr::ExprKind;
+use crate::scanner::{ColdReason, OpKind, Operation};
+
+crate::declare_rule! {
+    pub UnpaginatedQuery,
+    id: "unpaginated-query",
+    category: Suspicious,
+    summary: "a Query or Scan read as one page silently stops at 1 MB",
+}
+
+const PAGINATE_HELP: &str = "loop while the output's `last_evaluated_key()` is set, passing it to `set_exclusive_start_key`, or read every page with `.into_paginator().items().send()`";
+
+impl Rule for UnpaginatedQuery {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_operation(&self, cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
+        let op = bound.op;
+        if !matches!(op.kind, OpKind::Query | OpKind::Scan)
+            || op.paginated
+            || op.exclusive_start_key
+        {
+            return;
+        }
+        // Tests and benches read the small tables they seeded.
+        if matches!(op.context.cold, Some(ColdReason::Test | ColdReason::Bench)) {
+            return;
+        }
+        let limit = op.limit.as_ref();
+        if let (Some(limit), Some(filter)) = (limit, &op.filter) {
+            let n = limit.literal.as_deref().and_then(|l| l.parse::<u64>().ok());
+            let shown = n.map_or_else(|| "n".to_string(), |n| n.to_string());
+            let fewer = n.map_or_else(|| "fewer".to_string(), |n| format!("fewer than {n}"));
+            cx.report(
+                op.file.clone(),
+                limit.span,
+                format!(
+                    "`limit({shown})` caps the items the `{}` reads, not the items it returns: with a filter it can return {fewer} items, even none, while more match",
+                    op.kind.sdk_method()
+                ),
+            )
+            .label(op.file.clone(), filter.span, "applied after the limit")
+            .help(format!(
+                "drop the limit and {}, stopping once enough items matched; or move the filtered attribute into the key (see `filter-instead-of-index`)",
+                PAGINATE_HELP.replacen("loop", "keep reading", 1)
+            ));
+            return;
+        }
+        if let Some(limit) = limit {
+            // A bounded read: one page is what the code asks for, unless `n` items
+            // cannot fit in 1 MB.
+            let n = limit.literal.as_deref().and_then(|l| l.parse::<u64>().ok());
+            let size = bound.table.and_then(|t| t.avg_item_size);
+            match (n, size) {
+                (Some(n), Some(s)) if (n.saturating_mul(s) as f64) > PAGE_BYTES => {}
+                _ => return,
+            }
+        }
+        truncation(cx, bound);
+    }
+}
+
+/// The 1 MB finding: reported when the model shows the read can exceed a page, or for
+/// a Scan when the model cannot tell (saying so).
+fn truncation(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
+    let op = bound.op;
+    let Some(table) = bound.table else {
+        if op.kind == OpKind::Scan {
+            let why = bound
+                .unbound
+                .as_deref()
+                .unwrap_or("the table is not in the model");
+            report(
+                cx,
+                op,
+                None,
+                format!("{why}: assuming the table exceeds 1 MB"),
+            );
+        }
+        return;
+    };
+    if op.index.is_some() && bound.index.is_none() {
+        return;
+    }
+    let key_terms = match (&op.kind, &op.key_condition) {
+        (OpKind::Query, Some(arg)) => match parse_condition_arg(arg, ExprKind::KeyCondition) {
+            Some(Ok(c)) => and_terms(&c, &op.names).terms,
+            _ => return,
+        },
+        (OpKind::Query, None) => return,
+        _ => Vec::new(),
+    };
+    let target = match bound.index {
+        Some(i) => format!("index `{}` of `{}`", i.name, table.name),
+        None => format!("`{}`", table.name),
+    };
+    match items_read(table, bound.index, op, &key_terms, Spread::Largest) {
+        Ok(read) => {
+            let Some(bytes) = read.bytes else {
+                if op.kind == OpKind::Scan {
+                    let note = format!(
+                        "the model declares no `avg-item-size` for `{}`: assuming the {} items exceed 1 MB",
+                        table.name,
+                        figures::count(read.items)
+                    );
+                    report(cx, op, Some(&target), note);
+                }
+                return;
+            };
+            if bytes <= PAGE_BYTES {
+                return;
+            }
+            let what = match op.kind {
+                OpKind::Scan => "the table or index holds",
+                _ => "the key range holds up to",
+            };
+            let pages = read.pages().unwrap_or(1);
+            cx.report(
+                op.file.clone(),
+                op.method_span,
+                format!(
+                    "`{}` of {target} is sent once and stops at 1 MB: {what} about {} items ({}), {} pages, and every page after the first is silently dropped",
+                    op.kind.sdk_method(),
+                    figures::count(read.items),
+                    figures::bytes(bytes),
+                    figures::group(pages)
+                ),
+            )
+            .help(PAGINATE_HELP);
+        }
+        Err(missing) if op.kind == OpKind::Scan => {
+            let note = format!(
+                "the model lacks {}: assuming the table exceeds 1 MB",
+                missing.0
+            );
+            report(cx, op, Some(&target), note);
+        }
+        Err(_) => {}
+    }
+}
+
+/// A Scan finding without figures.
+fn report(cx: &mut RuleContext<'_>, op: &Operation, target: Option<&str>, note: String) {
+    let target = target.map_or_else(|| op.table_label(), str::to_string);
+    let d = cx.report(
+        op.file.clone(),
+        op.method_span,
+        format!(
+            "`scan` of {target} is sent once and stops at 1 MB: every item after the first page is silently dropped"
+        ),
+    );
+    d.note(note).help(PAGINATE_HELP);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{model, run, Op};
+    use crate::scanner::OpKind::{Query, Scan};
+
+    const BLOG: &str = r#"
+[[table]]
+name = "BlogApp"
+partition-key = "PK"
+sort-key = "SK"
+item-count = 5_000_000
+avg-item-size = 400
+
+[table.attributes]
+PK = { type = "S", cardinality = 1_000 }
+SK = "S"
+facet = { type = "S", values = { USER = 0.0002, BLOG = 0.9998 } }
+createdAt = "S"
+
+[[table.index]]
+name = "ByFacet"
+partition-key = "facet"
+sort-key = "createdAt"
+projection = "ALL"
+
+[[table.entity]]
+name = "User"
+count = 1_000
+keys = { PK = "USER#{userID}", SK = "PROFILE" }
+
+[[table.entity]]
+name = "Blog"
+count = 4_999_000
+keys = { PK = "USER#{userID}", SK = "BLOG#{blogID}" }
+attributes = ["facet", "createdAt"]
+
+[[table]]
+name = "Settings"
+partition-key = "Key"
+item-count = 200
+avg-item-size = 300
+[table.attributes]
+Key = "S"
+
+[[table]]
+name = "Audit"
+partition-key = "Id"
+[table.attributes]
+Id = "S"
+"#;
+
+    fn user_query(key: &str) -> Op {
+        Op::new(Query, "BlogApp")
+            .key(key)
+            .value(":pk", None)
+            .value(":sk", Some("PROFILE"))
+            .value(":b", Some("BLOG#"))
+    }
+
+    /// (case, operation, expected fragments of each finding's message, in order)
+    fn cases() -> Vec<(&'static str, Op, Vec<&'static str>)> {
+        vec![
+            (
+                "scan of a big table",
+                Op::new(Scan, "BlogApp"),
+                vec!["`scan` of `BlogApp` is sent once and stops at 1 MB: the table or index holds about 5,000,000 items (1.9 GB), 1,908 pages"],
+            ),
+            ("scan of a table that fits a page", Op::new(Scan, "Settings"), vec![]),
+            (
+                "scan of a table of unknown size",
+                Op::new(Scan, "Audit"),
+                vec!["`scan` of `Audit` is sent once and stops at 1 MB"],
+            ),
+            (
+                "scan of a table the model does not know",
+                Op::new(Scan, "Elsewhere"),
+                vec!["`scan` of `Elsewhere`"],
+            ),
+            ("paginated scan", Op::new(Scan, "BlogApp").paginated(), vec![]),
+            ("bounded scan", Op::new(Scan, "BlogApp").limit("10"), vec![]),
+            (
+                "a limit too big for one page",
+                Op::new(Scan, "BlogApp").limit("10000"),
+                vec!["stops at 1 MB"],
+            ),
+            (
+                "limit with a filter",
+                Op::new(Scan, "BlogApp").limit("25").filter("attribute_exists(x)"),
+                vec!["`limit(25)` caps the items the `scan` reads, not the items it returns: with a filter it can return fewer than 25 items"],
+            ),
+            (
+                "query over a user's whole collection",
+                user_query("PK = :pk"),
+                vec!["`query` of `BlogApp` is sent once and stops at 1 MB: the key range holds up to about 5,000 items (1.9 MB), 2 pages"],
+            ),
+            (
+                "query of a user's blogs",
+                user_query("PK = :pk AND begins_with(SK, :b)"),
+                vec!["about 4,999 items"],
+            ),
+            ("query of one profile", user_query("PK = :pk AND SK = :sk"), vec![]),
+            (
+                "query of the biggest facet",
+                Op::new(Query, "BlogApp").index("ByFacet").key("facet = :f").value(":f", None),
+                vec!["index `ByFacet` of `BlogApp`", "about 4,998,000 items"],
+            ),
+            (
+                "query with a literal small facet",
+                Op::new(Query, "BlogApp").index("ByFacet").key("facet = :f").value(":f", Some("USER")),
+                vec![],
+            ),
+            (
+                "query with a limit: a bounded page",
+                user_query("PK = :pk").limit("20"),
+                vec![],
+            ),
+            ("query without figures", Op::new(Query, "Audit").key("Id = :i"), vec![]),
+        ]
+    }
+
+    #[test]
+    fn flags_single_pages_the_model_says_overflow() {
+        let m = model(BLOG);
+        for (case, op, want) in cases() {
+            let got = run("unpaginated-query", &m, &[op]);
+            assert_eq!(got.len(), want.len().min(1), "{case}: {got:#?}");
+            for w in want {
+                assert!(
+                    got[0].message.contains(w),
+                    "{case}: `{w}` not in\n{}",
+                    got[0].message
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn tests_are_not_flagged() {
+        let m = model(BLOG);
+        let mut op = Op::new(Scan, "BlogApp");
+        op.0.context.cold = Some(crate::scanner::ColdReason::Test);
+        assert!(run("unpaginated-query", &m, &[op]).is_empty());
+    }
+}
