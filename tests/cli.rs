@@ -263,6 +263,19 @@ fn missing_and_broken_models_exit_2_with_a_location() {
 }
 
 #[test]
+fn model_show_prints_indexes_projections_and_sparse_membership() {
+    let (out, err, code) = dynalint(&root().join("test-fixtures/demo"), &["model", "show"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("ByFacet (global) partition facet (S), sort createdAt (S)"),
+        "{out}"
+    );
+    assert!(out.contains("absent: User"), "{out}");
+    let (_, _, code) = dynalint(&fixture("broken-model"), &["model", "show"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
 fn bad_files_are_skipped_with_a_note_and_never_panic() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();

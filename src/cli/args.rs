@@ -36,6 +36,8 @@ pub enum Command {
     /// Validate or show the key model (`dynalint.toml`).
     #[command(subcommand)]
     Model(ModelCommand),
+    /// Run the language server on stdin/stdout (for editors).
+    Lsp,
 }
 
 /// Output formats of `check`.
@@ -130,6 +132,8 @@ pub struct CallsArgs {
 pub enum ModelCommand {
     /// Validate dynalint.toml; exit 0 when valid, 2 when not.
     Check(ModelArgs),
+    /// Print tables, key schemas, indexes, projections and which entities each index holds.
+    Show(ModelArgs),
 }
 
 #[derive(Debug, Clone, Args)]

@@ -45,6 +45,10 @@ pub fn main(argv: Vec<OsString>) -> i32 {
         Command::Explain(a) => rules_cmd::explain(a),
         Command::Calls(a) => calls::run(a),
         Command::Model(a) => model_cmd::run(a),
+        Command::Lsp => match crate::lsp::run_stdio() {
+            Ok(()) => EXIT_OK,
+            Err(e) => error(format!("language server: {e}")),
+        },
     };
     let _ = std::io::stdout().flush();
     code

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! condition ::= or
-//! or        ::= and ( OR and )*
+//! or        ::= and ( OR and )*                 -- parsed by one loop with `and`
 //! and       ::= unary ( AND unary )*
 //! unary     ::= NOT unary | '(' or ')' rest? | primary rest?
 //! rest      ::= comparator operand | BETWEEN operand AND operand
@@ -109,44 +109,54 @@ fn into_condition(p: &mut Parser<'_>, item: Item) -> Result<Condition, ExprError
     }
 }
 
+/// `or` and `and` in one loop (AND binds tighter, both associate left), so a
+/// parenthesised group costs one frame here rather than one per precedence level.
 fn parse_or(p: &mut Parser<'_>) -> Result<Item, ExprError> {
-    let mut left = parse_and(p)?;
-    while p.at_keyword("OR") {
-        let l = into_condition(p, left)?;
-        p.bump();
-        let right = parse_and(p)?;
-        let r = into_condition(p, right)?;
-        let span = l.span().cover(r.span());
-        left = Item::Cond {
-            cond: Condition::Or {
-                left: Box::new(l),
-                right: Box::new(r),
-                span,
-            },
-            group: false,
-        };
+    let first = parse_unary(p)?;
+    if !p.at_keyword("AND") && !p.at_keyword("OR") {
+        return Ok(first);
     }
-    Ok(left)
-}
-
-fn parse_and(p: &mut Parser<'_>) -> Result<Item, ExprError> {
-    let mut left = parse_unary(p)?;
-    while p.at_keyword("AND") {
-        let l = into_condition(p, left)?;
+    // `ors` holds the OR-chain so far; `term` the AND-chain being built.
+    let mut ors: Option<Condition> = None;
+    let mut term = into_condition(p, first)?;
+    loop {
+        let is_and = p.at_keyword("AND");
+        if !is_and && !p.at_keyword("OR") {
+            break;
+        }
+        p.count_logical_operator()?;
         p.bump();
         let right = parse_unary(p)?;
-        let r = into_condition(p, right)?;
-        let span = l.span().cover(r.span());
-        left = Item::Cond {
-            cond: Condition::And {
-                left: Box::new(l),
-                right: Box::new(r),
+        let right = into_condition(p, right)?;
+        if is_and {
+            let span = term.span().cover(right.span());
+            term = Condition::And {
+                left: Box::new(term),
+                right: Box::new(right),
                 span,
-            },
-            group: false,
-        };
+            };
+        } else {
+            let done = std::mem::replace(&mut term, right);
+            ors = Some(match ors {
+                None => done,
+                Some(left) => or(left, done),
+            });
+        }
     }
-    Ok(left)
+    let cond = match ors {
+        None => term,
+        Some(left) => or(left, term),
+    };
+    Ok(Item::Cond { cond, group: false })
+}
+
+fn or(left: Condition, right: Condition) -> Condition {
+    let span = left.span().cover(right.span());
+    Condition::Or {
+        left: Box::new(left),
+        right: Box::new(right),
+        span,
+    }
 }
 
 fn redundant_parens(p: &mut Parser<'_>, span: Span) {
@@ -160,65 +170,82 @@ fn redundant_parens(p: &mut Parser<'_>, span: Span) {
 }
 
 fn parse_unary(p: &mut Parser<'_>) -> Result<Item, ExprError> {
+    // The branches live in their own functions so the frame that recursion stacks up
+    // stays small (debug builds keep every local of a function in its frame).
     p.nested(|p| {
         if p.at_keyword("NOT") {
-            let not = p.bump();
-            let inner = parse_unary(p)?;
-            let inner = into_condition(p, inner)?;
-            let span = not.span.cover(inner.span());
-            return Ok(Item::Cond {
-                cond: Condition::Not {
-                    inner: Box::new(inner),
-                    span,
-                },
-                group: false,
-            });
-        }
-        if p.peek().kind == TokenKind::LParen {
-            let open = p.bump();
-            let inner = parse_or(p)?;
-            let close = p.expect(TokenKind::RParen)?;
-            let span = open.span.cover(close.span);
-            return match inner {
-                Item::Cond { cond, group } => {
-                    if group {
-                        redundant_parens(p, span);
-                    }
-                    Ok(Item::Cond { cond, group: true })
-                }
-                Item::Operand { operand, group } => {
-                    if group {
-                        redundant_parens(p, span);
-                    }
-                    parse_rest(p, operand, true)
-                }
-            };
-        }
-        match parse_primary(p)? {
-            Primary::Operand(operand) => parse_rest(p, operand, false),
-            Primary::Bool(function, span) => {
-                if at_condition_operator(p) {
-                    misused(p, function.name(), span);
-                    parse_rest(p, placeholder_operand(span), false)
-                } else {
-                    Ok(Item::Cond {
-                        cond: Condition::Function { function, span },
-                        group: false,
-                    })
-                }
-            }
-            Primary::Invalid(span) => {
-                if at_condition_operator(p) {
-                    parse_rest(p, placeholder_operand(span), false)
-                } else {
-                    Ok(Item::Cond {
-                        cond: placeholder_condition(span),
-                        group: false,
-                    })
-                }
-            }
+            parse_not(p)
+        } else if p.peek().kind == TokenKind::LParen {
+            parse_group(p)
+        } else {
+            parse_simple(p)
         }
     })
+}
+
+#[inline(never)]
+fn parse_not(p: &mut Parser<'_>) -> Result<Item, ExprError> {
+    let not = p.bump();
+    let inner = parse_unary(p)?;
+    let inner = into_condition(p, inner)?;
+    let span = not.span.cover(inner.span());
+    Ok(Item::Cond {
+        cond: Condition::Not {
+            inner: Box::new(inner),
+            span,
+        },
+        group: false,
+    })
+}
+
+#[inline(never)]
+fn parse_group(p: &mut Parser<'_>) -> Result<Item, ExprError> {
+    let open = p.bump();
+    let inner = parse_or(p)?;
+    let close = p.expect(TokenKind::RParen)?;
+    let span = open.span.cover(close.span);
+    match inner {
+        Item::Cond { cond, group } => {
+            if group {
+                redundant_parens(p, span);
+            }
+            Ok(Item::Cond { cond, group: true })
+        }
+        Item::Operand { operand, group } => {
+            if group {
+                redundant_parens(p, span);
+            }
+            parse_rest(p, operand, true)
+        }
+    }
+}
+
+#[inline(never)]
+fn parse_simple(p: &mut Parser<'_>) -> Result<Item, ExprError> {
+    match parse_primary(p)? {
+        Primary::Operand(operand) => parse_rest(p, operand, false),
+        Primary::Bool(function, span) => {
+            if at_condition_operator(p) {
+                misused(p, function.name(), span);
+                parse_rest(p, placeholder_operand(span), false)
+            } else {
+                Ok(Item::Cond {
+                    cond: Condition::Function { function, span },
+                    group: false,
+                })
+            }
+        }
+        Primary::Invalid(span) => {
+            if at_condition_operator(p) {
+                parse_rest(p, placeholder_operand(span), false)
+            } else {
+                Ok(Item::Cond {
+                    cond: placeholder_condition(span),
+                    group: false,
+                })
+            }
+        }
+    }
 }
 
 fn comparator(kind: TokenKind) -> Option<Comparator> {

@@ -58,6 +58,9 @@ pub enum ErrorCode {
     /// Nesting beyond the parser's depth limit (our wording: DynamoDB's 4 KB limit makes
     /// its parser never see such input).
     TooDeep,
+    /// More `AND`/`OR` operators than the parser's limit (our wording; unreachable within
+    /// DynamoDB's 4 KB).
+    TooComplex,
     /// `Syntax error; token: "..", near: ".."`
     Syntax,
     /// `Attribute name is a reserved keyword; reserved keyword: ..`
@@ -103,7 +106,10 @@ pub enum ErrorCode {
 impl ErrorCode {
     /// False for the codes whose message is dynalint's own rather than DynamoDB's.
     pub fn is_dynamodb_wording(self) -> bool {
-        !matches!(self, ErrorCode::TooDeep | ErrorCode::UnresolvedName)
+        !matches!(
+            self,
+            ErrorCode::TooDeep | ErrorCode::TooComplex | ErrorCode::UnresolvedName
+        )
     }
 }
 

@@ -21,13 +21,22 @@ pub struct Limits {
     /// Deepest nesting of parentheses, `NOT`s and function calls. Keeps the recursive
     /// parser's stack bounded whatever the input.
     pub max_depth: usize,
+    /// Most `AND`/`OR` operators in one expression. Each adds a level to the tree, so
+    /// this bounds the stack of everything that walks it (printing, checks, drop).
+    pub max_logical_operators: usize,
 }
 
 impl Limits {
     /// DynamoDB's 4 KB expression limit, and a depth no real expression reaches.
+    ///
+    /// The operator bound is above what fits in 4 KB, so it never rejects an
+    /// expression DynamoDB accepts (DynamoDB's own limit is 300 operators). The depth
+    /// bound is far beyond hand-written or builder-made expressions and keeps the
+    /// parser under ~700 KB of stack even in debug builds (about 10 KB per level).
     pub const DYNAMODB: Limits = Limits {
         max_bytes: Some(4096),
-        max_depth: 100,
+        max_depth: 64,
+        max_logical_operators: 1000,
     };
 }
 
@@ -78,6 +87,8 @@ pub(crate) struct Parser<'s> {
     pub kind: ExprKind,
     depth: usize,
     max_depth: usize,
+    logical_operators: usize,
+    max_logical_operators: usize,
     deferred: Vec<Deferred>,
     /// Words that are grammar keywords here and so cannot name an attribute.
     keywords: &'static [&'static str],
@@ -97,6 +108,8 @@ impl<'s> Parser<'s> {
             kind,
             depth: 0,
             max_depth: limits.max_depth,
+            logical_operators: 0,
+            max_logical_operators: limits.max_logical_operators,
             deferred: Vec::new(),
             keywords,
         }
@@ -200,6 +213,23 @@ impl<'s> Parser<'s> {
         let out = f(self);
         self.depth -= 1;
         out
+    }
+
+    /// Counts one `AND`/`OR`, failing once there are too many.
+    pub fn count_logical_operator(&mut self) -> Result<(), ExprError> {
+        self.logical_operators += 1;
+        if self.logical_operators > self.max_logical_operators {
+            return Err(ExprError::in_expr(
+                self.kind,
+                ErrorCode::TooComplex,
+                self.peek().span,
+                format_args!(
+                    "The expression has too many AND/OR operators; maximum: {}",
+                    self.max_logical_operators
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Queues a semantic error with its rank (lower is reported first).
