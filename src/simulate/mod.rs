@@ -1,1 +1,3 @@
 //! Synthetic data from the model, replayed against the engine for cost figures.
+
+pub mod shards;
