@@ -11,6 +11,7 @@ pub mod index_key_check;
 pub mod key_access;
 pub mod key_shape;
 pub mod read_cost;
+pub mod request;
 pub mod suppress;
 
 pub use bind::{bind, BoundOperation};

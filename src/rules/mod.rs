@@ -11,6 +11,7 @@ mod low_cardinality_pk;
 mod missing_sparse_attribute;
 mod scan_in_hot_path;
 mod unpaginated_query;
+mod unprojected_attribute;
 mod unserved_access_pattern;
 mod unused_index;
 
@@ -85,6 +86,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &scan_in_hot_path::ScanInHotPath,
     &filter_instead_of_index::FilterInsteadOfIndex,
     &unpaginated_query::UnpaginatedQuery,
+    &unprojected_attribute::UnprojectedAttribute,
     &low_cardinality_pk::LowCardinalityPk,
     &client_side_key_hashing::ClientSideKeyHashing,
     &missing_sparse_attribute::MissingSparseAttribute,
