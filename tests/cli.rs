@@ -263,6 +263,19 @@ fn missing_and_broken_models_exit_2_with_a_location() {
 }
 
 #[test]
+fn model_show_prints_indexes_projections_and_sparse_membership() {
+    let (out, err, code) = dynalint(&root().join("test-fixtures/demo"), &["model", "show"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("ByFacet (global) partition facet (S), sort createdAt (S)"),
+        "{out}"
+    );
+    assert!(out.contains("absent: User"), "{out}");
+    let (_, _, code) = dynalint(&fixture("broken-model"), &["model", "show"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
 fn bad_files_are_skipped_with_a_note_and_never_panic() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
@@ -314,4 +327,24 @@ fn rules_and_explain() {
     let (out, _, code) = dynalint(&root(), &["--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("Exit codes"), "{out}");
+}
+
+#[test]
+fn simulate_reports_each_access_pattern_as_json() {
+    let (out, err, code) = dynalint(
+        &root().join("test-fixtures/demo"),
+        &["simulate", "--scale", "0.002", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let text = v.to_string();
+    for pattern in ["latest blogs", "published blogs", "user by email"] {
+        assert!(text.contains(pattern), "{pattern} missing from {text}");
+    }
+    let (_, err, code) = dynalint(
+        &root().join("test-fixtures/demo"),
+        &["simulate", "--scale", "7"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--scale"), "{err}");
 }

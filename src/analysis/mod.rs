@@ -6,6 +6,7 @@ pub mod bind;
 pub mod conditions;
 pub mod figures;
 pub mod read_cost;
+pub mod request;
 pub mod suppress;
 
 pub use bind::{bind, BoundOperation};

@@ -11,6 +11,7 @@ use crate::workspace::display_path;
 pub(super) fn run(cmd: ModelCommand) -> i32 {
     match cmd {
         ModelCommand::Check(a) => check(a),
+        ModelCommand::Show(a) => show(a),
     }
 }
 
@@ -45,6 +46,17 @@ fn check(a: ModelArgs) -> i32 {
                 m.tables.len(),
                 m.access_patterns.len()
             );
+            EXIT_OK
+        }
+        Err(code) => code,
+    }
+}
+
+fn show(a: ModelArgs) -> i32 {
+    let (paths, config) = locate(&a);
+    match load_model(&paths, config.as_deref(), use_color(a.color)) {
+        Ok((m, _)) => {
+            print!("{}", crate::model::show::render(&m));
             EXIT_OK
         }
         Err(code) => code,

@@ -78,6 +78,7 @@ impl ProblemKind {
 /// One problem in `dynalint.toml`, with the TOML span it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelProblem {
+    /// What kind of problem (stable; the message carries the specifics).
     pub kind: ProblemKind,
     /// Lowercase, no trailing period, code in backticks.
     pub message: String,
@@ -85,6 +86,7 @@ pub struct ModelProblem {
     pub span: Span,
     /// Secondary spans ("first defined here").
     pub labels: Vec<(Span, String)>,
+    /// One imperative line on how to fix it.
     pub help: Option<String>,
 }
 
@@ -122,15 +124,22 @@ impl ModelProblem {
 /// Why a model could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
+    /// The file could not be read.
     #[error("cannot read `{path}`: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// The file was read but has problems; `text` is kept so they can be rendered.
     #[error("`{path}` has {} problem(s)", problems.len())]
     Invalid {
+        /// The file.
         path: PathBuf,
+        /// Its text, which the problems' spans index into.
         text: String,
+        /// Every problem, in file order.
         problems: Vec<ModelProblem>,
     },
 }

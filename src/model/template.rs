@@ -18,20 +18,39 @@ pub enum TemplatePart {
 /// A parsed key template.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct KeyTemplate {
+    /// Literal text and placeholders, in order.
     pub parts: Vec<TemplatePart>,
 }
 
 /// Why a template does not parse; `offset` is a byte offset into the template text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
+    /// `USER#{id` — the placeholder never ends.
     #[error("`{{` at offset {offset} is never closed")]
-    Unclosed { offset: usize },
+    Unclosed {
+        /// Offset of the `{`.
+        offset: usize,
+    },
+    /// `USER#{}` — the placeholder names nothing.
     #[error("placeholder `{{}}` names no attribute")]
-    Empty { offset: usize },
+    Empty {
+        /// Offset of the `{`.
+        offset: usize,
+    },
+    /// `USER}` — a `}` with no `{` before it.
     #[error("`}}` at offset {offset} closes no placeholder")]
-    StrayClose { offset: usize },
+    StrayClose {
+        /// Offset of the `}`.
+        offset: usize,
+    },
+    /// `{user id}` — not a name.
     #[error("placeholder `{{{name}}}` is not a name: use letters, digits, `_`, `-` or `.`")]
-    BadName { offset: usize, name: String },
+    BadName {
+        /// Offset of the `{`.
+        offset: usize,
+        /// The text between the braces.
+        name: String,
+    },
 }
 
 impl TemplateError {

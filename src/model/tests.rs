@@ -503,6 +503,11 @@ fn entity_keys_and_templates() {
         ProblemKind::MissingKey,
         "does not set `SK`",
     );
+    one(
+        &e("PK = \"USER#{id}\", SK = \"\""),
+        ProblemKind::KeyTemplate,
+        "empty string into key `SK`",
+    );
     let text = BASE.replace("SK = \"S\"", "SK = \"N\"");
     let text = format!(
         "{text}[[table.entity]]\nname = \"E\"\nkeys = {{ PK = \"A\", SK = \"V#{{n}}\" }}\n"
@@ -591,4 +596,40 @@ fn unknown_rule_ids_are_reported_against_a_list() {
         p[0].help.as_deref(),
         Some("did you mean `scan-in-hot-path`?")
     );
+}
+
+#[test]
+fn numbers_in_every_toml_spelling() {
+    let with = |line: &str| load(&BASE.replace("name = \"T\"", &format!("name = \"T\"\n{line}")));
+    assert_eq!(with("item-count = 0x10").tables[0].item_count, Some(16));
+    assert_eq!(with("item-count = 1_000").tables[0].item_count, Some(1000));
+    assert_eq!(with("item-count = -0").tables[0].item_count, Some(0));
+    one(
+        &BASE.replace("name = \"T\"", "name = \"T\"\nitem-count = 1.5"),
+        ProblemKind::WrongType,
+        "found a float",
+    );
+    let m = load(&format!(
+        "{BASE}[[access-pattern]]\nname = \"a\"\ntable = \"T\"\nrate = 0.25\nkey = {{ PK = 7 }}\n"
+    ));
+    assert_eq!(m.access_patterns[0].rate, Some(0.25));
+    assert_eq!(m.access_patterns[0].key["PK"], "7");
+}
+
+#[test]
+fn rule_options_keep_every_toml_type() {
+    let m = load("[rules]\nr = { level = \"info\", n = 3, f = 0.5, b = true, s = \"x\", a = [1, 2], d = 1979-05-27 }\n");
+    let o = &m.rules["r"].options;
+    assert_eq!(o.len(), 6);
+    assert_eq!(o["f"].as_float(), Some(0.5));
+    assert_eq!(o["a"].as_array().map(Vec::len), Some(2));
+    assert!(o["d"].as_datetime().is_some());
+}
+
+#[test]
+fn access_patterns_find_tables_by_ref() {
+    let text = BASE.replace("name = \"T\"", "name = \"T\"\nrefs = [\"TABLE_NAME\"]");
+    load(&format!(
+        "{text}[[access-pattern]]\nname = \"a\"\ntable = \"TABLE_NAME\"\n"
+    ));
 }

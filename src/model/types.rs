@@ -12,10 +12,13 @@ use crate::source::{FilePath, Span};
 pub struct Model {
     /// Path of the `dynalint.toml` this came from.
     pub path: FilePath,
+    /// `[lint]`: CI gate and path globs.
     pub lint: LintSettings,
     /// `[rules]`: per-rule level and options, by rule id.
     pub rules: IndexMap<String, RuleSettings>,
+    /// `[[table]]`, in file order.
     pub tables: Vec<Table>,
+    /// `[[access-pattern]]`, in file order.
     pub access_patterns: Vec<AccessPattern>,
 }
 
@@ -31,6 +34,7 @@ impl Model {
         }
     }
 
+    /// Looks a table up by its name (not its refs; see [`Table::is_named_by`]).
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables.iter().find(|t| t.name == name)
     }
@@ -39,9 +43,13 @@ impl Model {
 /// `[lint]`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LintSettings {
+    /// `fail-on`: the lowest severity that fails the run (exit 1).
     pub fail_on: Option<Severity>,
+    /// `exclude`: globs of files never checked.
     pub exclude: Vec<String>,
+    /// `hot-paths`: globs of files whose calls are hot (request paths).
     pub hot_paths: Vec<String>,
+    /// `cold-paths`: globs of files whose calls are cold (batch jobs, tools).
     pub cold_paths: Vec<String>,
     /// Spans of the values of `fail-on`, `exclude`, ... in the TOML.
     pub fields: FieldSpans,
@@ -73,13 +81,16 @@ impl FieldSpans {
 /// A rule's configured level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RuleLevel {
+    /// `"off"`: the rule does not run.
     Off,
+    /// The rule runs and reports at this severity.
     On(Severity),
 }
 
 /// One `[rules]` entry: `rule-id = "warning"` or `rule-id = { level = "error", .. }`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuleSettings {
+    /// `level`, or the string itself; `None` keeps the rule's default level.
     pub level: Option<RuleLevel>,
     /// Rule-specific options (`min-cardinality = 100`), kept as TOML for the rule.
     pub options: toml::Table,
@@ -90,16 +101,23 @@ pub struct RuleSettings {
 /// `[[table]]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
+    /// `name`.
     pub name: String,
     /// Env vars and consts the code names this table by.
     pub refs: Vec<String>,
+    /// `partition-key`: the attribute DynamoDB hashes to pick a partition.
     pub partition_key: String,
+    /// `sort-key`: orders items within a partition, when there is one.
     pub sort_key: Option<String>,
+    /// `item-count`: how many items the table holds.
     pub item_count: Option<u64>,
     /// Average item size in bytes.
     pub avg_item_size: Option<u64>,
+    /// `[table.attributes]`, by name, in file order.
     pub attributes: IndexMap<String, Attribute>,
+    /// `[[table.index]]`, in file order.
     pub indexes: Vec<Index>,
+    /// `[[table.entity]]`, in file order.
     pub entities: Vec<Entity>,
     /// The `[[table]]` header and body.
     pub span: Span,
@@ -110,10 +128,12 @@ pub struct Table {
 }
 
 impl Table {
+    /// Looks an index up by name.
     pub fn index(&self, name: &str) -> Option<&Index> {
         self.indexes.iter().find(|i| i.name == name)
     }
 
+    /// Looks a declared attribute up by name.
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attributes.get(name)
     }
@@ -127,11 +147,14 @@ impl Table {
 /// A declared value distribution: a plain list, or value → share of items.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ValueSet {
+    /// `values = ["A", "B"]`: the values, shares unknown.
     List(Vec<String>),
+    /// `values = { A = 0.2, B = 0.8 }`: each value's fraction of items.
     Shares(IndexMap<String, f64>),
 }
 
 impl ValueSet {
+    /// How many values are declared.
     pub fn len(&self) -> usize {
         match self {
             Self::List(v) => v.len(),
@@ -139,6 +162,7 @@ impl ValueSet {
         }
     }
 
+    /// True when no value is declared.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -147,10 +171,15 @@ impl ValueSet {
 /// `[table.attributes]` entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attribute {
+    /// `name`.
     pub name: String,
+    /// `type` (or the bare type string).
     pub ty: AttributeType,
+    /// `values`: the values the attribute takes.
     pub values: Option<ValueSet>,
+    /// `unique`: every item has its own value.
     pub unique: bool,
+    /// `cardinality`: how many distinct values.
     pub cardinality: Option<u64>,
     /// The whole entry (`name = ...`).
     pub span: Span,
@@ -163,25 +192,35 @@ pub struct Attribute {
 /// Global or local secondary index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IndexKind {
+    /// `kind = "global"` (the default): own keys, eventually consistent.
     Global,
+    /// `kind = "local"`: the table's partition key, another sort key.
     Local,
 }
 
 /// What an index copies besides the keys.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Projection {
+    /// `"ALL"`: every attribute.
     All,
+    /// `"KEYS_ONLY"`: the table's and the index's keys.
     KeysOnly,
+    /// `{ include = [..] }`: the keys plus these attributes.
     Include(Vec<String>),
 }
 
 /// `[[table.index]]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Index {
+    /// `name`.
     pub name: String,
+    /// `kind`.
     pub kind: IndexKind,
+    /// `partition-key`: the attribute DynamoDB hashes to pick a partition.
     pub partition_key: String,
+    /// `sort-key`: orders items within a partition, when there is one.
     pub sort_key: Option<String>,
+    /// `projection` (`ALL` when not written).
     pub projection: Projection,
     /// The `[[table.index]]` header and body.
     pub span: Span,
@@ -194,10 +233,13 @@ pub struct Index {
 /// `[[table.entity]]`: one kind of item in a (single-table) design.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entity {
+    /// `name`.
     pub name: String,
+    /// `count`: how many items of this kind.
     pub count: Option<u64>,
     /// Key attribute → template, e.g. `PK = "USER#{userID}"`.
     pub keys: IndexMap<String, String>,
+    /// `attributes`: the other attributes its items carry (decides sparse-index presence).
     pub attributes: Vec<String>,
     /// The `[[table.entity]]` header and body.
     pub span: Span,
@@ -210,19 +252,26 @@ pub struct Entity {
 /// Read order of an access pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Order {
+    /// `order = "asc"`: ascending sort key (`ScanIndexForward = true`).
     Asc,
+    /// `order = "desc"`: descending sort key (`ScanIndexForward = false`).
     Desc,
 }
 
 /// `[[access-pattern]]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AccessPattern {
+    /// `name`.
     pub name: String,
+    /// `table`: a table name or one of its `refs`.
     pub table: String,
+    /// `index`: the index read through, if any.
     pub index: Option<String>,
     /// Key attribute → the value (or `{placeholder}` template) the pattern queries by.
     pub key: IndexMap<String, String>,
+    /// `order`.
     pub order: Option<Order>,
+    /// `limit`: items per request.
     pub limit: Option<u64>,
     /// Requests per second.
     pub rate: Option<f64>,

@@ -7,6 +7,7 @@ mod context;
 mod filter_instead_of_index;
 mod scan_in_hot_path;
 mod unpaginated_query;
+mod unprojected_attribute;
 
 #[cfg(test)]
 mod test_support;
@@ -79,6 +80,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &scan_in_hot_path::ScanInHotPath,
     &filter_instead_of_index::FilterInsteadOfIndex,
     &unpaginated_query::UnpaginatedQuery,
+    &unprojected_attribute::UnprojectedAttribute,
 ];
 
 /// Looks a rule up by id.

@@ -1,0 +1,475 @@
+//! Symbolic validation for the linter: checks a request whose placeholder values (and
+//! item attributes) are known, known only by type, or not known at all, without data,
+//! and says which of DynamoDB's rejections are certain and which depend on a value
+//! the code does not show.
+//!
+//! How: the request runs through the real engine (same checks, same order, same
+//! words) against an empty table built from the [`TableSchema`], once with a
+//! representative value for every unknown, then once per alternative representative
+//! of each unknown (an empty string for a string, another type for an unknown value,
+//! a key attribute for an unknown `#name`). The first run's error is decided when no
+//! alternative is accepted; errors only some runs hit depend on an unknown and are
+//! reported undecided.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use crate::attr::AttributeType;
+
+use super::db::Engine;
+use super::error::ErrorKind;
+use super::number::Number;
+use super::schema::{KeySchema, Projection, TableSchema};
+use super::value::AttributeValue;
+use super::wire::value_to_json;
+
+/// What the linter knows about a value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SymbolicValue {
+    /// The exact value (a literal or constant in the code).
+    Known(AttributeValue),
+    /// Only its type (`AttributeValue::S(user_id)`).
+    Typed(AttributeType),
+    /// Nothing.
+    Unknown,
+}
+
+/// The operation being validated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymbolicOp {
+    Query,
+    Scan,
+    GetItem,
+    PutItem,
+    UpdateItem,
+    DeleteItem,
+}
+
+impl SymbolicOp {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Query => "Query",
+            Self::Scan => "Scan",
+            Self::GetItem => "GetItem",
+            Self::PutItem => "PutItem",
+            Self::UpdateItem => "UpdateItem",
+            Self::DeleteItem => "DeleteItem",
+        }
+    }
+}
+
+/// A request as far as the code shows it. Expressions are their text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolicRequest {
+    pub op: SymbolicOp,
+    pub index: Option<String>,
+    pub key_condition: Option<String>,
+    pub filter: Option<String>,
+    pub condition: Option<String>,
+    pub projection: Option<String>,
+    pub update: Option<String>,
+    /// `#n` → the attribute name, or `None` when the code does not show it.
+    pub names: BTreeMap<String, Option<String>>,
+    /// `:v` → what is known of the value.
+    pub values: BTreeMap<String, SymbolicValue>,
+    /// PutItem: the item's attributes; Get/Update/DeleteItem: the key's.
+    pub item: BTreeMap<String, SymbolicValue>,
+    pub consistent_read: Option<bool>,
+    /// `Select` as written (`COUNT`, ...).
+    pub select: Option<String>,
+    pub limit: Option<i64>,
+}
+
+impl SymbolicRequest {
+    /// A request of `op` with nothing else set.
+    pub fn new(op: SymbolicOp) -> Self {
+        Self {
+            op,
+            index: None,
+            key_condition: None,
+            filter: None,
+            condition: None,
+            projection: None,
+            update: None,
+            names: BTreeMap::new(),
+            values: BTreeMap::new(),
+            item: BTreeMap::new(),
+            consistent_read: None,
+            select: None,
+            limit: None,
+        }
+    }
+}
+
+/// One finding: DynamoDB's error, and whether it is certain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub error: ErrorKind,
+    /// DynamoDB's message.
+    pub message: String,
+    /// True when DynamoDB rejects the request whatever the unknown values are; false
+    /// when it depends on a value the code does not show.
+    pub decided: bool,
+}
+
+/// A typical value of `ty`, and the alternatives whose checks differ.
+fn representatives(ty: AttributeType) -> Vec<AttributeValue> {
+    let one = AttributeValue::N(Number::from_i64(1));
+    match ty {
+        AttributeType::S => vec![
+            AttributeValue::S("x".into()),
+            AttributeValue::S(String::new()),
+        ],
+        AttributeType::N => vec![one],
+        AttributeType::B => vec![AttributeValue::B(vec![1]), AttributeValue::B(Vec::new())],
+        AttributeType::Bool => vec![AttributeValue::Bool(true)],
+        AttributeType::Null => vec![AttributeValue::Null],
+        AttributeType::M => vec![AttributeValue::M(BTreeMap::new())],
+        AttributeType::L => vec![AttributeValue::L(Vec::new())],
+        AttributeType::SS => vec![AttributeValue::string_set(["x".to_string()])],
+        AttributeType::NS => vec![AttributeValue::number_set([Number::from_i64(1)])],
+        AttributeType::BS => vec![AttributeValue::binary_set([vec![1]])],
+    }
+}
+
+fn candidates(v: &SymbolicValue) -> Vec<AttributeValue> {
+    match v {
+        SymbolicValue::Known(v) => vec![v.clone()],
+        SymbolicValue::Typed(t) => representatives(*t),
+        SymbolicValue::Unknown => vec![
+            AttributeValue::S("x".into()),
+            AttributeValue::N(Number::from_i64(1)),
+            AttributeValue::B(vec![1]),
+            AttributeValue::S(String::new()),
+        ],
+    }
+}
+
+/// The CreateTable body of a schema.
+fn create_body(t: &TableSchema) -> Value {
+    let keys = |k: &KeySchema| {
+        let mut v = vec![json!({"AttributeName": k.hash.name, "KeyType": "HASH"})];
+        if let Some(r) = &k.range {
+            v.push(json!({"AttributeName": r.name, "KeyType": "RANGE"}));
+        }
+        Value::Array(v)
+    };
+    let mut defs: Vec<(String, AttributeType)> = Vec::new();
+    for k in t
+        .keys
+        .attributes()
+        .chain(t.indexes.iter().flat_map(|i| i.keys.attributes()))
+    {
+        if !defs.iter().any(|(n, _)| *n == k.name) {
+            defs.push((k.name.clone(), k.ty));
+        }
+    }
+    let index = |i: &super::schema::IndexSchema| {
+        let mut p = json!({"ProjectionType": i.projection.type_name()});
+        if let Projection::Include(list) = &i.projection {
+            p["NonKeyAttributes"] = json!(list);
+        }
+        json!({"IndexName": i.name, "KeySchema": keys(&i.keys), "Projection": p})
+    };
+    let gsis: Vec<Value> = t
+        .indexes
+        .iter()
+        .filter(|i| i.kind == super::schema::IndexKind::Global)
+        .map(index)
+        .collect();
+    let lsis: Vec<Value> = t
+        .indexes
+        .iter()
+        .filter(|i| i.kind == super::schema::IndexKind::Local)
+        .map(index)
+        .collect();
+    let mut body = json!({
+        "TableName": t.name,
+        "KeySchema": keys(&t.keys),
+        "AttributeDefinitions": defs.iter().map(|(n, ty)| json!({"AttributeName": n, "AttributeType": ty.as_str()})).collect::<Vec<_>>(),
+    });
+    if !gsis.is_empty() {
+        body["GlobalSecondaryIndexes"] = Value::Array(gsis);
+    }
+    if !lsis.is_empty() {
+        body["LocalSecondaryIndexes"] = Value::Array(lsis);
+    }
+    body
+}
+
+/// One concrete choice for every unknown.
+#[derive(Clone)]
+struct Choice {
+    names: BTreeMap<String, String>,
+    values: BTreeMap<String, AttributeValue>,
+    item: BTreeMap<String, AttributeValue>,
+}
+
+fn request_body(table: &TableSchema, req: &SymbolicRequest, c: &Choice) -> Value {
+    let mut b = Map::new();
+    b.insert("TableName".into(), json!(table.name));
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            b.insert(k.into(), v);
+        }
+    };
+    put("IndexName", req.index.as_ref().map(|s| json!(s)));
+    put(
+        "KeyConditionExpression",
+        req.key_condition.as_ref().map(|s| json!(s)),
+    );
+    put("FilterExpression", req.filter.as_ref().map(|s| json!(s)));
+    put(
+        "ConditionExpression",
+        req.condition.as_ref().map(|s| json!(s)),
+    );
+    put(
+        "ProjectionExpression",
+        req.projection.as_ref().map(|s| json!(s)),
+    );
+    put("UpdateExpression", req.update.as_ref().map(|s| json!(s)));
+    put("ConsistentRead", req.consistent_read.map(|x| json!(x)));
+    put("Select", req.select.as_ref().map(|s| json!(s)));
+    put("Limit", req.limit.map(|x| json!(x)));
+    if !c.names.is_empty() {
+        put("ExpressionAttributeNames", Some(json!(c.names)));
+    }
+    if !c.values.is_empty() {
+        let m: Map<String, Value> = c
+            .values
+            .iter()
+            .map(|(k, v)| (k.clone(), value_to_json(v)))
+            .collect();
+        put("ExpressionAttributeValues", Some(Value::Object(m)));
+    }
+    let item: Map<String, Value> = c
+        .item
+        .iter()
+        .map(|(k, v)| (k.clone(), value_to_json(v)))
+        .collect();
+    match req.op {
+        SymbolicOp::PutItem => put("Item", Some(Value::Object(item))),
+        SymbolicOp::GetItem | SymbolicOp::UpdateItem | SymbolicOp::DeleteItem => {
+            put("Key", Some(Value::Object(item)))
+        }
+        SymbolicOp::Query | SymbolicOp::Scan => {}
+    }
+    Value::Object(b)
+}
+
+/// The validation error a concrete choice gets, if any. Data-dependent outcomes
+/// (a failed condition) are not validation and are left out.
+fn outcome(table: &TableSchema, req: &SymbolicRequest, c: &Choice) -> Option<(ErrorKind, String)> {
+    let mut engine = Engine::new();
+    if let Err(e) = engine.handle("CreateTable", &create_body(table)) {
+        return Some((e.kind, e.message));
+    }
+    match engine.handle(req.op.name(), &request_body(table, req, c)) {
+        Ok(_) => None,
+        Err(e) if e.kind == ErrorKind::ConditionalCheckFailed => None,
+        Err(e) => Some((e.kind, e.message)),
+    }
+}
+
+/// Validates `req` against `table` without data: DynamoDB's rejections, each marked
+/// decided or not. An empty list means DynamoDB accepts the request for every value
+/// the unknowns could take (as far as the representatives explore).
+pub fn validate(table: &TableSchema, req: &SymbolicRequest) -> Vec<Verdict> {
+    // A name the table does not use, for `#names` the code does not show.
+    const UNKNOWN_NAME: &str = "dynalint_unknown_attribute";
+    let base = Choice {
+        names: req
+            .names
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    v.clone().unwrap_or_else(|| UNKNOWN_NAME.to_string()),
+                )
+            })
+            .collect(),
+        values: req
+            .values
+            .iter()
+            .filter_map(|(k, v)| candidates(v).into_iter().next().map(|c| (k.clone(), c)))
+            .collect(),
+        item: req
+            .item
+            .iter()
+            .filter_map(|(k, v)| {
+                // An unknown item attribute that is a key takes the key's type first.
+                let first = match (v, table.key_type(k)) {
+                    (SymbolicValue::Unknown, Some(t)) => representatives(t).into_iter().next(),
+                    _ => candidates(v).into_iter().next(),
+                };
+                first.map(|c| (k.clone(), c))
+            })
+            .collect(),
+    };
+    let mut variants = Vec::new();
+    for (k, v) in &req.names {
+        if v.is_none() {
+            let keys = table
+                .keys
+                .attributes()
+                .chain(table.indexes.iter().flat_map(|i| i.keys.attributes()));
+            for key in keys {
+                let mut c = base.clone();
+                c.names.insert(k.clone(), key.name.clone());
+                variants.push(c);
+            }
+        }
+    }
+    for (k, v) in &req.values {
+        for alt in candidates(v).into_iter().skip(1) {
+            let mut c = base.clone();
+            c.values.insert(k.clone(), alt);
+            variants.push(c);
+        }
+    }
+    for (k, v) in &req.item {
+        for alt in candidates(v) {
+            if base.item.get(k) != Some(&alt) {
+                let mut c = base.clone();
+                c.item.insert(k.clone(), alt);
+                variants.push(c);
+            }
+        }
+    }
+    let first = outcome(table, req, &base);
+    let others: Vec<Option<(ErrorKind, String)>> =
+        variants.iter().map(|c| outcome(table, req, c)).collect();
+    let mut verdicts = Vec::new();
+    if let Some((kind, message)) = &first {
+        // Rejected whatever the unknowns are when no alternative is accepted (another
+        // alternative may be rejected for another reason first, still a rejection).
+        let decided = others.iter().all(Option::is_some);
+        verdicts.push(Verdict {
+            error: *kind,
+            message: message.clone(),
+            decided,
+        });
+    }
+    for (kind, message) in others.into_iter().flatten() {
+        if !verdicts.iter().any(|v| v.message == message) {
+            verdicts.push(Verdict {
+                error: kind,
+                message,
+                decided: false,
+            });
+        }
+    }
+    verdicts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::schema::{IndexKind, IndexSchema, KeyAttribute};
+
+    fn table() -> TableSchema {
+        TableSchema {
+            name: "Orders".into(),
+            keys: KeySchema {
+                hash: KeyAttribute::new("customer", AttributeType::S),
+                range: Some(KeyAttribute::new("orderId", AttributeType::S)),
+            },
+            indexes: vec![IndexSchema {
+                name: "ByStatus".into(),
+                kind: IndexKind::Global,
+                keys: KeySchema {
+                    hash: KeyAttribute::new("status", AttributeType::S),
+                    range: Some(KeyAttribute::new("createdAt", AttributeType::S)),
+                },
+                projection: Projection::KeysOnly,
+            }],
+        }
+    }
+
+    fn query(kc: &str) -> SymbolicRequest {
+        let mut r = SymbolicRequest::new(SymbolicOp::Query);
+        r.key_condition = Some(kc.into());
+        r
+    }
+
+    #[test]
+    fn decided_errors_need_no_values() {
+        let mut r = query("#s = :s");
+        r.index = Some("ByStatus".into());
+        r.consistent_read = Some(true);
+        r.names.insert("#s".into(), Some("status".into()));
+        r.values.insert(":s".into(), SymbolicValue::Unknown);
+        let v = validate(&table(), &r);
+        assert_eq!(
+            v[0].message,
+            "Consistent reads are not supported on global secondary indexes"
+        );
+        assert!(v[0].decided);
+
+        let mut r = query("orderId = :o");
+        r.values
+            .insert(":o".into(), SymbolicValue::Typed(AttributeType::S));
+        let v = validate(&table(), &r);
+        assert_eq!(
+            v[0].message,
+            "Query condition missed key schema element: customer"
+        );
+        assert!(v[0].decided);
+    }
+
+    #[test]
+    fn value_dependent_errors_are_undecided() {
+        let mut r = query("customer = :c");
+        r.values.insert(":c".into(), SymbolicValue::Unknown);
+        let v = validate(&table(), &r);
+        assert!(!v.is_empty());
+        assert!(v.iter().all(|x| !x.decided));
+        assert!(v.iter().any(|x| x
+            .message
+            .contains("Condition parameter type does not match schema type")));
+
+        // Known by type and right: nothing to say, except that an empty string would fail.
+        let mut r = query("customer = :c");
+        r.values
+            .insert(":c".into(), SymbolicValue::Typed(AttributeType::S));
+        let v = validate(&table(), &r);
+        assert!(v.iter().all(|x| !x.decided), "{v:?}");
+
+        // Known and right: accepted.
+        let mut r = query("customer = :c");
+        r.values.insert(
+            ":c".into(),
+            SymbolicValue::Known(AttributeValue::S("c1".into())),
+        );
+        assert!(validate(&table(), &r).is_empty());
+
+        // Known type, wrong: decided.
+        let mut r = query("customer = :c");
+        r.values
+            .insert(":c".into(), SymbolicValue::Typed(AttributeType::N));
+        let v = validate(&table(), &r);
+        assert!(v[0].decided);
+    }
+
+    #[test]
+    fn writes_check_index_keys() {
+        let mut r = SymbolicRequest::new(SymbolicOp::PutItem);
+        r.item
+            .insert("customer".into(), SymbolicValue::Typed(AttributeType::S));
+        r.item.insert(
+            "orderId".into(),
+            SymbolicValue::Known(AttributeValue::S("o".into())),
+        );
+        r.item.insert(
+            "status".into(),
+            SymbolicValue::Known(AttributeValue::S(String::new())),
+        );
+        let v = validate(&table(), &r);
+        assert!(
+            v.iter()
+                .any(|x| x.decided && x.message.contains("IndexName: ByStatus, IndexKey: status")),
+            "{v:?}"
+        );
+    }
+}
