@@ -191,7 +191,12 @@ pub fn run(
                     .find(|g| g.name == plan.table)
                     .map(|gt| measure(gt, &plan))
                 {
-                    Some(Ok(cost)) => r.cost = Some(cost),
+                    Some(Ok(cost)) => {
+                        if let Some(w) = wasteful(&location, &plan, &cost) {
+                            coverage.wasteful_operations.push(w);
+                        }
+                        r.cost = Some(cost);
+                    }
                     Some(Err(e)) => r.skipped = Some(e.to_string()),
                     None => r.skipped = Some(format!("table `{}` was not generated", plan.table)),
                 }
@@ -242,6 +247,31 @@ pub fn run(
         operations: op_reports,
         coverage,
         notes,
+    })
+}
+
+/// A code read that Scans or filters, with what it reads and returns.
+fn wasteful(location: &str, plan: &ReadPlan, cost: &Measured) -> Option<WastefulRead> {
+    if plan.access != Access::Scan && plan.filters.is_empty() {
+        return None;
+    }
+    let mut why = plan.why.clone();
+    if plan.access == Access::Scan {
+        why.insert(0, "a Scan reads every item of the table or index".into());
+    }
+    for (a, _) in &plan.filters {
+        let line = format!("`{a}` is filtered after reading");
+        if !why.iter().any(|w| w.contains(&format!("`{a}`"))) {
+            why.push(line);
+        }
+    }
+    Some(WastefulRead {
+        location: location.to_string(),
+        served_by: plan.served_by(),
+        items_read: cost.full.items_read,
+        items_returned: cost.full.items_returned,
+        rcu: cost.full.rcu,
+        why,
     })
 }
 
