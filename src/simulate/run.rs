@@ -24,8 +24,8 @@ use super::shards::{required_shards, Io, PARTITION_MAX_RCU, PARTITION_MAX_WCU, W
 /// Seed used unless `--seed` says otherwise.
 pub const DEFAULT_SEED: u64 = 7;
 /// Items generated across all tables when no `--scale` is given: the scale is chosen
-/// so the model fits, which keeps a run to a second or two and a few hundred MB.
-pub const DEFAULT_MAX_ITEMS: u64 = 200_000;
+/// so the model fits, which keeps a run to a few seconds and a few hundred MB.
+pub const DEFAULT_MAX_ITEMS: u64 = 100_000;
 
 /// How to simulate.
 #[derive(Debug, Clone, PartialEq)]
@@ -235,6 +235,12 @@ pub fn run(
         .map(|t| (t.name.clone(), t.entities.clone()))
         .collect();
     coverage.unread_indexes = coverage::unread_indexes(model, &readers, &entities);
+    // Freeing millions of small allocations takes as long as a good part of the
+    // run; nothing waits for it, so it happens off the caller's thread.
+    // (If no thread can be started, the closure is dropped here, and the data with it.)
+    let _ = std::thread::Builder::new()
+        .name("simulate-drop".into())
+        .spawn(move || drop(generated));
     notes.sort();
     notes.dedup();
     Ok(SimulationReport {
@@ -487,20 +493,14 @@ fn table_report(
     }
 }
 
-/// The index partition key value most entries share, with the write ceiling it
-/// implies. Counting is one pass over the index's entries.
+/// The index partition key value most entries share (counted as items were
+/// generated), with the write ceiling it implies.
 fn hottest_key(gt: &GeneratedTable, index: usize, entities: &[EntityReport]) -> Option<HottestKey> {
     let ix = gt.data().schema.indexes.get(index)?;
-    let mut counts: std::collections::HashMap<&KeyValue, u64> = std::collections::HashMap::new();
-    let mut total = 0u64;
-    for (entry, _) in gt.data().index_scan_from(index, None) {
-        *counts.entry(&entry.0).or_insert(0) += 1;
-        total += 1;
-    }
-    let (value, n) = counts
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))?;
-    let share = *n as f64 / total as f64;
+    let counts = gt.index_keys.get(index)?;
+    let (value, n) = counts.hottest()?;
+    let total = counts.total.max(1);
+    let share = n as f64 / total as f64;
     // WCU per index write, averaged over the entities landing in it by their items.
     let (mut wcu, mut weight) = (0.0, 0.0);
     for (e, g) in entities.iter().zip(&gt.generated) {
@@ -522,7 +522,7 @@ fn hottest_key(gt: &GeneratedTable, index: usize, entities: &[EntityReport]) -> 
             KeyValue::B(b) => format!("<{} bytes>", b.len()),
         },
         share,
-        distinct_values: counts.len() as u64,
+        distinct_values: counts.distinct(),
         wcu_per_write,
         max_writes_per_sec: PARTITION_MAX_WCU / (share * wcu_per_write),
     })
