@@ -226,6 +226,13 @@ pub fn generate_table(
     let mut data = EngineTable::new(schema, 0.0);
     let entities = entities_of(table);
     let counts = entity_counts(table, &entities, notes);
+    if table.avg_item_size.is_none() {
+        notes.push(Note::missing(
+            format!("table `{}`", table.name),
+            "has no average item size: items hold only their keys and listed attributes, so read and write units are low",
+            format!("set `avg-item-size` on table `{}`", table.name),
+        ));
+    }
     let mut with_entities = table.clone();
     with_entities.entities = entities.clone();
     let domains = domain::infer(&with_entities, patterns, &counts, scale, notes);

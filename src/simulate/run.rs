@@ -376,14 +376,19 @@ fn declared_partition_items(model: &Model, plan: &ReadPlan) -> Option<f64> {
         Some(i) => Some(table.index(i)?),
         None => None,
     };
-    // The share applies when every item draws the attribute from it: every entity
-    // writes it, and none is typed by it (`facet = "BLOG"` for every blog).
+    // The share applies when every item carrying the attribute draws it from the
+    // shares: no entity is typed by it (`facet = "BLOG"` for every blog).
     let attr = index.map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
     let values = table.attribute(attr)?.values.as_ref()?;
-    let drawn = table.entities.iter().all(|e| {
-        (e.keys.contains_key(attr) || e.attributes.iter().any(|a| a == attr))
-            && super::domain::entity_constant(values, &e.name).is_none()
-    });
+    let writers: Vec<_> = table
+        .entities
+        .iter()
+        .filter(|e| e.keys.contains_key(attr) || e.attributes.iter().any(|a| a == attr))
+        .collect();
+    let drawn = !writers.is_empty()
+        && writers
+            .iter()
+            .all(|e| super::domain::entity_constant(values, &e.name).is_none());
     if !drawn {
         return None;
     }
