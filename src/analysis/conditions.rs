@@ -167,6 +167,16 @@ pub fn top_level_name(path: &Path, names: &IndexMap<String, NameArg>) -> Option<
     }
 }
 
+/// The top-level attribute a path starts from (`a` of `a.b[0]`), resolving a `#name`;
+/// `None` when its `#name` is not resolved.
+pub fn root_name(path: &Path, names: &IndexMap<String, NameArg>) -> Option<String> {
+    match path.elements.first()? {
+        PathElement::Attr(a) => Some(a.clone()),
+        PathElement::Name(n) => names.get(n)?.name.value().map(str::to_string),
+        PathElement::Index(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,315 @@
+//! The report for people (aligned tables, one per section) and for machines (the
+//! report's own JSON, versioned by `schema_version`).
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use super::notes::NoteKind;
+use super::report::{PartitionLoad, SimulationReport, Spread};
+
+/// The report as JSON.
+pub fn render_json(report: &SimulationReport) -> Value {
+    serde_json::to_value(report).unwrap_or_else(
+        |e| serde_json::json!({ "schema_version": report.schema_version, "error": e.to_string() }),
+    )
+}
+
+/// `1234567.0` → `1,234,567`; small figures keep up to two decimals (`0.5`, `2.25`).
+pub fn number(x: f64) -> String {
+    if !x.is_finite() {
+        return "?".into();
+    }
+    if x.abs() < 100.0 && x.fract().abs() > 1e-9 {
+        let s = format!("{x:.2}");
+        return s.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    let n = x.round() as i128;
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        out.insert(0, '-');
+    }
+    out
+}
+
+/// Rows as aligned columns; the first row is the header.
+fn table(out: &mut String, rows: &[Vec<String>], indent: &str) {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for r in rows {
+        let mut line = String::from(indent);
+        for (c, cell) in r.iter().enumerate() {
+            let w = widths.get(c).copied().unwrap_or(0);
+            if c + 1 == r.len() {
+                line.push_str(cell);
+            } else {
+                let _ = write!(line, "{cell:<w$}  ");
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+fn load_cell(load: &PartitionLoad) -> String {
+    let verdict = if load.hot { "HOT" } else { "ok" };
+    match load.spread {
+        Spread::Everything => format!("{} total (Scan)", number(load.hottest_rcu_per_sec)),
+        _ => format!(
+            "{} / {} {verdict}",
+            number(load.hottest_rcu_per_sec),
+            number(load.limit_rcu_per_sec)
+        ),
+    }
+}
+
+/// The report for a terminal.
+pub fn render_human(report: &SimulationReport) -> String {
+    let mut out = String::new();
+    let total: u64 = report.tables.iter().map(|t| t.items).sum();
+    let simulated: u64 = report.tables.iter().map(|t| t.simulated_items).sum();
+    let _ = writeln!(
+        out,
+        "simulated `{}` at scale {} (seed {}): {} of {} items",
+        report.model,
+        number(report.scale),
+        report.seed,
+        number(simulated as f64),
+        number(total as f64)
+    );
+    for t in &report.tables {
+        let _ = writeln!(
+            out,
+            "\ntable `{}`: {} items ({} simulated), average item {} B{}",
+            t.name,
+            number(t.items as f64),
+            number(t.simulated_items as f64),
+            t.simulated_avg_item_size.map_or("?".into(), number),
+            t.declared_avg_item_size
+                .map_or(String::new(), |d| format!(" (declared {d} B)"))
+        );
+        let mut rows = vec![vec![
+            "entity".to_string(),
+            "items".into(),
+            "simulated".into(),
+            "avg size".into(),
+            "WCU per put".into(),
+        ]];
+        for e in &t.entities {
+            let mut w = format!(
+                "{} (table {}",
+                number(e.write.total_wcu),
+                number(e.write.table_wcu)
+            );
+            for (i, u) in &e.write.indexes {
+                let _ = write!(w, " + {i} {}", number(*u));
+            }
+            w.push(')');
+            rows.push(vec![
+                e.name.clone(),
+                number(e.count as f64),
+                number(e.simulated as f64),
+                e.avg_item_size
+                    .map_or("?".into(), |s| format!("{} B", number(s))),
+                w,
+            ]);
+        }
+        table(&mut out, &rows, "  ");
+        for i in &t.indexes {
+            let _ = write!(
+                out,
+                "  index `{}` ({}): {} items",
+                i.name,
+                i.kind,
+                number(i.items)
+            );
+            if !i.entities.is_empty() {
+                let _ = write!(out, " from {}", i.entities.join(", "));
+            }
+            if !i.absent.is_empty() {
+                let _ = write!(out, "; sparse, without {}", i.absent.join(", "));
+            }
+            out.push('\n');
+        }
+    }
+    if !report.patterns.is_empty() {
+        out.push_str("\naccess patterns (per call, at full scale; RCU eventually consistent)\n");
+        let mut rows = vec![vec![
+            "pattern".to_string(),
+            "served by".into(),
+            "read".into(),
+            "returned".into(),
+            "pages".into(),
+            "RCU".into(),
+            "rate/s".into(),
+            "hottest partition RCU/s".into(),
+        ]];
+        for p in &report.patterns {
+            let served = p.plan.as_ref().map_or("-".into(), |pl| {
+                let mut s = pl.served_by();
+                if pl.requests_per_call() > 1 {
+                    let _ = write!(s, " ×{}", pl.requests_per_call());
+                }
+                if !pl.filters.is_empty() && pl.access != super::plan::Access::Scan {
+                    s.push_str(" + filter");
+                }
+                s
+            });
+            let c = p.cost.as_ref().map(|c| c.full);
+            rows.push(vec![
+                p.name.clone(),
+                served,
+                c.map_or("-".into(), |c| number(c.items_read)),
+                c.map_or("-".into(), |c| number(c.items_returned)),
+                c.map_or("-".into(), |c| number(c.pages)),
+                c.map_or("-".into(), |c| number(c.rcu)),
+                p.rate.map_or("-".into(), number),
+                p.load.as_ref().map_or("-".into(), load_cell),
+            ]);
+        }
+        table(&mut out, &rows, "  ");
+        for p in &report.patterns {
+            if let Some(e) = &p.error {
+                let _ = writeln!(out, "  `{}`: not simulated: {e}", p.name);
+            }
+            if let Some(plan) = p.load.as_ref().and_then(|l| l.shards.as_ref()) {
+                let _ = writeln!(
+                    out,
+                    "  `{}`: hot partition: {} items/s of {} B; {} items per RCU, {} items/s per partition; N = {} → {}, shard into {}",
+                    p.name,
+                    number(plan.required_items_per_sec),
+                    plan.avg_item_size,
+                    number(plan.items_per_unit),
+                    number(plan.partition_max_items_per_sec),
+                    number(plan.exact),
+                    plan.shards,
+                    plan.padded
+                );
+            }
+            if let Some(c) = &p.cost {
+                if (c.factor - 1.0).abs() > 1e-6 {
+                    let _ = writeln!(
+                        out,
+                        "  `{}`: its partition is {}× the simulated one at full scale (simulated {} RCU per call)",
+                        p.name,
+                        number(c.factor),
+                        number(c.simulated.rcu)
+                    );
+                }
+            }
+        }
+    }
+    if !report.operations.is_empty() {
+        out.push_str("\ncode operations (per call, at full scale)\n");
+        let mut rows = vec![vec![
+            "location".to_string(),
+            "call".into(),
+            "served by".into(),
+            "read".into(),
+            "returned".into(),
+            "pages".into(),
+            "RCU".into(),
+            "patterns".into(),
+        ]];
+        for o in &report.operations {
+            let c = o.cost.as_ref().map(|c| c.full);
+            rows.push(vec![
+                o.location.clone(),
+                o.kind.to_string(),
+                o.plan
+                    .as_ref()
+                    .map_or_else(|| o.skipped.clone().unwrap_or_default(), |p| p.served_by()),
+                c.map_or("-".into(), |c| number(c.items_read)),
+                c.map_or("-".into(), |c| number(c.items_returned)),
+                c.map_or("-".into(), |c| number(c.pages)),
+                c.map_or("-".into(), |c| number(c.rcu)),
+                if o.patterns.is_empty() {
+                    "-".into()
+                } else {
+                    o.patterns.join(", ")
+                },
+            ]);
+        }
+        table(&mut out, &rows, "  ");
+    }
+    let cov = &report.coverage;
+    let mut lines: Vec<String> = Vec::new();
+    for u in &cov.unserved_patterns {
+        lines.push(format!(
+            "access pattern `{}` is {}\n    help: {}",
+            u.pattern, u.reason, u.help
+        ));
+    }
+    for p in &cov.patterns_without_code {
+        lines.push(format!("access pattern `{p}` has no code implementing it"));
+    }
+    for o in &cov.operations_without_pattern {
+        lines.push(format!("{o}: reads a shape no access pattern declares"));
+    }
+    for u in &cov.unread_indexes {
+        let mut s = format!(
+            "index `{}` of table `{}` is read by nothing",
+            u.index, u.table
+        );
+        if !u.write_wcu.is_empty() {
+            let parts: Vec<String> = u
+                .write_wcu
+                .iter()
+                .map(|(e, w)| format!("{e} {}", number(*w)))
+                .collect();
+            let _ = write!(s, "; it costs WCU on every write ({})", parts.join(", "));
+        }
+        lines.push(s);
+    }
+    if !lines.is_empty() {
+        out.push_str("\ncoverage\n");
+        for l in lines {
+            let _ = writeln!(out, "  {l}");
+        }
+    }
+    if !report.notes.is_empty() {
+        out.push_str("\nnotes\n");
+        for n in &report.notes {
+            let tag = match n.kind {
+                NoteKind::Missing => "missing",
+                NoteKind::Assumed => "assumed",
+            };
+            let _ = writeln!(
+                out,
+                "  {tag}: {} {}\n    help: {}",
+                n.subject, n.message, n.fix
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number;
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(number(1_234_567.0), "1,234,567");
+        assert_eq!(number(0.5), "0.5");
+        assert_eq!(number(2.25), "2.25");
+        assert_eq!(number(12.0), "12");
+        assert_eq!(number(-1500.0), "-1,500");
+        assert_eq!(number(f64::NAN), "?");
+    }
+}

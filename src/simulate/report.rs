@@ -1,0 +1,171 @@
+//! The simulation's result as plain data: what was generated, what each access
+//! pattern and code operation costs, where the load lands, and what the model and
+//! the code do not cover. Serialised as is for `--format json` (versioned).
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::notes::Note;
+use super::plan::ReadPlan;
+use super::replay::Measured;
+use super::shards::ShardPlan;
+
+/// Version of the JSON shape; bumped on any breaking change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Everything `dynalint simulate` found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SimulationReport {
+    pub schema_version: u32,
+    /// The `dynalint.toml` simulated.
+    pub model: String,
+    pub seed: u64,
+    /// Fraction of the model's items generated.
+    pub scale: f64,
+    pub tables: Vec<TableReport>,
+    pub patterns: Vec<PatternReport>,
+    pub operations: Vec<OperationReport>,
+    pub coverage: Coverage,
+    /// Missing figures and assumptions, sorted, without repeats.
+    pub notes: Vec<Note>,
+}
+
+/// One table's generated data.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableReport {
+    pub name: String,
+    /// Items at full scale.
+    pub items: u64,
+    /// Items generated.
+    pub simulated_items: u64,
+    pub declared_avg_item_size: Option<u64>,
+    pub simulated_avg_item_size: Option<f64>,
+    pub entities: Vec<EntityReport>,
+    pub indexes: Vec<IndexReport>,
+}
+
+/// One entity: counts, sizes and what one write of it costs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntityReport {
+    pub name: String,
+    pub count: u64,
+    pub simulated: u64,
+    pub avg_item_size: Option<f64>,
+    /// Write capacity one PutItem of this entity consumes.
+    pub write: WriteCost,
+}
+
+/// Write amplification: WCU on the table and on every index a write touches.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct WriteCost {
+    pub table_wcu: f64,
+    /// Index name → WCU, for the indexes the entity's items land in.
+    pub indexes: IndexMap<String, f64>,
+    pub total_wcu: f64,
+}
+
+/// One secondary index.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexReport {
+    pub name: String,
+    /// `GSI` or `LSI`.
+    pub kind: &'static str,
+    /// Items at full scale (extrapolated from what landed in it).
+    pub items: f64,
+    pub simulated_items: u64,
+    /// Entities whose items land in it / entities left out (a sparse index).
+    pub entities: Vec<String>,
+    pub absent: Vec<String>,
+    /// Access patterns and code operations that read it.
+    pub read_by: Vec<String>,
+}
+
+/// One access pattern, simulated.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PatternReport {
+    pub name: String,
+    pub plan: Option<ReadPlan>,
+    pub cost: Option<Measured>,
+    /// Requests per second, declared.
+    pub rate: Option<f64>,
+    pub load: Option<PartitionLoad>,
+    /// Code operations that implement it (`file:line`).
+    pub implemented_by: Vec<String>,
+    /// Why it could not be planned or measured.
+    pub error: Option<String>,
+}
+
+/// How a read's key values spread requests over partitions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Spread {
+    /// Every call reads the same partition(s): literal keys, a fixed shard range.
+    Fixed { partitions: u64 },
+    /// Calls pick a key value among `values` at full scale; the hottest takes
+    /// `max_share` of them (evenly `1/values` unless shares are declared).
+    Varying { values: f64, max_share: f64 },
+    /// Every call reads every partition (a Scan).
+    Everything,
+}
+
+/// The load a pattern's `rate` puts on its hottest partition.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartitionLoad {
+    pub spread: Spread,
+    /// Read units per second on the hottest partition.
+    pub hottest_rcu_per_sec: f64,
+    /// The partition limit, 3,000 RCU.
+    pub limit_rcu_per_sec: f64,
+    pub hot: bool,
+    /// Shards for the hottest key (DOMAIN.md §3's formula), when it is hot.
+    pub shards: Option<ShardPlan>,
+}
+
+/// One code operation, simulated when its shape resolves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OperationReport {
+    /// `src/orders.rs:42`.
+    pub location: String,
+    /// `Query`, `GetItem`, ...
+    pub kind: &'static str,
+    pub table: Option<String>,
+    pub index: Option<String>,
+    pub plan: Option<ReadPlan>,
+    pub cost: Option<Measured>,
+    /// The declared access patterns it implements.
+    pub patterns: Vec<String>,
+    /// Why it was not simulated.
+    pub skipped: Option<String>,
+}
+
+/// What the model and the code leave uncovered.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Coverage {
+    /// Patterns that need a Scan or a filter on every index they could use.
+    pub unserved_patterns: Vec<UnservedPattern>,
+    /// Patterns no code operation implements (empty when no code was given).
+    pub patterns_without_code: Vec<String>,
+    /// Code operations (`file:line`) matching no declared pattern.
+    pub operations_without_pattern: Vec<String>,
+    /// Secondary indexes nothing reads: they cost writes and storage for no read.
+    pub unread_indexes: Vec<UnreadIndex>,
+}
+
+/// An access pattern no key serves directly.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnservedPattern {
+    pub pattern: String,
+    /// How it is served now and why that reads more than it returns.
+    pub reason: String,
+    /// A declared index that would serve it, or the key to add.
+    pub help: String,
+}
+
+/// A secondary index without readers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnreadIndex {
+    pub table: String,
+    pub index: String,
+    /// WCU it adds per write, by entity.
+    pub write_wcu: IndexMap<String, f64>,
+}

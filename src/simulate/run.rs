@@ -1,0 +1,472 @@
+//! The simulation from end to end: choose a scale, generate every table, plan and
+//! measure every access pattern and code read, put `rate`s on partitions, and link
+//! patterns, code and indexes into a coverage report.
+
+use indexmap::IndexMap;
+
+use crate::engine::keys::{index_entry, item_primary_key, WriteKind};
+use crate::engine::size::item_size;
+use crate::engine::table::project_index;
+use crate::engine::IndexKind;
+use crate::model::{KeyTemplate, Model, Projection};
+use crate::scanner::Operation;
+use crate::source::SourceFile;
+
+use super::coverage;
+use super::generate::{generate_table, GeneratedEntity, GeneratedTable};
+use super::notes::Note;
+use super::ops::{implements, plan_operation};
+use super::plan::{plan_pattern, Access, ReadPlan};
+use super::replay::{measure, Measured};
+use super::report::*;
+use super::shards::{required_shards, Io, PARTITION_MAX_RCU, WRITE_UNIT_BYTES};
+
+/// Seed used unless `--seed` says otherwise.
+pub const DEFAULT_SEED: u64 = 7;
+/// Items generated across all tables when no `--scale` is given: the scale is chosen
+/// so the model fits, which keeps a run to a second or two and a few hundred MB.
+pub const DEFAULT_MAX_ITEMS: u64 = 200_000;
+
+/// How to simulate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimulateOptions {
+    /// Fraction of the model's items to generate, in `(0, 1]`; `None` picks the
+    /// largest scale that stays within `max_items`.
+    pub scale: Option<f64>,
+    pub seed: u64,
+    /// Item budget for the automatic scale.
+    pub max_items: u64,
+}
+
+impl Default for SimulateOptions {
+    fn default() -> Self {
+        Self {
+            scale: None,
+            seed: DEFAULT_SEED,
+            max_items: DEFAULT_MAX_ITEMS,
+        }
+    }
+}
+
+/// Bad options.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SimulateError {
+    #[error("`--scale` must be a fraction in (0, 1], not {0}")]
+    BadScale(f64),
+}
+
+/// Items the model declares across all tables (entity counts, or `item-count`).
+pub fn model_items(model: &Model) -> u64 {
+    model
+        .tables
+        .iter()
+        .map(|t| {
+            let by_entity: u64 = t.entities.iter().filter_map(|e| e.count).sum();
+            by_entity.max(t.item_count.unwrap_or(0))
+        })
+        .sum()
+}
+
+/// The scale to simulate at.
+pub fn choose_scale(model: &Model, options: &SimulateOptions) -> Result<f64, SimulateError> {
+    if let Some(s) = options.scale {
+        if !(s.is_finite() && s > 0.0 && s <= 1.0) {
+            return Err(SimulateError::BadScale(s));
+        }
+        return Ok(s);
+    }
+    let total = model_items(model);
+    Ok(if total <= options.max_items || total == 0 {
+        1.0
+    } else {
+        options.max_items as f64 / total as f64
+    })
+}
+
+/// Simulates `model` and the code's `operations` (with their `sources`, for line
+/// numbers; operations of files not given are located by byte offset).
+pub fn run(
+    model: &Model,
+    operations: &[Operation],
+    sources: &[SourceFile],
+    options: &SimulateOptions,
+) -> Result<SimulationReport, SimulateError> {
+    let scale = choose_scale(model, options)?;
+    let mut notes: Vec<Note> = Vec::new();
+    let generated: Vec<GeneratedTable> = model
+        .tables
+        .iter()
+        .map(|t| generate_table(t, &model.access_patterns, scale, options.seed, &mut notes))
+        .collect();
+    let find = |name: &str| generated.iter().find(|g| g.name == name);
+
+    let mut readers: IndexMap<(String, String), Vec<String>> = IndexMap::new();
+    let mut patterns = Vec::new();
+    let mut coverage = Coverage::default();
+    for p in &model.access_patterns {
+        let mut r = PatternReport {
+            name: p.name.clone(),
+            plan: None,
+            cost: None,
+            rate: p.rate,
+            load: None,
+            implemented_by: Vec::new(),
+            error: None,
+        };
+        match plan_pattern(model, p) {
+            Ok(plan) => {
+                if let Some(u) = coverage::unserved(model, p, &plan) {
+                    coverage.unserved_patterns.push(u);
+                }
+                if let Some(i) = &plan.index {
+                    readers
+                        .entry((plan.table.clone(), i.clone()))
+                        .or_default()
+                        .push(format!("access pattern `{}`", p.name));
+                }
+                match find(&plan.table).map(|gt| (gt, measure(gt, &plan))) {
+                    Some((gt, Ok(cost))) => {
+                        r.load = p
+                            .rate
+                            .map(|rate| partition_load(model, gt, &plan, &cost, rate));
+                        r.cost = Some(cost);
+                    }
+                    Some((_, Err(e))) => r.error = Some(e.to_string()),
+                    None => r.error = Some(format!("table `{}` was not generated", plan.table)),
+                }
+                if p.rate.is_none() {
+                    notes.push(Note::missing(
+                        format!("access pattern `{}`", p.name),
+                        "has no request rate, so its partition load is unknown",
+                        format!(
+                            "set `rate` (requests per second) on access pattern `{}`",
+                            p.name
+                        ),
+                    ));
+                }
+                r.plan = Some(plan);
+            }
+            Err(e) => r.error = Some(e.to_string()),
+        }
+        patterns.push(r);
+    }
+
+    let mut op_reports = Vec::new();
+    let mut op_plans: Vec<(String, Option<ReadPlan>)> = Vec::new();
+    let mut implementers: IndexMap<String, Vec<String>> = IndexMap::new();
+    for op in operations {
+        let location = locate(op, sources);
+        let mut r = OperationReport {
+            location: location.clone(),
+            kind: op.kind.api_name(),
+            table: None,
+            index: None,
+            plan: None,
+            cost: None,
+            patterns: Vec::new(),
+            skipped: None,
+        };
+        match plan_operation(model, op) {
+            Ok(plan) => {
+                r.table = Some(plan.table.clone());
+                r.index = plan.index.clone();
+                if let Some(i) = &plan.index {
+                    readers
+                        .entry((plan.table.clone(), i.clone()))
+                        .or_default()
+                        .push(location.clone());
+                }
+                for pr in &patterns {
+                    if pr.plan.as_ref().is_some_and(|pp| implements(&plan, pp)) {
+                        r.patterns.push(pr.name.clone());
+                        implementers
+                            .entry(pr.name.clone())
+                            .or_default()
+                            .push(location.clone());
+                    }
+                }
+                match find(&plan.table).map(|gt| measure(gt, &plan)) {
+                    Some(Ok(cost)) => r.cost = Some(cost),
+                    Some(Err(e)) => r.skipped = Some(e.to_string()),
+                    None => r.skipped = Some(format!("table `{}` was not generated", plan.table)),
+                }
+                op_plans.push((location, Some(plan.clone())));
+                r.plan = Some(plan);
+            }
+            Err(e) => {
+                if let Some(t) = crate::analysis::bind(model, op).table {
+                    r.table = Some(t.name.clone());
+                }
+                op_plans.push((location, None));
+                r.skipped = Some(e.to_string());
+            }
+        }
+        op_reports.push(r);
+    }
+    for pr in &mut patterns {
+        pr.implemented_by = implementers.get(&pr.name).cloned().unwrap_or_default();
+    }
+    let pattern_plans: Vec<(String, Option<ReadPlan>)> = patterns
+        .iter()
+        .map(|p| (p.name.clone(), p.plan.clone()))
+        .collect();
+    coverage::link(&mut coverage, &pattern_plans, &op_plans, &implementers);
+
+    let tables: Vec<TableReport> = model
+        .tables
+        .iter()
+        .filter_map(|t| Some(table_report(t, find(&t.name)?, &readers)))
+        .collect();
+    let entities: IndexMap<String, Vec<EntityReport>> = tables
+        .iter()
+        .map(|t| (t.name.clone(), t.entities.clone()))
+        .collect();
+    coverage.unread_indexes = coverage::unread_indexes(model, &readers, &entities);
+    notes.sort();
+    notes.dedup();
+    Ok(SimulationReport {
+        schema_version: SCHEMA_VERSION,
+        model: model.path.to_string_lossy().into_owned(),
+        seed: options.seed,
+        scale,
+        tables,
+        patterns,
+        operations: op_reports,
+        coverage,
+        notes,
+    })
+}
+
+/// `path:line:col` when the source is at hand, else `path@offset`.
+fn locate(op: &Operation, sources: &[SourceFile]) -> String {
+    let path = op.file.to_string_lossy();
+    match sources.iter().find(|s| s.path == op.file) {
+        Some(s) => {
+            let lc = s.line_col(op.span.start);
+            format!("{path}:{}:{}", lc.line, lc.column)
+        }
+        None => format!("{path}@{}", op.span.start),
+    }
+}
+
+/// The load `rate` requests per second put on the hottest partition a plan reads.
+fn partition_load(
+    model: &Model,
+    gt: &GeneratedTable,
+    plan: &ReadPlan,
+    cost: &Measured,
+    rate: f64,
+) -> PartitionLoad {
+    let requests = plan.requests_per_call() as f64;
+    let per_request_rcu = cost.full.rcu / requests;
+    let per_request_items = cost.full.items_read / requests;
+    let fixed = plan
+        .partition
+        .as_ref()
+        .and_then(|(_, v)| KeyTemplate::parse(v).ok())
+        .is_some_and(|t| {
+            t.placeholders()
+                .all(|p| super::domain::parse_range(p).is_some())
+        });
+    let (spread, requests_per_sec) = if plan.access == Access::Scan {
+        (Spread::Everything, rate)
+    } else if fixed {
+        (
+            Spread::Fixed {
+                partitions: plan.requests_per_call(),
+            },
+            rate,
+        )
+    } else {
+        // Distinct key values ≈ items in the target / items per key value.
+        let items = target_items(gt, plan.index.as_deref());
+        let values = if cost.range_items_full > 0.0 {
+            (items / cost.range_items_full).max(1.0)
+        } else {
+            1.0
+        };
+        let share = 1.0 / values;
+        // A key value gets its share of the requests, but at least one request
+        // whenever it is read at all.
+        (
+            Spread::Varying {
+                values,
+                max_share: share,
+            },
+            (rate * share).max(rate.min(1.0)),
+        )
+    };
+    let hottest = requests_per_sec * per_request_rcu;
+    let hot = plan.access != Access::Scan && hottest > PARTITION_MAX_RCU;
+    let shards = hot.then(|| {
+        let size = item_size_for(model, plan, cost);
+        let items = declared_partition_items(model, plan).unwrap_or(per_request_items);
+        required_shards(Io::Read, items * requests_per_sec, size)
+    });
+    PartitionLoad {
+        spread,
+        hottest_rcu_per_sec: if plan.access == Access::Scan {
+            rate * cost.full.rcu
+        } else {
+            hottest
+        },
+        limit_rcu_per_sec: PARTITION_MAX_RCU,
+        hot,
+        shards,
+    }
+}
+
+/// Items one request reads by the model's own figures, when it reads a whole
+/// partition keyed by a literal whose share is declared (`State = "OPEN"` with
+/// `OPEN = 0.2` of 3M items: 600K): exact where sampling is only close.
+fn declared_partition_items(model: &Model, plan: &ReadPlan) -> Option<f64> {
+    if plan.limit.is_some() || plan.sort.is_some() || !plan.filters.is_empty() {
+        return None;
+    }
+    let (_, value) = plan.partition.as_ref()?;
+    if !KeyTemplate::parse(value).ok()?.is_constant() {
+        return None;
+    }
+    let table = model.table(&plan.table)?;
+    let index = match plan.index.as_deref() {
+        Some(i) => Some(table.index(i)?),
+        None => None,
+    };
+    // The share applies when every item draws the attribute from it: every entity
+    // writes it, and none is typed by it (`facet = "BLOG"` for every blog).
+    let attr = index.map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
+    let values = table.attribute(attr)?.values.as_ref()?;
+    let drawn = table.entities.iter().all(|e| {
+        (e.keys.contains_key(attr) || e.attributes.iter().any(|a| a == attr))
+            && super::domain::entity_constant(values, &e.name).is_none()
+    });
+    if !drawn {
+        return None;
+    }
+    super::figures::key_value_load(table, index, Some(value))
+        .ok()
+        .map(|l| l.items)
+}
+
+/// The item size the shard formula uses: the declared `avg-item-size` when the read
+/// sees whole items, else what the index stores (measured).
+fn item_size_for(model: &Model, plan: &ReadPlan, cost: &Measured) -> u64 {
+    let table = model.table(&plan.table);
+    let whole = match plan.index.as_deref() {
+        None => true,
+        Some(i) => table
+            .and_then(|t| t.index(i))
+            .is_some_and(|i| i.projection == Projection::All),
+    };
+    let declared = table.and_then(|t| t.avg_item_size);
+    match (whole, declared, cost.avg_item_bytes) {
+        (true, Some(d), _) => d,
+        (_, _, Some(m)) => m.round() as u64,
+        (_, Some(d), None) => d,
+        _ => 1,
+    }
+}
+
+/// Items in the table or an index at full scale.
+fn target_items(gt: &GeneratedTable, index: Option<&str>) -> f64 {
+    gt.generated
+        .iter()
+        .filter(|g| g.written > 0)
+        .map(|g| {
+            let n = match index {
+                Some(i) => g.index_writes.get(i).copied().unwrap_or(0),
+                None => g.written,
+            };
+            g.full_count as f64 * n as f64 / g.written as f64
+        })
+        .sum()
+}
+
+/// Counts, sizes, write amplification and index membership of one generated table.
+fn table_report(
+    table: &crate::model::Table,
+    gt: &GeneratedTable,
+    readers: &IndexMap<(String, String), Vec<String>>,
+) -> TableReport {
+    let entities: Vec<EntityReport> = gt
+        .generated
+        .iter()
+        .map(|g| EntityReport {
+            name: g.name.clone(),
+            count: g.full_count,
+            simulated: g.written,
+            avg_item_size: g.avg_size(),
+            write: write_cost(gt, g),
+        })
+        .collect();
+    let indexes = gt
+        .data
+        .schema
+        .indexes
+        .iter()
+        .enumerate()
+        .map(|(i, ix)| {
+            let mut present = Vec::new();
+            let mut absent = Vec::new();
+            let mut full = 0.0;
+            for g in gt.generated.iter().filter(|g| g.written > 0) {
+                let n = g.index_writes.get(&ix.name).copied().unwrap_or(0);
+                if n > 0 {
+                    present.push(g.name.clone());
+                    full += g.full_count as f64 * n as f64 / g.written as f64;
+                } else {
+                    absent.push(g.name.clone());
+                }
+            }
+            IndexReport {
+                name: ix.name.clone(),
+                kind: match ix.kind {
+                    IndexKind::Global => "GSI",
+                    IndexKind::Local => "LSI",
+                },
+                items: full,
+                simulated_items: gt.data.index_item_count(i) as u64,
+                entities: present,
+                absent,
+                read_by: readers
+                    .get(&(table.name.clone(), ix.name.clone()))
+                    .cloned()
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    let simulated_items = gt.data.item_count() as u64;
+    TableReport {
+        name: table.name.clone(),
+        items: gt.generated.iter().map(|g| g.full_count).sum(),
+        simulated_items,
+        declared_avg_item_size: table.avg_item_size,
+        simulated_avg_item_size: (simulated_items > 0)
+            .then(|| gt.data.size_bytes() as f64 / simulated_items as f64),
+        entities,
+        indexes,
+    }
+}
+
+/// WCU of one PutItem of a new item of the entity: 1 KB units of the item on the
+/// table, and of what each index stores of it on every index it lands in (averaged
+/// over the sampled items, each rounded up as DynamoDB rounds it).
+fn write_cost(gt: &GeneratedTable, g: &GeneratedEntity) -> WriteCost {
+    let units = |bytes: u64| bytes.div_ceil(WRITE_UNIT_BYTES).max(1) as f64;
+    let n = g.samples.len().max(1) as f64;
+    let mut cost = WriteCost::default();
+    for s in &g.samples {
+        cost.table_wcu += units(item_size(&s.item)) / n;
+        let Ok(pk) = item_primary_key(&gt.data.schema, &s.item) else {
+            continue;
+        };
+        for ix in &gt.data.schema.indexes {
+            if let Ok(Some(_)) = index_entry(ix, &pk, &s.item, WriteKind::Put) {
+                let stored = item_size(&project_index(&gt.data.schema, ix, &s.item));
+                *cost.indexes.entry(ix.name.clone()).or_insert(0.0) += units(stored) / n;
+            }
+        }
+    }
+    cost.total_wcu = cost.table_wcu + cost.indexes.values().sum::<f64>();
+    cost
+}
