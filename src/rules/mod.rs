@@ -5,6 +5,7 @@
 
 mod context;
 mod filter_instead_of_index;
+mod rejected_request;
 mod scan_in_hot_path;
 mod unpaginated_query;
 mod unprojected_attribute;
@@ -81,6 +82,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &filter_instead_of_index::FilterInsteadOfIndex,
     &unpaginated_query::UnpaginatedQuery,
     &unprojected_attribute::UnprojectedAttribute,
+    &rejected_request::RejectedRequest,
 ];
 
 /// Looks a rule up by id.
