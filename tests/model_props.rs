@@ -149,3 +149,21 @@ fn deep_nesting_and_large_inputs_do_not_panic() {
     }
     check(&big);
 }
+
+#[test]
+fn very_deep_nesting_reports_instead_of_overflowing() {
+    for open in ["[", "{ a = "] {
+        let text = format!("x = {}", open.repeat(200_000));
+        let r = dynalint::model::load_str(Path::new("dynalint.toml"), &text);
+        assert!(r.is_err());
+    }
+    // Nested arrays that do parse are walked without recursion trouble too.
+    for depth in [2_000, 100_000] {
+        let text = format!(
+            "[rules]\nr = {{ deep = {}{} }}\n",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        check(&text);
+    }
+}

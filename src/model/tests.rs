@@ -503,6 +503,11 @@ fn entity_keys_and_templates() {
         ProblemKind::MissingKey,
         "does not set `SK`",
     );
+    one(
+        &e("PK = \"USER#{id}\", SK = \"\""),
+        ProblemKind::KeyTemplate,
+        "empty string into key `SK`",
+    );
     let text = BASE.replace("SK = \"S\"", "SK = \"N\"");
     let text = format!(
         "{text}[[table.entity]]\nname = \"E\"\nkeys = {{ PK = \"A\", SK = \"V#{{n}}\" }}\n"

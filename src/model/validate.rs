@@ -419,6 +419,23 @@ fn entity(t: &Table, e: &Entity, text: &str, problems: &mut Vec<ModelProblem>) {
                 )),
             );
         }
+        if template.is_empty() {
+            problems.push(
+                ModelProblem::of(
+                    ProblemKind::KeyTemplate,
+                    value_span,
+                    format!(
+                        "entity `{}` writes an empty string into key `{attr}`",
+                        e.name
+                    ),
+                )
+                .with_help(
+                    "DynamoDB rejects empty strings in key attributes with a ValidationException; \
+                     leave the key out for items that must not appear in the index",
+                ),
+            );
+            continue;
+        }
         match KeyTemplate::parse(template) {
             Err(err) => problems.push(
                 ModelProblem::of(
