@@ -633,3 +633,59 @@ fn access_patterns_find_tables_by_ref() {
         "{text}[[access-pattern]]\nname = \"a\"\ntable = \"TABLE_NAME\"\n"
     ));
 }
+
+#[test]
+fn unique_contradicts_values_and_cardinality() {
+    let p = one(
+        &format!("{BASE}s = {{ type = \"S\", unique = true, values = [\"A\", \"B\"] }}\n"),
+        ProblemKind::InvalidValue,
+        "is `unique` but also declares `values`",
+    );
+    assert_eq!(p.labels.len(), 1);
+    one(
+        &format!("{BASE}s = {{ type = \"S\", unique = true, cardinality = 3 }}\n"),
+        ProblemKind::InvalidValue,
+        "`cardinality`",
+    );
+    load(&format!(
+        "{BASE}s = {{ type = \"S\", unique = false, cardinality = 3 }}\n"
+    ));
+}
+
+#[test]
+fn access_pattern_key_values_fit_their_attribute() {
+    let ap = |key: &str| {
+        format!(
+            "{BASE}facet = {{ type = \"S\", values = [\"USER\", \"BLOG\"] }}\nshard = \"N\"\n\
+             [[table.index]]\nname = \"ByFacet\"\npartition-key = \"facet\"\nsort-key = \"shard\"\n\
+             [[table.index]]\nname = \"ByShard\"\npartition-key = \"shard\"\nsort-key = \"facet\"\n\
+             [[access-pattern]]\nname = \"a\"\ntable = \"T\"\n{key}\n"
+        )
+    };
+    load(&ap(
+        "index = \"ByFacet\"\nkey = { facet = \"BLOG\", shard = 3 }",
+    ));
+    load(&ap(
+        "index = \"ByFacet\"\nkey = { facet = \"{facet}\", shard = \"{n}\" }",
+    ));
+    // A sort key value may be a prefix of a declared value (begins_with).
+    load(&ap(
+        "index = \"ByShard\"\nkey = { shard = 1, facet = \"BL\" }",
+    ));
+    let p = one(
+        &ap("index = \"ByFacet\"\nkey = { facet = \"BLGO\" }"),
+        ProblemKind::InvalidValue,
+        "`facet` = `BLGO`, which is not one of its declared values",
+    );
+    assert_eq!(p.help.as_deref(), Some("did you mean `BLOG`?"));
+    one(
+        &ap("index = \"ByFacet\"\nkey = { facet = \"BL\" }"),
+        ProblemKind::InvalidValue,
+        "not one of its declared values",
+    );
+    one(
+        &ap("index = \"ByShard\"\nkey = { shard = \"x\" }"),
+        ProblemKind::InvalidValue,
+        "which is of type `N`",
+    );
+}

@@ -123,6 +123,7 @@ fn table(ti: usize, t: &Table, text: &str, broken: &Broken, problems: &mut Vec<M
     index_limits(t, problems);
     for a in t.attributes.values() {
         shares(a, problems);
+        contradictions(a, problems);
     }
     if let (Some(size), Some(span)) = (t.avg_item_size, t.fields.get("avg-item-size")) {
         if size > MAX_ITEM_SIZE {
@@ -343,6 +344,35 @@ fn index_limits(t: &Table, problems: &mut Vec<ModelProblem>) {
             }
         }
     }
+}
+
+/// `unique = true` says every item has its own value; a short `values` list or a
+/// `cardinality` says the opposite. Both cannot hold.
+fn contradictions(a: &Attribute, problems: &mut Vec<ModelProblem>) {
+    if !a.unique {
+        return;
+    }
+    let other = if a.values.as_ref().is_some_and(|v| !v.is_empty()) {
+        "values"
+    } else if a.cardinality.is_some() {
+        "cardinality"
+    } else {
+        return;
+    };
+    let mut p = ModelProblem::of(
+        ProblemKind::InvalidValue,
+        a.fields.get("unique").unwrap_or(a.span),
+        format!(
+            "attribute `{}` is `unique` but also declares `{other}`; a unique attribute \
+             has one value per item",
+            a.name
+        ),
+    )
+    .with_help(format!("keep `unique = true` or `{other}`, not both"));
+    if let Some(span) = a.fields.get(other) {
+        p = p.with_label(span, format!("`{other}` declared here"));
+    }
+    problems.push(p);
 }
 
 /// A share map's shares are fractions of the items: they must add up to 1.
@@ -601,6 +631,11 @@ fn access_pattern(model: &Model, p: &AccessPattern, problems: &mut Vec<ModelProb
             );
         }
     }
+    for (attr, value) in &p.key {
+        if let Some(a) = t.attribute(attr) {
+            key_value(p, a, value, Some(attr.as_str()) == sk, problems);
+        }
+    }
     if !p.key.is_empty() && !pk.is_empty() && !p.key.contains_key(pk) {
         problems.push(
             ModelProblem::of(
@@ -614,6 +649,66 @@ fn access_pattern(model: &Model, p: &AccessPattern, problems: &mut Vec<ModelProb
             .with_help(format!(
                 "a Query needs the partition key with `=`: add `{pk} = \"...\"` to `key`"
             )),
+        );
+    }
+}
+
+/// An access pattern's key value must fit the attribute: a number for `N`, and one of
+/// the declared `values` when the attribute lists them (a sort key value may be a
+/// prefix of one, as `begins_with` reads it). Templates (`{id}`) stand for any value.
+fn key_value(
+    p: &AccessPattern,
+    a: &Attribute,
+    value: &str,
+    is_sort_key: bool,
+    problems: &mut Vec<ModelProblem>,
+) {
+    let Ok(template) = KeyTemplate::parse(value) else {
+        return;
+    };
+    let span = p.fields.get(&format!("key.{}", a.name)).unwrap_or(p.span);
+    if a.ty == AttributeType::N && template.is_constant() && value.parse::<f64>().is_err() {
+        problems.push(
+            ModelProblem::of(
+                ProblemKind::InvalidValue,
+                span,
+                format!(
+                    "access pattern `{}` gives `{value}` for `{}`, which is of type `N`",
+                    p.name, a.name
+                ),
+            )
+            .with_label(
+                a.fields.get("type").unwrap_or(a.span),
+                format!("`{}` declared here", a.name),
+            )
+            .with_help("give a number, or a placeholder such as `\"{id}\"`"),
+        );
+        return;
+    }
+    let Some(values) = &a.values else { return };
+    if !template.is_constant() || values.is_empty() {
+        return;
+    }
+    let declared = values.values();
+    let fits = |v: &&str| *v == value || (is_sort_key && v.starts_with(value));
+    if !declared.iter().any(fits) {
+        problems.push(
+            ModelProblem::of(
+                ProblemKind::InvalidValue,
+                span,
+                format!(
+                    "access pattern `{}` queries `{}` = `{value}`, which is not one of its declared values",
+                    p.name, a.name
+                ),
+            )
+            .with_label(
+                a.fields.get("values").unwrap_or(a.span),
+                format!("values of `{}` declared here", a.name),
+            )
+            .with_help(match did_you_mean(value, declared.iter().copied()) {
+                Some(v) => format!("did you mean `{v}`?"),
+                None => format!("the declared values are {}", listed(&declared)),
+            }),
         );
     }
 }
