@@ -328,3 +328,23 @@ fn rules_and_explain() {
     assert_eq!(code, 0);
     assert!(out.contains("Exit codes"), "{out}");
 }
+
+#[test]
+fn simulate_reports_each_access_pattern_as_json() {
+    let (out, err, code) = dynalint(
+        &root().join("test-fixtures/demo"),
+        &["simulate", "--scale", "0.002", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let text = v.to_string();
+    for pattern in ["latest blogs", "published blogs", "user by email"] {
+        assert!(text.contains(pattern), "{pattern} missing from {text}");
+    }
+    let (_, err, code) = dynalint(
+        &root().join("test-fixtures/demo"),
+        &["simulate", "--scale", "7"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--scale"), "{err}");
+}

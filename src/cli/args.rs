@@ -36,6 +36,9 @@ pub enum Command {
     /// Validate or show the key model (`dynalint.toml`).
     #[command(subcommand)]
     Model(ModelCommand),
+    /// Fill an in-memory DynamoDB with data that follows the model, run every access
+    /// pattern and code read on it, and report cost, hot partitions and coverage.
+    Simulate(SimulateArgs),
     /// Run the language server on stdin/stdout (for editors).
     Lsp,
 }
@@ -150,4 +153,18 @@ pub struct ModelArgs {
 
 fn parse_severity(s: &str) -> Result<Severity, String> {
     s.parse()
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    /// Fraction of the model's items to generate, in (0, 1] [default: as much as fits 200,000 items]
+    #[arg(long, value_name = "FRACTION")]
+    pub scale: Option<f64>,
+    /// Seed of the data generator: the same seed gives the same figures.
+    #[arg(long, default_value_t = crate::simulate::run::DEFAULT_SEED)]
+    pub seed: u64,
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
 }

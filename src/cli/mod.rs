@@ -10,6 +10,7 @@ mod check;
 mod model_cmd;
 mod progress;
 mod rules_cmd;
+mod simulate_cmd;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -45,6 +46,7 @@ pub fn main(argv: Vec<OsString>) -> i32 {
         Command::Explain(a) => rules_cmd::explain(a),
         Command::Calls(a) => calls::run(a),
         Command::Model(a) => model_cmd::run(a),
+        Command::Simulate(a) => simulate_cmd::run(a),
         Command::Lsp => match crate::lsp::run_stdio() {
             Ok(()) => EXIT_OK,
             Err(e) => error(format!("language server: {e}")),

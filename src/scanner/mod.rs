@@ -1,9 +1,61 @@
 //! Rust source → [`Operation`] IR. Only this module knows tree-sitter.
 //!
-//! NOTE: skeleton — the real scanner (issue 4) fills [`scan`].
+//! Two phases, so the LSP can re-index one changed file:
+//!
+//! - [`index_file`] (per file, pure, cacheable, run in parallel with rayon): tokenises
+//!   the file, builds its share of the call graph from tokens, and — when the byte
+//!   pre-filter lets it through — parses it with tree-sitter (one cached parser per
+//!   worker thread) and folds every builder chain into an `Operation`. Names it cannot
+//!   resolve alone (a `const` in another module, `self.table` set in a constructor, a
+//!   struct passed to `serde_dynamo::to_item`) stay *pending references*.
+//! - [`link`] (whole crate, cheap: lookups only): resolves pending references against
+//!   every file's constants, constructors and structs, splices builders that helper
+//!   functions receive, and decides hot/cold with a breadth-first search of the call
+//!   graph from the request entry points.
+//!
+//! **The byte pre-filter.** A file is parsed for calls only if its bytes contain one of
+//! [`sdk::MARKERS`] (an Aho-Corasick scan: a client method such as `query()`, a
+//! `*FluentBuilder`/`*InputBuilder` type a helper could receive, a typed batch or
+//! transaction builder, a rusoto `*Input {` literal). Any request must name one of
+//! them in the file that builds it, so a file without them cannot hold a call. Such a
+//! file is still indexed for what *other* files need: its functions and calls (and
+//! route registrations, entry attributes) come from the tokenizer, which costs a small
+//! fraction of a parse; its consts, statics, `lazy_static!`s, structs, `use`s and
+//! constructors (fns in an `impl` that build `Self { .. }`) are kept byte for byte in a
+//! *sparse* copy of the text where everything else is blanked to spaces, and only that
+//! is parsed — offsets stay the file's, and the parse costs what those items cost.
+//!
+//! **Macros.** tree-sitter leaves macro arguments as token trees. Before parsing, a
+//! same-length *shadow* of the text rewrites expression-like macros (`vec![..]` →
+//! `    [..]`, `format!(..)` → `format (..)`, `hashmap!{k => v}` → an array,
+//! `lazy_static! {..}` → plain statics), so calls inside them are parsed like any
+//! other expression; node text is always sliced from the original.
+//!
+//! The scanner never fails: syntax errors give operations from what parsed plus a
+//! [`ScanProblem`] each; oversized files are skipped with a note; every walk over the
+//! tree is iterative or depth-guarded.
 
+mod batch;
+mod context;
+mod fold;
+mod graph;
+mod index;
 pub mod ir;
+mod items;
+mod lex;
+mod link;
+mod parse;
+mod resolve;
+mod scope;
+mod sdk;
+mod sparse;
+mod syntax;
 
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+pub use index::{may_call_dynamodb, module_of, FileIndex};
 pub use ir::*;
 
 use crate::model::Model;
@@ -32,7 +84,26 @@ pub struct ScanResult {
     pub problems: Vec<ScanProblem>,
 }
 
+/// The per-file phase: what one file says, independent of every other file.
+pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
+    index::index_file(file, settings)
+}
+
+/// The cross-file phase over indexes from [`index_file`] (in any order).
+pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
+    link::link(files, settings)
+}
+
 /// Scans a set of files together (constants and the call graph cross files).
-pub fn scan(_files: &[SourceFile], _settings: &ScanSettings) -> ScanResult {
-    ScanResult::default()
+pub fn scan(files: &[SourceFile], settings: &ScanSettings) -> ScanResult {
+    let indexes: Vec<Arc<FileIndex>> = files
+        .par_iter()
+        .map(|f| Arc::new(index_file(f, settings)))
+        .collect();
+    link(&indexes, settings)
+}
+
+/// Only parses (no folding, no index): the baseline the benchmark compares against.
+pub fn parse_only(file: &SourceFile) -> bool {
+    parse::parse(file.text.as_bytes()).is_some()
 }

@@ -1,0 +1,839 @@
+//! Builder-chain folding: from the client method that starts a request (`.query()`),
+//! through every setter, across `let` bindings and rebinding in branches, to the
+//! terminal (`.send()`, `.into_paginator()`), into one [`Operation`].
+//!
+//! A builder a function returns, or receives as a parameter, is kept as a
+//! [`Template`] that the link phase splices into its callers.
+
+use tree_sitter::Node;
+
+use super::context::{enclosing_function, enclosing_loop, is_test_code};
+use super::ir::{AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation};
+use super::items;
+use super::resolve::FileCx;
+use super::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
+use super::syntax::{
+    ancestors, call_args, call_path, descendants, field, fold_whitespace, last_segment,
+    method_call, named_children, peel, span, string_content_start, string_value, type_segment,
+};
+use crate::source::{FilePath, Span};
+
+/// How a folded builder leaves the function it was built in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Escape {
+    /// Sent (or dropped) here: a finished operation.
+    None,
+    /// Returned from the named function: callers continue the chain.
+    Returned { function: String },
+    /// Passed as argument `index` to a call of `function` (a helper that adds setters
+    /// or sends it).
+    Passed { function: String, index: usize },
+}
+
+/// A builder that a function builds and returns, or receives and continues.
+#[derive(Debug, Clone)]
+pub struct Template {
+    /// The short name of the function (call sites are matched by name).
+    pub function: String,
+    /// For a received builder: which parameter it is.
+    pub param: Option<usize>,
+    pub op: Operation,
+    /// Whether the function sends the builder itself.
+    pub sent: bool,
+}
+
+/// The result of folding one file.
+#[derive(Debug, Default)]
+pub struct Folded {
+    pub ops: Vec<(Operation, Escape)>,
+    pub templates: Vec<Template>,
+}
+
+/// Folds every request built in the tree.
+pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>) -> Folded {
+    let src = cx.src;
+    let mut out = Folded::default();
+    let roots = descendants(root, &mut |n| match n.kind() {
+        "call_expression" => root_kind(cx, n).is_some(),
+        "struct_expression" => rusoto_kind(cx, n).is_some(),
+        _ => false,
+    });
+    for n in roots {
+        if n.kind() == "struct_expression" {
+            if let Some(op) = fold_rusoto(cx, path, n) {
+                out.ops.push((op, Escape::None));
+            }
+            continue;
+        }
+        let Some(kind) = root_kind(cx, n) else {
+            continue;
+        };
+        let mut op = Operation::new(kind, path.clone(), span(n));
+        op.method_span = method_span(n);
+        let mut st = State::default();
+        let top = climb_apply(cx, n, &mut op, &mut st, false);
+        let escape = follow_consumer(cx, top, &mut op, &mut st, 0);
+        finish(cx, n, &mut op, &st);
+        out.ops.push((op, escape));
+    }
+    // Builders received as parameters: `fn f(q: QueryFluentBuilder) -> .. { q.limit(1) }`.
+    for f in descendants(root, &mut |n| n.kind() == "function_item") {
+        let params = field(f, "parameters")
+            .map(named_children)
+            .unwrap_or_default();
+        let mut index = 0usize;
+        for p in params {
+            if p.kind() == "self_parameter" {
+                continue;
+            }
+            if p.kind() != "parameter" {
+                continue;
+            }
+            let ty = field(p, "type").map(|t| src.of(t)).unwrap_or("");
+            let pat = field(p, "pattern");
+            if let (Some(kind), Some(pat)) = (builder_type_kind(ty), pat) {
+                let name = src.of(pat).trim_start_matches("mut ").trim().to_string();
+                let mut op = Operation::new(kind, path.clone(), span(p));
+                op.method_span = span(p);
+                let mut st = State::default();
+                if let Some(body) = field(f, "body") {
+                    follow_uses(cx, body, p.end_byte(), &name, &mut op, &mut st, 0);
+                }
+                finish(cx, p, &mut op, &st);
+                out.templates.push(Template {
+                    function: field(f, "name")
+                        .map(|n| src.of(n).to_string())
+                        .unwrap_or_default(),
+                    param: Some(index),
+                    op,
+                    sent: st.sent,
+                });
+            }
+            index += 1;
+        }
+    }
+    // Returned builders become templates (also kept as ops until a caller uses them).
+    for (op, esc) in &out.ops {
+        if let Escape::Returned { function } = esc {
+            out.templates.push(Template {
+                function: function.clone(),
+                param: None,
+                op: op.clone(),
+                sent: false,
+            });
+        }
+    }
+    out
+}
+
+/// `XFluentBuilder` parameter types → the operation kind.
+fn builder_type_kind(ty: &str) -> Option<OpKind> {
+    let base = last_segment(ty.trim_start_matches('&').trim_start_matches("mut ").trim());
+    let op = base.strip_suffix("FluentBuilder")?;
+    let snake: String = op
+        .chars()
+        .enumerate()
+        .flat_map(|(i, c)| {
+            let mut v = Vec::new();
+            if c.is_ascii_uppercase() && i > 0 {
+                v.push('_');
+            }
+            v.push(c.to_ascii_lowercase());
+            v
+        })
+        .collect();
+    op_for_method(&snake)
+}
+
+/// What starts a request here: `x.query()` with no arguments, or `QueryInput::builder()`.
+fn root_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
+    let src = cx.src;
+    if let Some((_, name, call)) = method_call(src, n) {
+        let kind = op_for_method(&name)?;
+        return call_args(call).is_empty().then_some(kind);
+    }
+    let path = call_path(src, n)?;
+    if last_segment(path) != "builder" {
+        return None;
+    }
+    op_for_input_type(type_segment(path)?)
+}
+
+fn rusoto_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
+    let name = field(n, "name").map(|t| cx.src.of(t))?;
+    op_for_input_type(last_segment(name))
+}
+
+/// The span of `.query()` (from the method name to the closing paren).
+fn method_span(call: Node<'_>) -> Span {
+    let name = field(call, "function")
+        .filter(|f| f.kind() == "field_expression")
+        .and_then(|f| field(f, "field"));
+    match name {
+        Some(n) => Span::new(n.start_byte(), call.end_byte()),
+        None => span(call),
+    }
+}
+
+#[derive(Default)]
+struct State {
+    sent: bool,
+    end: usize,
+    extra_spans: Vec<Span>,
+}
+
+/// Climbs from a builder expression through its method calls, applying each setter.
+/// Returns the topmost node of the chain.
+fn climb_apply<'t>(
+    cx: &FileCx<'_>,
+    start: Node<'t>,
+    op: &mut Operation,
+    st: &mut State,
+    conditional: bool,
+) -> Node<'t> {
+    let src = cx.src;
+    let mut cur = start;
+    let mut terminated = false;
+    st.end = st.end.max(start.end_byte());
+    while let Some(p) = cur.parent() {
+        match p.kind() {
+            "field_expression" if field(p, "value").is_some_and(|v| v.id() == cur.id()) => {
+                let Some(call) = p.parent().filter(|c| {
+                    c.kind() == "call_expression"
+                        && field(*c, "function").is_some_and(|f| f.id() == p.id())
+                }) else {
+                    break;
+                };
+                let name = field(p, "field").map(|f| src.of(f)).unwrap_or("");
+                if !terminated {
+                    match setter(name) {
+                        Some((Setter::Terminal, _)) => {
+                            if name == "into_paginator" {
+                                op.paginated = true;
+                            }
+                            if name != "customize" && name != "build" {
+                                terminated = true;
+                                st.sent = true;
+                            }
+                        }
+                        Some((s, set)) => apply(cx, op, s, set, call, conditional),
+                        None => {}
+                    }
+                    st.end = st.end.max(call.end_byte());
+                } else if setter(name).is_some_and(|(s, _)| s == Setter::Paginator)
+                    || name == "send"
+                {
+                    st.end = st.end.max(call.end_byte());
+                }
+                cur = call;
+            }
+            "await_expression" | "try_expression" | "parenthesized_expression" => cur = p,
+            _ => break,
+        }
+    }
+    cur
+}
+
+/// What happens to the chain's value: bound with `let`, returned, passed on.
+fn follow_consumer(
+    cx: &FileCx<'_>,
+    top: Node<'_>,
+    op: &mut Operation,
+    st: &mut State,
+    depth: usize,
+) -> Escape {
+    let src = cx.src;
+    if depth > 16 {
+        return Escape::None;
+    }
+    let mut top = top;
+    // The tail of a branch: `let q = if c { a } else { b };` continues as the `if`.
+    loop {
+        let Some(p) = top.parent() else {
+            return Escape::None;
+        };
+        let tail_of_block = p.kind() == "block"
+            && named_children(p)
+                .into_iter()
+                .rfind(|c| !c.kind().ends_with("comment"))
+                .is_some_and(|l| l.id() == top.id());
+        if tail_of_block {
+            match p.parent() {
+                Some(g)
+                    if matches!(
+                        g.kind(),
+                        "if_expression"
+                            | "else_clause"
+                            | "match_arm"
+                            | "block"
+                            | "unsafe_block"
+                            | "async_block"
+                    ) =>
+                {
+                    top = if g.kind() == "else_clause" {
+                        g.parent().unwrap_or(g)
+                    } else {
+                        g
+                    };
+                    continue;
+                }
+                Some(g) if g.kind() == "function_item" => {
+                    let name = field(g, "name")
+                        .map(|n| src.of(n))
+                        .unwrap_or("")
+                        .to_string();
+                    return if st.sent {
+                        Escape::None
+                    } else {
+                        Escape::Returned { function: name }
+                    };
+                }
+                Some(g) if g.kind() == "closure_expression" => return Escape::None,
+                _ => return Escape::None,
+            }
+        }
+        if matches!(p.kind(), "match_arm" | "if_expression")
+            && field(p, "condition").map(|c| c.id()) != Some(top.id())
+        {
+            top = p;
+            continue;
+        }
+        if p.kind() == "match_expression" {
+            top = p;
+            continue;
+        }
+        if p.kind() == "match_block" {
+            top = p;
+            continue;
+        }
+        break;
+    }
+    let Some(p) = top.parent() else {
+        return Escape::None;
+    };
+    match p.kind() {
+        "let_declaration" if field(p, "value").is_some_and(|v| v.id() == top.id()) => {
+            let Some(pat) = field(p, "pattern") else {
+                return Escape::None;
+            };
+            let name = src.of(pat).trim_start_matches("mut ").trim().to_string();
+            if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                return Escape::None;
+            }
+            let Some(block) = p.parent() else {
+                return Escape::None;
+            };
+            follow_uses(cx, block, p.end_byte(), &name, op, st, depth + 1)
+        }
+        "assignment_expression" if field(p, "right").is_some_and(|v| v.id() == top.id()) => {
+            Escape::None
+        }
+        "return_expression" => {
+            if st.sent {
+                return Escape::None;
+            }
+            let name = ancestors(p)
+                .find(|a| a.kind() == "function_item" || a.kind() == "closure_expression")
+                .filter(|a| a.kind() == "function_item")
+                .and_then(|f| field(f, "name"))
+                .map(|n| src.of(n).to_string());
+            match name {
+                Some(function) => Escape::Returned { function },
+                None => Escape::None,
+            }
+        }
+        "arguments" if !st.sent => {
+            let Some(call) = p.parent() else {
+                return Escape::None;
+            };
+            let index = named_children(p)
+                .iter()
+                .position(|c| c.id() == top.id())
+                .unwrap_or(0);
+            match call_path(src, call) {
+                Some(path)
+                    if !matches!(last_segment(path), "Ok" | "Some" | "Box::pin" | "spawn") =>
+                {
+                    Escape::Passed {
+                        function: last_segment(path).to_string(),
+                        index,
+                    }
+                }
+                _ => match method_call(src, call) {
+                    // `self.run(q)`: a method of the same crate, matched by name.
+                    Some((_, name, _)) if setter(&name).is_none() => Escape::Passed {
+                        function: name,
+                        index,
+                    },
+                    _ => Escape::None,
+                },
+            }
+        }
+        _ => Escape::None,
+    }
+}
+
+/// Follows a variable holding a builder through the rest of its block.
+fn follow_uses(
+    cx: &FileCx<'_>,
+    block: Node<'_>,
+    after: usize,
+    name: &str,
+    op: &mut Operation,
+    st: &mut State,
+    depth: usize,
+) -> Escape {
+    let src = cx.src;
+    if depth > 16 {
+        return Escape::None;
+    }
+    let uses = descendants(block, &mut |n| {
+        n.kind() == "identifier" && n.start_byte() >= after && src.of(n) == name
+    });
+    let mut escape = Escape::None;
+    for u in uses {
+        let Some(parent) = u.parent() else { continue };
+        // The target of `q = ..`, a new `let q`, or a field name: not a read.
+        if parent.kind() == "assignment_expression"
+            && field(parent, "left").is_some_and(|l| l.id() == u.id())
+        {
+            continue;
+        }
+        if parent.kind() == "let_declaration"
+            && field(parent, "pattern").is_some_and(|l| l.id() == u.id())
+        {
+            continue;
+        }
+        let conditional = in_branch(u, block);
+        let top = climb_apply(cx, u, op, st, conditional);
+        let Some(tp) = top.parent() else { continue };
+        match tp.kind() {
+            "let_declaration" if field(tp, "value").is_some_and(|v| v.id() == top.id()) => {
+                let Some(pat) = field(tp, "pattern") else {
+                    continue;
+                };
+                let new = src.of(pat).trim_start_matches("mut ").trim().to_string();
+                let Some(b) = tp.parent() else { continue };
+                if top.id() != u.id() || new != name {
+                    let e = follow_uses(cx, b, tp.end_byte(), &new, op, st, depth + 1);
+                    if e != Escape::None {
+                        escape = e;
+                    }
+                }
+                if new == name {
+                    // Shadowed: later uses are the new binding's, already followed.
+                    return escape;
+                }
+            }
+            "assignment_expression" => {}
+            _ if top.id() == u.id() => {
+                // Used bare: returned, passed on, or cloned into something.
+                let e = follow_consumer(cx, top, op, st, depth + 1);
+                if e != Escape::None {
+                    escape = e;
+                }
+            }
+            _ => {
+                if !st.sent {
+                    let e = follow_consumer(cx, top, op, st, depth + 1);
+                    if e != Escape::None {
+                        escape = e;
+                    }
+                }
+            }
+        }
+    }
+    escape
+}
+
+/// Whether `node` sits in an `if`/`match` branch (or a loop) below `block`.
+fn in_branch(node: Node<'_>, block: Node<'_>) -> bool {
+    for a in ancestors(node) {
+        if a.id() == block.id() {
+            return false;
+        }
+        if matches!(
+            a.kind(),
+            "if_expression"
+                | "match_arm"
+                | "else_clause"
+                | "while_expression"
+                | "for_expression"
+                | "loop_expression"
+                | "closure_expression"
+        ) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Applies one setter to the operation.
+fn apply(
+    cx: &FileCx<'_>,
+    op: &mut Operation,
+    s: Setter,
+    set: bool,
+    call: Node<'_>,
+    conditional: bool,
+) {
+    let src = cx.src;
+    let mut args = call_args(call);
+    if set {
+        // `set_x(Some(v))` is `x(v)`; `set_x(None)` clears nothing we track.
+        let Some(a) = args.first().map(|a| peel(*a)) else {
+            return;
+        };
+        if src.of(a) == "None" {
+            return;
+        }
+        if let Some(inner) = unwrap_some(cx, a) {
+            args = vec![inner];
+        }
+    }
+    let call_span = span(call);
+    let first = args.first().copied();
+    match s {
+        Setter::Table => {
+            if let Some(a) = first {
+                op.table = Some(cx.string(a));
+                op.table_span = Some(span(a));
+            }
+        }
+        Setter::Index => {
+            if let Some(a) = first {
+                op.index = Some(cx.string(a));
+                op.index_span = Some(span(a));
+            }
+        }
+        Setter::KeyCondition => op.key_condition = first.map(|a| expr_arg(cx, a, conditional)),
+        Setter::Filter => op.filter = first.map(|a| expr_arg(cx, a, conditional)),
+        Setter::Condition => op.condition = first.map(|a| expr_arg(cx, a, conditional)),
+        Setter::Projection => op.projection = first.map(|a| expr_arg(cx, a, conditional)),
+        Setter::Update => op.update = first.map(|a| expr_arg(cx, a, conditional)),
+        Setter::Statement => op.statement = first.map(|a| expr_arg(cx, a, conditional)),
+        Setter::Names => {
+            for (k, v, c) in pairs(cx, &args, set) {
+                if let Some(key) = cx.string(k).value() {
+                    op.names.insert(
+                        key.to_string(),
+                        NameArg {
+                            name: cx.string(v),
+                            span: span(v),
+                            conditional: conditional || c,
+                        },
+                    );
+                }
+            }
+        }
+        Setter::Values => {
+            for (k, v, _) in pairs(cx, &args, set) {
+                if let Some(key) = cx.string(k).value() {
+                    op.values.insert(key.to_string(), cx.value(v));
+                }
+            }
+        }
+        Setter::Item | Setter::Key | Setter::Keys => {
+            let map = if set || s == Setter::Keys {
+                first.map(|a| items::attr_map(cx, a, conditional))
+            } else {
+                match (args.first(), args.get(1)) {
+                    (Some(k), Some(v)) => Some(AttrMap {
+                        attributes: vec![AttrArg {
+                            name: cx.string(*k),
+                            value: cx.value(*v),
+                            span: call_span,
+                            conditional,
+                        }],
+                        complete: true,
+                        from_type: None,
+                    }),
+                    _ => None,
+                }
+            };
+            if let Some(map) = map {
+                let slot = if s == Setter::Item {
+                    &mut op.item
+                } else {
+                    &mut op.key
+                };
+                merge_map(slot, map);
+            }
+        }
+        Setter::ConsistentRead => op.consistent_read = first.and_then(|a| bool_lit(cx, a)),
+        Setter::ScanIndexForward => op.scan_index_forward = first.and_then(|a| bool_lit(cx, a)),
+        Setter::Limit => op.limit = first.map(|a| cx.value(a)),
+        Setter::Select => {
+            op.select = first.map(|a| select_name(last_segment(src.of(peel(a)))));
+        }
+        Setter::ExclusiveStartKey => op.exclusive_start_key = true,
+        Setter::TotalSegments => op.total_segments = first.map(|a| cx.value(a)),
+        Setter::Segment | Setter::Ignored | Setter::Terminal | Setter::Paginator => {}
+        Setter::RequestItems => super::batch::request_items(cx, op, &args, set, conditional),
+        Setter::TransactItems => super::batch::transact_items(cx, op, &args, set, conditional),
+        Setter::Wrapped => super::batch::wrapped(cx, op, call, &args),
+    }
+}
+
+/// `Some(x)` → x.
+fn unwrap_some<'t>(cx: &FileCx<'_>, a: Node<'t>) -> Option<Node<'t>> {
+    let path = call_path(cx.src, a)?;
+    if path != "Some" {
+        return None;
+    }
+    call_args(a).first().copied()
+}
+
+/// The (key, value) pairs of a map setter: two arguments, or a whole map.
+fn pairs<'t>(cx: &FileCx<'_>, args: &[Node<'t>], set: bool) -> Vec<(Node<'t>, Node<'t>, bool)> {
+    if !set && args.len() == 2 {
+        return vec![(args[0], args[1], false)];
+    }
+    match args.first() {
+        Some(m) => items::map_entries(cx, *m, 0),
+        None => Vec::new(),
+    }
+}
+
+fn merge_map(slot: &mut Option<AttrMap>, map: AttrMap) {
+    match slot {
+        Some(existing) => {
+            existing.complete &= map.complete;
+            if existing.from_type.is_none() {
+                existing.from_type = map.from_type;
+            }
+            existing.attributes.extend(map.attributes);
+        }
+        None => *slot = Some(map),
+    }
+}
+
+/// An expression argument, keeping where a literal's text starts.
+pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
+    let p = peel(a);
+    let literal_start = if string_value(cx.src, p).is_some() && p.kind() == "string_literal" {
+        string_content_start(cx.src, p)
+    } else {
+        None
+    };
+    ExprArg {
+        text: cx.string(a),
+        span: span(a),
+        literal_start,
+        conditional,
+    }
+}
+
+fn bool_lit(cx: &FileCx<'_>, a: Node<'_>) -> Option<bool> {
+    match cx.src.of(peel(a)) {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// `Select::AllProjectedAttributes` → `ALL_PROJECTED_ATTRIBUTES`.
+fn select_name(variant: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in variant.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+/// Context, span and fingerprint, once the chain is folded.
+fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
+    let src = cx.src;
+    op.span = Span::new(op.span.start, st.end.max(op.span.end));
+    op.context.function = enclosing_function(src, root);
+    op.context.in_loop = enclosing_loop(src, root);
+    if is_test_code(src, root) {
+        op.context.cold = Some(ColdReason::Test);
+    }
+    if op.exclusive_start_key && op.context.in_loop.is_some() {
+        op.paginated = true;
+    }
+    op.fingerprint_text = fold_whitespace(src.span_text(op.span));
+    for c in &mut op.children {
+        c.context = op.context.clone();
+        c.fingerprint_text = fold_whitespace(src.span_text(c.span));
+    }
+    let _ = &st.extra_spans;
+}
+
+/// A rusoto `QueryInput { table_name: .., ..Default::default() }` literal.
+fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operation> {
+    let src = cx.src;
+    let kind = rusoto_kind(cx, n)?;
+    let mut op = Operation::new(kind, path.clone(), span(n));
+    op.method_span = field(n, "name").map(span).unwrap_or(op.span);
+    let body = field(n, "body")?;
+    for f in named_children(body) {
+        let (fname, value) = match f.kind() {
+            "field_initializer" => (field(f, "field").map(|x| src.of(x)), field(f, "value")),
+            "shorthand_field_initializer" => {
+                let id = named_children(f)
+                    .into_iter()
+                    .find(|c| c.kind() == "identifier");
+                (id.map(|x| src.of(x)), id)
+            }
+            _ => (None, None),
+        };
+        let (Some(fname), Some(value)) = (fname, value) else {
+            continue;
+        };
+        // rusoto fields are `Option<..>` except the required ones: strip `Some(..)`.
+        let value = unwrap_some(cx, peel(value)).unwrap_or(value);
+        if src.of(peel(value)) == "None" {
+            continue;
+        }
+        if let Some((s, _)) = setter(fname) {
+            let as_set = matches!(
+                s,
+                Setter::Names
+                    | Setter::Values
+                    | Setter::Item
+                    | Setter::Key
+                    | Setter::ExclusiveStartKey
+            );
+            match s {
+                Setter::Item | Setter::Key => {
+                    let map = items::attr_map(cx, value, false);
+                    let slot = if s == Setter::Item {
+                        &mut op.item
+                    } else {
+                        &mut op.key
+                    };
+                    merge_map(slot, map);
+                }
+                Setter::Names => {
+                    for (k, v, c) in items::map_entries(cx, value, 0) {
+                        if let Some(key) = cx.string(k).value() {
+                            op.names.insert(
+                                key.to_string(),
+                                NameArg {
+                                    name: cx.string(v),
+                                    span: span(v),
+                                    conditional: c,
+                                },
+                            );
+                        }
+                    }
+                }
+                Setter::Values => {
+                    for (k, v, _) in items::map_entries(cx, value, 0) {
+                        if let Some(key) = cx.string(k).value() {
+                            op.values.insert(key.to_string(), cx.value(v));
+                        }
+                    }
+                }
+                _ => {
+                    let _ = as_set;
+                    apply_value(cx, &mut op, s, value);
+                }
+            }
+        }
+    }
+    let st = State {
+        sent: true,
+        end: n.end_byte(),
+        extra_spans: Vec::new(),
+    };
+    finish(cx, n, &mut op, &st);
+    Some(op)
+}
+
+/// A single-value setter from a struct field (rusoto) or a typed builder.
+fn apply_value(cx: &FileCx<'_>, op: &mut Operation, s: Setter, value: Node<'_>) {
+    match s {
+        Setter::Table => {
+            op.table = Some(cx.string(value));
+            op.table_span = Some(span(value));
+        }
+        Setter::Index => {
+            op.index = Some(cx.string(value));
+            op.index_span = Some(span(value));
+        }
+        Setter::KeyCondition => op.key_condition = Some(expr_arg(cx, value, false)),
+        Setter::Filter => op.filter = Some(expr_arg(cx, value, false)),
+        Setter::Condition => op.condition = Some(expr_arg(cx, value, false)),
+        Setter::Projection => op.projection = Some(expr_arg(cx, value, false)),
+        Setter::Update => op.update = Some(expr_arg(cx, value, false)),
+        Setter::Statement => op.statement = Some(expr_arg(cx, value, false)),
+        Setter::ConsistentRead => op.consistent_read = bool_lit(cx, value),
+        Setter::ScanIndexForward => op.scan_index_forward = bool_lit(cx, value),
+        Setter::Limit => op.limit = Some(cx.value(value)),
+        Setter::Select => op.select = cx.string(value).value().map(str::to_string),
+        Setter::ExclusiveStartKey => op.exclusive_start_key = true,
+        Setter::TotalSegments => op.total_segments = Some(cx.value(value)),
+        _ => {}
+    }
+}
+
+/// Folds a typed builder (`Put::builder()...build()`) or a rusoto struct (`Put { .. }`)
+/// into an operation of `kind`, without context (the parent sets it).
+pub fn fold_typed(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>, kind: OpKind) -> Operation {
+    let mut op = Operation::new(kind, path.clone(), span(root));
+    op.method_span = span(root);
+    let mut st = State::default();
+    if root.kind() == "struct_expression" {
+        if let Some(body) = field(root, "body") {
+            for f in named_children(body) {
+                if f.kind() != "field_initializer" {
+                    continue;
+                }
+                let (Some(fname), Some(value)) =
+                    (field(f, "field").map(|x| cx.src.of(x)), field(f, "value"))
+                else {
+                    continue;
+                };
+                let value = unwrap_some(cx, peel(value)).unwrap_or(value);
+                match setter(fname) {
+                    Some((s @ (Setter::Item | Setter::Key), _)) => {
+                        let map = items::attr_map(cx, value, false);
+                        let slot = if s == Setter::Item {
+                            &mut op.item
+                        } else {
+                            &mut op.key
+                        };
+                        merge_map(slot, map);
+                    }
+                    Some((Setter::Wrapped, _)) => {
+                        super::batch::wrapped_value(cx, &mut op, fname, value)
+                    }
+                    Some((s, _)) => apply_value(cx, &mut op, s, value),
+                    None => {}
+                }
+            }
+        }
+        op.span = span(root);
+        return op;
+    }
+    let top = climb_apply(cx, root, &mut op, &mut st, false);
+    op.span = Span::new(
+        root.start_byte(),
+        st.end
+            .max(top.end_byte())
+            .min(top.end_byte().max(root.end_byte())),
+    );
+    op
+}
+
+/// The typed builder a `X::builder()` call or an `X { .. }` literal starts.
+pub fn typed_root(cx: &FileCx<'_>, n: Node<'_>) -> Option<Typed> {
+    let src = cx.src;
+    match n.kind() {
+        "call_expression" => {
+            let path = call_path(src, n)?;
+            if last_segment(path) != "builder" {
+                return None;
+            }
+            typed_for(type_segment(path)?)
+        }
+        "struct_expression" => typed_for(last_segment(field(n, "name").map(|t| src.of(t))?)),
+        _ => None,
+    }
+}

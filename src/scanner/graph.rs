@@ -1,0 +1,464 @@
+//! The intra-crate call graph, by name, from tokens (so files the pre-filter rules out
+//! still contribute their functions and calls without a parse), and the hot/cold
+//! decision: which functions a request entry point reaches, with the chain kept.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::context::is_test_attr;
+use super::lex::{Tok, Token};
+use crate::source::Span;
+
+/// One function: its names, what it calls, and whether it is an entry point.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FnNode {
+    pub name: String,
+    /// `Type::name` inside an impl, else `name`.
+    pub qualified: String,
+    /// The function's name in the file.
+    pub span: Span,
+    /// Names it calls or passes as a function value (deduplicated, sorted).
+    pub calls: Vec<String>,
+    /// Why it runs on every request: `axum route GET /orders`, ...
+    pub entry: Option<String>,
+    /// In `#[test]`/`#[cfg(test)]` code.
+    pub test: bool,
+    /// A `main` that starts no server.
+    pub one_off_main: bool,
+}
+
+/// Keywords and std names that look like calls but never name a crate function.
+const NOT_CALLS: &[&str] = &[
+    "if", "while", "match", "for", "return", "loop", "Some", "Ok", "Err", "None", "fn", "in", "as",
+    "move", "async", "await", "let", "mut", "ref", "self", "Self", "super", "crate", "where",
+    "impl", "dyn", "box", "unsafe", "else", "pub", "use", "mod", "struct", "enum", "type",
+];
+
+/// What makes a `main` a long-running server rather than a one-off binary.
+const SERVER_MARKERS: &[&str] = &[
+    "serve",
+    "HttpServer",
+    "bind",
+    "listen",
+    "run",
+    "Server",
+    "service_fn",
+    "start",
+    "spawn_server",
+];
+
+/// Route methods of axum/warp/actix (`get(handler)`, `web::post().to(handler)`).
+const ROUTE_METHODS: &[&str] = &[
+    "get", "post", "put", "delete", "patch", "head", "options", "any", "on", "trace",
+];
+
+#[derive(Clone)]
+enum Frame {
+    Impl { ty: String, entry: Option<String> },
+    Mod { test: bool },
+    Fn { index: usize },
+    Other,
+}
+
+/// Functions and calls of one file, from its tokens.
+pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
+    let text = |t: &Token| String::from_utf8_lossy(t.text(src)).into_owned();
+    let mut fns: Vec<FnNode> = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut attrs: Vec<String> = Vec::new();
+    // A header seen, waiting for its `{`: (frame, token index where it started).
+    let mut pending: Option<Frame> = None;
+    let mut paren = 0usize;
+    let mut entries_by_name: Vec<(String, String)> = Vec::new();
+    let mut last_str: Option<String> = None;
+    let mut i = 0usize;
+    while i < toks.len() {
+        let t = toks[i];
+        let next = toks.get(i + 1);
+        match t.kind {
+            Tok::Punct(b'#') if next.is_some_and(|n| n.is_punct(b'[') || n.is_punct(b'!')) => {
+                // An attribute: collect its text up to the matching `]`.
+                let mut j = i + 1;
+                if toks.get(j).is_some_and(|n| n.is_punct(b'!')) {
+                    j += 1;
+                }
+                let start = toks.get(j).map(|x| x.end).unwrap_or(t.end);
+                let mut depth = 0i32;
+                let mut end = start;
+                while j < toks.len() {
+                    match toks[j].kind {
+                        Tok::Punct(b'[') => depth += 1,
+                        Tok::Punct(b']') => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = toks[j].start;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                let a = String::from_utf8_lossy(
+                    src.get(start as usize..end as usize).unwrap_or_default(),
+                )
+                .into_owned();
+                attrs.push(a.split_whitespace().collect::<Vec<_>>().join(" "));
+                i = j + 1;
+                continue;
+            }
+            Tok::Ident => {
+                let word = t.text(src);
+                let in_fn = stack.iter().rev().find_map(|f| match f {
+                    Frame::Fn { index } => Some(*index),
+                    _ => None,
+                });
+                if word == b"fn" && next.is_some_and(|n| n.kind == Tok::Ident) {
+                    let name_tok = toks[i + 1];
+                    let name = text(&name_tok);
+                    let (impl_ty, impl_entry) = stack
+                        .iter()
+                        .rev()
+                        .take_while(|f| !matches!(f, Frame::Fn { .. }))
+                        .find_map(|f| match f {
+                            Frame::Impl { ty, entry } => Some((Some(ty.clone()), entry.clone())),
+                            _ => None,
+                        })
+                        .unwrap_or((None, None));
+                    let test = attrs.iter().any(|a| is_test_attr(a))
+                        || stack.iter().any(|f| matches!(f, Frame::Mod { test: true }));
+                    let entry = route_attr(&attrs).or(impl_entry);
+                    fns.push(FnNode {
+                        qualified: match &impl_ty {
+                            Some(ty) => format!("{ty}::{name}"),
+                            None => name.clone(),
+                        },
+                        name,
+                        span: Span::new(name_tok.start as usize, name_tok.end as usize),
+                        calls: Vec::new(),
+                        entry,
+                        test,
+                        one_off_main: false,
+                    });
+                    attrs.clear();
+                    pending = Some(Frame::Fn {
+                        index: fns.len() - 1,
+                    });
+                    paren = 0;
+                    i += 2;
+                    continue;
+                }
+                if word == b"impl" && in_fn.is_none() {
+                    // `impl<..> Trait for Type {` or `impl Type {`.
+                    let mut j = i + 1;
+                    let mut angle = 0i32;
+                    let mut idents: Vec<(usize, String)> = Vec::new();
+                    let mut for_at = None;
+                    while j < toks.len()
+                        && !(toks[j].is_punct(b'{') && angle <= 0)
+                        && !toks[j].is_punct(b';')
+                    {
+                        match toks[j].kind {
+                            Tok::Punct(b'<') => angle += 1,
+                            Tok::Punct(b'>') => angle -= 1,
+                            Tok::Ident if angle <= 0 => {
+                                let w = text(&toks[j]);
+                                if w == "for" {
+                                    for_at = Some(idents.len());
+                                } else if w != "where" && w != "dyn" {
+                                    idents.push((j, w));
+                                }
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    let ty = idents.last().map(|x| x.1.clone()).unwrap_or_default();
+                    let trait_path: Vec<String> = match for_at {
+                        Some(k) => idents[..k].iter().map(|x| x.1.clone()).collect(),
+                        None => Vec::new(),
+                    };
+                    let entry = impl_entry(&attrs, &trait_path, src, toks, i, j);
+                    attrs.clear();
+                    pending = Some(Frame::Impl { ty, entry });
+                    i = j;
+                    continue;
+                }
+                if word == b"mod" && in_fn.is_none() {
+                    let test = attrs.iter().any(|a| is_test_attr(a));
+                    attrs.clear();
+                    pending = Some(Frame::Mod { test });
+                    i += 1;
+                    continue;
+                }
+                if let Some(fi) = in_fn {
+                    let w = text(&t);
+                    let called = next.is_some_and(|n| n.is_punct(b'('));
+                    let turbofish = next.is_some_and(|n| n.is_punct(b':'))
+                        && toks.get(i + 2).is_some_and(|n| n.is_punct(b':'))
+                        && toks.get(i + 3).is_some_and(|n| n.is_punct(b'<'));
+                    let prev = i.checked_sub(1).map(|p| toks[p]);
+                    let as_value = prev.is_some_and(|p| p.is_punct(b'(') || p.is_punct(b','))
+                        && next.is_some_and(|n| n.is_punct(b')') || n.is_punct(b','));
+                    let macro_call = next.is_some_and(|n| n.is_punct(b'!'));
+                    if (called || turbofish || as_value)
+                        && !macro_call
+                        && !NOT_CALLS.contains(&w.as_str())
+                    {
+                        if let Some(f) = fns.get_mut(fi) {
+                            f.calls.push(w.clone());
+                        }
+                    }
+                    // `get(handler)` / `.to(handler)` / `service_fn(handler)`.
+                    if called {
+                        if let Some(reason) = route_call(&w, last_str.as_deref(), src, toks, i) {
+                            if let Some(h) = handler_after(src, toks, i + 1) {
+                                entries_by_name.push((h, reason));
+                            }
+                        }
+                    }
+                }
+            }
+            Tok::Str => {
+                last_str = Some(
+                    String::from_utf8_lossy(t.text(src))
+                        .trim_matches('"')
+                        .to_string(),
+                )
+            }
+            Tok::Punct(b'(') => paren += 1,
+            Tok::Punct(b')') => paren = paren.saturating_sub(1),
+            Tok::Punct(b';') => {
+                if matches!(pending, Some(Frame::Fn { .. })) && paren == 0 {
+                    pending = None;
+                }
+                attrs.clear();
+            }
+            Tok::Punct(b'{') => {
+                let frame = match pending.take() {
+                    Some(f) => f,
+                    None => Frame::Other,
+                };
+                stack.push(frame);
+            }
+            Tok::Punct(b'}') => {
+                stack.pop();
+                attrs.clear();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Entry points registered by name (routes, service_fn) in this file.
+    for f in &mut fns {
+        if f.entry.is_none() {
+            if let Some((_, reason)) = entries_by_name.iter().find(|(n, _)| *n == f.name) {
+                f.entry = Some(reason.clone());
+            }
+        }
+        f.calls.sort();
+        f.calls.dedup();
+        if f.name == "main"
+            && !f
+                .calls
+                .iter()
+                .any(|c| SERVER_MARKERS.iter().any(|m| c.contains(m)))
+        {
+            f.one_off_main = true;
+        }
+    }
+    // Registrations whose handler lives in another file travel as pseudo-functions.
+    for (name, reason) in entries_by_name {
+        if !fns.iter().any(|f| f.name == name) {
+            fns.push(FnNode {
+                name: format!("{ENTRY_PREFIX}{name}"),
+                qualified: name.clone(),
+                span: Span::default(),
+                calls: vec![name],
+                entry: Some(reason),
+                test: false,
+                one_off_main: false,
+            });
+        }
+    }
+    fns
+}
+
+/// Marks a pseudo-function that only carries a registration of a handler elsewhere.
+pub const ENTRY_PREFIX: &str = "\u{0}entry:";
+
+/// `#[get("/x")]`, `#[actix_web::post("/x")]`, `#[route("/x", method = "GET")]`,
+/// `#[Object]`-style resolver attributes on a fn.
+fn route_attr(attrs: &[String]) -> Option<String> {
+    for a in attrs {
+        let name = a.split(['(', ' ']).next().unwrap_or("");
+        let last = name.rsplit("::").next().unwrap_or(name);
+        if ROUTE_METHODS.contains(&last) || last == "route" {
+            let path = a.split('"').nth(1).unwrap_or("");
+            return Some(
+                format!("actix-web route {} {path}", last.to_uppercase())
+                    .trim_end()
+                    .to_string(),
+            );
+        }
+        if a.starts_with("lambda_runtime::") || a.starts_with("lambda_http::") || a == "lambda" {
+            return Some(format!("#[{a}] handler"));
+        }
+    }
+    None
+}
+
+/// Every method of a tonic service impl or an async-graphql `#[Object]` is an entry.
+fn impl_entry(
+    attrs: &[String],
+    trait_path: &[String],
+    src: &[u8],
+    toks: &[Token],
+    from: usize,
+    to: usize,
+) -> Option<String> {
+    let _ = (src, toks, from, to);
+    if let Some(a) = attrs.iter().find(|a| {
+        let n = a.split(['(', ' ']).next().unwrap_or("");
+        let last = n.rsplit("::").next().unwrap_or(n);
+        matches!(last, "Object" | "Subscription" | "ComplexObject")
+    }) {
+        return Some(format!("async-graphql resolver (#[{a}])"));
+    }
+    let tr = trait_path.last()?;
+    let generated = trait_path.iter().any(|s| s.ends_with("_server"));
+    if generated || (tr.ends_with("Service") && attrs.iter().any(|a| a.contains("async_trait"))) {
+        return Some(format!("tonic service `{tr}`"));
+    }
+    None
+}
+
+/// Whether a call at `i` registers a request handler, and why.
+fn route_call(
+    name: &str,
+    last_str: Option<&str>,
+    src: &[u8],
+    toks: &[Token],
+    i: usize,
+) -> Option<String> {
+    let prev_is_path_of = |module: &str| {
+        i >= 3
+            && toks[i - 1].is_punct(b':')
+            && toks[i - 2].is_punct(b':')
+            && toks[i - 3].is_ident(src, module)
+    };
+    let prev_dot = i >= 1 && toks[i - 1].is_punct(b'.');
+    match name {
+        "service_fn" => Some("lambda_runtime::service_fn".to_string()),
+        "run" if prev_is_path_of("lambda_http") || prev_is_path_of("lambda_runtime") => {
+            Some("lambda_http::run".to_string())
+        }
+        m if ROUTE_METHODS.contains(&m) && !prev_dot => {
+            // axum `get(handler)` inside `.route("/path", ..)`; also `routing::get`.
+            Some(
+                format!("axum route {} {}", m.to_uppercase(), last_str.unwrap_or(""))
+                    .trim_end()
+                    .to_string(),
+            )
+        }
+        "to" if prev_dot => Some(
+            format!("actix-web route {}", last_str.unwrap_or(""))
+                .trim_end()
+                .to_string(),
+        ),
+        "service" if prev_dot => Some("actix-web service".to_string()),
+        "and_then" | "then" if prev_dot && src.windows(5).any(|w| w == b"warp:") => Some(
+            format!("warp filter {}", last_str.unwrap_or(""))
+                .trim_end()
+                .to_string(),
+        ),
+        _ => None,
+    }
+}
+
+/// The handler named in `(path::to::handler)` or `(handler)` right after a call's `(`.
+fn handler_after(src: &[u8], toks: &[Token], open: usize) -> Option<String> {
+    if !toks.get(open)?.is_punct(b'(') {
+        return None;
+    }
+    let mut j = open + 1;
+    let mut last = None;
+    while let Some(t) = toks.get(j) {
+        match t.kind {
+            Tok::Ident => last = Some(String::from_utf8_lossy(t.text(src)).into_owned()),
+            Tok::Punct(b':') => {}
+            Tok::Punct(b')') | Tok::Punct(b',') => break,
+            _ => return None,
+        }
+        j += 1;
+    }
+    last
+}
+
+/// Where a function sits in the crate, for the breadth-first search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FnId {
+    pub file: usize,
+    pub index: usize,
+}
+
+/// For every function reachable from an entry point: the entry's reason and the path
+/// (entry first) that reaches it, by a breadth-first search so chains are shortest.
+pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
+    let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::new();
+    for (fi, fns) in files.iter().enumerate() {
+        for (i, f) in fns.iter().enumerate() {
+            if !f.test && !f.name.starts_with(ENTRY_PREFIX) {
+                by_name
+                    .entry(f.name.as_str())
+                    .or_default()
+                    .push(FnId { file: fi, index: i });
+            }
+        }
+    }
+    let mut out: HashMap<FnId, (String, Vec<FnId>)> = HashMap::new();
+    let mut parent: HashMap<FnId, Option<FnId>> = HashMap::new();
+    let mut queue = VecDeque::new();
+    for (fi, fns) in files.iter().enumerate() {
+        for (i, f) in fns.iter().enumerate() {
+            if let (Some(reason), false) = (&f.entry, f.test) {
+                let id = FnId { file: fi, index: i };
+                parent.insert(id, None);
+                out.insert(id, (reason.clone(), Vec::new()));
+                queue.push_back((id, reason.clone()));
+            }
+        }
+    }
+    while let Some((id, reason)) = queue.pop_front() {
+        let Some(f) = files.get(id.file).and_then(|fs| fs.get(id.index)) else {
+            continue;
+        };
+        for c in &f.calls {
+            for callee in by_name.get(c.as_str()).into_iter().flatten() {
+                if parent.contains_key(callee) {
+                    continue;
+                }
+                parent.insert(*callee, Some(id));
+                out.insert(*callee, (reason.clone(), Vec::new()));
+                queue.push_back((*callee, reason.clone()));
+            }
+        }
+    }
+    // Rebuild each chain from the parent links (entry first).
+    let ids: Vec<FnId> = out.keys().copied().collect();
+    for id in ids {
+        let mut chain = vec![id];
+        let mut cur = id;
+        while let Some(Some(p)) = parent.get(&cur) {
+            if chain.len() > 64 || chain.contains(p) {
+                break;
+            }
+            chain.push(*p);
+            cur = *p;
+        }
+        chain.reverse();
+        if let Some(e) = out.get_mut(&id) {
+            e.1 = chain;
+        }
+    }
+    out
+}

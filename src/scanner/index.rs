@@ -1,0 +1,378 @@
+//! The per-file phase: everything the scanner learns from one file alone, as plain
+//! data that can be cached and recomputed when only that file changes.
+
+use tree_sitter::Node;
+
+use super::context::{attributes_of, cold_by_path, is_test_attr};
+use super::fold::{fold_file, Escape, Template};
+use super::graph::{lexical_graph, FnNode};
+use super::ir::{Operation, Resolved, ScanProblem};
+use super::items::{struct_defs, StructDef};
+use super::lex::{shadow_text, tokenize};
+use super::parse::parse;
+use super::resolve::{impl_type, type_name, FileCx, PendingRef};
+use super::sdk::MARKERS;
+use super::syntax::{ancestors, descendants, field, named_children, span, Src};
+use super::ScanSettings;
+use crate::source::{FilePath, SourceFile, Span};
+
+/// Files above this size are not parsed (a generated file, most likely); the scanner
+/// says so instead of spending seconds on it.
+pub const MAX_FILE_BYTES: usize = 8 << 20;
+
+/// A `const`/`static` (or `lazy_static!`/`LazyLock`) with a string-like value.
+#[derive(Debug, Clone)]
+pub struct ConstDef {
+    /// Module path, then the impl type for associated consts, then the name.
+    pub path: Vec<String>,
+    pub value: Resolved,
+    pub span: Span,
+}
+
+/// A field value a constructor assigns: `Self { table: env::var("T")? }`.
+#[derive(Debug, Clone)]
+pub struct FieldInit {
+    pub ty: String,
+    pub field: String,
+    pub value: Resolved,
+}
+
+/// A struct field's declared type, to follow `self.config.table`.
+#[derive(Debug, Clone)]
+pub struct FieldType {
+    pub ty: String,
+    pub field: String,
+    pub field_ty: String,
+}
+
+/// `use a::b::C as D;` → alias `D`, path `a::b::C`.
+#[derive(Debug, Clone)]
+pub struct UseAlias {
+    pub alias: String,
+    pub path: Vec<String>,
+}
+
+/// What one file contributes; pure function of the file and the settings.
+#[derive(Debug, Clone)]
+pub struct FileIndex {
+    pub path: FilePath,
+    pub module: Vec<String>,
+    /// Whether the byte pre-filter let it through (it was parsed for calls).
+    pub candidate: bool,
+    pub ops: Vec<(Operation, Escape)>,
+    pub templates: Vec<Template>,
+    pub refs: Vec<PendingRef>,
+    pub consts: Vec<ConstDef>,
+    pub field_inits: Vec<FieldInit>,
+    pub field_types: Vec<FieldType>,
+    pub uses: Vec<UseAlias>,
+    pub structs: Vec<StructDef>,
+    pub fns: Vec<FnNode>,
+    pub problems: Vec<ScanProblem>,
+}
+
+/// The module path of a file: `src/db/names.rs` → `db::names`; `mod.rs`, `lib.rs` and
+/// `main.rs` name their directory.
+pub fn module_of(path: &std::path::Path) -> Vec<String> {
+    let comps: Vec<String> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let start = comps
+        .iter()
+        .rposition(|c| c == "src")
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    let mut out: Vec<String> = comps[start.min(comps.len())..].to_vec();
+    if let Some(last) = out.pop() {
+        let stem = last.strip_suffix(".rs").unwrap_or(&last).to_string();
+        if !matches!(stem.as_str(), "mod" | "lib" | "main") {
+            out.push(stem);
+        }
+    }
+    out
+}
+
+/// Whether the bytes can contain a DynamoDB request at all.
+pub fn may_call_dynamodb(text: &[u8]) -> bool {
+    use std::sync::OnceLock;
+    static AC: OnceLock<Option<aho_corasick::AhoCorasick>> = OnceLock::new();
+    match AC.get_or_init(|| aho_corasick::AhoCorasick::new(MARKERS).ok()) {
+        Some(ac) => ac.is_match(text),
+        // Building the automaton cannot fail for these patterns; if it did, scan all.
+        None => true,
+    }
+}
+
+/// Indexes one file: operations (when the pre-filter lets it through), constants,
+/// constructors, serialisable structs and the call graph.
+pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
+    let _ = settings;
+    let text: &str = &file.text;
+    let bytes = text.as_bytes();
+    let mut idx = FileIndex {
+        path: file.path.clone(),
+        module: module_of(&file.path),
+        candidate: false,
+        ops: Vec::new(),
+        templates: Vec::new(),
+        refs: Vec::new(),
+        consts: Vec::new(),
+        field_inits: Vec::new(),
+        field_types: Vec::new(),
+        uses: Vec::new(),
+        structs: Vec::new(),
+        fns: Vec::new(),
+        problems: Vec::new(),
+    };
+    if bytes.len() > MAX_FILE_BYTES {
+        idx.problems.push(ScanProblem {
+            file: file.path.clone(),
+            span: None,
+            message: format!(
+                "file skipped: {} bytes is more than the {} MiB dynalint reads",
+                bytes.len(),
+                MAX_FILE_BYTES >> 20
+            ),
+        });
+        return idx;
+    }
+    let tokens = tokenize(bytes);
+    idx.fns = lexical_graph(bytes, &tokens);
+    idx.candidate = may_call_dynamodb(bytes);
+    // A file without calls only needs its items: keep their bytes, blank the rest,
+    // so the parse costs what the items cost (see the module docs).
+    let parse_text = if idx.candidate {
+        shadow_text(bytes, &tokens)
+    } else {
+        match super::sparse::item_text(bytes, &tokens) {
+            Some(t) => t,
+            None => return idx,
+        }
+    };
+    let Some(tree) = parse(&parse_text) else {
+        idx.problems.push(ScanProblem {
+            file: file.path.clone(),
+            span: None,
+            message: "the parser gave up on this file".to_string(),
+        });
+        return idx;
+    };
+    let root = tree.root_node();
+    let src = Src { text };
+    let cx = FileCx::new(src, idx.module.clone());
+    if idx.candidate && root.has_error() {
+        report_syntax_errors(&mut idx, root);
+    }
+    if idx.candidate {
+        let folded = fold_file(&cx, &file.path, root);
+        let cold = cold_by_path(&file.path);
+        idx.ops = folded.ops;
+        idx.templates = folded.templates;
+        if let Some(c) = cold {
+            for (op, _) in &mut idx.ops {
+                op.context.cold.get_or_insert(c.clone());
+            }
+        }
+    }
+    index_items(&cx, root, &mut idx);
+    idx.structs = struct_defs(src, root);
+    idx.refs = cx.refs.into_inner();
+    idx
+}
+
+/// One problem per syntax error (the first few), so users know what was skipped.
+fn report_syntax_errors(idx: &mut FileIndex, root: Node<'_>) {
+    let errors = descendants(root, &mut |n| n.is_error() || n.is_missing());
+    for e in errors.iter().take(5) {
+        idx.problems.push(ScanProblem {
+            file: idx.path.clone(),
+            span: Some(span(*e)),
+            message: if e.is_missing() {
+                format!(
+                    "syntax error: missing `{}`; calls around it may be missed",
+                    e.kind()
+                )
+            } else {
+                "syntax error; calls inside it may be missed".to_string()
+            },
+        });
+    }
+    if errors.len() > 5 {
+        idx.problems.push(ScanProblem {
+            file: idx.path.clone(),
+            span: None,
+            message: format!("{} more syntax errors", errors.len() - 5),
+        });
+    }
+}
+
+/// Consts, statics, constructor field values, struct field types and `use` aliases.
+fn index_items(cx: &FileCx<'_>, root: Node<'_>, idx: &mut FileIndex) {
+    let src = cx.src;
+    let items = descendants(root, &mut |n| {
+        matches!(
+            n.kind(),
+            "const_item" | "static_item" | "struct_expression" | "use_declaration" | "struct_item"
+        )
+    });
+    for n in items {
+        match n.kind() {
+            "const_item" | "static_item" => {
+                let (Some(name), Some(value)) = (field(n, "name"), field(n, "value")) else {
+                    continue;
+                };
+                if ancestors(n).any(|a| a.kind() == "function_item") {
+                    continue;
+                }
+                let mut path = idx.module.clone();
+                path.extend(inline_mods(src, n));
+                if let Some(t) = impl_type(src, n) {
+                    path.push(t);
+                }
+                path.push(src.of(name).to_string());
+                idx.consts.push(ConstDef {
+                    path,
+                    value: cx.string(value),
+                    span: span(name),
+                });
+            }
+            "struct_expression" => {
+                let Some(name) = field(n, "name").map(|x| src.of(x)) else {
+                    continue;
+                };
+                let ty = if name == "Self" {
+                    impl_type(src, n)
+                } else {
+                    Some(type_name(name))
+                };
+                let Some(ty) = ty else { continue };
+                let Some(body) = field(n, "body") else {
+                    continue;
+                };
+                for f in named_children(body) {
+                    let (fname, value) = match f.kind() {
+                        "field_initializer" => (field(f, "field"), field(f, "value")),
+                        "shorthand_field_initializer" => {
+                            let id = named_children(f)
+                                .into_iter()
+                                .find(|c| c.kind() == "identifier");
+                            (id, id)
+                        }
+                        _ => continue,
+                    };
+                    let (Some(fname), Some(value)) = (fname, value) else {
+                        continue;
+                    };
+                    if !worth_resolving(src.of(value)) {
+                        continue;
+                    }
+                    let r = cx.string(value);
+                    if matches!(&r, Resolved::Unknown { reason } if !reason.starts_with(super::resolve::PENDING))
+                    {
+                        // Still recorded: two constructors disagreeing must be visible.
+                    }
+                    idx.field_inits.push(FieldInit {
+                        ty: ty.clone(),
+                        field: src.of(fname).to_string(),
+                        value: r,
+                    });
+                }
+            }
+            "struct_item" => {
+                let Some(name) = field(n, "name").map(|x| src.of(x).to_string()) else {
+                    continue;
+                };
+                let Some(body) = field(n, "body") else {
+                    continue;
+                };
+                for f in named_children(body) {
+                    if f.kind() != "field_declaration" {
+                        continue;
+                    }
+                    if let (Some(fname), Some(t)) = (field(f, "name"), field(f, "type")) {
+                        idx.field_types.push(FieldType {
+                            ty: name.clone(),
+                            field: src.of(fname).to_string(),
+                            field_ty: type_name(src.of(t)),
+                        });
+                    }
+                }
+            }
+            "use_declaration" => {
+                if let Some(arg) = field(n, "argument") {
+                    collect_uses(src, arg, &[], &mut idx.uses);
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = attributes_of;
+    let _ = is_test_attr;
+}
+
+/// Field values worth resolving: strings, env vars, consts, format templates.
+fn worth_resolving(text: &str) -> bool {
+    text.contains('"')
+        || text.contains("env")
+        || text.contains("format")
+        || text.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        || text.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The names of inline `mod x { .. }` blocks around an item, outermost first.
+fn inline_mods(src: Src<'_>, n: Node<'_>) -> Vec<String> {
+    let mut v: Vec<String> = ancestors(n)
+        .filter(|a| a.kind() == "mod_item")
+        .filter_map(|m| field(m, "name").map(|x| src.of(x).to_string()))
+        .collect();
+    v.reverse();
+    v
+}
+
+/// `use a::{b::C, D as E}` → aliases.
+fn collect_uses(src: Src<'_>, n: Node<'_>, prefix: &[String], out: &mut Vec<UseAlias>) {
+    let split = |t: &str| -> Vec<String> {
+        t.split("::")
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect()
+    };
+    match n.kind() {
+        "identifier" | "scoped_identifier" => {
+            let mut path = prefix.to_vec();
+            path.extend(split(src.of(n)));
+            if let Some(alias) = path.last().cloned() {
+                out.push(UseAlias { alias, path });
+            }
+        }
+        "use_as_clause" => {
+            let (Some(p), Some(a)) = (field(n, "path"), field(n, "alias")) else {
+                return;
+            };
+            let mut path = prefix.to_vec();
+            path.extend(split(src.of(p)));
+            out.push(UseAlias {
+                alias: src.of(a).to_string(),
+                path,
+            });
+        }
+        "scoped_use_list" => {
+            let mut pre = prefix.to_vec();
+            if let Some(p) = field(n, "path") {
+                pre.extend(split(src.of(p)));
+            }
+            if let Some(list) = field(n, "list") {
+                for c in named_children(list) {
+                    collect_uses(src, c, &pre, out);
+                }
+            }
+        }
+        "use_list" => {
+            for c in named_children(n) {
+                collect_uses(src, c, prefix, out);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,982 @@
+//! Value resolution inside one file: strings (table names, expressions, attribute
+//! names) and attribute values with their type and provenance.
+//!
+//! What needs other files (a `const` by path, `self.table` set in a constructor) is
+//! left as a *pending reference*: an `Unknown` whose reason points into
+//! [`FileCx::refs`]; the link phase replaces it with the resolved value or an honest
+//! reason. Nothing here guesses: what cannot be followed stays unknown, with why.
+
+use std::cell::RefCell;
+
+use tree_sitter::Node;
+
+use super::ir::{Provenance, Resolved, ValueInfo};
+use super::scope::{lookup, Binding};
+use super::syntax::{
+    ancestors, call_args, call_path, descendants, field, last_segment, method_call, named_children,
+    peel, span, string_value, type_segment, Src, MAX_DEPTH,
+};
+use crate::attr::AttributeType;
+
+/// Marks an `Unknown` reason as a pending reference (index into `FileCx::refs`).
+pub const PENDING: &str = "\u{0}pending:";
+
+/// A name the link phase resolves with the whole crate in view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefKind {
+    /// A `const`/`static` by path, seen from `module` (and `impl` type for `Self::`).
+    Path {
+        segments: Vec<String>,
+        module: Vec<String>,
+        self_ty: Option<String>,
+    },
+    /// `self.a.b` (or `x.a` with `x: Type`): a field set in `ty`'s constructors.
+    Field { ty: String, fields: Vec<String> },
+}
+
+/// A reference left for the link phase, with the source text for messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingRef {
+    pub text: String,
+    pub kind: RefKind,
+}
+
+/// What resolution needs of the file it runs in.
+pub struct FileCx<'a> {
+    pub src: Src<'a>,
+    /// The module path of the file (`src/db/names.rs` → `db::names`).
+    pub module: Vec<String>,
+    pub refs: RefCell<Vec<PendingRef>>,
+}
+
+/// Methods that hand their receiver's value through unchanged.
+const PASS_THROUGH: &[&str] = &[
+    "to_string",
+    "to_owned",
+    "into",
+    "clone",
+    "as_str",
+    "as_ref",
+    "as_deref",
+    "borrow",
+    "deref",
+    "unwrap",
+    "expect",
+    "unwrap_or_default",
+    "unwrap_or",
+    "unwrap_or_else",
+    "context",
+    "with_context",
+    "map_err",
+    "ok_or",
+    "ok_or_else",
+    "to_owned_string",
+    "get_or_init",
+    "as_string",
+    "into_owned",
+    "get",
+    "build",
+];
+
+/// Names whose call makes a hash digest.
+const HASHERS: &[&str] = &[
+    "md5",
+    "Md5",
+    "sha1",
+    "Sha1",
+    "sha2",
+    "sha256",
+    "Sha256",
+    "sha512",
+    "Sha512",
+    "sha3",
+    "Sha3_256",
+    "Keccak256",
+    "blake2",
+    "blake3",
+    "Blake2b",
+    "Blake2s",
+    "DefaultHasher",
+    "finish",
+    "xxh3",
+    "xxh64",
+    "xxh32",
+    "xxhash",
+    "XxHash64",
+    "seahash",
+    "crc32",
+    "Crc32",
+    "crc32fast",
+    "new_v5",
+    "new_v3",
+    "digest",
+    "hash_one",
+    "murmur3",
+    "fxhash",
+    "FxHasher",
+];
+
+/// Calls that make a fresh unique id.
+const GENERATORS: &[&str] = &[
+    "new_v4", "now_v7", "new_v7", "Ulid", "ulid", "nanoid", "ksuid", "Ksuid", "cuid",
+];
+
+impl<'a> FileCx<'a> {
+    pub fn new(src: Src<'a>, module: Vec<String>) -> Self {
+        Self {
+            src,
+            module,
+            refs: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn pending(&self, text: &str, kind: RefKind) -> Resolved {
+        let mut refs = self.refs.borrow_mut();
+        refs.push(PendingRef {
+            text: text.to_string(),
+            kind,
+        });
+        Resolved::unknown(format!("{PENDING}{}", refs.len() - 1))
+    }
+
+    /// Resolves a string-valued expression.
+    pub fn string(&self, node: Node<'_>) -> Resolved {
+        self.string_at(node, 0)
+    }
+
+    fn string_at(&self, node: Node<'_>, depth: usize) -> Resolved {
+        if depth > 24 {
+            return Resolved::unknown("the value is built too deeply to follow");
+        }
+        let src = self.src;
+        let node = peel(node);
+        if let Some(s) = string_value(src, node) {
+            return Resolved::literal(s);
+        }
+        match node.kind() {
+            "identifier" => return self.identifier(node, depth),
+            "scoped_identifier" => return self.path(node),
+            "field_expression" => return self.field_ref(node),
+            "binary_expression" => return self.concat(node, depth),
+            "macro_invocation" => {
+                return Resolved::unknown(format!(
+                    "the macro `{}!` is not one dynalint can expand",
+                    field(node, "macro").map(|m| src.of(m)).unwrap_or("?")
+                ))
+            }
+            "call_expression" => {}
+            "if_expression" | "match_expression" => {
+                return Resolved::unknown("the value depends on a branch")
+            }
+            _ => {
+                return Resolved::unknown(format!(
+                    "`{}` is not a value dynalint can follow",
+                    short(src.of(node))
+                ))
+            }
+        }
+        if let Some(path) = call_path(src, node) {
+            let last = last_segment(path);
+            let args = call_args(node);
+            match last {
+                "format" | "format_args" => return self.format(node, &args, depth).0,
+                "concat" => return self.concat_args(&args, depth),
+                "var" | "env" | "option_env" | "var_os"
+                    if path.contains("env") || last == "env" || last == "option_env" =>
+                {
+                    return match args.first().map(|a| self.string_at(*a, depth + 1)) {
+                        Some(r) => match r.value() {
+                            Some(v) => Resolved::Env { var: v.to_string() },
+                            None => Resolved::unknown(
+                                "the environment variable's name is not known statically",
+                            ),
+                        },
+                        None => Resolved::unknown("`env::var` without a name"),
+                    };
+                }
+                "from" | "new" if matches!(type_segment(path), Some("String" | "Cow")) => {
+                    if let Some(a) = args.first() {
+                        return self.string_at(*a, depth + 1);
+                    }
+                }
+                "new" if matches!(type_segment(path), Some("LazyLock" | "Lazy" | "LazyCell")) => {
+                    if let Some(body) = args.first().and_then(|c| closure_body(*c)) {
+                        return self.string_at(body, depth + 1);
+                    }
+                }
+                "Some" | "Ok" => {
+                    if let Some(a) = args.first() {
+                        return self.string_at(*a, depth + 1);
+                    }
+                }
+                _ => {}
+            }
+            return Resolved::unknown(format!("the value comes from a call to `{path}`"));
+        }
+        if let Some((recv, name, call)) = method_call(src, node) {
+            if name == "get_or_init" {
+                if let Some(body) = call_args(call).first().and_then(|c| closure_body(*c)) {
+                    return self.string_at(body, depth + 1);
+                }
+            }
+            if PASS_THROUGH.contains(&name.as_str()) {
+                return self.string_at(recv, depth + 1);
+            }
+            if name == "join" || name == "concat" {
+                return Resolved::unknown("the value is joined from parts at run time");
+            }
+            return Resolved::unknown(format!("the value comes from a call to `.{name}()`"));
+        }
+        Resolved::unknown(format!(
+            "`{}` is not a value dynalint can follow",
+            short(src.of(node))
+        ))
+    }
+
+    fn identifier(&self, node: Node<'_>, depth: usize) -> Resolved {
+        let src = self.src;
+        let name = src.of(node);
+        match lookup(src, node, name) {
+            Some(Binding::Let { decl, value, .. }) => {
+                let Some(value) = value else {
+                    return Resolved::unknown(format!("`{name}` is declared without a value"));
+                };
+                let base = self.string_at(value, depth + 1);
+                let base = self.apply_pushes(decl, node, name, base, depth);
+                Resolved::Const {
+                    name: name.to_string(),
+                    value: Box::new(base),
+                }
+            }
+            Some(Binding::Param { .. }) => Resolved::unknown(format!(
+                "`{name}` is a parameter of `{}`",
+                enclosing_fn_name(src, node).unwrap_or("the function")
+            )),
+            Some(Binding::LoopVar) => {
+                Resolved::unknown(format!("`{name}` changes with each iteration"))
+            }
+            Some(Binding::Pattern) => Resolved::unknown(format!("`{name}` is bound by a pattern")),
+            None => self.path(node),
+        }
+    }
+
+    /// `let mut s = String::from("a"); s.push_str("b"); s += "c";` before the use.
+    fn apply_pushes(
+        &self,
+        decl: Node<'_>,
+        use_at: Node<'_>,
+        name: &str,
+        base: Resolved,
+        depth: usize,
+    ) -> Resolved {
+        let src = self.src;
+        let Some(block) = decl.parent() else {
+            return base;
+        };
+        let (from, to) = (decl.end_byte(), use_at.start_byte());
+        let mut parts = vec![base];
+        let mut any = false;
+        for n in descendants(block, &mut |n| {
+            n.start_byte() >= from
+                && n.end_byte() <= to
+                && matches!(n.kind(), "call_expression" | "compound_assignment_expr")
+        }) {
+            if n.kind() == "compound_assignment_expr" {
+                let left = field(n, "left").map(|l| src.of(l));
+                if left == Some(name) && src.of(n).contains("+=") {
+                    if let Some(r) = field(n, "right") {
+                        parts.push(self.string_at(r, depth + 1));
+                        any = true;
+                    }
+                }
+            } else if let Some((recv, m, call)) = method_call(src, n) {
+                if src.of(recv) == name && (m == "push_str" || m == "push") {
+                    if let Some(a) = call_args(call).first() {
+                        parts.push(self.string_at(*a, depth + 1));
+                        any = true;
+                    }
+                }
+            }
+        }
+        if !any {
+            return parts.pop().unwrap_or_else(|| Resolved::unknown("empty"));
+        }
+        join_parts(&parts)
+    }
+
+    /// A path to a `const`/`static`, resolved at link time.
+    fn path(&self, node: Node<'_>) -> Resolved {
+        let text = self.src.of(node);
+        let segments: Vec<String> = text
+            .split("::")
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if segments.len() == 1 && segments[0].chars().any(|c| c.is_ascii_lowercase()) {
+            // A lowercase single name that is no local: a fn item or a glob import.
+            if !segments[0]
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+            {
+                return self.pending(
+                    text,
+                    RefKind::Path {
+                        segments,
+                        module: self.module.clone(),
+                        self_ty: impl_type(self.src, node),
+                    },
+                );
+            }
+        }
+        self.pending(
+            text,
+            RefKind::Path {
+                segments,
+                module: self.module.clone(),
+                self_ty: impl_type(self.src, node),
+            },
+        )
+    }
+
+    /// `self.table` or `cfg.table` (with `cfg: Config`): a constructor's field value.
+    fn field_ref(&self, node: Node<'_>) -> Resolved {
+        let src = self.src;
+        let mut fields = Vec::new();
+        let mut cur = node;
+        for _ in 0..8 {
+            if cur.kind() != "field_expression" {
+                break;
+            }
+            if let Some(f) = field(cur, "field") {
+                fields.push(src.of(f).to_string());
+            }
+            match field(cur, "value") {
+                Some(v) => cur = peel(v),
+                None => break,
+            }
+        }
+        fields.reverse();
+        let ty = match cur.kind() {
+            "self" => impl_type(src, node),
+            "identifier" => match lookup(src, cur, src.of(cur)) {
+                Some(Binding::Param { ty: Some(t), .. })
+                | Some(Binding::Let { ty: Some(t), .. }) => Some(type_name(src.of(t))),
+                _ => None,
+            },
+            _ => None,
+        };
+        match ty {
+            Some(ty) if !fields.is_empty() => {
+                self.pending(src.of(node), RefKind::Field { ty, fields })
+            }
+            _ => Resolved::unknown(format!(
+                "`{}` is a field of a value whose type dynalint does not know",
+                short(src.of(node))
+            )),
+        }
+    }
+
+    fn concat(&self, node: Node<'_>, depth: usize) -> Resolved {
+        let src = self.src;
+        let op = node.child_by_field_name("operator").map(|o| src.of(o));
+        if op != Some("+") {
+            return Resolved::unknown(format!(
+                "`{}` is not a string dynalint can follow",
+                short(src.of(node))
+            ));
+        }
+        let parts: Vec<Resolved> = [field(node, "left"), field(node, "right")]
+            .into_iter()
+            .flatten()
+            .map(|n| self.string_at(n, depth + 1))
+            .collect();
+        join_parts(&parts)
+    }
+
+    fn concat_args(&self, args: &[Node<'_>], depth: usize) -> Resolved {
+        let parts: Vec<Resolved> = args.iter().map(|a| self.string_at(*a, depth + 1)).collect();
+        join_parts(&parts)
+    }
+
+    /// `format!("USER#{}", id)`: the template with holes for what is not known, plus
+    /// what is known of each hole's value.
+    pub fn format(
+        &self,
+        call: Node<'_>,
+        args: &[Node<'_>],
+        depth: usize,
+    ) -> (Resolved, Vec<ValueInfo>) {
+        let src = self.src;
+        let Some(tpl) = args.first().and_then(|a| string_value(src, *a)) else {
+            return (
+                Resolved::unknown("the format string is not a literal"),
+                Vec::new(),
+            );
+        };
+        let rest = &args[1..];
+        let mut out = String::new();
+        let mut parts = Vec::new();
+        let mut positional = 0usize;
+        let mut all_known = true;
+        let mut chars = tpl.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    out.push('{');
+                }
+                '}' if chars.peek() == Some(&'}') => {
+                    chars.next();
+                    out.push('}');
+                }
+                '{' => {
+                    let mut spec = String::new();
+                    for c in chars.by_ref() {
+                        if c == '}' {
+                            break;
+                        }
+                        spec.push(c);
+                    }
+                    let name = spec.split(':').next().unwrap_or("").trim().to_string();
+                    let arg: Option<Node<'_>> = if name.is_empty() {
+                        positional += 1;
+                        rest.get(positional - 1).copied()
+                    } else if let Ok(i) = name.parse::<usize>() {
+                        rest.get(i).copied()
+                    } else {
+                        // `{id}`: a named argument `id = expr`, or the variable `id`.
+                        rest.iter()
+                            .find_map(|a| {
+                                (a.kind() == "assignment_expression"
+                                    && field(*a, "left").is_some_and(|l| src.of(l) == name))
+                                .then(|| field(*a, "right"))
+                                .flatten()
+                            })
+                            .or(None)
+                    };
+                    let arg = arg.map(|a| {
+                        if a.kind() == "assignment_expression" {
+                            field(a, "right").unwrap_or(a)
+                        } else {
+                            a
+                        }
+                    });
+                    let info = match arg {
+                        Some(a) => self.value_at(a, depth + 1),
+                        None if !name.is_empty() => self.named_hole(call, &name, depth),
+                        None => ValueInfo::unknown(span(call)),
+                    };
+                    let debug = spec.contains('?');
+                    match (&info.text, debug) {
+                        (Some(r), false) if r.value().is_some() => {
+                            out.push_str(r.value().unwrap_or(""))
+                        }
+                        _ => {
+                            all_known = false;
+                            out.push_str("{}");
+                        }
+                    }
+                    parts.push(info);
+                }
+                c => out.push(c),
+            }
+        }
+        if all_known {
+            (Resolved::literal(out), parts)
+        } else {
+            (Resolved::Template { template: out }, parts)
+        }
+    }
+
+    /// `{id}` inside a format string: the variable `id` in scope.
+    fn named_hole(&self, call: Node<'_>, name: &str, depth: usize) -> ValueInfo {
+        let mut v = ValueInfo::unknown(span(call));
+        match lookup(self.src, call, name) {
+            Some(Binding::Let {
+                value: Some(val), ..
+            }) => return self.value_at(val, depth + 1),
+            Some(Binding::Param { ty, .. }) => {
+                v.provenance = param_provenance(ty.map(|t| self.src.of(t)));
+            }
+            Some(Binding::LoopVar) => v.provenance = Provenance::Param,
+            _ => {}
+        }
+        v
+    }
+
+    /// What is known of an attribute value or placeholder value.
+    pub fn value(&self, node: Node<'_>) -> ValueInfo {
+        self.value_at(node, 0)
+    }
+
+    fn value_at(&self, node: Node<'_>, depth: usize) -> ValueInfo {
+        let src = self.src;
+        let node = peel(node);
+        let mut v = ValueInfo::unknown(span(node));
+        if depth > MAX_DEPTH / 8 {
+            return v;
+        }
+        // AttributeValue::S(x) and friends.
+        if let Some(path) = call_path(src, node) {
+            let last = last_segment(path);
+            let args = call_args(node);
+            if type_segment(path) == Some("AttributeValue") {
+                let ty = attr_type(last);
+                let mut inner = match args.first() {
+                    Some(a) => self.value_at(*a, depth + 1),
+                    None => ValueInfo::unknown(span(node)),
+                };
+                inner.span = span(node);
+                inner.ty = ty;
+                if ty == Some(AttributeType::Null) {
+                    inner.nullable = true;
+                    inner.literal = None;
+                    inner.provenance = Provenance::Literal;
+                }
+                if ty == Some(AttributeType::Bool) && inner.provenance != Provenance::Literal {
+                    inner.provenance = Provenance::EnumLike;
+                }
+                return inner;
+            }
+            if matches!(last, "format" | "format_args") {
+                let (text, parts) = self.format(node, &args, depth);
+                v.provenance = combine(parts.iter().map(|p| &p.provenance));
+                v.literal = text.value().map(str::to_string);
+                if v.literal.is_some() {
+                    v.provenance = Provenance::Constant;
+                }
+                v.text = Some(text);
+                v.parts = parts;
+                return v;
+            }
+            if matches!(last, "Some" | "Ok" | "from") && args.len() == 1 {
+                if last == "from" && type_segment(path) == Some("AttributeValue") {
+                    return v;
+                }
+                let mut inner = self.value_at(args[0], depth + 1);
+                inner.span = span(node);
+                return inner;
+            }
+            if last == "to_attribute_value" {
+                if let Some(a) = args.first() {
+                    let mut inner = self.value_at(*a, depth + 1);
+                    inner.span = span(node);
+                    return inner;
+                }
+            }
+            if let Some(p) = call_provenance(src, node) {
+                v.provenance = p;
+                return v;
+            }
+        }
+        match node.kind() {
+            "string_literal" | "raw_string_literal" => {
+                let s = string_value(src, node).unwrap_or_default();
+                v.literal = Some(s.clone());
+                v.text = Some(Resolved::literal(s));
+                v.provenance = Provenance::Literal;
+                return v;
+            }
+            "integer_literal" | "float_literal" => {
+                v.literal = Some(
+                    src.of(node)
+                        .trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '_')
+                        .to_string(),
+                );
+                v.provenance = Provenance::Literal;
+                return v;
+            }
+            "boolean_literal" => {
+                v.literal = Some(src.of(node).to_string());
+                v.provenance = Provenance::Literal;
+                return v;
+            }
+            "identifier" => return self.identifier_value(node, depth),
+            "scoped_identifier" => {
+                let r = self.path(node);
+                v.text = Some(r);
+                v.provenance = Provenance::Constant;
+                return v;
+            }
+            "field_expression" => {
+                let mut base = node;
+                while base.kind() == "field_expression" {
+                    match field(base, "value") {
+                        Some(b) => base = peel(b),
+                        None => break,
+                    }
+                }
+                if base.kind() == "identifier" {
+                    let b = self.identifier_value(base, depth);
+                    if matches!(b.provenance, Provenance::Param) {
+                        v.provenance = Provenance::Param;
+                        return v;
+                    }
+                }
+                return v;
+            }
+            "binary_expression" => {
+                let op = node.child_by_field_name("operator").map(|o| src.of(o));
+                if op == Some("%") {
+                    let modulus = field(node, "right").and_then(|r| {
+                        src.of(r)
+                            .trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '_')
+                            .parse()
+                            .ok()
+                    });
+                    v.provenance = Provenance::ShardSuffix { modulus };
+                    return v;
+                }
+                if op == Some("+") {
+                    let text = self.concat(node, depth);
+                    v.literal = text.value().map(str::to_string);
+                    v.provenance = if v.literal.is_some() {
+                        Provenance::Constant
+                    } else {
+                        Provenance::Unknown
+                    };
+                    v.text = Some(text);
+                    return v;
+                }
+                return v;
+            }
+            _ => {}
+        }
+        if let Some((recv, name, _)) = method_call(src, node) {
+            if name == "to_string"
+                || name == "as_str"
+                || name == "into"
+                || name == "to_owned"
+                || name == "clone"
+            {
+                let mut inner = self.value_at(recv, depth + 1);
+                inner.span = span(node);
+                // `status.to_string()` on a non-string type: few distinct values.
+                if name == "to_string" && inner.provenance == Provenance::Param {
+                    if let Some(t) = declared_type(src, peel(recv)) {
+                        if is_enum_like_type(&t) {
+                            inner.provenance = Provenance::EnumLike;
+                        }
+                    }
+                }
+                return inner;
+            }
+            if PASS_THROUGH.contains(&name.as_str()) {
+                let mut inner = self.value_at(recv, depth + 1);
+                inner.span = span(node);
+                return inner;
+            }
+            if let Some(p) = call_provenance(src, node) {
+                v.provenance = p;
+                return v;
+            }
+        }
+        if let Some(p) = subtree_provenance(src, node) {
+            v.provenance = p;
+        }
+        v
+    }
+
+    fn identifier_value(&self, node: Node<'_>, depth: usize) -> ValueInfo {
+        let src = self.src;
+        let name = src.of(node);
+        let mut v = ValueInfo::unknown(span(node));
+        match lookup(src, node, name) {
+            Some(Binding::Let {
+                value: Some(val), ..
+            }) => {
+                let mut inner = self.value_at(val, depth + 1);
+                inner.span = span(node);
+                if let Some(t) = &inner.text {
+                    if t.value().is_some() || matches!(t, Resolved::Template { .. }) {
+                        inner.text = Some(Resolved::Const {
+                            name: name.to_string(),
+                            value: Box::new(t.clone()),
+                        });
+                    }
+                }
+                inner
+            }
+            Some(Binding::Param { ty, .. }) => {
+                v.provenance = param_provenance(ty.map(|t| src.of(t)));
+                v
+            }
+            Some(Binding::LoopVar) | Some(Binding::Pattern) => {
+                v.provenance = Provenance::Param;
+                v
+            }
+            Some(Binding::Let { value: None, .. }) => v,
+            None => {
+                if name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+                {
+                    let r = self.path(node);
+                    v.text = Some(r);
+                    v.provenance = Provenance::Constant;
+                }
+                v
+            }
+        }
+    }
+}
+
+/// The body of `|| expr` (or the block's tail).
+fn closure_body(node: Node<'_>) -> Option<Node<'_>> {
+    let node = peel(node);
+    if node.kind() != "closure_expression" {
+        return None;
+    }
+    let body = field(node, "body")?;
+    if body.kind() == "block" {
+        return named_children(body)
+            .into_iter()
+            .rfind(|c| !c.kind().ends_with("comment"));
+    }
+    Some(body)
+}
+
+/// Joins string parts: a literal when all are known, else a template with holes.
+fn join_parts(parts: &[Resolved]) -> Resolved {
+    if parts.iter().all(|p| p.value().is_some()) {
+        return Resolved::literal(parts.iter().filter_map(|p| p.value()).collect::<String>());
+    }
+    if parts
+        .iter()
+        .any(|p| matches!(p, Resolved::Unknown { reason } if reason.starts_with(PENDING)))
+    {
+        // A constant from elsewhere: the link phase cannot splice templates, so say why.
+        let known = parts.iter().filter(|p| p.value().is_some()).count();
+        if known == 0 && parts.len() == 1 {
+            return parts[0].clone();
+        }
+    }
+    let mut t = String::new();
+    for p in parts {
+        match (p.value(), p.innermost()) {
+            (Some(v), _) => t.push_str(v),
+            (None, Resolved::Template { template }) => t.push_str(template),
+            _ => t.push_str("{}"),
+        }
+    }
+    Resolved::Template { template: t }
+}
+
+fn attr_type(variant: &str) -> Option<AttributeType> {
+    Some(match variant {
+        "S" => AttributeType::S,
+        "N" => AttributeType::N,
+        "B" => AttributeType::B,
+        "Bool" => AttributeType::Bool,
+        "Null" => AttributeType::Null,
+        "M" => AttributeType::M,
+        "L" => AttributeType::L,
+        "Ss" => AttributeType::SS,
+        "Ns" => AttributeType::NS,
+        "Bs" => AttributeType::BS,
+        _ => return None,
+    })
+}
+
+/// Provenance of a parameter by its declared type.
+fn param_provenance(ty: Option<&str>) -> Provenance {
+    match ty {
+        Some(t) if is_enum_like_type(t) => Provenance::EnumLike,
+        _ => Provenance::Param,
+    }
+}
+
+/// `bool`, or a type that is not a string, number or id: an enum, most likely.
+fn is_enum_like_type(t: &str) -> bool {
+    let t = t.trim_start_matches('&').trim_start_matches("mut ").trim();
+    if t == "bool" {
+        return true;
+    }
+    let base = last_segment(t.split('<').next().unwrap_or(t));
+    let plain = [
+        "str",
+        "String",
+        "Cow",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+        "Uuid",
+        "Ulid",
+        "Option",
+        "Vec",
+        "Json",
+        "Path",
+        "Query",
+        "Form",
+        "Request",
+        "Value",
+        "Bytes",
+        "DateTime",
+        "NaiveDate",
+        "Id",
+        "UserId",
+        "impl",
+        "dyn",
+        "T",
+        "Self",
+        "Arc",
+        "Box",
+        "Rc",
+    ];
+    !plain.contains(&base)
+        && !base.ends_with("Id")
+        && !base.ends_with("Request")
+        && !base.ends_with("Input")
+        && base.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && !base.ends_with("Event")
+        && !base.ends_with("Context")
+        && !base.ends_with("Params")
+        && !base.ends_with("Payload")
+        && !base.ends_with("Body")
+        && !base.ends_with("Args")
+        && false_for_structs(base)
+}
+
+/// Struct-like names (`Order`, `User`) are records, not enums; only names that read as
+/// a kind, status or state count as enum-like.
+fn false_for_structs(base: &str) -> bool {
+    [
+        "Status", "State", "Kind", "Type", "Role", "Level", "Tier", "Stage", "Phase", "Category",
+        "Mode", "Facet", "Priority",
+    ]
+    .iter()
+    .any(|s| base.ends_with(s))
+}
+
+/// The declared type of an identifier (parameter or annotated `let`).
+fn declared_type(src: Src<'_>, node: Node<'_>) -> Option<String> {
+    if node.kind() != "identifier" {
+        return None;
+    }
+    match lookup(src, node, src.of(node)) {
+        Some(Binding::Param { ty: Some(t), .. }) | Some(Binding::Let { ty: Some(t), .. }) => {
+            Some(src.of(t).to_string())
+        }
+        _ => None,
+    }
+}
+
+/// `Hashed`, `GeneratedId` or `ShardSuffix` from what a call is.
+fn call_provenance(src: Src<'_>, node: Node<'_>) -> Option<Provenance> {
+    let text = match call_path(src, node) {
+        Some(p) => p.to_string(),
+        None => method_call(src, node).map(|(_, n, _)| n)?,
+    };
+    let last = last_segment(&text);
+    if let Some(h) = HASHERS.iter().find(|h| {
+        text.split("::")
+            .any(|seg| seg == **h || seg.starts_with(*h))
+    }) {
+        return Some(Provenance::Hashed {
+            function: if last == "digest" || last == "finish" || last == "hash" {
+                text.clone()
+            } else {
+                (*h).to_string()
+            },
+        });
+    }
+    if GENERATORS.iter().any(|g| text.contains(g)) {
+        return Some(Provenance::GeneratedId);
+    }
+    if matches!(last, "gen_range" | "random_range" | "random" | "gen") {
+        let modulus = call_args(node).first().and_then(|a| {
+            let t = src.of(*a);
+            t.split("..")
+                .nth(1)
+                .and_then(|n| n.trim_start_matches('=').trim().parse::<u64>().ok())
+        });
+        return Some(Provenance::ShardSuffix { modulus });
+    }
+    None
+}
+
+/// A hash call or `% N` anywhere inside an expression decides its provenance.
+fn subtree_provenance(src: Src<'_>, node: Node<'_>) -> Option<Provenance> {
+    let mut found = None;
+    descendants(node, &mut |n| {
+        if found.is_none() && n.kind() == "call_expression" {
+            if let Some(p @ (Provenance::Hashed { .. } | Provenance::GeneratedId)) =
+                call_provenance(src, n)
+            {
+                found = Some(p);
+            }
+        }
+        false
+    });
+    found
+}
+
+/// The provenance of a template from its holes: many-valued parts dominate.
+fn combine<'p>(ps: impl Iterator<Item = &'p Provenance>) -> Provenance {
+    let ps: Vec<&Provenance> = ps.collect();
+    let rank = |p: &Provenance| match p {
+        Provenance::Hashed { .. } => 7,
+        Provenance::GeneratedId => 6,
+        Provenance::Param => 5,
+        Provenance::Unknown => 4,
+        Provenance::ShardSuffix { .. } => 3,
+        Provenance::EnumLike => 2,
+        Provenance::Constant => 1,
+        Provenance::Literal => 0,
+    };
+    ps.into_iter()
+        .max_by_key(|p| rank(p))
+        .cloned()
+        .unwrap_or(Provenance::Constant)
+}
+
+/// The type of the `impl` block around a node: `impl OrderRepo` → `OrderRepo`.
+pub fn impl_type(src: Src<'_>, node: Node<'_>) -> Option<String> {
+    ancestors(node)
+        .find(|a| a.kind() == "impl_item")
+        .and_then(|i| field(i, "type"))
+        .map(|t| type_name(src.of(t)))
+}
+
+/// `Repo<T>` → `Repo`, `&mut crate::a::Config` → `Config`.
+pub fn type_name(t: &str) -> String {
+    let t = t.trim_start_matches('&').trim();
+    let t = t.strip_prefix("mut ").unwrap_or(t).trim();
+    let t = t
+        .strip_prefix("Arc<")
+        .or_else(|| t.strip_prefix("Box<"))
+        .or_else(|| t.strip_prefix("Rc<"))
+        .unwrap_or(t);
+    let base = t.split('<').next().unwrap_or(t);
+    last_segment(base).trim_end_matches('>').to_string()
+}
+
+/// The name of the function around a node.
+pub fn enclosing_fn_name<'a>(src: Src<'a>, node: Node<'_>) -> Option<&'a str> {
+    ancestors(node)
+        .find(|a| a.kind() == "function_item")
+        .and_then(|f| field(f, "name"))
+        .map(|n| src.of(n))
+}
+
+fn short(s: &str) -> String {
+    let s = super::syntax::fold_whitespace(s);
+    if s.chars().count() > 40 {
+        let mut t: String = s.chars().take(37).collect();
+        t.push_str("...");
+        t
+    } else {
+        s
+    }
+}

@@ -1,0 +1,153 @@
+//! Local name lookup: what a `let`, a parameter or a loop variable binds a name to, as
+//! seen from one point of a function body.
+
+use tree_sitter::Node;
+
+use super::syntax::{ancestors, field, named_children, Src};
+
+/// What a local name is bound to at a point.
+#[derive(Debug, Clone, Copy)]
+pub enum Binding<'t> {
+    /// `let name = value;` (the last one before the use, so shadowing works).
+    Let {
+        decl: Node<'t>,
+        value: Option<Node<'t>>,
+        ty: Option<Node<'t>>,
+    },
+    /// A parameter of the enclosing function.
+    Param { ty: Option<Node<'t>> },
+    /// The variable of a `for` loop, a closure parameter, or a pattern binding.
+    LoopVar,
+    /// Bound by a pattern the scanner does not destructure (`let (a, b) = ..`).
+    Pattern,
+}
+
+/// Finds the binding of `name` visible at `at`, inside the enclosing function.
+pub fn lookup<'t>(src: Src<'_>, at: Node<'t>, name: &str) -> Option<Binding<'t>> {
+    let pos = at.start_byte();
+    let mut prev = at;
+    for anc in ancestors(at) {
+        match anc.kind() {
+            "block" | "source_file" => {
+                let mut found = None;
+                for stmt in named_children(anc) {
+                    if stmt.start_byte() >= pos || stmt.id() == prev.id() {
+                        break;
+                    }
+                    if stmt.kind() == "let_declaration" {
+                        if let Some(b) = let_binds(src, stmt, name) {
+                            found = Some(b);
+                        }
+                    }
+                }
+                if found.is_some() {
+                    return found;
+                }
+            }
+            "for_expression" => {
+                let in_body = field(anc, "body").is_some_and(|b| b.id() == prev.id());
+                if in_body && field(anc, "pattern").is_some_and(|p| pattern_has(src, p, name)) {
+                    return Some(Binding::LoopVar);
+                }
+            }
+            "closure_expression"
+                if field(anc, "parameters").is_some_and(|p| pattern_has(src, p, name)) =>
+            {
+                return Some(Binding::LoopVar);
+            }
+            "if_expression" | "while_expression" | "match_arm" => {
+                // `if let Some(x) = ..`, `while let`, match arm patterns.
+                let pats: Vec<Node<'t>> = match anc.kind() {
+                    "match_arm" => field(anc, "pattern").into_iter().collect(),
+                    _ => field(anc, "condition")
+                        .map(let_patterns)
+                        .unwrap_or_default(),
+                };
+                let in_cond = field(anc, "condition").is_some_and(|c| c.id() == prev.id());
+                if !in_cond && pats.iter().any(|p| pattern_has(src, *p, name)) {
+                    return Some(Binding::Pattern);
+                }
+            }
+            "function_item" => {
+                for p in field(anc, "parameters")
+                    .map(named_children)
+                    .unwrap_or_default()
+                {
+                    if p.kind() == "parameter"
+                        && field(p, "pattern").is_some_and(|pt| pattern_has(src, pt, name))
+                    {
+                        return Some(Binding::Param {
+                            ty: field(p, "type"),
+                        });
+                    }
+                }
+                return None;
+            }
+            _ => {}
+        }
+        prev = anc;
+    }
+    None
+}
+
+/// The patterns of `let` conditions in an `if`/`while` condition.
+fn let_patterns(cond: Node<'_>) -> Vec<Node<'_>> {
+    match cond.kind() {
+        "let_condition" => field(cond, "pattern").into_iter().collect(),
+        "let_chain" => named_children(cond)
+            .into_iter()
+            .filter(|c| c.kind() == "let_condition")
+            .filter_map(|c| field(c, "pattern"))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn let_binds<'t>(src: Src<'_>, stmt: Node<'t>, name: &str) -> Option<Binding<'t>> {
+    let pat = field(stmt, "pattern")?;
+    let simple = match pat.kind() {
+        "identifier" => src.of(pat) == name,
+        "mut_pattern" | "ref_pattern" => named_children(pat)
+            .into_iter()
+            .any(|c| c.kind() == "identifier" && src.of(c) == name),
+        _ => false,
+    };
+    if simple {
+        return Some(Binding::Let {
+            decl: stmt,
+            value: field(stmt, "value"),
+            ty: field(stmt, "type"),
+        });
+    }
+    pattern_has(src, pat, name).then_some(Binding::Pattern)
+}
+
+/// Whether a pattern binds `name` anywhere inside it.
+fn pattern_has(src: Src<'_>, pat: Node<'_>, name: &str) -> bool {
+    if pat.kind() == "identifier" {
+        return src.of(pat) == name;
+    }
+    if pat.kind() == "closure_parameters" || pat.child_count() > 0 {
+        let mut stack = vec![(pat, 0usize)];
+        while let Some((n, d)) = stack.pop() {
+            if n.kind() == "identifier" && src.of(n) == name {
+                // Not the type of a typed closure parameter, nor a path segment.
+                let is_type = n.parent().is_some_and(|p| {
+                    field(p, "type").is_some_and(|t| t.id() == n.id())
+                        || p.kind() == "scoped_identifier"
+                });
+                if !is_type {
+                    return true;
+                }
+            }
+            if d < 32 {
+                for c in named_children(n) {
+                    if !matches!(c.kind(), "type_identifier" | "scoped_type_identifier") {
+                        stack.push((c, d + 1));
+                    }
+                }
+            }
+        }
+    }
+    false
+}

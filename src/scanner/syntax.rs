@@ -1,0 +1,254 @@
+//! Small helpers over tree-sitter nodes: text, string literals, walking with a depth
+//! guard. Node text is always sliced from the original source (never the shadow text
+//! that was parsed), so spans and fingerprints are the user's bytes.
+
+use tree_sitter::Node;
+
+use crate::source::Span;
+
+/// How deep any recursive walk over the tree may go before giving up on a subtree.
+pub const MAX_DEPTH: usize = 256;
+
+/// The source a tree was parsed from, as the user wrote it.
+#[derive(Clone, Copy)]
+pub struct Src<'a> {
+    pub text: &'a str,
+}
+
+impl<'a> Src<'a> {
+    /// The node's text, or "" when its range is not on char boundaries.
+    pub fn of(&self, node: Node<'_>) -> &'a str {
+        self.text.get(node.byte_range()).unwrap_or("")
+    }
+
+    pub fn span_text(&self, span: Span) -> &'a str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+}
+
+pub fn span(node: Node<'_>) -> Span {
+    Span::new(node.start_byte(), node.end_byte())
+}
+
+/// Named children, collected (tree-sitter iterates with a cursor).
+pub fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut c = node.walk();
+    node.named_children(&mut c).collect()
+}
+
+pub fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
+    node.child_by_field_name(name)
+}
+
+/// The arguments of a call, without the comments.
+pub fn call_args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
+    field(call, "arguments")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|n| !is_comment(*n) && n.kind() != "attribute_item")
+        .collect()
+}
+
+pub fn is_comment(node: Node<'_>) -> bool {
+    matches!(node.kind(), "line_comment" | "block_comment")
+}
+
+/// The value of a string literal node (escapes decoded), or None for other nodes.
+pub fn string_value(src: Src<'_>, node: Node<'_>) -> Option<String> {
+    match node.kind() {
+        "string_literal" => Some(unescape(strip_quotes(src.of(node)))),
+        "raw_string_literal" => {
+            let t = src.of(node);
+            let t = t.trim_start_matches(['b', 'r', 'c']);
+            let hashes = t.len() - t.trim_start_matches('#').len();
+            let inner = t.get(hashes..t.len().saturating_sub(hashes))?;
+            Some(strip_quotes(inner).to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Byte offset in the file of a string literal's first content char.
+pub fn string_content_start(src: Src<'_>, node: Node<'_>) -> Option<usize> {
+    let t = src.of(node);
+    let q = t.find('"')?;
+    Some(node.start_byte() + q + 1)
+}
+
+fn strip_quotes(t: &str) -> &str {
+    let t = t.trim_start_matches(['b', 'c']);
+    let t = t.strip_prefix('"').unwrap_or(t);
+    t.strip_suffix('"').unwrap_or(t)
+}
+
+/// Decodes Rust string escapes; an unknown escape is kept as written.
+pub fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some('\\') => out.push('\\'),
+            Some('"') => out.push('"'),
+            Some('\'') => out.push('\''),
+            Some('\n') => {
+                // A line continuation swallows the following whitespace.
+                while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                    chars.next();
+                }
+            }
+            Some('u') => {
+                let mut hex = String::new();
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                    if c != '{' {
+                        hex.push(c);
+                    }
+                }
+                if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    out.push(c);
+                }
+            }
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                if let Some(c) = u8::from_str_radix(&hex, 16).ok().map(char::from) {
+                    out.push(c);
+                }
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Folds runs of whitespace into one space: the baseline fingerprint of a call.
+pub fn fold_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Strips wrappers that do not change a value: `(x)`, `&x`, `*x`, `x?`, `x.await`.
+pub fn peel<'t>(mut node: Node<'t>) -> Node<'t> {
+    for _ in 0..MAX_DEPTH {
+        let inner = match node.kind() {
+            "parenthesized_expression"
+            | "reference_expression"
+            | "try_expression"
+            | "await_expression" => named_children(node)
+                .into_iter()
+                .rfind(|n| !is_comment(*n) && n.kind() != "mutable_specifier"),
+            "unary_expression" if node.child(0).is_some_and(|c| c.kind() == "*") => {
+                named_children(node).into_iter().next()
+            }
+            _ => None,
+        };
+        match inner {
+            Some(i) => node = i,
+            None => return node,
+        }
+    }
+    node
+}
+
+/// `recv.name(args)` → (recv, name, call); None for other nodes.
+pub fn method_call<'t>(src: Src<'_>, node: Node<'t>) -> Option<(Node<'t>, String, Node<'t>)> {
+    if node.kind() != "call_expression" {
+        return None;
+    }
+    let mut f = field(node, "function")?;
+    if f.kind() == "generic_function" {
+        f = field(f, "function")?;
+    }
+    if f.kind() != "field_expression" {
+        return None;
+    }
+    let recv = field(f, "value")?;
+    let name = src.of(field(f, "field")?).to_string();
+    Some((recv, name, node))
+}
+
+/// The callee path of a plain call `a::b::c(..)` (not a method call), as written.
+pub fn call_path<'a>(src: Src<'a>, node: Node<'_>) -> Option<&'a str> {
+    if node.kind() != "call_expression" {
+        return None;
+    }
+    let mut f = field(node, "function")?;
+    if f.kind() == "generic_function" {
+        f = field(f, "function")?;
+    }
+    match f.kind() {
+        "identifier" | "scoped_identifier" => Some(src.of(f)),
+        _ => None,
+    }
+}
+
+/// The last segment of a path: `aws_sdk_dynamodb::types::Put::builder` → `builder`.
+pub fn last_segment(path: &str) -> &str {
+    path.rsplit("::").next().unwrap_or(path).trim()
+}
+
+/// The segment before the last: `Put::builder` → `Put`.
+pub fn type_segment(path: &str) -> Option<&str> {
+    let mut it = path.rsplit("::");
+    it.next()?;
+    it.next().map(|s| s.split('<').next().unwrap_or(s).trim())
+}
+
+/// Every descendant (pre-order) for which `keep` is true, depth-guarded.
+pub fn descendants<'t>(node: Node<'t>, keep: &mut dyn FnMut(Node<'t>) -> bool) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    let mut depth = 0usize;
+    // An explicit walk: no recursion, so deep trees cannot overflow the stack.
+    loop {
+        let n = cursor.node();
+        if keep(n) {
+            out.push(n);
+        }
+        if depth < MAX_DEPTH * 4 && cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if depth == 0 {
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            cursor.goto_parent();
+            depth -= 1;
+        }
+    }
+}
+
+/// Ancestors from the parent up, stopping at the root.
+pub fn ancestors<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    std::iter::successors(node.parent(), |n| n.parent())
+}
