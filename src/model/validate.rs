@@ -633,7 +633,7 @@ fn access_pattern(model: &Model, p: &AccessPattern, problems: &mut Vec<ModelProb
     }
     for (attr, value) in &p.key {
         if let Some(a) = t.attribute(attr) {
-            key_value(p, a, value, Some(attr.as_str()) == sk, problems);
+            key_value(p, a, value, problems);
         }
     }
     if !p.key.is_empty() && !pk.is_empty() && !p.key.contains_key(pk) {
@@ -653,16 +653,9 @@ fn access_pattern(model: &Model, p: &AccessPattern, problems: &mut Vec<ModelProb
     }
 }
 
-/// An access pattern's key value must fit the attribute: a number for `N`, and one of
-/// the declared `values` when the attribute lists them (a sort key value may be a
-/// prefix of one, as `begins_with` reads it). Templates (`{id}`) stand for any value.
-fn key_value(
-    p: &AccessPattern,
-    a: &Attribute,
-    value: &str,
-    is_sort_key: bool,
-    problems: &mut Vec<ModelProblem>,
-) {
+/// An access pattern's key value must fit the attribute's type: a number for `N`.
+/// Templates (`{id}`) stand for any value.
+fn key_value(p: &AccessPattern, a: &Attribute, value: &str, problems: &mut Vec<ModelProblem>) {
     let Ok(template) = KeyTemplate::parse(value) else {
         return;
     };
@@ -683,34 +676,10 @@ fn key_value(
             )
             .with_help("give a number, or a placeholder such as `\"{id}\"`"),
         );
-        return;
     }
-    let Some(values) = &a.values else { return };
-    if !template.is_constant() || values.is_empty() {
-        return;
-    }
-    let declared = values.values();
-    let fits = |v: &&str| *v == value || (is_sort_key && v.starts_with(value));
-    if !declared.iter().any(fits) {
-        problems.push(
-            ModelProblem::of(
-                ProblemKind::InvalidValue,
-                span,
-                format!(
-                    "access pattern `{}` queries `{}` = `{value}`, which is not one of its declared values",
-                    p.name, a.name
-                ),
-            )
-            .with_label(
-                a.fields.get("values").unwrap_or(a.span),
-                format!("values of `{}` declared here", a.name),
-            )
-            .with_help(match did_you_mean(value, declared.iter().copied()) {
-                Some(v) => format!("did you mean `{v}`?"),
-                None => format!("the declared values are {}", listed(&declared)),
-            }),
-        );
-    }
+    // A constant outside the declared `values` is a finding of the
+    // `unserved-access-pattern` rule (the query silently returns nothing), not a
+    // malformed model, so it is left to that rule.
 }
 
 /// Problems for `[rules]` entries naming no known rule. The model does not know the
