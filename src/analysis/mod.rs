@@ -4,7 +4,12 @@
 pub mod baseline;
 pub mod bind;
 pub mod conditions;
+pub mod entity_of;
 pub mod figures;
+pub mod hot_key;
+pub mod index_key_check;
+pub mod key_access;
+pub mod key_shape;
 pub mod read_cost;
 pub mod request;
 pub mod suppress;

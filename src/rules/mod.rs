@@ -3,11 +3,17 @@
 //! A rule is pure and infallible: it reads bound operations, the model and engine
 //! verdicts, and reports findings through its [`RuleContext`]. It never sees syntax.
 
+mod client_side_key_hashing;
 mod context;
 mod filter_instead_of_index;
+mod get_item_in_loop;
+mod low_cardinality_pk;
+mod missing_sparse_attribute;
 mod scan_in_hot_path;
 mod unpaginated_query;
 mod unprojected_attribute;
+mod unserved_access_pattern;
+mod unused_index;
 
 #[cfg(test)]
 mod test_support;
@@ -81,6 +87,12 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &filter_instead_of_index::FilterInsteadOfIndex,
     &unpaginated_query::UnpaginatedQuery,
     &unprojected_attribute::UnprojectedAttribute,
+    &low_cardinality_pk::LowCardinalityPk,
+    &client_side_key_hashing::ClientSideKeyHashing,
+    &missing_sparse_attribute::MissingSparseAttribute,
+    &get_item_in_loop::GetItemInLoop,
+    &unused_index::UnusedIndex,
+    &unserved_access_pattern::UnservedAccessPattern,
 ];
 
 /// Looks a rule up by id.

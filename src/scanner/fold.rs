@@ -47,6 +47,9 @@ pub struct Template {
 pub struct Folded {
     pub ops: Vec<(Operation, Escape)>,
     pub templates: Vec<Template>,
+    /// Chains that continue a builder a helper returns: `base(&c).limit(5).send()`,
+    /// with the helper's name (the link phase splices the helper's builder in).
+    pub helper_calls: Vec<(Operation, Escape, String)>,
 }
 
 /// Folds every request built in the tree.
@@ -54,7 +57,7 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>) -> Folded {
     let src = cx.src;
     let mut out = Folded::default();
     let roots = descendants(root, &mut |n| match n.kind() {
-        "call_expression" => root_kind(cx, n).is_some(),
+        "call_expression" => root_kind(cx, n).is_some() || helper_name(cx, n).is_some(),
         "struct_expression" => rusoto_kind(cx, n).is_some(),
         _ => false,
     });
@@ -65,16 +68,21 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>) -> Folded {
             }
             continue;
         }
-        let Some(kind) = root_kind(cx, n) else {
-            continue;
+        let helper = match root_kind(cx, n) {
+            Some(_) => None,
+            None => helper_name(cx, n),
         };
+        let kind = root_kind(cx, n).unwrap_or(OpKind::Query);
         let mut op = Operation::new(kind, path.clone(), span(n));
         op.method_span = method_span(n);
         let mut st = State::default();
         let top = climb_apply(cx, n, &mut op, &mut st, false);
         let escape = follow_consumer(cx, top, &mut op, &mut st, 0);
         finish(cx, n, &mut op, &st);
-        out.ops.push((op, escape));
+        match helper {
+            Some(h) => out.helper_calls.push((op, escape, h)),
+            None => out.ops.push((op, escape)),
+        }
     }
     // Builders received as parameters: `fn f(q: QueryFluentBuilder) -> .. { q.limit(1) }`.
     for f in descendants(root, &mut |n| n.kind() == "function_item") {
@@ -112,18 +120,53 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>) -> Folded {
             index += 1;
         }
     }
-    // Returned builders become templates (also kept as ops until a caller uses them).
-    for (op, esc) in &out.ops {
-        if let Escape::Returned { function } = esc {
-            out.templates.push(Template {
-                function: function.clone(),
-                param: None,
-                op: op.clone(),
-                sent: false,
-            });
-        }
-    }
     out
+}
+
+/// Setters distinctive enough that a call they follow returns a DynamoDB builder.
+const DISTINCT: &[&str] = &[
+    "table_name",
+    "index_name",
+    "key_condition_expression",
+    "filter_expression",
+    "expression_attribute_names",
+    "expression_attribute_values",
+    "projection_expression",
+    "condition_expression",
+    "update_expression",
+    "into_paginator",
+    "scan_index_forward",
+    "consistent_read",
+    "exclusive_start_key",
+    "set_exclusive_start_key",
+    "send",
+    "limit",
+    "item",
+    "key",
+];
+
+/// `base(&client)` or `self.base()` followed by a builder setter: a helper that
+/// returns a builder (decided at link time, when every helper is known).
+fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
+    let src = cx.src;
+    let name = match method_call(src, n) {
+        Some((_, m, _)) => {
+            if setter(&m).is_some() || op_for_method(&m).is_some() {
+                return None;
+            }
+            m
+        }
+        None => last_segment(call_path(src, n)?).to_string(),
+    };
+    let mut up = n.parent()?;
+    while matches!(up.kind(), "try_expression" | "await_expression") {
+        up = up.parent()?;
+    }
+    if up.kind() != "field_expression" {
+        return None;
+    }
+    let m = field(up, "field").map(|f| src.of(f))?;
+    DISTINCT.contains(&m).then_some(name)
 }
 
 /// `XFluentBuilder` parameter types → the operation kind.
@@ -219,7 +262,9 @@ fn climb_apply<'t>(
                         Some((s, set)) => apply(cx, op, s, set, call, conditional),
                         None => {}
                     }
-                    st.end = st.end.max(call.end_byte());
+                    if setter(name).is_some() {
+                        st.end = st.end.max(call.end_byte());
+                    }
                 } else if setter(name).is_some_and(|(s, _)| s == Setter::Paginator)
                     || name == "send"
                 {
@@ -313,6 +358,10 @@ fn follow_consumer(
     };
     match p.kind() {
         "let_declaration" if field(p, "value").is_some_and(|v| v.id() == top.id()) => {
+            if st.sent {
+                // `let out = q.send().await?`: the response, not the builder.
+                return Escape::None;
+            }
             let Some(pat) = field(p, "pattern") else {
                 return Escape::None;
             };

@@ -61,6 +61,8 @@ pub struct FileIndex {
     pub candidate: bool,
     pub ops: Vec<(Operation, Escape)>,
     pub templates: Vec<Template>,
+    /// Chains continuing a builder some helper returns, with the helper's name.
+    pub helper_calls: Vec<(Operation, Escape, String)>,
     pub refs: Vec<PendingRef>,
     pub consts: Vec<ConstDef>,
     pub field_inits: Vec<FieldInit>,
@@ -116,6 +118,7 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
         candidate: false,
         ops: Vec::new(),
         templates: Vec::new(),
+        helper_calls: Vec::new(),
         refs: Vec::new(),
         consts: Vec::new(),
         field_inits: Vec::new(),
@@ -169,8 +172,14 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
         let cold = cold_by_path(&file.path);
         idx.ops = folded.ops;
         idx.templates = folded.templates;
+        idx.helper_calls = folded.helper_calls;
         if let Some(c) = cold {
-            for (op, _) in &mut idx.ops {
+            for op in idx
+                .ops
+                .iter_mut()
+                .map(|(o, _)| o)
+                .chain(idx.helper_calls.iter_mut().map(|(o, _, _)| o))
+            {
                 op.context.cold.get_or_insert(c.clone());
             }
         }

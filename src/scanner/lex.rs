@@ -329,7 +329,7 @@ pub fn shadow_text(src: &[u8], tokens: &[Token]) -> Vec<u8> {
                         set(&mut out, open, b'[');
                         Some(Rewrite::Map)
                     } else if name == b"lazy_static" && open.is_punct(b'{') {
-                        blank(&mut out, &t);
+                        blank_path(&mut out, tokens, i, src);
                         blank(&mut out, &tokens[i + 1]);
                         blank(&mut out, open);
                         Some(Rewrite::LazyStatic)

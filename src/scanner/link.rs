@@ -3,7 +3,7 @@
 //! helper functions into their callers, and decides hot/cold from the call graph.
 //! Cheap: no parsing, only lookups over the indexes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -46,49 +46,84 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     let graph_refs: Vec<&[super::graph::FnNode]> = glob_entries.iter().map(Vec::as_slice).collect();
     let reached = reach(&graph_refs);
 
-    // Templates by function name: returned builders, and received ones by parameter.
-    let mut returned: HashMap<&str, Vec<&Operation>> = HashMap::new();
-    let mut received: HashMap<(&str, usize), Vec<&super::fold::Template>> = HashMap::new();
-    for f in files {
+    // Received builders by (function, parameter); returned ones by function.
+    let mut received: HashMap<(&str, usize), Vec<(usize, &super::fold::Template)>> = HashMap::new();
+    let mut returned: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    for (fi, f) in files.iter().enumerate() {
         for t in &f.templates {
-            match t.param {
-                None => returned.entry(t.function.as_str()).or_default().push(&t.op),
-                Some(i) => received
+            if let Some(i) = t.param {
+                received
                     .entry((t.function.as_str(), i))
                     .or_default()
-                    .push(t),
+                    .push((fi, t));
+            }
+        }
+        for (oi, (_, e)) in f.ops.iter().enumerate() {
+            if let Escape::Returned { function } = e {
+                returned
+                    .entry(function.as_str())
+                    .or_default()
+                    .push((fi, oi));
             }
         }
     }
-    let _ = &returned;
-
+    // What a helper that receives the builder adds, then heat.
+    let finish = |op: &mut Operation, escape: &Escape, fi: usize, cold_glob: Option<&str>| {
+        if let Escape::Passed { function, index } = escape {
+            for (tf, t) in received
+                .get(&(function.as_str(), *index))
+                .into_iter()
+                .flatten()
+            {
+                let mut helper = t.op.clone();
+                linker.resolve_op(*tf, &mut helper, 0);
+                let other = helper.file != op.file;
+                overlay(op, &helper, other);
+                op.paginated |= helper.paginated;
+            }
+        }
+        decide_heat(op, fi, &glob_entries, &reached, files, cold_glob);
+    };
+    let mut consumed: HashSet<(usize, usize)> = HashSet::new();
+    let mut ops: Vec<((usize, usize), Operation)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         result.problems.extend(f.problems.iter().cloned());
         let cold_glob = cold_globs
             .as_ref()
             .and_then(|(set, pats)| set.matches(&*f.path).first().map(|i| pats[*i].clone()));
-        for (op, escape) in &f.ops {
-            let mut op = op.clone();
-            if let Escape::Passed { function, index } = escape {
-                if let Some(ts) = received.get(&(function.as_str(), *index)) {
-                    for t in ts {
-                        let other = t.op.file != op.file;
-                        overlay(&mut op, &t.op, other);
-                    }
-                }
+        // A chain on a helper's returned builder: the helper's setters, then ours.
+        for (op, escape, helper) in &f.helper_calls {
+            for (tf, ti) in returned.get(helper.as_str()).into_iter().flatten() {
+                let mut base = files[*tf].ops[*ti].0.clone();
+                linker.resolve_op(*tf, &mut base, 0);
+                let mut op = op.clone();
+                linker.resolve_op(fi, &mut op, 0);
+                op.kind = base.kind;
+                op.method_span = if base.file == op.file {
+                    base.method_span
+                } else {
+                    op.method_span
+                };
+                let other = base.file != op.file;
+                overlay(&mut op, &base, other);
+                finish(&mut op, escape, fi, cold_glob.as_deref());
+                consumed.insert((*tf, *ti));
+                ops.push(((usize::MAX, 0), op));
             }
+        }
+        for (oi, (op, escape)) in f.ops.iter().enumerate() {
+            let mut op = op.clone();
             linker.resolve_op(fi, &mut op, 0);
-            decide_heat(
-                &mut op,
-                fi,
-                &glob_entries,
-                &reached,
-                files,
-                cold_glob.as_deref(),
-            );
-            result.operations.push(op);
+            finish(&mut op, escape, fi, cold_glob.as_deref());
+            ops.push(((fi, oi), op));
         }
     }
+    // A helper's own builder is reported only where no caller continues it.
+    result.operations = ops
+        .into_iter()
+        .filter(|(id, _)| !consumed.contains(id))
+        .map(|(_, op)| op)
+        .collect();
     result
         .operations
         .sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
@@ -362,6 +397,9 @@ impl<'a> Linker<'a> {
     fn resolve(&self, fi: usize, r: &mut Resolved, depth: usize) {
         match r {
             Resolved::Const { value, .. } => self.resolve(fi, value, depth + 1),
+            Resolved::Template { template } if template.contains(PENDING) => {
+                *r = self.fill_template(fi, template, depth);
+            }
             Resolved::Unknown { reason } => {
                 let Some(n) = reason
                     .strip_prefix(PENDING)
@@ -376,6 +414,37 @@ impl<'a> Linker<'a> {
                 *r = self.pending(fi, &pr, depth);
             }
             _ => {}
+        }
+    }
+
+    /// Splices constants into a template's `{<pending>}` holes; a template whose
+    /// holes are all filled is a literal.
+    fn fill_template(&self, fi: usize, template: &str, depth: usize) -> Resolved {
+        let mut out = String::new();
+        let mut rest = template;
+        let mut holes = false;
+        let open = format!("{{{PENDING}");
+        while let Some(i) = rest.find(&open) {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let end = after.find('}').unwrap_or(after.len());
+            let mut r = Resolved::unknown(&after[..end]);
+            self.resolve(fi, &mut r, depth + 1);
+            match r.value() {
+                Some(v) => out.push_str(v),
+                None => {
+                    holes = true;
+                    out.push_str("{}");
+                }
+            }
+            rest = after.get(end + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        holes |= out.contains("{}");
+        if holes {
+            Resolved::Template { template: out }
+        } else {
+            Resolved::literal(out)
         }
     }
 

@@ -471,6 +471,15 @@ impl<'a> FileCx<'a> {
                         (Some(r), false) if r.value().is_some() => {
                             out.push_str(r.value().unwrap_or(""))
                         }
+                        // A constant from another file: a hole the link phase fills.
+                        (Some(Resolved::Unknown { reason }), false)
+                            if reason.starts_with(PENDING) =>
+                        {
+                            all_known = false;
+                            out.push('{');
+                            out.push_str(reason);
+                            out.push('}');
+                        }
                         _ => {
                             all_known = false;
                             out.push_str("{}");
@@ -755,6 +764,11 @@ fn join_parts(parts: &[Resolved]) -> Resolved {
     for p in parts {
         match (p.value(), p.innermost()) {
             (Some(v), _) => t.push_str(v),
+            (None, Resolved::Unknown { reason }) if reason.starts_with(PENDING) => {
+                t.push('{');
+                t.push_str(reason);
+                t.push('}');
+            }
             (None, Resolved::Template { template }) => t.push_str(template),
             _ => t.push_str("{}"),
         }

@@ -172,7 +172,8 @@ pub fn setter(name: &str) -> Option<(Setter, bool)> {
 
 /// The byte strings whose absence proves a file makes no DynamoDB request: the client
 /// methods (called with no arguments), the builder types a helper could receive or
-/// return, the typed builders of batches and transactions, and rusoto's input structs.
+/// return, the typed builders of batches and transactions, rusoto's input structs, and
+/// the distinctive setters a chain on a helper's returned builder uses.
 pub const MARKERS: &[&str] = &[
     "query()",
     "scan()",
@@ -201,4 +202,14 @@ pub const MARKERS: &[&str] = &[
     "Update::builder",
     "Delete::builder",
     "Get::builder",
+    // A chain continuing a builder that a helper in another file returns.
+    "table_name(",
+    "index_name(",
+    "key_condition_expression",
+    "filter_expression",
+    "expression_attribute_",
+    "projection_expression",
+    "condition_expression",
+    "update_expression",
+    "into_paginator",
 ];

@@ -1,0 +1,154 @@
+//! `get-item-in-loop`: prose in `rules/get-item-in-loop.md`.
+
+use super::{Rule, RuleContext, RuleMeta};
+use crate::analysis::key_access::{addressed, Via};
+use crate::analysis::BoundOperation;
+use crate::scanner::OpKind;
+
+crate::declare_rule! {
+    pub GetItemInLoop,
+    id: "get-item-in-loop",
+    category: Perf,
+    summary: "one `GetItem` round trip per element where `BatchGetItem` fetches 100 keys at once",
+}
+
+/// Keys one `BatchGetItem` request takes.
+const BATCH_GET_MAX_KEYS: u64 = 100;
+
+impl Rule for GetItemInLoop {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_operation(&self, cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
+        let op = bound.op;
+        let Some(lp) = &op.context.in_loop else {
+            return;
+        };
+        // A bare `loop` is as often a retry or a pagination loop as a walk over a
+        // collection; there is no collection to batch, so it is not judged.
+        if lp.kind == "loop" {
+            return;
+        }
+        let what = match op.kind {
+            OpKind::GetItem => "`get_item`",
+            OpKind::Query if is_single_item_query(bound) => "`query` for one item",
+            _ => return,
+        };
+        let table = match bound.table {
+            Some(t) => format!("`{}`", t.name),
+            None => op.table_label(),
+        };
+        let per_batch = BATCH_GET_MAX_KEYS;
+        cx.report(
+            op.file.clone(),
+            op.method_span,
+            format!(
+                "{what} on {table} runs once per element: n elements cost n sequential \
+                 round trips"
+            ),
+        )
+        .label(
+            op.file.clone(),
+            lp.span,
+            format!("this `{}` repeats the request per element", lp.kind),
+        )
+        .note(format!(
+            "1,000 keys: 1,000 requests one after another, or {} `batch_get_item` requests \
+             of up to {per_batch} keys (16 MB per response)",
+            1000 / per_batch
+        ))
+        .help(format!(
+            "collect the keys and call `batch_get_item` in chunks of {per_batch} \
+             (`keys.chunks({per_batch})`), retrying `unprocessed_keys`"
+        ));
+    }
+}
+
+/// A query that can return at most one item: on the table (not an index) with the
+/// whole primary key given by equality.
+fn is_single_item_query(bound: &BoundOperation<'_>) -> bool {
+    let (Some(table), None) = (bound.table, &bound.op.index) else {
+        return false;
+    };
+    let Some(sk) = &table.sort_key else {
+        // A hash-only table: the partition key names one item.
+        return addressed(bound.op)
+            .iter()
+            .any(|a| a.via == Via::KeyEquals && a.attribute == table.partition_key);
+    };
+    let eq = |name: &str| {
+        addressed(bound.op)
+            .iter()
+            .any(|a| a.via == Via::KeyEquals && a.attribute == name)
+    };
+    eq(&table.partition_key) && eq(sk)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+    use crate::scanner::{LoopInfo, OpKind, Provenance};
+    use crate::source::Span;
+
+    const MODEL: &str = r#"
+[[table]]
+name = "Orders"
+partition-key = "PK"
+sort-key = "SK"
+[table.attributes]
+PK = "S"
+SK = "S"
+GSI1PK = "S"
+[[table.index]]
+name = "GSI1"
+partition-key = "GSI1PK"
+"#;
+
+    fn query(index: Option<&str>, cond: &str) -> crate::scanner::Operation {
+        let mut q = op(OpKind::Query, "Orders");
+        q.index = index.map(crate::scanner::Resolved::literal);
+        q.key_condition = Some(expr(cond));
+        q.values.insert(":p".into(), val(Provenance::Param, 1));
+        q.values.insert(":s".into(), val(Provenance::Param, 2));
+        in_for_loop(&mut q);
+        q
+    }
+
+    #[test]
+    fn per_element_gets_and_single_item_queries() {
+        let m = model(MODEL);
+        let mut get = op(OpKind::GetItem, "Orders");
+        in_for_loop(&mut get);
+        let d = run_ops(&m, "get-item-in-loop", &[get.clone()]);
+        assert_eq!(d.len(), 1);
+        assert!(d[0]
+            .message
+            .contains("`get_item` on `Orders` runs once per element"));
+        assert!(d[0].help.as_deref().unwrap_or("").contains("chunks of 100"));
+
+        let full_key = query(None, "PK = :p AND SK = :s");
+        assert_eq!(run_ops(&m, "get-item-in-loop", &[full_key]).len(), 1);
+    }
+
+    #[test]
+    fn not_flagged() {
+        let m = model(MODEL);
+        let get = op(OpKind::GetItem, "Orders");
+        let mut retry = get.clone();
+        retry.context.in_loop = Some(LoopInfo {
+            kind: "loop".into(),
+            span: Span::new(0, 4),
+        });
+        let mut batch = op(OpKind::BatchGetItem, "Orders");
+        in_for_loop(&mut batch);
+        let range = query(None, "PK = :p AND begins_with(SK, :s)");
+        let on_index = query(Some("GSI1"), "GSI1PK = :p");
+        let d = run_ops(
+            &m,
+            "get-item-in-loop",
+            &[get, retry, batch, range, on_index],
+        );
+        assert!(d.is_empty(), "{d:?}");
+    }
+}

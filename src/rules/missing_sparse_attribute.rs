@@ -1,0 +1,346 @@
+//! `missing-sparse-attribute`: prose in `rules/missing-sparse-attribute.md`.
+
+use super::{Rule, RuleContext, RuleMeta};
+use crate::analysis::entity_of::entity_of;
+use crate::analysis::index_key_check::{index_key_rejection, BadKeyValue};
+use crate::analysis::key_access::{written, AttrValue};
+use crate::analysis::{BoundOperation, ProjectFacts};
+use crate::attr::AttributeType;
+use crate::engine::keys::WriteKind;
+use crate::model::{Entity, Index, Table};
+use crate::report::{Category, Severity};
+use crate::scanner::{OpKind, Operation};
+
+crate::declare_rule! {
+    pub MissingSparseAttribute,
+    id: "missing-sparse-attribute",
+    category: Correctness,
+    summary: "an index key attribute written as NULL, `\"\"` or a placeholder value instead of being left out",
+}
+
+/// Values written to mean "no value" that DynamoDB stores as real keys.
+const SENTINELS: &[&str] = &[
+    "__null__",
+    "null",
+    "nil",
+    "none",
+    "n/a",
+    "na",
+    "undefined",
+    "__none__",
+    "-",
+    "empty",
+];
+
+impl Rule for MissingSparseAttribute {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_operation(&self, cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
+        let Some(table) = bound.table else { return };
+        let op = bound.op;
+        let kind = match op.kind {
+            OpKind::UpdateItem => WriteKind::Update,
+            _ => WriteKind::Put,
+        };
+        for a in written(op) {
+            // Table keys are required, not sparse: an empty one is `rejected-request`'s.
+            if table.key_attributes().contains(&a.attribute.as_str()) {
+                continue;
+            }
+            let Some(index) = table
+                .indexes
+                .iter()
+                .find(|i| i.key_attributes().contains(&a.attribute.as_str()))
+            else {
+                continue;
+            };
+            check_value(cx, table, index, op, &a, kind);
+        }
+    }
+
+    fn check_project(&self, cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>) {
+        for table in &facts.model.tables {
+            let puts: Vec<(&Operation, &Entity)> = facts
+                .operations
+                .iter()
+                .filter(|b| b.op.kind == OpKind::PutItem && b.table == Some(table))
+                .filter_map(|b| {
+                    let item = b.op.item.as_ref()?;
+                    Some((b.op, entity_of(table, item)?))
+                })
+                .collect();
+            for index in &table.indexes {
+                for entity in &table.entities {
+                    missing_from_sparse(cx, table, index, entity, &puts);
+                }
+            }
+        }
+    }
+}
+
+/// Reports a NULL, empty, maybe-NULL or sentinel value in an index key attribute.
+fn check_value(
+    cx: &mut RuleContext<'_>,
+    table: &Table,
+    index: &Index,
+    op: &Operation,
+    a: &AttrValue<'_>,
+    kind: WriteKind,
+) {
+    let v = a.value;
+    let literal = v.literal.as_deref();
+    let is_null = v.ty == Some(AttributeType::Null);
+    let is_empty = !is_null && literal == Some("");
+    let attr = &a.attribute;
+    let target = format!("index `{}` of `{}`", index.name, table.name);
+    if is_null || is_empty || v.nullable {
+        let bad = if is_null
+            || (v.nullable && !matches!(v.ty, Some(AttributeType::S | AttributeType::B)))
+        {
+            BadKeyValue::Null
+        } else {
+            BadKeyValue::Empty
+        };
+        let Some(message) = index_key_rejection(table, index, attr, bad, kind) else {
+            return;
+        };
+        let (what, when) = match (is_null || is_empty, bad) {
+            (true, BadKeyValue::Null) => ("is written as NULL", "rejects the write"),
+            (true, BadKeyValue::Empty) => ("is written as `\"\"`", "rejects the write"),
+            (false, BadKeyValue::Null) => (
+                "is written as NULL when the value is `None`",
+                "rejects those writes",
+            ),
+            (false, BadKeyValue::Empty) => (
+                "is written as `\"\"` when the value is missing",
+                "rejects those writes",
+            ),
+        };
+        let d = cx.report(
+            op.file.clone(),
+            a.span,
+            format!("`{attr}` is a key of {target} and {what}: DynamoDB {when}"),
+        );
+        d.note(format!("DynamoDB answers: ValidationException: {message}"));
+        d.help(format!(
+            "leave `{attr}` out of the item when there is no value (`#[serde(skip_serializing_if = \
+             \"Option::is_none\")]`, or insert it only in `if let Some(..)`): the item is then \
+             simply absent from `{}`",
+            index.name
+        ));
+        return;
+    }
+    let Some(sentinel) = literal.filter(|l| SENTINELS.contains(&l.to_ascii_lowercase().as_str()))
+    else {
+        return;
+    };
+    let d = cx.report(
+        op.file.clone(),
+        a.span,
+        format!(
+            "`{attr}` is a key of {target} and is written as the placeholder `\"{sentinel}\"`: \
+             every such item lands in the index under that one key value"
+        ),
+    );
+    d.severity = d.severity.min(Severity::Warning);
+    d.category = Category::Suspicious;
+    d.note(
+        "a placeholder value is a real key: the items it marks fill one partition of the \
+         index, cost an index write each, and are returned by queries for that value",
+    );
+    d.help(format!(
+        "leave `{attr}` out of items that have no value, so `{}` stays sparse",
+        index.name
+    ));
+}
+
+/// Reports the puts of an entity that the model places in a sparse index when none of
+/// them writes the index's key attributes: its items would never appear there.
+fn missing_from_sparse(
+    cx: &mut RuleContext<'_>,
+    table: &Table,
+    index: &Index,
+    entity: &Entity,
+    puts: &[(&Operation, &Entity)],
+) {
+    if entity.presence_in(table, index) != crate::model::Presence::Present {
+        return;
+    }
+    let mine: Vec<&Operation> = puts
+        .iter()
+        .filter(|(_, e)| std::ptr::eq(*e, entity))
+        .map(|(op, _)| *op)
+        .collect();
+    let keys = index.key_attributes();
+    let missing: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|k| {
+            // Missing only when every put of the entity leaves it out and each put's
+            // item is fully known.
+            !mine.is_empty()
+                && mine.iter().all(|op| {
+                    op.item
+                        .as_ref()
+                        .is_some_and(|i| i.complete && i.get(k).is_none())
+                })
+        })
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let list = missing
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let model_path = cx.model.path.clone();
+    for op in mine {
+        let d = cx.report(
+            op.file.clone(),
+            op.method_span,
+            format!(
+                "`{}` items are written without {list}: they never appear in index `{}`",
+                entity.name, index.name
+            ),
+        );
+        d.severity = d.severity.min(Severity::Warning);
+        d.category = Category::Suspicious;
+        d.label(
+            model_path.clone(),
+            entity.span,
+            format!(
+                "the model puts `{}` in `{}` (it declares {list})",
+                entity.name, index.name
+            ),
+        );
+        d.note(format!(
+            "DynamoDB accepts the write and silently leaves the item out of `{}`: queries \
+             on it miss every `{}` item",
+            index.name, entity.name
+        ));
+        d.help(format!("set {list} on every `{}` put", entity.name));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+    use crate::attr::AttributeType;
+    use crate::report::Severity;
+    use crate::scanner::{OpKind, Provenance};
+
+    const BLOG: &str = r#"
+[[table]]
+name = "BlogApp"
+partition-key = "PK"
+sort-key = "SK"
+[table.attributes]
+PK = "S"
+SK = "S"
+facet = "S"
+createdAt = "S"
+[[table.index]]
+name = "ByFacet"
+partition-key = "facet"
+sort-key = "createdAt"
+[[table.entity]]
+name = "User"
+keys = { PK = "USER#{userID}", SK = "PROFILE" }
+attributes = ["facet"]
+[[table.entity]]
+name = "Blog"
+keys = { PK = "USER#{userID}", SK = "BLOG#{blogID}" }
+attributes = ["facet", "createdAt"]
+"#;
+
+    fn blog_put(created: Option<crate::scanner::ValueInfo>) -> crate::scanner::Operation {
+        let mut put = op(OpKind::PutItem, "BlogApp");
+        let mut attrs = vec![
+            (
+                "PK",
+                template("USER#{}", vec![val(Provenance::Param, 2)], 1),
+            ),
+            (
+                "SK",
+                template("BLOG#{}", vec![val(Provenance::Param, 4)], 3),
+            ),
+            ("facet", lit("BLOG", 5)),
+        ];
+        if let Some(c) = created {
+            attrs.push(("createdAt", c));
+        }
+        put.item = Some(map(attrs));
+        put
+    }
+
+    #[test]
+    fn null_empty_and_nullable_index_keys_are_rejected_writes() {
+        let m = model(BLOG);
+        let null = crate::scanner::ValueInfo {
+            ty: Some(AttributeType::Null),
+            ..val(Provenance::Literal, 10)
+        };
+        let empty = lit("", 20);
+        let option = crate::scanner::ValueInfo {
+            nullable: true,
+            ty: None,
+            ..val(Provenance::Param, 30)
+        };
+        let ops = [
+            blog_put(Some(null)),
+            blog_put(Some(empty)),
+            blog_put(Some(option)),
+        ];
+        let d = run_ops(&m, "missing-sparse-attribute", &ops);
+        assert_eq!(starts(&d), vec![10, 20, 30], "{d:#?}");
+        assert!(d.iter().all(|d| d.severity == Severity::Error));
+        assert!(d[0].notes[0].contains(
+            "Type mismatch for Index Key createdAt Expected: S Actual: NULL IndexName: ByFacet"
+        ));
+        assert!(d[1].notes[0].contains(
+            "The AttributeValue for a key attribute cannot contain an empty string value. \
+             IndexName: ByFacet, IndexKey: createdAt"
+        ));
+        assert!(d[2].message.contains("when the value is `None`"));
+    }
+
+    #[test]
+    fn sentinels_are_suspicious() {
+        let m = model(BLOG);
+        let d = run_ops(
+            &m,
+            "missing-sparse-attribute",
+            &[blog_put(Some(lit("__NULL__", 40)))],
+        );
+        assert_eq!(starts(&d), vec![40]);
+        assert_eq!(d[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn an_entity_written_without_its_index_key() {
+        let m = model(BLOG);
+        let d = run_ops(&m, "missing-sparse-attribute", &[blog_put(None)]);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert!(d[0]
+            .message
+            .contains("`Blog` items are written without `createdAt`"));
+        assert_eq!(d[0].severity, Severity::Warning);
+        // Users are meant to be absent; a blog with `createdAt` is fine.
+        let mut user = op(OpKind::PutItem, "BlogApp");
+        user.item = Some(map(vec![
+            (
+                "PK",
+                template("USER#{}", vec![val(Provenance::Param, 2)], 1),
+            ),
+            ("SK", lit("PROFILE", 3)),
+            ("facet", lit("USER", 5)),
+        ]));
+        let ok = blog_put(Some(val(Provenance::Param, 9)));
+        assert!(run_ops(&m, "missing-sparse-attribute", &[user, ok.clone()]).is_empty());
+        // One put that sets it is enough: the others may be deliberate.
+        assert!(run_ops(&m, "missing-sparse-attribute", &[ok, blog_put(None)]).is_empty());
+    }
+}

@@ -1,0 +1,3 @@
+fn bench() {
+    client().scan().table_name("Shop").send();
+}

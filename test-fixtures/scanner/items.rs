@@ -1,0 +1,65 @@
+// Item and key contents and value provenance.
+use std::collections::HashMap;
+use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::Client;
+use serde::Serialize;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Order {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    order_id: String,
+    total_cents: u64,
+    paid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coupon: Option<String>,
+    gift_note: Option<String>,
+    #[serde(flatten)]
+    meta: Meta,
+    #[serde(skip)]
+    cache: Vec<u8>,
+}
+
+#[derive(Serialize)]
+struct Meta {
+    created_at: String,
+}
+
+async fn put_order(client: &Client, order: Order) {
+    let item = serde_dynamo::to_item(order).unwrap();
+    client.put_item().table_name("Orders").set_item(Some(item)).send().await.ok();
+}
+
+async fn put_maps(client: &Client, user_id: &str, status: OrderStatus, flag: bool, email: String) {
+    let shard = rand::thread_rng().gen_range(0..10);
+    let mut item = HashMap::new();
+    item.insert("PK".to_string(), AttributeValue::S(format!("USER#{}", user_id)));
+    item.insert("SK".to_string(), AttributeValue::S(format!("SHARD#{}", shard)));
+    item.insert("status".to_string(), AttributeValue::S(status.to_string()));
+    item.insert("flag".to_string(), AttributeValue::Bool(flag));
+    if !email.is_empty() {
+        item.insert("email".to_string(), AttributeValue::S(email.clone()));
+    }
+    item.insert("hash".to_string(), AttributeValue::S(format!("{:x}", md5::compute(&email))));
+    item.insert("id".to_string(), AttributeValue::S(uuid::Uuid::new_v4().to_string()));
+    client.put_item().table_name("Users").set_item(Some(item)).send().await.ok();
+
+    let key = HashMap::from([
+        ("PK".to_string(), AttributeValue::S(format!("BUCKET#{}", hash(user_id) % 16))),
+        ("SK".to_string(), AttributeValue::S("".into())),
+    ]);
+    client.get_item().table_name("Users").set_key(Some(key)).send().await.ok();
+
+    let macro_key = hashmap! {
+        "PK".to_string() => AttributeValue::S(user_id.to_string()),
+        "SK".to_string() => AttributeValue::N("0".into()),
+    };
+    client.delete_item().table_name("Users").set_key(Some(macro_key)).send().await.ok();
+}
+
+async fn from_elsewhere(client: &Client, item: HashMap<String, AttributeValue>) {
+    client.put_item().table_name("Users").set_item(Some(item)).send().await.ok();
+}
