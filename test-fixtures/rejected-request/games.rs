@@ -31,9 +31,9 @@ impl GameRepo {
         let out = self
             .client
             .query()
-            //~^ rejected-request
             .table_name(GAMES_TABLE)
             .index_name(BY_RANK)
+            //~^ rejected-request
             .key_condition_expression("GameId = :g")
             .expression_attribute_values(":g", AttributeValue::S(game.to_string()))
             .scan_index_forward(false)
