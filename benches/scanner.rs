@@ -96,7 +96,11 @@ fn plain_file(i: usize) -> String {
 fn tree(files: usize, dynamo_every: usize) -> Vec<SourceFile> {
     (0..files)
         .map(|i| {
-            let text = if i % dynamo_every == 0 { dynamo_file(i) } else { plain_file(i) };
+            let text = if i % dynamo_every == 0 {
+                dynamo_file(i)
+            } else {
+                plain_file(i)
+            };
             SourceFile::new(format!("src/gen/m{i}.rs"), text)
         })
         .collect()
@@ -117,7 +121,11 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
 fn peak_memory() -> String {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM")).map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" ")))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+        })
         .unwrap_or_else(|| "n/a".into())
 }
 
@@ -143,7 +151,10 @@ fn report(label: &str, files: &[SourceFile]) {
         result.operations.len(),
         result.problems.len()
     );
-    println!("  scanner / parse-only = {:.2}x", scan_t.as_secs_f64() / parse_t.as_secs_f64());
+    println!(
+        "  scanner / parse-only = {:.2}x",
+        scan_t.as_secs_f64() / parse_t.as_secs_f64()
+    );
 }
 
 fn main() {
