@@ -199,8 +199,7 @@ pub fn hottest_pattern<'m>(
             let per_value = p
                 .key
                 .get(pk)
-                .filter(|v| !v.contains('{'))
-                .and_then(|v| shares.and_then(|s| s.share(v)))
+                .and_then(|v| value_share(table, pk, v))
                 .map_or(largest, |share| items * share);
             let per_request = p.limit.map_or(per_value, |l| per_value.min(l as f64));
             Some(PatternLoad {
@@ -212,6 +211,35 @@ pub fn hottest_pattern<'m>(
             })
         })
         .max_by(|a, b| a.items_per_sec.total_cmp(&b.items_per_sec))
+}
+
+/// The share of items under the key value a pattern reads: the declared share of a
+/// literal value, or for a sharded template (`OPEN#{0..14}`) the share of its value
+/// part (`OPEN`, looked up in any attribute's share map) divided by the shard range.
+fn value_share(table: &Table, pk: &str, value: &str) -> Option<f64> {
+    if !value.contains('{') {
+        return table.attribute(pk)?.values.as_ref()?.share(value);
+    }
+    let template = KeyTemplate::parse(value).ok()?;
+    let mut share = None;
+    let mut spread = 1u64;
+    for part in &template.parts {
+        match part {
+            TemplatePart::Placeholder(name) => spread = spread.saturating_mul(range_len(name)?),
+            TemplatePart::Literal(text) => {
+                for word in text.split(['#', ':', '_', '|']).filter(|w| !w.is_empty()) {
+                    let found = table
+                        .attributes
+                        .values()
+                        .find_map(|a| a.values.as_ref()?.share(word));
+                    if found.is_some() {
+                        share = found;
+                    }
+                }
+            }
+        }
+    }
+    share.map(|s| s / spread as f64)
 }
 
 /// The shard plan for a pattern's load on items of the table's average size.
@@ -314,5 +342,29 @@ keys = { PK = "F#{id}", GSI1PK = "{id}" }
         assert_eq!(range_len("0..14"), Some(15));
         assert_eq!(range_len("1..=10"), Some(10));
         assert_eq!(range_len("a..b"), None);
+    }
+
+    #[test]
+    fn a_pattern_over_a_shard_range_reads_one_shard_of_its_value() {
+        let toml = ORDERS
+            .replace(
+                "[[table.index]]",
+                "shard = { type = \"S\", cardinality = 30 }\n[[table.index]]",
+            )
+            .replace("partition-key = \"status\"", "partition-key = \"shard\"")
+            .replace(
+                "key = { status = \"OPEN\" }",
+                "key = { shard = \"OPEN#{0..14}\" }",
+            );
+        let m = crate::model::load_str(std::path::Path::new("m.toml"), &toml).unwrap();
+        let t = &m.tables[0];
+        let target = KeyTarget {
+            table: t,
+            index: Some(&t.indexes[0]),
+        };
+        let load = hottest_pattern(&m, &target, 30).unwrap();
+        // 20% of 3M over 15 shards.
+        assert_eq!(load.items_per_value, 40_000.0);
+        assert!(!shard_plan(t, &load).unwrap().needs_sharding());
     }
 }

@@ -43,6 +43,18 @@ pub struct Analysis {
 pub fn analyze(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analysis {
     let settings = ScanSettings::from_model(model);
     let scanned = scanner::scan(files, &settings);
+    analyze_scanned(model, files, scanned, selection)
+}
+
+/// [`analyze`] after its scan: for a caller that scans incrementally (the LSP keeps
+/// each file's [`scanner::FileIndex`], re-indexes only changed files and calls
+/// [`scanner::link`]). `files` are the texts the scan saw (for allow comments).
+pub fn analyze_scanned(
+    model: &Model,
+    files: &[SourceFile],
+    scanned: scanner::ScanResult,
+    selection: &RuleSelection,
+) -> Analysis {
     let mut diagnostics = run_rules(model, &scanned.operations, selection);
     diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
     sort(&mut diagnostics);

@@ -6,8 +6,9 @@
 use indexmap::IndexMap;
 
 use crate::analysis::conditions::{Term, TermOp};
-use crate::model::{Cardinality, Index, Table};
+use crate::model::{Cardinality, Index, Presence, Table};
 use crate::scanner::{OpKind, Operation, ValueInfo};
+use crate::simulate::domain::entity_constant;
 
 /// Bytes one read capacity unit covers (a strongly consistent read of up to 4 KB).
 pub const READ_UNIT_BYTES: f64 = 4096.0;
@@ -95,9 +96,11 @@ pub fn items_read(
                     .and_then(|a| a.values.as_ref())
                     .and_then(|vs| vs.share(v))
             });
-            let per_key = match share {
-                Some(s) => collection.items as f64 * s,
-                None => match spread {
+            let typed = literal.and_then(|v| type_attribute_items(table, index, pk, v));
+            let per_key = match (share, typed) {
+                (Some(s), _) => collection.items as f64 * s,
+                (None, Some(n)) => n,
+                (None, None) => match spread {
                     Spread::Average => collection.avg_items,
                     Spread::Largest => collection.max_items,
                 }
@@ -121,6 +124,31 @@ pub fn items_read(
         bytes: size.map(|s| s * items),
         consistent,
     })
+}
+
+/// Items under a literal value of a type attribute (`facet = "BLOG"`): the counts of
+/// the entities the value names (`BLOG` names entity `Blog`) that the table or index
+/// holds. `None` unless every such entity declares a count.
+fn type_attribute_items(
+    table: &Table,
+    index: Option<&Index>,
+    attr: &str,
+    value: &str,
+) -> Option<f64> {
+    let values = table.attribute(attr)?.values.as_ref()?;
+    let mut total = 0u64;
+    let mut named = false;
+    for e in &table.entities {
+        if entity_constant(values, &e.name) != Some(value) {
+            continue;
+        }
+        if index.is_some_and(|i| e.presence_in(table, i) == Presence::Absent) {
+            continue;
+        }
+        named = true;
+        total += e.count?;
+    }
+    named.then_some(total as f64)
 }
 
 /// The share of a collection a `begins_with`/`=` sort key condition selects, from
@@ -259,6 +287,49 @@ keys = { CustomerId = "{customerId}", SK = "INVOICE#{invoiceId}" }
         )
         .unwrap();
         assert_eq!(orders.items, 200.0);
+    }
+
+    #[test]
+    fn a_type_attribute_literal_counts_the_entity_it_names() {
+        let blog = r#"
+[[table]]
+name = "BlogApp"
+partition-key = "PK"
+sort-key = "SK"
+item-count = 5_000_000
+[table.attributes]
+PK = "S"
+SK = "S"
+facet = { type = "S", values = ["USER", "BLOG", "TAG"] }
+createdAt = "S"
+[[table.index]]
+name = "ByFacet"
+partition-key = "facet"
+sort-key = "createdAt"
+projection = "ALL"
+[[table.entity]]
+name = "User"
+count = 1_000
+keys = { PK = "USER#{userID}", SK = "PROFILE" }
+attributes = ["facet"]
+[[table.entity]]
+name = "Blog"
+count = 4_999_000
+keys = { PK = "USER#{userID}", SK = "BLOG#{blogID}" }
+attributes = ["facet", "createdAt"]
+"#;
+        let model = load_str(Path::new("dynalint.toml"), blog).unwrap();
+        let t = &model.tables[0];
+        let q = op(OpKind::Query, &[(":f", "BLOG")]);
+        let r = items_read(
+            t,
+            t.index("ByFacet"),
+            &q,
+            &terms("facet = :f"),
+            Spread::Largest,
+        )
+        .unwrap();
+        assert_eq!(r.items, 4_999_000.0);
     }
 
     #[test]

@@ -2,15 +2,124 @@
 //! they came from, its `ExpressionAttributeNames`/`Values` as the expression checks
 //! take them, and where in the source a request-level error belongs.
 //!
+//! [`symbolic`] turns a bound operation into the engine's [`SymbolicRequest`] (with the
+//! table description from the model) so the engine can say what DynamoDB rejects.
+//!
 //! Unknowns stay unknown: an expression whose text the scanner could not resolve makes
 //! the whole request unknown ([`static_exprs`] is `None`), because its placeholders
-//! could make any "unused" or "undefined" verdict wrong.
+//! could make any "unused" or "undefined" verdict wrong; a value known only by type, or
+//! not at all, is passed as such and the engine says whether its verdict depends on it.
 
+use std::collections::BTreeMap;
+
+use crate::attr::AttributeType;
+use crate::engine::symbolic::{SymbolicOp, SymbolicRequest, SymbolicValue};
+use crate::engine::{AttributeValue, Number, TableSchema};
 use crate::expr::{self, Ast, ErrorCode, ExprError, ExprKind, Limits, Names};
-use crate::scanner::{ExprArg, OpKind, Operation};
+use crate::scanner::{AttrMap, ExprArg, OpKind, Operation, ValueInfo};
 use crate::source::Span;
 
 use super::conditions::file_span;
+use super::BoundOperation;
+
+/// The engine's view of a bound operation: the table description and the request.
+/// `None` when the call is not one request the engine validates (batches, PartiQL),
+/// its table or index is not known statically, or an expression's text is not.
+pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequest)> {
+    let op = bound.op;
+    let table = bound.table?;
+    let kind = match op.kind {
+        OpKind::Query => SymbolicOp::Query,
+        OpKind::Scan => SymbolicOp::Scan,
+        OpKind::GetItem => SymbolicOp::GetItem,
+        OpKind::PutItem => SymbolicOp::PutItem,
+        OpKind::UpdateItem => SymbolicOp::UpdateItem,
+        OpKind::DeleteItem => SymbolicOp::DeleteItem,
+        _ => return None,
+    };
+    let schema = TableSchema::from_model(table);
+    let mut req = SymbolicRequest::new(kind);
+    if let Some(index) = &op.index {
+        // An index name we cannot read could be any index: nothing to judge.
+        req.index = Some(index.value()?.to_string());
+    }
+    for e in static_exprs(op)? {
+        let slot = match e.kind {
+            ExprKind::KeyCondition => &mut req.key_condition,
+            ExprKind::Filter => &mut req.filter,
+            ExprKind::Condition => &mut req.condition,
+            ExprKind::Projection => &mut req.projection,
+            ExprKind::Update => &mut req.update,
+        };
+        *slot = Some(e.text.to_string());
+    }
+    req.names = op
+        .names
+        .iter()
+        .map(|(k, v)| (k.clone(), v.name.value().map(str::to_string)))
+        .collect();
+    req.values = op
+        .values
+        .iter()
+        .map(|(k, v)| (k.clone(), symbolic_value(v)))
+        .collect();
+    let attrs = match kind {
+        SymbolicOp::PutItem => op.item.as_ref(),
+        SymbolicOp::GetItem | SymbolicOp::UpdateItem | SymbolicOp::DeleteItem => op.key.as_ref(),
+        SymbolicOp::Query | SymbolicOp::Scan => None,
+    };
+    if !matches!(kind, SymbolicOp::Query | SymbolicOp::Scan) {
+        req.item = item(attrs?, &schema)?;
+    }
+    req.consistent_read = op.consistent_read;
+    req.select = op.select.clone();
+    req.limit = op
+        .limit
+        .as_ref()
+        .and_then(|l| l.literal.as_deref())
+        .and_then(|l| l.parse().ok());
+    Some((schema, req))
+}
+
+/// An item or key map for the engine. Attributes the scanner could not follow are
+/// unknown; a key attribute missing from an incomplete map is added as unknown (it may
+/// well be set where the scanner could not see). `None` when an attribute's name is
+/// not known: the map could then be anything.
+fn item(map: &AttrMap, schema: &TableSchema) -> Option<BTreeMap<String, SymbolicValue>> {
+    let mut out = BTreeMap::new();
+    for a in &map.attributes {
+        out.insert(a.name.value()?.to_string(), symbolic_value(&a.value));
+    }
+    if !map.complete {
+        for k in schema.keys.attributes() {
+            out.entry(k.name.clone()).or_insert(SymbolicValue::Unknown);
+        }
+    }
+    Some(out)
+}
+
+/// What the engine can know of a value: the value itself when the code writes a
+/// literal of a known type, else its type, else nothing.
+pub fn symbolic_value(v: &ValueInfo) -> SymbolicValue {
+    let Some(ty) = v.ty else {
+        return SymbolicValue::Unknown;
+    };
+    let known = v.literal.as_deref().and_then(|l| match ty {
+        AttributeType::S => Some(AttributeValue::S(l.to_string())),
+        AttributeType::N => Number::parse(l).ok().map(AttributeValue::N),
+        AttributeType::Bool => match l {
+            "true" => Some(AttributeValue::Bool(true)),
+            "false" => Some(AttributeValue::Bool(false)),
+            _ => None,
+        },
+        AttributeType::Null => Some(AttributeValue::Null),
+        _ => None,
+    });
+    match known {
+        Some(v) => SymbolicValue::Known(v),
+        None => SymbolicValue::Typed(ty),
+    }
+}
 
 /// One expression of a request: its kind, the source argument and its text.
 #[derive(Debug, Clone, Copy)]

@@ -32,6 +32,12 @@ impl Engine {
         self.tables.get_mut(name).ok_or_else(DynamoError::not_found)
     }
 
+    /// Adds a table built directly (e.g. bulk-loaded synthetic data for
+    /// `dynalint simulate`), replacing and returning any table of the same name.
+    pub fn insert_table(&mut self, table: Table) -> Option<Table> {
+        self.tables.insert(table.schema.name.clone(), table)
+    }
+
     /// Table names, sorted.
     pub fn table_names(&self) -> impl Iterator<Item = &String> {
         self.tables.keys()

@@ -18,6 +18,32 @@ pub enum Ast {
     Update(UpdateExpr),
 }
 
+impl Ast {
+    /// The condition, for the three condition-grammar kinds.
+    pub fn as_condition(&self) -> Option<&Condition> {
+        match self {
+            Ast::Condition(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The projection, for a ProjectionExpression.
+    pub fn as_projection(&self) -> Option<&Projection> {
+        match self {
+            Ast::Projection(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The update, for an UpdateExpression.
+    pub fn as_update(&self) -> Option<&UpdateExpr> {
+        match self {
+            Ast::Update(u) => Some(u),
+            _ => None,
+        }
+    }
+}
+
 /// One element of a document path.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PathElement {

@@ -59,10 +59,15 @@ pub(crate) fn check_text(src: &str, kind: ExprKind, limits: &Limits) -> Result<(
     }
     if let Some(max) = limits.max_bytes {
         if src.len() > max {
+            // Underline what lies past the limit, from a char boundary.
+            let mut from = max;
+            while !src.is_char_boundary(from) {
+                from -= 1;
+            }
             return Err(ExprError::in_expr(
                 kind,
                 ErrorCode::TooLarge,
-                Span::new(max, src.len()),
+                Span::new(from, src.len()),
                 format_args!(
                     "Expression size has exceeded the maximum allowed size; expression size: {}",
                     src.len()

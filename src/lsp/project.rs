@@ -3,17 +3,21 @@
 //! over the disk).
 
 use std::collections::{BTreeMap, HashMap};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use globset::GlobSet;
+use rayon::prelude::*;
 
 use crate::analysis::{self, Analysis};
 use crate::model::{self, Model, ModelProblem};
 use crate::rules::RuleSelection;
+use crate::scanner::{self, FileIndex, ScanSettings};
 use crate::source::{FilePath, SourceFile};
 use crate::workspace;
 
-use super::guard::{self, Crash};
+use super::guard::{self, panic_message, Crash};
 
 /// A hook run on every file before analysis; tests use it to inject a panic.
 pub type FileHook = dyn Fn(&SourceFile) + Send + Sync;
@@ -36,6 +40,11 @@ pub struct Project {
     exclude: GlobSet,
     /// The last analysis, and the texts it saw.
     pub snapshot: Option<Snapshot>,
+    /// Each file's scanner index with the text it was made from: an edit re-indexes
+    /// one file, and only the cross-file link runs over all of them.
+    indexes: HashMap<FilePath, (Arc<str>, Arc<FileIndex>)>,
+    /// The settings the indexes were made with; other settings invalidate them.
+    indexed_with: Option<(Vec<String>, Vec<String>)>,
 }
 
 /// The result of one analysis of a project.
@@ -70,6 +79,8 @@ impl Project {
             disk: None,
             exclude: GlobSet::empty(),
             snapshot: None,
+            indexes: HashMap::new(),
+            indexed_with: None,
         };
         p.reload_model(text);
         p
@@ -182,7 +193,7 @@ impl Project {
     /// the snapshot, and returns notes worth logging.
     pub fn analyze(&mut self, open: &[&SourceFile], hook: Option<&FileHook>) -> Vec<String> {
         let mut notes = self.ensure_disk();
-        let Some(model) = &self.model else {
+        let Some(model) = self.model.take() else {
             // No model ever loaded: nothing can be bound, and the model problems say why.
             self.snapshot = Some(Snapshot {
                 analysis: Analysis::default(),
@@ -203,14 +214,9 @@ impl Project {
             }
         }
         let files: Vec<SourceFile> = files.into_values().cloned().collect();
-        let selection = RuleSelection::default();
-        let run = |fs: &[SourceFile]| {
-            if let Some(hook) = hook {
-                fs.iter().for_each(hook);
-            }
-            analysis::analyze(model, fs, &selection)
-        };
-        let guarded = guard::analyze_guarded(&files, &run);
+        let (analysis, crashed) = self.analyze_incrementally(&model, &files, hook);
+        self.model = Some(model);
+        let guarded = guard::Guarded { analysis, crashed };
         for c in &guarded.crashed {
             notes.push(format!(
                 "analysis of {} panicked and was skipped: {}",
@@ -228,5 +234,131 @@ impl Project {
             crashed: guarded.crashed,
         });
         notes
+    }
+
+    /// Indexes the files whose text changed since the last run (each behind
+    /// `catch_unwind`: a file that makes the scanner panic is left out and reported),
+    /// then links every index and runs the rules. Should the cross-file phase panic,
+    /// the files are analysed again from scratch with the culprit isolated.
+    fn analyze_incrementally(
+        &mut self,
+        model: &Model,
+        files: &[SourceFile],
+        hook: Option<&FileHook>,
+    ) -> (Analysis, Vec<Crash>) {
+        let settings = ScanSettings::from_model(model);
+        let key = (settings.hot_paths.clone(), settings.cold_paths.clone());
+        if self.indexed_with.as_ref() != Some(&key) {
+            self.indexes.clear();
+            self.indexed_with = Some(key);
+        }
+        let cache = &self.indexes;
+        let indexed: Vec<Result<Arc<FileIndex>, String>> = files
+            .par_iter()
+            .map(|f| {
+                if let Some((text, index)) = cache.get(&f.path) {
+                    if Arc::ptr_eq(text, &f.text) || **text == *f.text {
+                        return Ok(Arc::clone(index));
+                    }
+                }
+                catch_unwind(AssertUnwindSafe(|| {
+                    if let Some(hook) = hook {
+                        hook(f);
+                    }
+                    Arc::new(scanner::index_file(f, &settings))
+                }))
+                .map_err(|p| panic_message(p.as_ref()))
+            })
+            .collect();
+        let mut crashed = Vec::new();
+        let mut healthy_files = Vec::with_capacity(files.len());
+        let mut indexes = Vec::with_capacity(files.len());
+        let mut fresh = HashMap::with_capacity(files.len());
+        for (f, r) in files.iter().zip(indexed) {
+            match r {
+                Ok(index) => {
+                    fresh.insert(f.path.clone(), (Arc::clone(&f.text), Arc::clone(&index)));
+                    indexes.push(index);
+                    healthy_files.push(f.clone());
+                }
+                Err(message) => crashed.push(Crash {
+                    file: f.path.clone(),
+                    message,
+                }),
+            }
+        }
+        self.indexes = fresh;
+        let selection = RuleSelection::default();
+        let linked = catch_unwind(AssertUnwindSafe(|| {
+            let scanned = scanner::link(&indexes, &settings);
+            analysis::analyze_scanned(model, &healthy_files, scanned, &selection)
+        }));
+        match linked {
+            Ok(a) => (a, crashed),
+            Err(_) => {
+                let run = |fs: &[SourceFile]| analysis::analyze(model, fs, &selection);
+                let g = guard::analyze_guarded(&healthy_files, &run);
+                crashed.extend(g.crashed);
+                (g.analysis, crashed)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture_project() -> Project {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-fixtures/_lsp");
+        let config = std::fs::canonicalize(root.join("dynalint.toml")).unwrap();
+        Project::new(config, None)
+    }
+
+    fn full(project: &Project, open: &[&SourceFile]) -> Vec<(PathBuf, usize, &'static str)> {
+        let mut files: BTreeMap<PathBuf, SourceFile> = project
+            .disk
+            .iter()
+            .flatten()
+            .map(|(p, f)| (p.clone(), f.clone()))
+            .collect();
+        for f in open {
+            files.insert(f.path.to_path_buf(), (*f).clone());
+        }
+        let files: Vec<SourceFile> = files.into_values().collect();
+        let model = project.model.as_ref().unwrap();
+        key(&analysis::analyze(model, &files, &RuleSelection::default()))
+    }
+
+    fn key(a: &Analysis) -> Vec<(PathBuf, usize, &'static str)> {
+        a.diagnostics
+            .iter()
+            .map(|d| (d.location.file.to_path_buf(), d.location.span.start, d.rule))
+            .collect()
+    }
+
+    #[test]
+    fn incremental_analysis_matches_a_full_one_after_edits() {
+        let mut p = fixture_project();
+        p.analyze(&[], None);
+        let first = key(&p.snapshot.as_ref().unwrap().analysis);
+        assert!(first.iter().any(|d| d.2 == "scan-in-hot-path"), "{first:?}");
+        assert_eq!(first, full(&p, &[]));
+
+        // Unroute the handler in another file: only main.rs is re-indexed, and the
+        // hot finding in repo.rs goes, exactly as a full analysis says.
+        let main = p.root.join("src/main.rs");
+        let text = std::fs::read_to_string(&main)
+            .unwrap()
+            .replace("get(handlers::list_posts)", "get(|| async { \"ok\" })");
+        let edited = SourceFile::new(main, text);
+        p.analyze(&[&edited], None);
+        let second = key(&p.snapshot.as_ref().unwrap().analysis);
+        assert_ne!(first, second);
+        assert_eq!(second, full(&p, &[&edited]));
+
+        // Back to the disk text: the cached indexes give the first result again.
+        p.analyze(&[], None);
+        assert_eq!(key(&p.snapshot.as_ref().unwrap().analysis), first);
     }
 }

@@ -633,3 +633,46 @@ fn access_patterns_find_tables_by_ref() {
         "{text}[[access-pattern]]\nname = \"a\"\ntable = \"TABLE_NAME\"\n"
     ));
 }
+
+#[test]
+fn unique_contradicts_values_and_cardinality() {
+    let p = one(
+        &format!("{BASE}s = {{ type = \"S\", unique = true, values = [\"A\", \"B\"] }}\n"),
+        ProblemKind::InvalidValue,
+        "is `unique` but also declares `values`",
+    );
+    assert_eq!(p.labels.len(), 1);
+    one(
+        &format!("{BASE}s = {{ type = \"S\", unique = true, cardinality = 3 }}\n"),
+        ProblemKind::InvalidValue,
+        "`cardinality`",
+    );
+    load(&format!(
+        "{BASE}s = {{ type = \"S\", unique = false, cardinality = 3 }}\n"
+    ));
+}
+
+#[test]
+fn access_pattern_key_values_fit_their_attribute() {
+    let ap = |key: &str| {
+        format!(
+            "{BASE}facet = {{ type = \"S\", values = [\"USER\", \"BLOG\"] }}\nshard = \"N\"\n\
+             [[table.index]]\nname = \"ByFacet\"\npartition-key = \"facet\"\nsort-key = \"shard\"\n\
+             [[table.index]]\nname = \"ByShard\"\npartition-key = \"shard\"\nsort-key = \"facet\"\n\
+             [[access-pattern]]\nname = \"a\"\ntable = \"T\"\n{key}\n"
+        )
+    };
+    load(&ap(
+        "index = \"ByFacet\"\nkey = { facet = \"BLOG\", shard = 3 }",
+    ));
+    load(&ap(
+        "index = \"ByFacet\"\nkey = { facet = \"{facet}\", shard = \"{n}\" }",
+    ));
+    // Values outside the declared list are the `unserved-access-pattern` rule's.
+    load(&ap("index = \"ByFacet\"\nkey = { facet = \"TAG\" }"));
+    one(
+        &ap("index = \"ByShard\"\nkey = { shard = \"x\" }"),
+        ProblemKind::InvalidValue,
+        "which is of type `N`",
+    );
+}

@@ -123,6 +123,7 @@ fn table(ti: usize, t: &Table, text: &str, broken: &Broken, problems: &mut Vec<M
     index_limits(t, problems);
     for a in t.attributes.values() {
         shares(a, problems);
+        contradictions(a, problems);
     }
     if let (Some(size), Some(span)) = (t.avg_item_size, t.fields.get("avg-item-size")) {
         if size > MAX_ITEM_SIZE {
@@ -343,6 +344,35 @@ fn index_limits(t: &Table, problems: &mut Vec<ModelProblem>) {
             }
         }
     }
+}
+
+/// `unique = true` says every item has its own value; a short `values` list or a
+/// `cardinality` says the opposite. Both cannot hold.
+fn contradictions(a: &Attribute, problems: &mut Vec<ModelProblem>) {
+    if !a.unique {
+        return;
+    }
+    let other = if a.values.as_ref().is_some_and(|v| !v.is_empty()) {
+        "values"
+    } else if a.cardinality.is_some() {
+        "cardinality"
+    } else {
+        return;
+    };
+    let mut p = ModelProblem::of(
+        ProblemKind::InvalidValue,
+        a.fields.get("unique").unwrap_or(a.span),
+        format!(
+            "attribute `{}` is `unique` but also declares `{other}`; a unique attribute \
+             has one value per item",
+            a.name
+        ),
+    )
+    .with_help(format!("keep `unique = true` or `{other}`, not both"));
+    if let Some(span) = a.fields.get(other) {
+        p = p.with_label(span, format!("`{other}` declared here"));
+    }
+    problems.push(p);
 }
 
 /// A share map's shares are fractions of the items: they must add up to 1.
@@ -601,6 +631,11 @@ fn access_pattern(model: &Model, p: &AccessPattern, problems: &mut Vec<ModelProb
             );
         }
     }
+    for (attr, value) in &p.key {
+        if let Some(a) = t.attribute(attr) {
+            key_value(p, a, value, problems);
+        }
+    }
     if !p.key.is_empty() && !pk.is_empty() && !p.key.contains_key(pk) {
         problems.push(
             ModelProblem::of(
@@ -616,6 +651,35 @@ fn access_pattern(model: &Model, p: &AccessPattern, problems: &mut Vec<ModelProb
             )),
         );
     }
+}
+
+/// An access pattern's key value must fit the attribute's type: a number for `N`.
+/// Templates (`{id}`) stand for any value.
+fn key_value(p: &AccessPattern, a: &Attribute, value: &str, problems: &mut Vec<ModelProblem>) {
+    let Ok(template) = KeyTemplate::parse(value) else {
+        return;
+    };
+    let span = p.fields.get(&format!("key.{}", a.name)).unwrap_or(p.span);
+    if a.ty == AttributeType::N && template.is_constant() && value.parse::<f64>().is_err() {
+        problems.push(
+            ModelProblem::of(
+                ProblemKind::InvalidValue,
+                span,
+                format!(
+                    "access pattern `{}` gives `{value}` for `{}`, which is of type `N`",
+                    p.name, a.name
+                ),
+            )
+            .with_label(
+                a.fields.get("type").unwrap_or(a.span),
+                format!("`{}` declared here", a.name),
+            )
+            .with_help("give a number, or a placeholder such as `\"{id}\"`"),
+        );
+    }
+    // A constant outside the declared `values` is a finding of the
+    // `unserved-access-pattern` rule (the query silently returns nothing), not a
+    // malformed model, so it is left to that rule.
 }
 
 /// Problems for `[rules]` entries naming no known rule. The model does not know the

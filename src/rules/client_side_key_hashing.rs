@@ -39,8 +39,8 @@ impl Rule for ClientSideKeyHashing {
                 op.file.clone(),
                 a.span,
                 format!(
-                    "{which} `{}`{table} is a `{function}` digest: DynamoDB already hashes \
-                     partition keys, so this only makes the key unreadable and unqueryable",
+                    "{which} `{}`{table} holds a hash digest (`{function}`): DynamoDB already \
+                     hashes partition keys, so this only makes the key unreadable and unqueryable",
                     a.attribute
                 ),
             );
@@ -130,7 +130,7 @@ email = "S"
         assert_eq!(starts(&d), vec![10, 30, 40], "{d:?}");
         assert!(d[0]
             .message
-            .contains("partition key `pk` of `Users` is a `sha256` digest"));
+            .contains("partition key `pk` of `Users` holds a hash digest (`sha256`)"));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::analysis::read_cost::{items_read, kept_share, Read, Spread};
 use crate::analysis::BoundOperation;
 use crate::attr::AttributeType;
 use crate::expr::ExprKind;
-use crate::model::{Cardinality, Index, Projection, Table};
+use crate::model::{Cardinality, Index, IndexKind, Projection, Table};
 use crate::scanner::{OpKind, Operation};
 
 crate::declare_rule! {
@@ -135,19 +135,26 @@ impl Rule for FilterInsteadOfIndex {
         };
 
         let read = items_read(table, bound.index, op, &key_terms, Spread::Average);
-        let kept = if filter.has_other {
-            None
-        } else {
-            filter
-                .terms
-                .iter()
-                .filter_map(|t| kept_share(table, t, &op.values))
-                .reduce(|a, b| a * b)
-        };
+        // The share the filter keeps: exact when every term's share is declared, else
+        // an upper bound from the terms that are.
+        let shares: Vec<Option<f64>> = filter
+            .terms
+            .iter()
+            .map(|t| kept_share(table, t, &op.values))
+            .collect();
+        let kept = shares
+            .iter()
+            .flatten()
+            .copied()
+            .reduce(|a, b| a * b)
+            .map(|k| Kept {
+                share: k,
+                exact: !filter.has_other && shares.iter().all(Option::is_some),
+            });
         // A read that costs little whatever the filter keeps: no key would save capacity.
         let min_rcu = cx.option_u64("min-rcu", 1) as f64;
         if let Some(rcu) = read.as_ref().ok().and_then(Read::rcu) {
-            if rcu * (1.0 - kept.unwrap_or(0.0)) < min_rcu {
+            if rcu * (1.0 - kept.map_or(0.0, |k| k.share)) < min_rcu {
                 return;
             }
         }
@@ -201,10 +208,16 @@ impl Rule for FilterInsteadOfIndex {
                     key_pair(pk, sk.as_deref())
                 ));
                 if let Some(i) = schema.index.filter(|i| i.projection != Projection::All) {
-                    d.note(format!(
-                        "`{}` projects only some attributes: check it holds the ones this call reads",
-                        i.name
-                    ));
+                    d.note(match i.kind {
+                        IndexKind::Global => format!(
+                            "`{}` projects only some attributes and a GSI cannot fetch the others: check it holds the ones this call reads",
+                            i.name
+                        ),
+                        IndexKind::Local => format!(
+                            "`{}` projects only some attributes: a local index fetches the others from the table, at one more read per item",
+                            i.name
+                        ),
+                    });
                 }
             }
             Design::QueryInstead { pk, sk } => {
@@ -388,7 +401,15 @@ fn example_value(table: &Table, attr: &str, term: &Term, op: &Operation) -> Stri
 }
 
 /// `: about 300 items (73.2 KB, 9.5 RCU) read per call to return about 60 (20%)`.
-fn cost_clause(op: &Operation, r: &Read, kept: Option<f64>) -> String {
+/// The share of items a filter returns.
+#[derive(Clone, Copy)]
+struct Kept {
+    share: f64,
+    /// False when some term's selectivity is unknown: `share` is then an upper bound.
+    exact: bool,
+}
+
+fn cost_clause(op: &Operation, r: &Read, kept: Option<Kept>) -> String {
     let mut s = format!(": about {} items", figures::count(r.items));
     if let (Some(b), Some(u)) = (r.bytes, r.rcu()) {
         s.push_str(&format!(
@@ -400,9 +421,10 @@ fn cost_clause(op: &Operation, r: &Read, kept: Option<f64>) -> String {
     s.push_str(" read per call");
     if let Some(k) = kept {
         s.push_str(&format!(
-            " to return about {} ({})",
-            figures::count(r.items * k),
-            figures::percent(k)
+            " to return {}about {} ({})",
+            if k.exact { "" } else { "at most " },
+            figures::count(r.items * k.share),
+            figures::percent(k.share)
         ));
     }
     if op.kind == OpKind::Scan {

@@ -2,8 +2,8 @@
 
 use super::{Rule, RuleContext, RuleMeta};
 use crate::analysis::key_access::{addressed, Via};
-use crate::analysis::BoundOperation;
-use crate::scanner::OpKind;
+use crate::analysis::{BoundOperation, ProjectFacts};
+use crate::scanner::{OpKind, Operation};
 
 crate::declare_rule! {
     pub GetItemInLoop,
@@ -20,49 +20,63 @@ impl Rule for GetItemInLoop {
         &Self::META
     }
 
-    fn check_operation(&self, cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
-        let op = bound.op;
-        let Some(lp) = &op.context.in_loop else {
-            return;
-        };
-        // A bare `loop` is as often a retry or a pagination loop as a walk over a
-        // collection; there is no collection to batch, so it is not judged.
-        if lp.kind == "loop" {
-            return;
+    fn check_project(&self, cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>) {
+        // The keys of a `BatchGetItem` are its children: batched already, not judged.
+        let children: Vec<*const Operation> = facts
+            .operations
+            .iter()
+            .flat_map(|b| b.op.children.iter().map(|c| c as *const Operation))
+            .collect();
+        for bound in facts.operations {
+            if !children.contains(&(bound.op as *const Operation)) {
+                check(cx, bound);
+            }
         }
-        let what = match op.kind {
-            OpKind::GetItem => "`get_item`",
-            OpKind::Query if is_single_item_query(bound) => "`query` for one item",
-            _ => return,
-        };
-        let table = match bound.table {
-            Some(t) => format!("`{}`", t.name),
-            None => op.table_label(),
-        };
-        let per_batch = BATCH_GET_MAX_KEYS;
-        cx.report(
-            op.file.clone(),
-            op.method_span,
-            format!(
-                "{what} on {table} runs once per element: n elements cost n sequential \
-                 round trips"
-            ),
-        )
-        .label(
-            op.file.clone(),
-            lp.span,
-            format!("this `{}` repeats the request per element", lp.kind),
-        )
-        .note(format!(
-            "1,000 keys: 1,000 requests one after another, or {} `batch_get_item` requests \
-             of up to {per_batch} keys (16 MB per response)",
-            1000 / per_batch
-        ))
-        .help(format!(
-            "collect the keys and call `batch_get_item` in chunks of {per_batch} \
-             (`keys.chunks({per_batch})`), retrying `unprocessed_keys`"
-        ));
     }
+}
+
+fn check(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
+    let op = bound.op;
+    let Some(lp) = &op.context.in_loop else {
+        return;
+    };
+    // A bare `loop` is as often a retry or a pagination loop as a walk over a
+    // collection; there is no collection to batch, so it is not judged.
+    if lp.kind == "loop" {
+        return;
+    }
+    let what = match op.kind {
+        OpKind::GetItem => "`get_item`",
+        OpKind::Query if is_single_item_query(bound) => "`query` for one item",
+        _ => return,
+    };
+    let table = match bound.table {
+        Some(t) => format!("`{}`", t.name),
+        None => op.table_label(),
+    };
+    let per_batch = BATCH_GET_MAX_KEYS;
+    cx.report(
+        op.file.clone(),
+        op.method_span,
+        format!(
+            "{what} on {table} runs once per element: n elements cost n sequential \
+             round trips"
+        ),
+    )
+    .label(
+        op.file.clone(),
+        lp.span,
+        format!("this `{}` repeats the request per element", lp.kind),
+    )
+    .note(format!(
+        "1,000 keys: 1,000 requests one after another, or {} `batch_get_item` requests \
+         of up to {per_batch} keys (16 MB per response)",
+        1000 / per_batch
+    ))
+    .help(format!(
+        "collect the keys and call `batch_get_item` in chunks of {per_batch} \
+         (`keys.chunks({per_batch})`), retrying `unprocessed_keys`"
+    ));
 }
 
 /// A query that can return at most one item: on the table (not an index) with the

@@ -90,8 +90,13 @@ fn check_target(
         target.partition_key_span(),
         format!("{summary}: {load_text}"),
     );
-    if let Some(span) = values.span {
-        d.label(model_path.clone(), span, values.why.clone());
+    match values.span {
+        Some(span) => {
+            d.label(model_path.clone(), span, values.why.clone());
+        }
+        None => {
+            d.note(values.why.clone());
+        }
     }
     d.label(model_path.clone(), load.pattern.span, pattern_label(&load));
     d.note(arithmetic(&load, &plan));
@@ -112,12 +117,11 @@ fn check_target(
         let shape = match &k.shape {
             KeyShape::Constant(Some(v)) => format!("the constant `{v}`"),
             KeyShape::Constant(None) => "a constant".to_string(),
-            KeyShape::Sharded { modulus: Some(m) } => {
-                format!(
-                    "a key sharded only {m} way{}",
-                    if *m == 1 { "" } else { "s" }
-                )
-            }
+            KeyShape::Sharded { modulus: Some(m) } => format!(
+                "a key sharded {m} way{} where {} are needed",
+                if *m == 1 { "" } else { "s" },
+                plan.shards
+            ),
             _ => "one of few values".to_string(),
         };
         let d = cx.report(
@@ -209,10 +213,11 @@ fn constant_values(code: &[CodeKey<'_>]) -> Option<KeyValues> {
 fn load_text(load: &PatternLoad<'_>, plan: &ShardPlan, size: u64) -> String {
     format!(
         "`{}` reads {} items/s from one value, over the {} items/s one partition serves \
-         (3,000 RCU of {size} B items)",
+         (3,000 RCU of {} B items)",
         load.pattern.name,
         group(load.items_per_sec),
         group(plan.partition_max_items_per_sec),
+        group(size as f64),
     )
 }
 
@@ -336,7 +341,9 @@ rate = 1
         assert!(run_ops(&m, "low-cardinality-pk", &[sharded(15)]).is_empty());
         let d = run_ops(&m, "low-cardinality-pk", &[sharded(4)]);
         assert_eq!(d.len(), 2, "{d:#?}");
-        assert!(d.iter().any(|d| d.message.contains("sharded only 4 ways")));
+        assert!(d
+            .iter()
+            .any(|d| d.message.contains("sharded 4 ways where 13 are needed")));
     }
 
     #[test]

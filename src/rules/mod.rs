@@ -9,6 +9,7 @@ mod filter_instead_of_index;
 mod get_item_in_loop;
 mod low_cardinality_pk;
 mod missing_sparse_attribute;
+mod rejected_request;
 mod scan_in_hot_path;
 mod unpaginated_query;
 mod unprojected_attribute;
@@ -87,6 +88,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &filter_instead_of_index::FilterInsteadOfIndex,
     &unpaginated_query::UnpaginatedQuery,
     &unprojected_attribute::UnprojectedAttribute,
+    &rejected_request::RejectedRequest,
     &low_cardinality_pk::LowCardinalityPk,
     &client_side_key_hashing::ClientSideKeyHashing,
     &missing_sparse_attribute::MissingSparseAttribute,

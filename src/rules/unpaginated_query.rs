@@ -52,10 +52,7 @@ impl Rule for UnpaginatedQuery {
                 ),
             )
             .label(op.file.clone(), filter.span, "applied after the limit")
-            .help(format!(
-                "drop the limit and {}, stopping once enough items matched; or move the filtered attribute into the key (see `filter-instead-of-index`)",
-                PAGINATE_HELP.replacen("loop", "keep reading", 1)
-            ));
+            .help("drop the limit and read pages (`into_paginator()` or a `last_evaluated_key` loop) until enough items matched, or move the filtered attribute into the key (see `filter-instead-of-index`)");
             return;
         }
         if let Some(limit) = limit {

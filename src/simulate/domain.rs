@@ -20,7 +20,6 @@ use crate::attr::AttributeType;
 use crate::model::{Entity, KeyTemplate, Table, ValueSet};
 
 use super::align::{align, Slot};
-use super::facts;
 use super::notes::Note;
 
 /// Domains smaller than this keep their full size when the data is scaled down:
@@ -98,18 +97,17 @@ fn normalize(s: &str) -> String {
 /// The value of a type attribute that names `entity`, if exactly one does.
 pub fn entity_constant<'a>(values: &'a ValueSet, entity: &str) -> Option<&'a str> {
     let want = normalize(entity);
-    let mut hits = facts::values(values)
-        .into_iter()
-        .filter(|v| normalize(v) == want);
+    let mut hits = values.values().into_iter().filter(|v| normalize(v) == want);
     let first = hits.next()?;
     hits.next().is_none().then_some(first)
 }
 
 /// The table's primary-key attributes' templates of an entity, parsed.
 pub fn primary_templates(table: &Table, entity: &Entity) -> Vec<(String, KeyTemplate)> {
-    facts::table_keys(table)
+    table
+        .key_attributes()
         .into_iter()
-        .filter_map(|k| Some((k.to_string(), facts::template(entity, k)?)))
+        .filter_map(|k| Some((k.to_string(), entity.template(k)?)))
         .collect()
 }
 
@@ -145,13 +143,16 @@ pub fn infer(
     notes: &mut Vec<Note>,
 ) -> TableDomains {
     let ranges = learned_ranges(table, patterns);
-    // Owners: the first entity whose last undeclared primary-key placeholder it is.
+    // Owners: the first entity whose last undeclared primary-key placeholder it is
+    // (undeclared: no values, cardinality, shard range, nor a composite's share).
     let mut owner_of: IndexMap<String, String> = IndexMap::new();
     let mut owned: IndexMap<String, String> = IndexMap::new();
     for e in &table.entities {
-        let mut free = primary_placeholders(table, e)
-            .into_iter()
-            .filter(|p| declared(table, p).is_none() && !ranges.contains_key(p));
+        let mut free = primary_placeholders(table, e).into_iter().filter(|p| {
+            declared(table, p).is_none()
+                && !ranges.contains_key(p)
+                && derived_cardinality(table, e, p, &ranges).is_none()
+        });
         if let Some(last) = free.next_back() {
             if !owner_of.contains_key(&last) {
                 owner_of.insert(last.clone(), e.name.clone());
@@ -165,7 +166,7 @@ pub fn infer(
     };
     for e in &table.entities {
         let mut names: Vec<String> = Vec::new();
-        for t in e.keys.keys().filter_map(|k| facts::template(e, k)) {
+        for t in e.keys.keys().filter_map(|k| e.template(k)) {
             names.extend(t.placeholders().map(str::to_string));
         }
         names.extend(e.attributes.iter().cloned());
@@ -304,13 +305,27 @@ fn by_type(name: &str, ty: AttributeType) -> Domain {
 }
 
 /// Step 7: a composite key attribute `A = "{x}#{y}"` with `A`'s cardinality declared
-/// and the other parts' sizes known tells `x`'s size.
+/// and the other parts' sizes known tells `x`'s size. Parts may be known the same
+/// way through another attribute (`Game = "{game}"` sizes `{game}`).
 fn derived_cardinality(
     table: &Table,
     entity: &Entity,
     name: &str,
     ranges: &IndexMap<String, (i64, i64)>,
 ) -> Option<u64> {
+    derived(table, entity, name, ranges, 3)
+}
+
+fn derived(
+    table: &Table,
+    entity: &Entity,
+    name: &str,
+    ranges: &IndexMap<String, (i64, i64)>,
+    depth: u8,
+) -> Option<u64> {
+    if depth == 0 {
+        return None;
+    }
     for (attr, text) in &entity.keys {
         let Some(total) = table.attribute(attr).and_then(|a| a.cardinality) else {
             continue;
@@ -332,10 +347,13 @@ fn derived_cardinality(
                 Some(a) if a.cardinality.is_some() => a.cardinality.unwrap_or(1),
                 _ => match ranges.get(*p) {
                     Some((lo, hi)) => (hi - lo + 1).max(1) as u64,
-                    None => {
-                        known = false;
-                        1
-                    }
+                    None => match derived(table, entity, p, ranges, depth - 1) {
+                        Some(n) => n,
+                        None => {
+                            known = false;
+                            1
+                        }
+                    },
                 },
             };
             others = others.saturating_mul(size.max(1));
@@ -363,7 +381,7 @@ fn learned_ranges(
                 continue;
             }
             for e in &table.entities {
-                let Some(et) = facts::template(e, attr) else {
+                let Some(et) = e.template(attr) else {
                     continue;
                 };
                 let Some(slots) = align(&pt, &et) else {

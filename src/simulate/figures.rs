@@ -25,22 +25,23 @@ pub fn avg_item_size(table: &Table) -> Result<u64, Note> {
     })
 }
 
-/// Items in the table: `item-count`, else the sum of its entities' `count`s.
-pub fn item_count(table: &Table) -> Result<u64, Note> {
-    table
-        .item_count
-        .or_else(|| {
-            (!table.entities.is_empty())
-                .then(|| table.entities.iter().map(|e| e.count).sum::<Option<u64>>())
-                .flatten()
-        })
-        .ok_or_else(|| {
-            Note::missing(
-                format!("table `{}`", table.name),
-                "has no item count",
-                format!("set `item-count` on table `{}`", table.name),
-            )
-        })
+/// Items in the table (`index` = `None`) or in one of its indexes (a sparse index
+/// holds only its entities' items): `item-count`, else the entities' `count`s.
+pub fn item_count(table: &Table, index: Option<&Index>) -> Result<u64, Note> {
+    // `items_in` sums entity counts, which is 0 for a table that declares none.
+    let known = table
+        .items_in(index)
+        .filter(|n| *n > 0 || table.item_count.is_some());
+    known.ok_or_else(|| {
+        let fix = match index {
+            Some(_) if table.item_count.is_some() => format!(
+                "set `count` on every entity of table `{}` (the index holds only some of them)",
+                table.name
+            ),
+            _ => format!("set `item-count` on table `{}`", table.name),
+        };
+        Note::missing(format!("table `{}`", table.name), "has no item count", fix)
+    })
 }
 
 /// How many items share one value of a partition key.
@@ -49,9 +50,9 @@ pub struct KeyValueLoad {
     /// The partition key attribute (of the table or the index).
     pub attribute: String,
     pub value: String,
-    /// Its declared share of the table's items.
+    /// Its declared share of the items.
     pub share: f64,
-    /// `item-count × share`.
+    /// Items in the table or index × share.
     pub items: f64,
 }
 
@@ -69,7 +70,7 @@ pub fn key_value_load(
     value: Option<&str>,
 ) -> Result<KeyValueLoad, Note> {
     let attr = partition_key(table, index);
-    let items = item_count(table)? as f64;
+    let items = item_count(table, index)? as f64;
     let declare = || {
         Note::missing(
             format!("attribute `{attr}` of table `{}`", table.name),

@@ -12,12 +12,11 @@ use crate::attr::AttributeType;
 use crate::engine::keys::{index_entry, item_primary_key, WriteKind};
 use crate::engine::size::item_size;
 use crate::engine::table::Table as EngineTable;
-use crate::engine::{AttributeValue, Item, Number, TableSchema};
+use crate::engine::{AttributeValue, Engine, Item, Number, TableSchema};
 use crate::model::{Entity, FieldSpans, Table};
 use crate::source::Span;
 
 use super::domain::{self, Domain, TableDomains};
-use super::facts;
 use super::notes::Note;
 
 /// Items kept per entity as examples of real key values, for choosing which
@@ -25,6 +24,8 @@ use super::notes::Note;
 pub const SAMPLES_PER_ENTITY: usize = 64;
 /// The attribute that carries padding when an entity lists no free-form attribute.
 pub const PAD_ATTRIBUTE: &str = "_pad";
+/// Items generated for an entity whatever the scale (all of them when fewer).
+pub const MIN_ITEMS_PER_ENTITY: u64 = 100;
 /// Tries per item before a primary-key collision is counted as a lost item.
 const TRIES: usize = 4;
 
@@ -61,11 +62,12 @@ impl GeneratedEntity {
     }
 }
 
-/// A table filled with synthetic items.
+/// A table filled with synthetic items, held by an engine of its own so reads go
+/// through DynamoDB's wire API (and its ConsumedCapacity).
 #[derive(Debug, Clone)]
 pub struct GeneratedTable {
     pub name: String,
-    pub data: EngineTable,
+    engine: Engine,
     pub scale: f64,
     /// The entities generated (the model's, or one standing for the whole table
     /// when it declares none).
@@ -75,6 +77,18 @@ pub struct GeneratedTable {
 }
 
 impl GeneratedTable {
+    /// The generated table.
+    pub fn data(&self) -> &EngineTable {
+        self.engine
+            .table(&self.name)
+            .expect("a generated table's engine holds that table from construction on")
+    }
+
+    /// The engine holding the table, for wire requests.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
     /// Items at full scale over items generated: how much bigger the real table is.
     pub fn table_factor(&self) -> f64 {
         let full: u64 = self.generated.iter().map(|g| g.full_count).sum();
@@ -133,7 +147,8 @@ pub fn entities_of(table: &Table) -> Vec<Entity> {
     if !table.entities.is_empty() {
         return table.entities.clone();
     }
-    let keys: IndexMap<String, String> = facts::table_keys(table)
+    let keys: IndexMap<String, String> = table
+        .key_attributes()
         .into_iter()
         .map(|k| (k.to_string(), format!("{{{k}}}")))
         .collect();
@@ -176,11 +191,9 @@ pub fn generate_table(
         };
         let ctx = EntityPlan::new(&with_entities, e, &domains, notes);
         let Some(plan) = ctx else { continue };
-        let target = if full == 0 {
-            0
-        } else {
-            ((full as f64 * scale).round() as u64).max(1)
-        };
+        // Small entities (regions, warehouses, the top 3 of a game) are generated in
+        // full up to a floor, so scaling never leaves a pattern without items.
+        let target = ((full as f64 * scale).round() as u64).max(full.min(MIN_ITEMS_PER_ENTITY));
         let mut rng = fastrand::Rng::with_seed(mix(seed, &table.name, ei));
         let mut g = GeneratedEntity {
             name: e.name.clone(),
@@ -243,9 +256,11 @@ pub fn generate_table(
         }
         generated.push(g);
     }
+    let mut engine = Engine::new();
+    engine.insert_table(data);
     GeneratedTable {
         name: table.name.clone(),
-        data,
+        engine,
         scale,
         entities,
         generated,
@@ -308,7 +323,7 @@ impl<'a> EntityPlan<'a> {
     ) -> Option<Self> {
         let domains = domains.entities.get(&entity.name)?;
         let subject = format!("entity `{}`", entity.name);
-        for k in facts::table_keys(table) {
+        for k in table.key_attributes() {
             if !entity.keys.contains_key(k) {
                 notes.push(Note::missing(
                     subject.clone(),
@@ -335,7 +350,7 @@ impl<'a> EntityPlan<'a> {
             .iter()
             .filter(|a| {
                 table.attribute(a).is_none()
-                    && !facts::is_key_attribute(table, a)
+                    && !table.is_key_attribute(a)
                     && !placeholders.contains(&a.as_str())
             })
             .cloned()

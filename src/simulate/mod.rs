@@ -11,9 +11,9 @@
 //! called by `dynalint simulate`.
 
 pub mod align;
+mod calls;
 pub mod coverage;
 pub mod domain;
-mod facts;
 pub mod figures;
 pub mod generate;
 pub mod notes;

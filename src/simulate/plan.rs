@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use crate::model::{AccessPattern, Index, KeyTemplate, Model, Order, Table};
 
+use super::align::{align, Slot};
 use super::domain::parse_range;
-use super::facts;
 
 /// The API that serves a read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -149,6 +149,7 @@ pub fn plan_pattern(model: &Model, p: &AccessPattern) -> Result<ReadPlan, PlanEr
         consistent: false,
         why: Vec::new(),
     };
+    let mut sort_key = None;
     for (attr, value) in &p.key {
         let t = KeyTemplate::parse(value).map_err(|e| PlanError::BadTemplate {
             attr: attr.clone(),
@@ -159,10 +160,17 @@ pub fn plan_pattern(model: &Model, p: &AccessPattern) -> Result<ReadPlan, PlanEr
             plan.fan_out = t.placeholders().find_map(parse_range);
             plan.partition = Some((attr.clone(), value.clone()));
         } else if Some(attr.as_str()) == sk {
-            plan.sort = Some((attr.clone(), sort_condition(table, attr, &t, value)));
+            sort_key = Some((attr.clone(), t, value.clone()));
         } else {
             plan.filters.push((attr.clone(), value.clone()));
         }
+    }
+    if let Some((attr, t, value)) = sort_key {
+        let pv = plan
+            .partition
+            .as_ref()
+            .and_then(|(a, v)| Some((a.as_str(), KeyTemplate::parse(v).ok()?)));
+        plan.sort = Some((attr.clone(), sort_condition(table, pv, &attr, &t, &value)));
     }
     let target = plan.index.as_deref().map_or_else(
         || format!("table `{}`", table.name),
@@ -191,18 +199,42 @@ pub fn plan_pattern(model: &Model, p: &AccessPattern) -> Result<ReadPlan, PlanEr
     Ok(plan)
 }
 
-/// `SK = "BLOG#"` with no entity writing exactly `BLOG#` means "begins with".
-fn sort_condition(table: &Table, attr: &str, t: &KeyTemplate, value: &str) -> SortCondition {
-    if !t.is_constant() {
-        return SortCondition::Eq {
-            value: value.to_string(),
-        };
-    }
-    let exact = table
+/// `SK = "BLOG#"` with no entity writing exactly `BLOG#` means "begins with"; so
+/// does a template no entity's template lines up with (`"{OrderState}#"` against
+/// `"{OrderState}#{orderDate}"`): its placeholders are filled, the rest is open.
+fn sort_condition(
+    table: &Table,
+    partition: Option<(&str, KeyTemplate)>,
+    attr: &str,
+    t: &KeyTemplate,
+    value: &str,
+) -> SortCondition {
+    // Only entities that can live in the partition asked for decide.
+    let lines_up = |a: &KeyTemplate, b: &KeyTemplate| {
+        align(a, b).is_some_and(|slots| slots.iter().all(|(_, s)| *s != Slot::Mixed))
+    };
+    let templates: Vec<KeyTemplate> = table
         .entities
         .iter()
-        .filter_map(|e| facts::template(e, attr))
-        .any(|et| et.matches(value));
+        .filter(|e| {
+            match (
+                &partition,
+                partition.as_ref().and_then(|(a, _)| e.template(a)),
+            ) {
+                (Some((_, pt)), Some(et)) => {
+                    (pt.is_constant() && et.matches(&pt.to_string())) || lines_up(pt, &et)
+                }
+                _ => true,
+            }
+        })
+        .filter_map(|e| e.template(attr))
+        .collect();
+    let exact = if t.is_constant() {
+        templates.iter().any(|et| et.matches(value))
+    } else {
+        // Without entity templates (a plain attribute) a template value is a value.
+        templates.is_empty() || templates.iter().any(|et| lines_up(t, et))
+    };
     if exact {
         SortCondition::Eq {
             value: value.to_string(),

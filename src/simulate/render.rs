@@ -145,6 +145,17 @@ pub fn render_human(report: &SimulationReport) -> String {
                 let _ = write!(out, "; sparse, without {}", i.absent.join(", "));
             }
             out.push('\n');
+            // A key value holding a visible share of the index is a write hot spot.
+            if let Some(h) = i.hottest_key.as_ref().filter(|h| h.share >= 0.01) {
+                let _ = writeln!(
+                    out,
+                    "    key `{}` holds {}% of it: writes of its items top out at {}/s (1,000 WCU per partition, {} WCU each)",
+                    h.value,
+                    number(h.share * 100.0),
+                    number(h.max_writes_per_sec),
+                    number(h.wcu_per_write)
+                );
+            }
         }
     }
     if !report.patterns.is_empty() {

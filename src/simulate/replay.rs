@@ -15,12 +15,12 @@ use crate::attr::AttributeType;
 use crate::engine::keys::{Bounded, PrimaryKey, Sort};
 use crate::engine::size::item_size;
 use crate::engine::table::project_index;
-use crate::engine::{AttributeValue, Item, KeyValue, Number};
+use crate::engine::{AttributeValue, IndexKind, Item, KeyValue, Number};
 use crate::model::{KeyTemplate, TemplatePart};
 
 use super::align::{align, Slot};
+use super::calls::run_request;
 use super::domain::parse_range;
-use super::facts;
 use super::generate::{GeneratedTable, Sample};
 use super::plan::{Access, ReadPlan, SortCondition};
 
@@ -95,6 +95,9 @@ pub enum ReplayError {
     },
     #[error("the plan names an index `{0}` the table does not have")]
     UnknownIndex(String),
+    /// The engine refused a request; DynamoDB's message.
+    #[error("the engine refused the request: {0}")]
+    Engine(String),
 }
 
 /// One partition to read, resolved to concrete values.
@@ -108,7 +111,7 @@ struct Choice {
 }
 
 #[derive(Debug, Clone)]
-enum ConcreteSort {
+pub(crate) enum ConcreteSort {
     Eq(KeyValue),
     BeginsWith(String),
 }
@@ -123,11 +126,13 @@ struct RangeStats {
     matched: u64,
 }
 
-/// Measures `plan` on `gt`.
-pub fn measure(gt: &GeneratedTable, plan: &ReadPlan) -> Result<Measured, ReplayError> {
+/// Measures `plan` on `gt`: each sampled call runs on the engine (pages, items and
+/// `ConsumedCapacity` as DynamoDB would report them at the simulated scale), and is
+/// extrapolated to full scale from the partition's size and its growth factor.
+pub fn measure(gt: &mut GeneratedTable, plan: &ReadPlan) -> Result<Measured, ReplayError> {
     let index = match &plan.index {
         Some(name) => Some(
-            gt.data
+            gt.data()
                 .schema
                 .indexes
                 .iter()
@@ -136,31 +141,69 @@ pub fn measure(gt: &GeneratedTable, plan: &ReadPlan) -> Result<Measured, ReplayE
         ),
         None => None,
     };
+    // Strong consistency exists on the table and its LSIs only.
+    let consistent = plan.consistent
+        && index
+            .and_then(|i| gt.data().schema.indexes.get(i))
+            .is_none_or(|i| i.kind == IndexKind::Local);
     let choices = if plan.access == Access::Scan {
-        vec![scan_choice(gt, plan, index)]
+        vec![scan_choice(gt, plan)]
     } else {
-        query_choices(gt, plan, index)?
+        query_choices(gt, plan)?
     };
+    let stats: Vec<Vec<RangeStats>> = choices
+        .iter()
+        .map(|c| {
+            c.hashes
+                .iter()
+                .map(|h| {
+                    if plan.access == Access::Scan {
+                        scan_stats(gt, index, &c.filters)
+                    } else {
+                        range_stats(gt, index, h, c.sort.as_ref(), plan.forward, &c.filters)
+                    }
+                })
+                .collect()
+        })
+        .collect();
     let mut simulated = CallCost::default();
     let mut full = CallCost::default();
     let mut worst = CallCost::default();
     let mut factor = 0.0;
     let mut range_full = 0.0;
     let (mut size_sum, mut size_n) = (0u64, 0u64);
-    for c in &choices {
+    let table = gt.name.clone();
+    for (c, st) in choices.iter().zip(&stats) {
         let mut sim_call = CallCost::default();
         let mut full_call = CallCost::default();
-        for h in &c.hashes {
-            let stats = if plan.access == Access::Scan {
-                scan_stats(gt, index, &c.filters)
+        for (h, s) in c.hashes.iter().zip(st) {
+            size_sum += s.bytes;
+            size_n += s.items;
+            range_full += s.items as f64 * c.factor;
+            let mut measured = run_request(
+                gt.engine_mut(),
+                &table,
+                plan,
+                consistent,
+                h,
+                c.sort.as_ref(),
+                &c.filters,
+            )
+            .map_err(|e| ReplayError::Engine(e.to_string()))?;
+            let avg = if s.items > 0 {
+                s.bytes as f64 / s.items as f64
             } else {
-                range_stats(gt, index, h, c.sort.as_ref(), plan.forward, &c.filters)
+                0.0
             };
-            size_sum += stats.bytes;
-            size_n += stats.items;
-            sim_call.add(&request_cost(plan, stats, 1.0));
-            full_call.add(&request_cost(plan, stats, c.factor));
-            range_full += stats.items as f64 * c.factor;
+            measured.bytes_read = measured.items_read * avg;
+            // A partition the same size at full scale costs exactly what was run.
+            let extrapolated = if (c.factor - 1.0).abs() < 1e-9 {
+                measured
+            } else {
+                request_cost(plan, *s, c.factor, consistent)
+            };
+            sim_call.add(&measured);
+            full_call.add(&extrapolated);
         }
         if full_call.rcu > worst.rcu {
             worst = full_call;
@@ -186,7 +229,7 @@ pub fn measure(gt: &GeneratedTable, plan: &ReadPlan) -> Result<Measured, ReplayE
 /// the range `factor` times bigger. Limit semantics follow the access pattern: the
 /// caller wants `limit` results, so without a filter `Limit` stops the read, and with
 /// one the caller pages until enough items pass it.
-fn request_cost(plan: &ReadPlan, stats: RangeStats, factor: f64) -> CallCost {
+fn request_cost(plan: &ReadPlan, stats: RangeStats, factor: f64, consistent: bool) -> CallCost {
     let n = stats.items as f64 * factor;
     let avg = if stats.items > 0 {
         stats.bytes as f64 / stats.items as f64
@@ -209,7 +252,7 @@ fn request_cost(plan: &ReadPlan, stats: RangeStats, factor: f64) -> CallCost {
         plan.limit.map_or(r, |l| r.min(l as f64))
     };
     let bytes = read * avg;
-    let half = if plan.consistent { 1.0 } else { 0.5 };
+    let half = if consistent { 1.0 } else { 0.5 };
     if plan.access == Access::GetItem {
         let units = (avg.max(1.0) / READ_UNIT_BYTES as f64).ceil().max(1.0);
         return CallCost {
@@ -245,7 +288,7 @@ fn request_cost(plan: &ReadPlan, stats: RangeStats, factor: f64) -> CallCost {
 
 /// A Scan reads the whole table or index once; it is as much bigger at full scale
 /// as the entities in it are.
-fn scan_choice(gt: &GeneratedTable, plan: &ReadPlan, index: Option<usize>) -> Choice {
+fn scan_choice(gt: &GeneratedTable, plan: &ReadPlan) -> Choice {
     let (mut full, mut written) = (0u64, 0u64);
     for g in &gt.generated {
         let n = match &plan.index {
@@ -262,7 +305,6 @@ fn scan_choice(gt: &GeneratedTable, plan: &ReadPlan, index: Option<usize>) -> Ch
     } else {
         1.0
     };
-    let _ = index;
     let sample = gt.generated.iter().flat_map(|g| g.samples.first()).next();
     let filters = concrete_filters(gt, plan, sample);
     Choice {
@@ -309,7 +351,7 @@ fn any_value(gt: &GeneratedTable, attr: &str) -> Option<AttributeValue> {
 fn typed_value(gt: &GeneratedTable, attr: &str, text: &str) -> Option<AttributeValue> {
     // Key attributes have a schema type; others take the type generated items show.
     let ty = gt
-        .data
+        .data()
         .schema
         .key_type(attr)
         .unwrap_or_else(|| any_value(gt, attr).map_or(AttributeType::S, |v| v.ty()));
@@ -326,12 +368,7 @@ fn key_value(gt: &GeneratedTable, attr: &str, text: &str) -> Option<KeyValue> {
 
 /// The partitions a Query or GetItem plan reads: concrete key values taken from
 /// sampled items of the entities the key value can belong to.
-fn query_choices(
-    gt: &GeneratedTable,
-    plan: &ReadPlan,
-    index: Option<usize>,
-) -> Result<Vec<Choice>, ReplayError> {
-    let _ = index;
+fn query_choices(gt: &GeneratedTable, plan: &ReadPlan) -> Result<Vec<Choice>, ReplayError> {
     let Some((pk_attr, pk_text)) = &plan.partition else {
         return Ok(Vec::new());
     };
@@ -351,7 +388,7 @@ fn query_choices(
         if !present {
             continue;
         }
-        let et = facts::template(e, pk_attr);
+        let et = e.template(pk_attr);
         for s in &g.samples {
             let Some(texts) = partition_texts(&pt, et.as_ref(), s, pk_attr) else {
                 continue;
@@ -372,9 +409,8 @@ fn query_choices(
             }
             let sort = match &plan.sort {
                 None => None,
-                Some((sk, SortCondition::BeginsWith { prefix })) => {
-                    let _ = sk;
-                    Some(ConcreteSort::BeginsWith(prefix.clone()))
+                Some((_, SortCondition::BeginsWith { prefix })) => {
+                    Some(ConcreteSort::BeginsWith(fill_prefix(prefix, s)))
                 }
                 Some((sk, SortCondition::Eq { value })) => {
                     let Ok(st) = KeyTemplate::parse(value) else {
@@ -416,10 +452,29 @@ fn query_choices(
     Ok(out)
 }
 
+/// A `begins_with` prefix with its placeholders filled from the sample's values of
+/// the same name; from the first unknown one on, the prefix stops.
+fn fill_prefix(prefix: &str, s: &Sample) -> String {
+    let Ok(t) = KeyTemplate::parse(prefix) else {
+        return prefix.to_string();
+    };
+    let mut out = String::new();
+    for part in &t.parts {
+        match part {
+            TemplatePart::Literal(l) => out.push_str(l),
+            TemplatePart::Placeholder(p) => match s.values.get(p) {
+                Some(v) => out.push_str(v),
+                None => break,
+            },
+        }
+    }
+    out
+}
+
 /// Whether entity `e`'s items can carry `value` in `attr`: by its template, or by
 /// the sampled item's own value when the attribute is plain.
 fn entity_can_hold(e: &crate::model::Entity, attr: &str, value: &str, s: &Sample) -> bool {
-    match facts::template(e, attr) {
+    match e.template(attr) {
         Some(t) => t.matches(value),
         None => match s.item.get(attr) {
             Some(AttributeValue::S(v)) => v == value,
@@ -487,7 +542,7 @@ fn partition_factor(
         return 1.0;
     }
     let count = g.full_count as f64 / g.written as f64;
-    let names: Vec<String> = match facts::template(e, attr) {
+    let names: Vec<String> = match e.template(attr) {
         Some(t) => t.placeholders().map(str::to_string).collect(),
         None => vec![attr.to_string()],
     };
@@ -528,8 +583,8 @@ fn range_stats(
             return;
         }
         let stored = match index {
-            Some(i) => match gt.data.schema.indexes.get(i) {
-                Some(ix) => item_size(&project_index(&gt.data.schema, ix, item)),
+            Some(i) => match gt.data().schema.indexes.get(i) {
+                Some(ix) => item_size(&project_index(&gt.data().schema, ix, item)),
                 None => item_size(item),
             },
             None => item_size(item),
@@ -542,7 +597,7 @@ fn range_stats(
     };
     match index {
         None => {
-            for (pk, item) in gt.data.partition_range(hash, lower, upper, forward) {
+            for (pk, item) in gt.data().partition_range(hash, lower, upper, forward) {
                 tally(item, pk.sort.value());
             }
         }
@@ -554,7 +609,7 @@ fn range_stats(
             };
             let lo = wrap(lower, Bounded::Min);
             let hi = wrap(upper, Bounded::Max);
-            for (entry, item) in gt.data.index_partition_range(i, hash, lo, hi, forward) {
+            for (entry, item) in gt.data().index_partition_range(i, hash, lo, hi, forward) {
                 tally(item, entry.1.value());
             }
         }
@@ -576,15 +631,15 @@ fn scan_stats(
             stats.matched += 1;
         }
     };
-    match index.and_then(|i| Some((i, gt.data.schema.indexes.get(i)?))) {
+    match index.and_then(|i| Some((i, gt.data().schema.indexes.get(i)?))) {
         None => {
-            for (_, item) in gt.data.scan_from(None) {
+            for (_, item) in gt.data().scan_from(None) {
                 tally(item_size(item), item);
             }
         }
         Some((i, ix)) => {
-            for (_, item) in gt.data.index_scan_from(i, None) {
-                tally(item_size(&project_index(&gt.data.schema, ix, item)), item);
+            for (_, item) in gt.data().index_scan_from(i, None) {
+                tally(item_size(&project_index(&gt.data().schema, ix, item)), item);
             }
         }
     }

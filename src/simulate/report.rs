@@ -78,6 +78,25 @@ pub struct IndexReport {
     pub absent: Vec<String>,
     /// Access patterns and code operations that read it.
     pub read_by: Vec<String>,
+    /// Its most common partition key value, and the write ceiling that puts on it.
+    pub hottest_key: Option<HottestKey>,
+}
+
+/// The partition key value of an index that most items share. Every write of such
+/// an item is also a write to that one index partition, so the 1,000 WCU a partition
+/// takes caps the table's write rate of those items — the write side of a hot key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HottestKey {
+    pub value: String,
+    /// Share of the index's items under this value.
+    pub share: f64,
+    /// Distinct partition key values in the generated index.
+    pub distinct_values: u64,
+    /// Average WCU one write of such an item costs on the index.
+    pub wcu_per_write: f64,
+    /// Item writes per second (to items landing in the index) before that index
+    /// partition reaches 1,000 WCU: `1000 / (share × wcu_per_write)`.
+    pub max_writes_per_sec: f64,
 }
 
 /// One access pattern, simulated.

@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use crate::engine::keys::{index_entry, item_primary_key, WriteKind};
 use crate::engine::size::item_size;
 use crate::engine::table::project_index;
-use crate::engine::IndexKind;
+use crate::engine::{IndexKind, KeyValue};
 use crate::model::{KeyTemplate, Model, Projection};
 use crate::scanner::Operation;
 use crate::source::SourceFile;
@@ -19,7 +19,7 @@ use super::ops::{implements, plan_operation};
 use super::plan::{plan_pattern, Access, ReadPlan};
 use super::replay::{measure, Measured};
 use super::report::*;
-use super::shards::{required_shards, Io, PARTITION_MAX_RCU, WRITE_UNIT_BYTES};
+use super::shards::{required_shards, Io, PARTITION_MAX_RCU, PARTITION_MAX_WCU, WRITE_UNIT_BYTES};
 
 /// Seed used unless `--seed` says otherwise.
 pub const DEFAULT_SEED: u64 = 7;
@@ -93,12 +93,11 @@ pub fn run(
 ) -> Result<SimulationReport, SimulateError> {
     let scale = choose_scale(model, options)?;
     let mut notes: Vec<Note> = Vec::new();
-    let generated: Vec<GeneratedTable> = model
+    let mut generated: Vec<GeneratedTable> = model
         .tables
         .iter()
         .map(|t| generate_table(t, &model.access_patterns, scale, options.seed, &mut notes))
         .collect();
-    let find = |name: &str| generated.iter().find(|g| g.name == name);
 
     let mut readers: IndexMap<(String, String), Vec<String>> = IndexMap::new();
     let mut patterns = Vec::new();
@@ -124,14 +123,16 @@ pub fn run(
                         .or_default()
                         .push(format!("access pattern `{}`", p.name));
                 }
-                match find(&plan.table).map(|gt| (gt, measure(gt, &plan))) {
-                    Some((gt, Ok(cost))) => {
-                        r.load = p
-                            .rate
-                            .map(|rate| partition_load(model, gt, &plan, &cost, rate));
-                        r.cost = Some(cost);
-                    }
-                    Some((_, Err(e))) => r.error = Some(e.to_string()),
+                match generated.iter_mut().find(|g| g.name == plan.table) {
+                    Some(gt) => match measure(gt, &plan) {
+                        Ok(cost) => {
+                            r.load = p
+                                .rate
+                                .map(|rate| partition_load(model, gt, &plan, &cost, rate));
+                            r.cost = Some(cost);
+                        }
+                        Err(e) => r.error = Some(e.to_string()),
+                    },
                     None => r.error = Some(format!("table `{}` was not generated", plan.table)),
                 }
                 if p.rate.is_none() {
@@ -185,7 +186,11 @@ pub fn run(
                             .push(location.clone());
                     }
                 }
-                match find(&plan.table).map(|gt| measure(gt, &plan)) {
+                match generated
+                    .iter_mut()
+                    .find(|g| g.name == plan.table)
+                    .map(|gt| measure(gt, &plan))
+                {
                     Some(Ok(cost)) => r.cost = Some(cost),
                     Some(Err(e)) => r.skipped = Some(e.to_string()),
                     None => r.skipped = Some(format!("table `{}` was not generated", plan.table)),
@@ -215,7 +220,10 @@ pub fn run(
     let tables: Vec<TableReport> = model
         .tables
         .iter()
-        .filter_map(|t| Some(table_report(t, find(&t.name)?, &readers)))
+        .filter_map(|t| {
+            let gt = generated.iter().find(|g| g.name == t.name)?;
+            Some(table_report(t, gt, &readers))
+        })
         .collect();
     let entities: IndexMap<String, Vec<EntityReport>> = tables
         .iter()
@@ -400,7 +408,7 @@ fn table_report(
         })
         .collect();
     let indexes = gt
-        .data
+        .data()
         .schema
         .indexes
         .iter()
@@ -425,27 +433,69 @@ fn table_report(
                     IndexKind::Local => "LSI",
                 },
                 items: full,
-                simulated_items: gt.data.index_item_count(i) as u64,
+                simulated_items: gt.data().index_item_count(i) as u64,
                 entities: present,
                 absent,
                 read_by: readers
                     .get(&(table.name.clone(), ix.name.clone()))
                     .cloned()
                     .unwrap_or_default(),
+                hottest_key: hottest_key(gt, i, &entities),
             }
         })
         .collect();
-    let simulated_items = gt.data.item_count() as u64;
+    let simulated_items = gt.data().item_count() as u64;
     TableReport {
         name: table.name.clone(),
         items: gt.generated.iter().map(|g| g.full_count).sum(),
         simulated_items,
         declared_avg_item_size: table.avg_item_size,
         simulated_avg_item_size: (simulated_items > 0)
-            .then(|| gt.data.size_bytes() as f64 / simulated_items as f64),
+            .then(|| gt.data().size_bytes() as f64 / simulated_items as f64),
         entities,
         indexes,
     }
+}
+
+/// The index partition key value most entries share, with the write ceiling it
+/// implies. Counting is one pass over the index's entries.
+fn hottest_key(gt: &GeneratedTable, index: usize, entities: &[EntityReport]) -> Option<HottestKey> {
+    let ix = gt.data().schema.indexes.get(index)?;
+    let mut counts: std::collections::HashMap<&KeyValue, u64> = std::collections::HashMap::new();
+    let mut total = 0u64;
+    for (entry, _) in gt.data().index_scan_from(index, None) {
+        *counts.entry(&entry.0).or_insert(0) += 1;
+        total += 1;
+    }
+    let (value, n) = counts
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))?;
+    let share = *n as f64 / total as f64;
+    // WCU per index write, averaged over the entities landing in it by their items.
+    let (mut wcu, mut weight) = (0.0, 0.0);
+    for (e, g) in entities.iter().zip(&gt.generated) {
+        let landed = g.index_writes.get(&ix.name).copied().unwrap_or(0) as f64;
+        if let Some(w) = e.write.indexes.get(&ix.name) {
+            if landed > 0.0 && g.written > 0 {
+                // `w` averages over all the entity's writes; per landing write:
+                let per_landing = w * g.written as f64 / landed;
+                wcu += per_landing * landed;
+                weight += landed;
+            }
+        }
+    }
+    let wcu_per_write = if weight > 0.0 { wcu / weight } else { 1.0 };
+    Some(HottestKey {
+        value: match value {
+            KeyValue::S(s) => s.clone(),
+            KeyValue::N(n) => n.to_string(),
+            KeyValue::B(b) => format!("<{} bytes>", b.len()),
+        },
+        share,
+        distinct_values: counts.len() as u64,
+        wcu_per_write,
+        max_writes_per_sec: PARTITION_MAX_WCU / (share * wcu_per_write),
+    })
 }
 
 /// WCU of one PutItem of a new item of the entity: 1 KB units of the item on the
@@ -457,12 +507,12 @@ fn write_cost(gt: &GeneratedTable, g: &GeneratedEntity) -> WriteCost {
     let mut cost = WriteCost::default();
     for s in &g.samples {
         cost.table_wcu += units(item_size(&s.item)) / n;
-        let Ok(pk) = item_primary_key(&gt.data.schema, &s.item) else {
+        let Ok(pk) = item_primary_key(&gt.data().schema, &s.item) else {
             continue;
         };
-        for ix in &gt.data.schema.indexes {
+        for ix in &gt.data().schema.indexes {
             if let Ok(Some(_)) = index_entry(ix, &pk, &s.item, WriteKind::Put) {
-                let stored = item_size(&project_index(&gt.data.schema, ix, &s.item));
+                let stored = item_size(&project_index(&gt.data().schema, ix, &s.item));
                 *cost.indexes.entry(ix.name.clone()).or_insert(0.0) += units(stored) / n;
             }
         }

@@ -5,12 +5,6 @@ use sha2::{Digest, Sha256};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-fn user_key(id: &str) -> String {
-    let mut h = DefaultHasher::new();
-    id.hash(&mut h);
-    format!("USER#{:016x}", h.finish())
-}
-
 pub async fn save(client: &Client, id: &str, email: &str) -> Result<(), Error> {
     let pk = format!("{:x}", Sha256::digest(id.as_bytes()));
     let email_hash = format!("{:x}", md5::compute(email));
@@ -32,18 +26,6 @@ pub async fn load(client: &Client, id: &str) -> Result<(), Error> {
         .get_item()
         .table_name("Users")
         .key("pk", AttributeValue::S(hex::encode(Sha256::digest(id.as_bytes()))))
-        //~^ client-side-key-hashing
-        .key("sk", AttributeValue::S("PROFILE".into()))
-        .send()
-        .await?;
-    Ok(())
-}
-
-pub async fn delete(client: &Client, id: &str) -> Result<(), Error> {
-    client
-        .delete_item()
-        .table_name("Users")
-        .key("pk", AttributeValue::S(user_key(id)))
         //~^ client-side-key-hashing
         .key("sk", AttributeValue::S("PROFILE".into()))
         .send()

@@ -2,15 +2,11 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
 
-fn orders_table() -> String {
-    std::env::var("ORDERS_TABLE").unwrap_or_else(|_| "Orders".to_string())
-}
-
 /// The GSI `ByOrderId` finds one order by id.
 pub async fn find_order(client: &Client, order_id: &str) -> Result<Option<Order>, Error> {
     let out = client
         .scan()
-        .table_name(orders_table())
+        .table_name(std::env::var("ORDERS_TABLE")?)
         .filter_expression("OrderId = :id")
         //~^ filter-instead-of-index
         .expression_attribute_values(":id", AttributeValue::S(order_id.to_string()))

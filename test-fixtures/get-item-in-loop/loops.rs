@@ -27,7 +27,7 @@ impl Catalog {
     }
 
     pub async fn lines(&self, order_id: &str, line_ids: Vec<String>) -> Vec<Line> {
-        let calls = line_ids.iter().map(|line| {
+        let calls = line_ids.iter().map(|line| async move {
             self.client
                 .query()
                 //~^ get-item-in-loop
@@ -36,6 +36,7 @@ impl Catalog {
                 .expression_attribute_values(":pk", AttributeValue::S(format!("ORDER#{order_id}")))
                 .expression_attribute_values(":sk", AttributeValue::S(format!("LINE#{line}")))
                 .send()
+                .await
         });
         let results = join_all(calls).await;
         to_lines(results)

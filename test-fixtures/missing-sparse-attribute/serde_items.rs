@@ -13,6 +13,7 @@ pub struct Blog {
     pub title: String,
     #[serde(rename = "createdAt")]
     pub created_at: Option<String>,
+    //~^ missing-sparse-attribute
 }
 
 #[derive(Serialize)]
@@ -31,7 +32,6 @@ pub async fn save_blog(client: &Client, blog: &Blog) -> Result<(), Error> {
     let item = serde_dynamo::to_item(blog)?;
     client
         .put_item()
-        //~^ missing-sparse-attribute
         .table_name("BlogApp")
         .set_item(Some(item))
         .send()

@@ -376,6 +376,21 @@ impl Client {
     }
 }
 
+impl Client {
+    /// Waits for the server process to end on its own.
+    pub fn wait_exit(mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("a server process");
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "server did not exit");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
 impl Drop for Client {
     fn drop(&mut self) {
         if let Some(mut c) = self.child.take() {

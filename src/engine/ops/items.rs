@@ -90,6 +90,21 @@ pub fn validate_new_item(table: &Table, item: &Item, kind: WriteKind) -> DynamoR
     Ok(pk)
 }
 
+/// Capacity of a write, computed only when the request asks for it (projecting every
+/// index entry twice is most of a put's cost otherwise).
+fn write_consumed_if(
+    mode: ReturnCapacity,
+    table: &Table,
+    old: Option<&Item>,
+    new: Option<&Item>,
+) -> Consumed {
+    if mode == ReturnCapacity::None {
+        Consumed::default()
+    } else {
+        write_consumed(table, old, new)
+    }
+}
+
 /// Capacity of a write that turned `old` into `new` on `table`.
 pub fn write_consumed(table: &Table, old: Option<&Item>, new: Option<&Item>) -> Consumed {
     let mut c = Consumed::new(&table.schema.name);
@@ -134,7 +149,7 @@ pub fn put_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let pk = validate_new_item(table, &item, WriteKind::Put)?;
     let old = table.get(&pk);
     check_condition(&p, old, on_fail)?;
-    let consumed = write_consumed(table, old, Some(&item));
+    let consumed = write_consumed_if(mode, table, old, Some(&item));
     let old = table.put(pk, item);
     let mut out = Map::new();
     if rv == ReturnValues::AllOld {
@@ -203,7 +218,7 @@ pub fn delete_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let pk = request_primary_key(&table.schema, &key)?;
     let old = table.get(&pk);
     check_condition(&p, old, on_fail)?;
-    let consumed = write_consumed(table, old, None);
+    let consumed = write_consumed_if(mode, table, old, None);
     let old = table.remove(&pk);
     let mut out = Map::new();
     if rv == ReturnValues::AllOld {
@@ -265,7 +280,7 @@ pub fn update_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     // DynamoDB rejects an invalid update before it evaluates the condition.
     let new = updated_item(table, &p, &key, old.as_ref())?;
     check_condition(&p, old.as_ref(), on_fail)?;
-    let consumed = write_consumed(table, old.as_ref(), Some(&new));
+    let consumed = write_consumed_if(mode, table, old.as_ref(), Some(&new));
     table.put(pk, new.clone());
     let mut out = Map::new();
     let touched: Vec<Vec<Step>> = p

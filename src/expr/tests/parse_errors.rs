@@ -40,6 +40,14 @@ fn empty_and_size() {
     );
     // Real DynamoDB message quoted in a public code comment ("Invalid FilterExpression:
     // Expression size has exceeded the maximum allowed size; expression size: 5872").
+    // The span starts at a char boundary even when byte 4096 is inside a character.
+    let e = parse(&"é".repeat(3000), Filter).unwrap_err();
+    assert_eq!(
+        (e.code, e.span.start, e.span.end),
+        (ErrorCode::TooLarge, 4096, 6000)
+    );
+    let e = parse(&format!("a{}", "é".repeat(3000)), Filter).unwrap_err();
+    assert_eq!((e.span.start, e.span.end), (4095, 6001));
     let long = format!("a = :v{}", " ".repeat(4100));
     check(
         Filter,

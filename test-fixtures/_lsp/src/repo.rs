@@ -10,7 +10,7 @@ pub async fn client() -> Client {
 
 /// Called from the `/posts` handler: this scan runs on every request.
 pub async fn all_posts(client: &Client) -> Vec<String> {
-    let out = client.scan().table_name(TABLE).send().await.unwrap(); // « 😀 »
+    let /* « 😀 » */ out = client.scan().table_name(TABLE).send().await.unwrap();
     out.items().iter().map(|i| format!("{i:?}")).collect()
 }
 

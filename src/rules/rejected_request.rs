@@ -1,0 +1,655 @@
+//! `rejected-request`: prose in `rules/rejected-request.md`.
+//!
+//! The engine validates each call as DynamoDB would ([`crate::engine::symbolic`]), with
+//! unknown values explored; only verdicts that hold whatever the unknowns are become
+//! findings. The expression checks of [`crate::expr`] then say where in the source the
+//! error is, so the editor underlines the offending token.
+
+use serde_json::{json, Value};
+
+use super::{Rule, RuleContext, RuleMeta};
+use crate::analysis::conditions::file_span;
+use crate::analysis::request::{check_exprs, locate, static_exprs, symbolic};
+use crate::analysis::BoundOperation;
+use crate::engine::symbolic::{validate, Verdict};
+use crate::engine::{Engine, TableSchema};
+use crate::expr::key_condition::{check_key_condition, KeyAttribute, KeySchema};
+use crate::expr::{parse_key_condition, ErrorCode, ExprError};
+use crate::report::{Edit, Fix};
+use crate::scanner::{OpKind, Operation};
+use crate::source::{Location, Span};
+
+crate::declare_rule! {
+    pub RejectedRequest,
+    id: "rejected-request",
+    category: Correctness,
+    summary: "DynamoDB rejects this request with a ValidationException",
+}
+
+impl Rule for RejectedRequest {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_operation(&self, cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
+        let op = bound.op;
+        if matches!(
+            op.kind,
+            OpKind::BatchGetItem
+                | OpKind::BatchWriteItem
+                | OpKind::TransactGetItems
+                | OpKind::TransactWriteItems
+        ) {
+            batch_size(cx, op);
+            return;
+        }
+        let Some((schema, req)) = symbolic(bound) else {
+            return;
+        };
+        // DynamoDB answers with its first error; the engine's first verdict is that
+        // one. Verdicts that depend on a value the code does not show are not findings.
+        let Some(verdict) = validate(&schema, &req).into_iter().next() else {
+            return;
+        };
+        if !verdict.decided {
+            return;
+        }
+        let located =
+            expr_error(op, &schema, req.index.as_deref()).filter(|e| e.message == verdict.message);
+        let span = match &located {
+            Some(e) => locate(op, e),
+            None => fallback_span(op, &verdict),
+        };
+        let target = match &req.index {
+            Some(i) => format!(
+                "`{}` on index `{i}` of `{}`",
+                op.kind.sdk_method(),
+                schema.name
+            ),
+            None => format!("`{}` on `{}`", op.kind.sdk_method(), schema.name),
+        };
+        let d = cx.report(
+            op.file.clone(),
+            span,
+            format!(
+                "{target} is rejected: {} \"{}\"",
+                verdict.error.name(),
+                verdict.message
+            ),
+        );
+        if let Some(help) = help(op, &verdict, located.as_ref(), &schema) {
+            d.help(help);
+        }
+        if let Some(fix) = located.as_ref().and_then(|e| reserved_word_fix(op, e)) {
+            d.fix(fix);
+        }
+    }
+}
+
+/// The first error `crate::expr` finds in the request (with its position), including
+/// the key condition's shape against the queried key schema.
+fn expr_error(op: &Operation, schema: &TableSchema, index: Option<&str>) -> Option<ExprError> {
+    if let Err(e) = check_exprs(op)? {
+        return Some(e);
+    }
+    if op.kind != OpKind::Query {
+        return None;
+    }
+    let text = op.key_condition.as_ref()?.text.value()?;
+    let keys = match index {
+        Some(i) => &schema.index(i)?.keys,
+        None => &schema.keys,
+    };
+    let key = |k: &crate::engine::KeyAttribute| KeyAttribute {
+        name: k.name.clone(),
+        ty: Some(k.ty),
+    };
+    let ks = KeySchema {
+        partition_key: key(&keys.hash),
+        sort_key: keys.range.as_ref().map(key),
+    };
+    let cond = parse_key_condition(text).ok()?;
+    check_key_condition(&cond, &ks, &crate::analysis::request::names(op)).err()
+}
+
+/// Where a verdict without an expression position belongs: the index name, the
+/// key attribute it names, or the call.
+fn fallback_span(op: &Operation, v: &Verdict) -> Span {
+    let m = v.message.as_str();
+    if m.contains("index") {
+        if let Some(s) = op.index_span {
+            return s;
+        }
+    }
+    // `Filter Expression can only contain non-primary key attributes: Primary key
+    // attribute: X`: X in the filter.
+    if let Some(attr) = m
+        .split_once("Primary key attribute: ")
+        .map(|(_, r)| r.trim())
+    {
+        if let Some(at) = op.filter.as_ref().and_then(|f| word_in(f, attr)) {
+            return at;
+        }
+    }
+    // `Cannot update attribute X. This attribute is part of the key`: X in the update.
+    if let Some(attr) = m
+        .split_once("Cannot update attribute ")
+        .and_then(|(_, r)| r.split(['.', ' ']).next())
+    {
+        if let Some(at) = op.update.as_ref().and_then(|u| word_in(u, attr)) {
+            return at;
+        }
+    }
+    let key_attr = op
+        .key
+        .iter()
+        .chain(op.item.iter())
+        .flat_map(|k| k.attributes.iter())
+        .find(|a| a.name.value().is_some_and(|n| m.contains(n)));
+    if let Some(a) = key_attr {
+        return a.span;
+    }
+    if m.contains("KeyConditionExpression") || m.starts_with("Query condition") {
+        if let Some(k) = &op.key_condition {
+            return k.span;
+        }
+    }
+    op.method_span
+}
+
+/// The first whole-word occurrence of `word` in an expression argument, in the file.
+fn word_in(arg: &crate::scanner::ExprArg, word: &str) -> Option<Span> {
+    let text = arg.text.value()?;
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let (i, _) = text.match_indices(word).find(|(i, _)| {
+        !text[..*i].ends_with(is_word) && !text[i + word.len()..].starts_with(is_word)
+    })?;
+    Some(file_span(arg, Span::new(i, i + word.len())))
+}
+
+/// What to do, per kind of rejection.
+fn help(
+    op: &Operation,
+    v: &Verdict,
+    e: Option<&ExprError>,
+    schema: &TableSchema,
+) -> Option<String> {
+    if let Some(e) = e {
+        let h = match e.code {
+            ErrorCode::ReservedKeyword => {
+                let word = offending_text(op, e)?;
+                format!(
+                    "use a name placeholder: `{}` in the expression and `.expression_attribute_names(\"{}\", \"{word}\")`",
+                    placeholder_for(op, word),
+                    placeholder_for(op, word)
+                )
+            }
+            ErrorCode::UndefinedName | ErrorCode::UndefinedValue => {
+                "define the placeholder with `.expression_attribute_names(..)`/`.expression_attribute_values(..)`, or fix its spelling".to_string()
+            }
+            ErrorCode::UnusedNames | ErrorCode::UnusedValues => {
+                "remove the unused placeholder, or use it in an expression: DynamoDB rejects extra entries".to_string()
+            }
+            ErrorCode::KeyCondition | ErrorCode::OperandType => {
+                let keys = match &op.index {
+                    Some(i) => schema.index(i.value()?).map(|i| &i.keys),
+                    None => Some(&schema.keys),
+                }?;
+                match &keys.range {
+                    Some(sk) => format!(
+                        "the key condition must be `{} = :value`, optionally `AND` one condition on `{}` (`=`, `<`, `<=`, `>`, `>=`, `BETWEEN`{})",
+                        keys.hash.name,
+                        sk.name,
+                        if sk.ty == crate::attr::AttributeType::N { "" } else { ", `begins_with`" }
+                    ),
+                    None => format!("the key condition must be `{} = :value` alone", keys.hash.name),
+                }
+            }
+            _ => return None,
+        };
+        return Some(h);
+    }
+    let m = v.message.as_str();
+    if m.contains("Consistent reads are not supported on global secondary indexes") {
+        return Some("drop `consistent_read(true)`: a GSI is eventually consistent only; read the table or a local index when the read must be strongly consistent".into());
+    }
+    if m.contains("does not have the specified index") {
+        let names: Vec<String> = schema
+            .indexes
+            .iter()
+            .map(|i| format!("`{}`", i.name))
+            .collect();
+        return Some(if names.is_empty() {
+            format!("`{}` has no secondary index in the model", schema.name)
+        } else {
+            format!("the indexes of `{}` are {}", schema.name, names.join(", "))
+        });
+    }
+    if let Some(attr) = m
+        .split_once("Primary key attribute: ")
+        .map(|(_, r)| r.trim())
+    {
+        return Some(format!(
+            "move the condition on `{attr}` into the key condition expression: a Query selects its key range there, and the filter may only name other attributes"
+        ));
+    }
+    if m.contains("part of the key") {
+        return Some("key attributes cannot be updated: delete the item and put it with the new key (in one `transact_write_items` to keep it atomic)".into());
+    }
+    if m.contains("empty string") || m.contains("empty binary") {
+        return Some("give the key attribute a non-empty value, or leave an index key attribute out of the item so the index skips it (a sparse index)".into());
+    }
+    None
+}
+
+/// The text an expression error points at, when the argument is a literal.
+fn offending_text<'a>(op: &'a Operation, e: &ExprError) -> Option<&'a str> {
+    let kind = e.expr?;
+    let expr = static_exprs(op)?.into_iter().find(|x| x.kind == kind)?;
+    expr.text.get(e.span.range())
+}
+
+/// A `#name` for `word` that the request does not use for anything else.
+fn placeholder_for(op: &Operation, word: &str) -> String {
+    let base: String = word
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect::<String>()
+        .to_lowercase();
+    let base = if base.is_empty() {
+        "n".to_string()
+    } else {
+        base
+    };
+    let mut candidate = format!("#{base}");
+    let mut i = 1;
+    while op
+        .names
+        .get(&candidate)
+        .is_some_and(|n| n.name.value() != Some(word))
+    {
+        candidate = format!("#{base}{i}");
+        i += 1;
+    }
+    candidate
+}
+
+/// Reserved word → `#word` in the literal, plus the names entry after the SDK method
+/// call (builders take their setters in any order). Only for verbatim literals, where
+/// the byte mapping is exact.
+fn reserved_word_fix(op: &Operation, e: &ExprError) -> Option<Fix> {
+    if e.code != ErrorCode::ReservedKeyword {
+        return None;
+    }
+    let kind = e.expr?;
+    let expr = static_exprs(op)?.into_iter().find(|x| x.kind == kind)?;
+    let span = file_span(expr.arg, e.span);
+    if span == expr.arg.span {
+        return None;
+    }
+    let word = expr.text.get(e.span.range())?;
+    let placeholder = placeholder_for(op, word);
+    let mut edits = vec![Edit {
+        location: Location::new(op.file.clone(), span),
+        replacement: placeholder.clone(),
+    }];
+    if !op.names.contains_key(&placeholder) {
+        let at = Span::new(op.method_span.end, op.method_span.end);
+        edits.push(Edit {
+            location: Location::new(op.file.clone(), at),
+            replacement: format!(".expression_attribute_names(\"{placeholder}\", \"{word}\")"),
+        });
+    }
+    Some(Fix {
+        title: format!("use `{placeholder}` for the reserved word `{word}`"),
+        edits,
+    })
+}
+
+/// Over-limit batches and transactions, as far as the code lists their requests:
+/// the engine's own validation of a request of that size gives DynamoDB's message.
+fn batch_size(cx: &mut RuleContext<'_>, op: &Operation) {
+    let n = op.children.len();
+    let table = |c: &Operation| {
+        c.table
+            .as_ref()
+            .and_then(|t| t.value())
+            .unwrap_or("Table")
+            .to_string()
+    };
+    let body: Value = match op.kind {
+        OpKind::BatchGetItem if n > 100 => {
+            let mut items = serde_json::Map::new();
+            for c in &op.children {
+                let e = items.entry(table(c)).or_insert_with(|| json!({"Keys": []}));
+                if let Some(keys) = e["Keys"].as_array_mut() {
+                    keys.push(json!({}));
+                }
+            }
+            json!({ "RequestItems": items })
+        }
+        OpKind::BatchWriteItem if n > 25 => {
+            let mut items = serde_json::Map::new();
+            for c in &op.children {
+                let req = match c.kind {
+                    OpKind::DeleteItem => json!({"DeleteRequest": {"Key": {}}}),
+                    _ => json!({"PutRequest": {"Item": {}}}),
+                };
+                if let Some(list) = items
+                    .entry(table(c))
+                    .or_insert_with(|| json!([]))
+                    .as_array_mut()
+                {
+                    list.push(req);
+                }
+            }
+            json!({ "RequestItems": items })
+        }
+        OpKind::TransactGetItems | OpKind::TransactWriteItems if n > 100 => {
+            json!({ "TransactItems": vec![json!({}); n] })
+        }
+        _ => return,
+    };
+    let Err(err) = Engine::new().handle(op.kind.api_name(), &body) else {
+        return;
+    };
+    let limit = match op.kind {
+        OpKind::BatchWriteItem => 25,
+        _ => 100,
+    };
+    cx.report(
+        op.file.clone(),
+        op.method_span,
+        format!(
+            "`{}` with {n} requests is rejected: {} \"{}\"",
+            op.kind.sdk_method(),
+            err.kind.name(),
+            err.message
+        ),
+    )
+    .help(format!(
+        "send at most {limit} requests per call: split the list with `.chunks({limit})`"
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{model, run, Op};
+    use crate::scanner::OpKind::{self, Query, Scan};
+
+    const ORDERS: &str = r#"
+[[table]]
+name = "Orders"
+partition-key = "CustomerId"
+sort-key = "OrderDate"
+
+[table.attributes]
+CustomerId = "S"
+OrderDate = "S"
+Status = "S"
+Seq = "N"
+
+[[table.index]]
+name = "ByStatus"
+partition-key = "Status"
+sort-key = "Seq"
+projection = "KEYS_ONLY"
+"#;
+
+    /// A query with `:c`/`:d` defined when the key condition uses them.
+    fn q(key: &str) -> Op {
+        let mut op = Op::new(Query, "Orders").key(key);
+        for v in [":c", ":d"] {
+            if key.contains(v) {
+                op = op.value(v, None);
+            }
+        }
+        op
+    }
+
+    /// (case, operation, expected message fragment; empty = accepted)
+    fn cases() -> Vec<(&'static str, Op, &'static str)> {
+        vec![
+            ("a valid query", q("CustomerId = :c AND OrderDate > :d"), ""),
+            (
+                "reserved word in a filter",
+                q("CustomerId = :c").filter("Status = :d").value(":d", None),
+                "`query` on `Orders` is rejected: ValidationException \"Invalid FilterExpression: Attribute name is a reserved keyword; reserved keyword: Status\"",
+            ),
+            (
+                "missing partition key",
+                q("OrderDate = :d"),
+                "Query condition missed key schema element: CustomerId",
+            ),
+            (
+                "begins_with on a number sort key",
+                Op::new(Query, "Orders")
+                    .index("ByStatus")
+                    .key("#s = :s AND begins_with(Seq, :p)")
+                    .name("#s", "Status")
+                    .value(":s", None)
+                    .value(":p", None),
+                "begins_with, operand type: N",
+            ),
+            (
+                "unknown index",
+                q("CustomerId = :c").index("ByNothing"),
+                "The table does not have the specified index: ByNothing",
+            ),
+            (
+                "undefined value",
+                Op::new(Scan, "Orders").filter("OrderDate > :since"),
+                "An expression attribute value used in expression is not defined; attribute value: :since",
+            ),
+            (
+                "unused value",
+                Op::new(Scan, "Orders").filter("OrderDate > :d").value(":d", None).value(":x", None),
+                "unused in expressions",
+            ),
+            ("a table the model does not know", Op::new(Scan, "Nope").filter("a > :zz"), ""),
+            (
+                "a filter on the queried sort key",
+                q("CustomerId = :c").filter("OrderDate > :d").value(":d", None),
+                "Filter Expression can only contain non-primary key attributes: Primary key attribute: OrderDate",
+            ),
+            (
+                "all attributes from a KEYS_ONLY index",
+                {
+                    let mut op = Op::new(Query, "Orders")
+                        .index("ByStatus")
+                        .key("#s = :s")
+                        .name("#s", "Status")
+                        .value(":s", None);
+                    op.0.select = Some("ALL_ATTRIBUTES".into());
+                    op
+                },
+                "ALL_ATTRIBUTES",
+            ),
+            (
+                "a key attribute in an update",
+                {
+                    let mut op = Op::new(OpKind::UpdateItem, "Orders").value(":d", None);
+                    op.0.update = Some(crate::scanner::ExprArg {
+                        text: crate::scanner::Resolved::literal("SET OrderDate = :d"),
+                        span: crate::source::Span::new(100, 120),
+                        literal_start: Some(101),
+                        conditional: false,
+                    });
+                    op.0.key = Some(crate::scanner::AttrMap {
+                        attributes: vec![],
+                        complete: false,
+                        from_type: None,
+                    });
+                    op
+                },
+                "part of the key",
+            ),
+        ]
+    }
+
+    #[test]
+    fn reports_decided_rejections_with_dynamodbs_words() {
+        let m = model(ORDERS);
+        for (case, op, want) in cases() {
+            let got = run("rejected-request", &m, &[op]);
+            if want.is_empty() {
+                assert!(got.is_empty(), "{case}: {got:#?}");
+                continue;
+            }
+            assert_eq!(got.len(), 1, "{case}: {got:#?}");
+            assert!(got[0].message.contains(want), "{case}: {}", got[0].message);
+        }
+    }
+
+    #[test]
+    fn a_key_attribute_in_an_update_points_at_it() {
+        let m = model(ORDERS);
+        let (_, op, _) = cases()
+            .into_iter()
+            .find(|c| c.0 == "a key attribute in an update")
+            .unwrap();
+        let got = run("rejected-request", &m, &[op]);
+        // `SET OrderDate = :d`: `OrderDate` at byte 4 of the literal starting at 101.
+        assert_eq!(
+            got[0].location.span,
+            crate::source::Span::new(105, 114),
+            "{got:#?}"
+        );
+    }
+
+    #[test]
+    fn consistent_read_on_a_gsi() {
+        let m = model(ORDERS);
+        let mut op = Op::new(Query, "Orders")
+            .index("ByStatus")
+            .key("#s = :s")
+            .name("#s", "Status")
+            .value(":s", None);
+        op.0.consistent_read = Some(true);
+        let got = run("rejected-request", &m, &[op]);
+        assert!(
+            got[0]
+                .message
+                .contains("Consistent reads are not supported on global secondary indexes"),
+            "{got:#?}"
+        );
+        assert!(got[0]
+            .help
+            .as_deref()
+            .unwrap_or("")
+            .contains("consistent_read(true)"));
+    }
+
+    #[test]
+    fn reserved_word_fix_rewrites_the_literal_and_adds_the_name() {
+        let m = model(ORDERS);
+        let got = run(
+            "rejected-request",
+            &m,
+            &[q("CustomerId = :c").filter("Status = :d").value(":d", None)],
+        );
+        let d = &got[0];
+        // The filter literal's content starts at byte 201.
+        assert_eq!(d.location.span, crate::source::Span::new(201, 207));
+        let fix = d.fix.as_ref().expect("a fix");
+        let edits: Vec<(usize, usize, &str)> = fix
+            .edits
+            .iter()
+            .map(|e| {
+                (
+                    e.location.span.start,
+                    e.location.span.end,
+                    e.replacement.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            edits,
+            vec![
+                (201, 207, "#status"),
+                (6, 6, ".expression_attribute_names(\"#status\", \"Status\")")
+            ]
+        );
+    }
+
+    /// Applies a fix's edits to `text` (edits do not overlap; apply back to front).
+    fn apply(text: &str, fix: &crate::report::Fix) -> String {
+        let mut edits: Vec<_> = fix.edits.iter().collect();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.location.span.start));
+        let mut out = text.to_string();
+        for e in edits {
+            out.replace_range(e.location.span.range(), &e.replacement);
+        }
+        out
+    }
+
+    #[test]
+    fn the_reserved_word_fix_yields_code_dynamodb_accepts() {
+        let m = model(ORDERS);
+        let code = r#"
+async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
+    let out = client
+        .query()
+        .table_name("Orders")
+        .key_condition_expression("CustomerId = :c")
+        .filter_expression("attribute_exists(Seq) AND Status = :s")
+        .expression_attribute_values(":c", AttributeValue::S(customer.to_string()))
+        .expression_attribute_values(":s", AttributeValue::S("SHIPPED".into()))
+        .send()
+        .await?;
+    Ok(())
+}
+"#;
+        let selection = crate::rules::RuleSelection {
+            only: Some(vec!["rejected-request".to_string()]),
+        };
+        let file = crate::source::SourceFile::new("src/orders.rs", code);
+        let before = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+        assert_eq!(before.len(), 1, "{before:#?}");
+        let fixed = apply(code, before[0].fix.as_ref().expect("a fix"));
+        assert!(
+            fixed.contains(".query().expression_attribute_names(\"#status\", \"Status\")"),
+            "{fixed}"
+        );
+        assert!(fixed.contains("AND #status = :s"), "{fixed}");
+        let file = crate::source::SourceFile::new("src/orders.rs", fixed.clone());
+        let after = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+        assert!(after.is_empty(), "{fixed}\n{after:#?}");
+    }
+
+    #[test]
+    fn value_dependent_verdicts_are_not_findings() {
+        let m = model(ORDERS);
+        // `:c` could be an empty string or another type: DynamoDB may or may not reject.
+        let got = run("rejected-request", &m, &[q("CustomerId = :c")]);
+        assert!(got.is_empty(), "{got:#?}");
+        // An empty literal is certain.
+        let mut op = q("CustomerId = :c");
+        let v = op.0.values.get_mut(":c").unwrap();
+        v.ty = Some(crate::attr::AttributeType::S);
+        v.literal = Some(String::new());
+        let got = run("rejected-request", &m, &[op]);
+        assert_eq!(got.len(), 1, "{got:#?}");
+    }
+
+    #[test]
+    fn over_limit_batches() {
+        let m = model(ORDERS);
+        let mut batch = Op::new(OpKind::BatchWriteItem, "Orders");
+        for _ in 0..26 {
+            batch.0.children.push(Op::new(OpKind::PutItem, "Orders").0);
+        }
+        let got = run("rejected-request", &m, &[batch]);
+        assert!(
+            got.iter().any(|d| d
+                .message
+                .contains("Member must have length less than or equal to 25")),
+            "{got:#?}"
+        );
+        let mut ok = Op::new(OpKind::BatchWriteItem, "Orders");
+        ok.0.children.push(Op::new(OpKind::PutItem, "Orders").0);
+        assert!(run("rejected-request", &m, &[ok])
+            .iter()
+            .all(|d| !d.message.contains("requests is rejected")));
+    }
+}

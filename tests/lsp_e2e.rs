@@ -1,0 +1,258 @@
+//! End to end: the real `dynalint lsp` binary as a subprocess, spoken to over stdio
+//! JSON-RPC with the fixture project `test-fixtures/_lsp/` (findings from the real
+//! `scan-in-hot-path` rule).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod lsp_support;
+
+use lsp_support::{
+    apply_edits, binary_command, fixture_copy, offset_of, position_of, range_json, uri, Client,
+    UNPARSED,
+};
+use serde_json::{json, Value};
+
+const RULE: &str = "scan-in-hot-path";
+
+fn of_rule(d: &[Value]) -> Vec<Value> {
+    d.iter().filter(|d| d["code"] == RULE).cloned().collect()
+}
+
+/// Sends edits as one incremental `didChange` and applies them to the client's copy.
+fn edit(c: &mut Client, u: &str, version: i32, text: &mut String, edits: &[Value]) {
+    // Content changes apply in order, each to the previous result: send them last
+    // first so that every range still refers to the original text.
+    let mut sorted = edits.to_vec();
+    sorted.sort_by_key(|e| {
+        let s = &e["range"]["start"];
+        std::cmp::Reverse((s["line"].as_u64(), s["character"].as_u64()))
+    });
+    let changes: Vec<Value> = sorted
+        .iter()
+        .map(|e| json!({ "range": e["range"], "text": e["newText"] }))
+        .collect();
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": u, "version": version }, "contentChanges": changes }),
+    );
+    *text = apply_edits(text, edits);
+}
+
+fn replace(text: &str, old: &str, new: &str) -> Value {
+    let at = text.find(old).unwrap();
+    json!({ "range": range_json(text, at, at + old.len()), "newText": new })
+}
+
+#[test]
+fn diagnostics_edit_hover_and_code_action_round_trip() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = Client::spawn(binary_command(&[]));
+    c.initialize(&root);
+    let (u, mut text) = c.open(&root.join("src/repo.rs"), "rust");
+
+    // Two findings: the scan reached from the `/posts` route (through handlers.rs,
+    // another file), and the scan inside a `for` loop.
+    let d = of_rule(&c.diagnostics_where(&u, |d| of_rule(d).len() == 2));
+    let hot = d
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("every request"))
+        .expect("the hot-path finding")
+        .clone();
+    let looped = d
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("per iteration"))
+        .expect("the loop finding")
+        .clone();
+    assert_eq!(hot["severity"], 2, "warning");
+    assert_eq!(hot["source"], "dynalint");
+    // The hot scan's line has `« 😀 »` before the call: its column is right only in
+    // UTF-16 units (bytes or chars would land elsewhere).
+    let start = &hot["range"]["start"];
+    let at = offset_of(
+        &text,
+        start["line"].as_u64().unwrap(),
+        start["character"].as_u64().unwrap(),
+    );
+    assert!(
+        text[at..].starts_with("scan()") || text[at..].starts_with(".scan()"),
+        "hot finding starts at {:?}",
+        &text[at..at + 12]
+    );
+    assert_eq!(start["line"], 12);
+    // The chain that made it hot is related information pointing at the handler.
+    let related = hot["relatedInformation"]
+        .as_array()
+        .expect("related information");
+    assert!(
+        related.iter().any(|r| r["location"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("handlers.rs")
+            || r["location"]["uri"].as_str().unwrap().ends_with("repo.rs")),
+        "{related:#?}"
+    );
+    assert_eq!(looped["range"]["start"]["line"], 32);
+
+    // Fix the loop: the finding goes, the other stays.
+    let fix = replace(
+        &text,
+        "for _shard in shards {",
+        "if let Some(_shard) = shards.first() {",
+    );
+    edit(&mut c, &u, 2, &mut text, &[fix]);
+    let d = of_rule(&c.diagnostics_where(&u, |d| of_rule(d).len() == 1));
+    assert!(
+        d[0]["message"].as_str().unwrap().contains("every request"),
+        "{d:#?}"
+    );
+
+    // Hover on the query: its index, key schema and projection from the model.
+    let q = text.find(".query()").unwrap() + 2;
+    let (line, character) = position_of(&text, q);
+    let r = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": u }, "position": { "line": line, "character": character } }),
+    );
+    let hover = r.result.expect("hover result");
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        md.contains("**DynamoDB `Query`** on index `ByFacet` of table `BlogApp`"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| GSI `ByFacet` | `facet` (S) | `createdAt` (S) |"),
+        "{md}"
+    );
+    assert!(md.contains("projects keys only"), "{md}");
+    assert!(md.contains("5,000,000 items"), "{md}");
+
+    // The quick fix "allow this finding here", applied as the editor would.
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": u }, "range": d[0]["range"],
+                "context": { "diagnostics": [d[0]] } }),
+    );
+    let actions = r.result.unwrap();
+    let allow = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == format!("Allow `{RULE}` here"))
+        .unwrap_or_else(|| panic!("no allow action in {actions:#}"))
+        .clone();
+    assert_eq!(allow["kind"], "quickfix");
+    let edits = allow["edit"]["changes"][&u].as_array().unwrap().clone();
+    edit(&mut c, &u, 3, &mut text, &edits);
+    assert!(
+        text.contains(&format!(
+            "    // dynalint: allow({RULE}) -- <reason>\n    let /* « 😀 » */ out = client.scan()"
+        )),
+        "{text}"
+    );
+    // Suppressed, and the new allow is used (no `unused-allow`).
+    let d = c.diagnostics_where(&u, |d| of_rule(d).is_empty());
+    assert!(d.iter().all(|d| d["code"] != "unused-allow"), "{d:#?}");
+    assert!(c.shutdown().unwrap().success());
+}
+
+#[test]
+fn changes_in_other_files_and_in_the_model_re_check_open_files() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = Client::spawn(binary_command(&[]));
+    c.initialize(&root);
+    let (repo, _) = c.open(&root.join("src/repo.rs"), "rust");
+    assert_eq!(
+        of_rule(&c.diagnostics_where(&repo, |d| of_rule(d).len() == 2)).len(),
+        2
+    );
+
+    // Unroute the handler in main.rs: the scan it reached is no longer hot.
+    let (main, mut main_text) = c.open(&root.join("src/main.rs"), "rust");
+    let unroute = replace(
+        &main_text,
+        "get(handlers::list_posts)",
+        "get(|| async { \"ok\" })",
+    );
+    edit(&mut c, &main, 2, &mut main_text, &[unroute]);
+    let d = of_rule(&c.diagnostics_where(&repo, |d| of_rule(d).len() == 1));
+    assert!(
+        d[0]["message"].as_str().unwrap().contains("per iteration"),
+        "{d:#?}"
+    );
+    // Route it again.
+    let reroute = replace(
+        &main_text,
+        "get(|| async { \"ok\" })",
+        "get(handlers::list_posts)",
+    );
+    edit(&mut c, &main, 3, &mut main_text, &[reroute]);
+    c.diagnostics_where(&repo, |d| of_rule(d).len() == 2);
+
+    // Turning the rule off in the open dynalint.toml re-checks repo.rs.
+    let (toml, mut toml_text) = c.open(&root.join("dynalint.toml"), "toml");
+    let end = toml_text.len();
+    let off = json!({ "range": range_json(&toml_text, end, end), "newText": format!("\n[rules]\n{RULE} = \"off\"\n") });
+    edit(&mut c, &toml, 2, &mut toml_text, &[off]);
+    c.diagnostics_where(&repo, |d| of_rule(d).is_empty());
+
+    // Closing it unsaved goes back to the disk's model; a change on disk, announced
+    // by the client's file watcher, applies too.
+    c.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": toml } }),
+    );
+    c.diagnostics_where(&repo, |d| of_rule(d).len() == 2);
+    std::fs::write(root.join("dynalint.toml"), &toml_text).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": toml, "type": 2 }] }),
+    );
+    c.diagnostics_where(&repo, |d| of_rule(d).is_empty());
+    assert!(c.shutdown().unwrap().success());
+}
+
+#[test]
+fn the_binary_survives_bad_input_and_a_panicking_file() {
+    let (_tmp, root) = fixture_copy();
+    let bad = root.join("src/bad.rs");
+    std::fs::write(&bad, "// PANIC-HERE\nfn f() {}\n").unwrap();
+    let mut c = Client::spawn(binary_command(&[("DYNALINT_LSP_PANIC_ON", "PANIC-HERE")]));
+    c.initialize(&root);
+
+    let junk = b"[1, 2";
+    c.send_raw(format!("Content-Length: {}\r\n\r\n", junk.len()).as_bytes());
+    c.send_raw(junk);
+    assert_eq!(c.notification(UNPARSED)["error"]["code"], -32700);
+
+    assert_eq!(
+        c.request("no/such/method", json!(null)).error.unwrap().code,
+        -32601
+    );
+
+    let elsewhere = tempfile::tempdir().unwrap();
+    let outside = std::fs::canonicalize(elsewhere.path())
+        .unwrap()
+        .join("x.rs");
+    std::fs::write(&outside, "fn main() {}\n").unwrap();
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&outside) },
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 1 } },
+                "context": { "diagnostics": [] } }),
+    );
+    assert_eq!(r.error.unwrap().code, -32602);
+
+    // The panicking file gets a stand-in diagnostic; the rest is analysed as usual.
+    let (bad_uri, _) = c.open(&bad, "rust");
+    let d = c.diagnostics(&bad_uri);
+    assert_eq!(d[0]["code"], "internal-error", "{d:#?}");
+    let (repo, _) = c.open(&root.join("src/repo.rs"), "rust");
+    c.diagnostics_where(&repo, |d| of_rule(d).len() == 2);
+    assert!(c.shutdown().unwrap().success());
+
+    // `exit` without `shutdown` is an error exit, as the protocol says.
+    let mut c = Client::spawn(binary_command(&[]));
+    c.initialize(&root);
+    c.notify("exit", Value::Null);
+    let status = c.wait_exit();
+    assert!(!status.success(), "{status:?}");
+}
