@@ -119,9 +119,9 @@ fn check_value(
     let attr = &a.attribute;
     let target = format!("index `{}` of `{}`", index.name, table.name);
     if is_null || is_empty || v.nullable {
-        let bad = if is_null
-            || (v.nullable && !matches!(v.ty, Some(AttributeType::S | AttributeType::B)))
-        {
+        // The scanner marks a value nullable only when it can be NULL (an `Option`
+        // serialised without `skip_serializing_if`, `AttributeValue::Null`).
+        let bad = if is_null || v.nullable {
             BadKeyValue::Null
         } else {
             BadKeyValue::Empty

@@ -355,8 +355,9 @@ impl<'a> Linker<'a> {
         {
             self.resolve_value(fi, v);
         }
+        let at = op.method_span;
         for m in [&mut op.item, &mut op.key].into_iter().flatten() {
-            self.resolve_map(fi, m);
+            self.resolve_map(fi, m, at);
         }
         if depth < 4 {
             for c in &mut op.children {
@@ -365,10 +366,17 @@ impl<'a> Linker<'a> {
         }
     }
 
-    fn resolve_map(&self, fi: usize, m: &mut AttrMap) {
+    /// `call_site` is where the operation is: attributes serialised from a struct get
+    /// it as their span, because the struct's fields may sit in another file and every
+    /// span of an operation is into the operation's own file.
+    fn resolve_map(&self, fi: usize, m: &mut AttrMap, call_site: Span) {
         if let (Some(ty), true) = (m.from_type.clone(), m.attributes.is_empty()) {
             let lookup = |name: &str| self.structs.get(name).map(|s| (*s).clone());
-            if let Some(attrs) = serialise(&lookup, &ty, 0) {
+            if let Some(mut attrs) = serialise(&lookup, &ty, 0) {
+                for a in &mut attrs {
+                    a.span = call_site;
+                    a.value.span = call_site;
+                }
                 m.attributes = attrs;
                 m.complete = true;
             }
