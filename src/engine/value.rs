@@ -116,6 +116,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn values_stay_small() {
+        // Every item slot holds one of these; keep it at 32 bytes (see `Number`).
+        assert!(std::mem::size_of::<AttributeValue>() <= 32);
+    }
+
+    #[test]
     fn sets_are_canonical() {
         let a = AttributeValue::string_set(["b".to_string(), "a".to_string(), "b".to_string()]);
         let b = AttributeValue::string_set(["a".to_string(), "b".to_string()]);

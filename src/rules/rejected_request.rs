@@ -121,6 +121,16 @@ fn fallback_span(op: &Operation, v: &Verdict) -> Span {
             return s;
         }
     }
+    // `Filter Expression can only contain non-primary key attributes: Primary key
+    // attribute: X`: X in the filter.
+    if let Some(attr) = m
+        .split_once("Primary key attribute: ")
+        .map(|(_, r)| r.trim())
+    {
+        if let Some(at) = op.filter.as_ref().and_then(|f| word_in(f, attr)) {
+            return at;
+        }
+    }
     // `Cannot update attribute X. This attribute is part of the key`: X in the update.
     if let Some(attr) = m
         .split_once("Cannot update attribute ")
@@ -214,6 +224,14 @@ fn help(
         } else {
             format!("the indexes of `{}` are {}", schema.name, names.join(", "))
         });
+    }
+    if let Some(attr) = m
+        .split_once("Primary key attribute: ")
+        .map(|(_, r)| r.trim())
+    {
+        return Some(format!(
+            "move the condition on `{attr}` into the key condition expression: a Query selects its key range there, and the filter may only name other attributes"
+        ));
     }
     if m.contains("part of the key") {
         return Some("key attributes cannot be updated: delete the item and put it with the new key (in one `transact_write_items` to keep it atomic)".into());
@@ -432,7 +450,7 @@ projection = "KEYS_ONLY"
             (
                 "a filter on the queried sort key",
                 q("CustomerId = :c").filter("OrderDate > :d").value(":d", None),
-                "OrderDate",
+                "Filter Expression can only contain non-primary key attributes: Primary key attribute: OrderDate",
             ),
             (
                 "all attributes from a KEYS_ONLY index",
@@ -552,6 +570,51 @@ projection = "KEYS_ONLY"
                 (6, 6, ".expression_attribute_names(\"#status\", \"Status\")")
             ]
         );
+    }
+
+    /// Applies a fix's edits to `text` (edits do not overlap; apply back to front).
+    fn apply(text: &str, fix: &crate::report::Fix) -> String {
+        let mut edits: Vec<_> = fix.edits.iter().collect();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.location.span.start));
+        let mut out = text.to_string();
+        for e in edits {
+            out.replace_range(e.location.span.range(), &e.replacement);
+        }
+        out
+    }
+
+    #[test]
+    fn the_reserved_word_fix_yields_code_dynamodb_accepts() {
+        let m = model(ORDERS);
+        let code = r#"
+async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
+    let out = client
+        .query()
+        .table_name("Orders")
+        .key_condition_expression("CustomerId = :c")
+        .filter_expression("attribute_exists(Seq) AND Status = :s")
+        .expression_attribute_values(":c", AttributeValue::S(customer.to_string()))
+        .expression_attribute_values(":s", AttributeValue::S("SHIPPED".into()))
+        .send()
+        .await?;
+    Ok(())
+}
+"#;
+        let selection = crate::rules::RuleSelection {
+            only: Some(vec!["rejected-request".to_string()]),
+        };
+        let file = crate::source::SourceFile::new("src/orders.rs", code);
+        let before = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+        assert_eq!(before.len(), 1, "{before:#?}");
+        let fixed = apply(code, before[0].fix.as_ref().expect("a fix"));
+        assert!(
+            fixed.contains(".query().expression_attribute_names(\"#status\", \"Status\")"),
+            "{fixed}"
+        );
+        assert!(fixed.contains("AND #status = :s"), "{fixed}");
+        let file = crate::source::SourceFile::new("src/orders.rs", fixed.clone());
+        let after = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+        assert!(after.is_empty(), "{fixed}\n{after:#?}");
     }
 
     #[test]

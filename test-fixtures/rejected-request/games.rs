@@ -116,6 +116,22 @@ impl GameRepo {
         Ok(())
     }
 
+    /// A Query's filter may not name the key attributes it queries.
+    pub async fn since(&self, user: &str, since: &str) -> Result<Vec<Game>, Error> {
+        let out = self
+            .client
+            .query()
+            .table_name(GAMES_TABLE)
+            .key_condition_expression("UserId = :u")
+            .filter_expression("GameDate >= :since")
+            //~^ rejected-request
+            .expression_attribute_values(":u", AttributeValue::S(user.to_string()))
+            .expression_attribute_values(":since", AttributeValue::S(since.to_string()))
+            .send()
+            .await?;
+        Ok(to_games(out.items()))
+    }
+
     // ---- must not be flagged ----
 
     pub async fn finished_fixed(&self, user: &str) -> Result<Vec<Game>, Error> {
