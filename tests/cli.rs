@@ -348,3 +348,52 @@ fn simulate_reports_each_access_pattern_as_json() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--scale"), "{err}");
 }
+
+#[test]
+fn unknown_rule_ids_in_the_model_are_config_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = std::fs::read_to_string(fixture("basic").join("dynalint.toml")).unwrap();
+    std::fs::write(
+        tmp.path().join("dynalint.toml"),
+        format!("{model}\n[rules]\nscan-in-hot-paths = \"error\"\n"),
+    )
+    .unwrap();
+    let (_, err, code) = dynalint(tmp.path(), &["check"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("did you mean `scan-in-hot-path`"), "{err}");
+}
+
+#[test]
+fn serve_answers_dynamodb_json_on_loopback() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dynalint"))
+        .args(["serve", "--port", "0"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "{line}");
+    let body = "{}";
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    write!(
+        s,
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    s.read_to_string(&mut response).unwrap();
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("\"TableNames\""), "{response}");
+}

@@ -41,6 +41,8 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Run the language server on stdin/stdout (for editors).
     Lsp,
+    /// Serve an in-memory DynamoDB over HTTP (DynamoDB's JSON protocol) for local tests.
+    Serve(ServeArgs),
 }
 
 /// Output formats of `check`.
@@ -167,4 +169,14 @@ pub struct SimulateArgs {
     pub seed: u64,
     #[arg(long, value_enum, default_value_t = ListFormat::Human)]
     pub format: ListFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
+    /// Address to bind; anything but loopback exposes an unauthenticated database.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
 }

@@ -46,6 +46,22 @@ pub(super) fn load_model(
     match model::load_file(&config) {
         Ok(m) => {
             let text = std::fs::read_to_string(&config).unwrap_or_default();
+            // `[rules]` ids are checked here: the model cannot see the rule registry.
+            let mut known: Vec<&str> = rules::REGISTRY.iter().map(|r| r.meta().id).collect();
+            known.push(UNUSED_ALLOW);
+            let problems = model::validate::unknown_rules(&m, &known);
+            if !problems.is_empty() {
+                eprint!(
+                    "{}",
+                    human::render_model_problems(&config, &text, &problems, color)
+                );
+                eprintln!(
+                    "error: `{}` has {} problem(s); fix them and run again",
+                    display_path(&config),
+                    problems.len()
+                );
+                return Err(EXIT_ERROR);
+            }
             Ok((m, SourceFile::new(&config, text)))
         }
         Err(e) => {

@@ -47,6 +47,12 @@ pub fn main(argv: Vec<OsString>) -> i32 {
         Command::Calls(a) => calls::run(a),
         Command::Model(a) => model_cmd::run(a),
         Command::Simulate(a) => simulate_cmd::run(a),
+        Command::Serve(a) => {
+            match crate::engine::server::run(std::net::SocketAddr::new(a.bind, a.port)) {
+                Ok(()) => EXIT_OK,
+                Err(e) => error(e),
+            }
+        }
         Command::Lsp => match crate::lsp::run_stdio() {
             Ok(()) => EXIT_OK,
             Err(e) => error(format!("language server: {e}")),

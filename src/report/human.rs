@@ -94,6 +94,9 @@ pub fn render(diagnostics: &[Diagnostic], files: &Files, color: bool) -> String 
         }
         notes.push(format!("note: for more, run `dynalint explain {}`", d.rule));
         cs = cs.with_notes(notes);
+        if !out.is_empty() {
+            let _ = std::io::Write::write_all(&mut out, b"\n");
+        }
         if term::emit(&mut out, &config, &files.db, &cs).is_err() {
             // The span fell outside the file (it changed under us): say it plainly.
             let line = format!(

@@ -1,5 +1,7 @@
 //! `get-item-in-loop`: prose in `rules/get-item-in-loop.md`.
 
+use std::collections::HashSet;
+
 use super::{Rule, RuleContext, RuleMeta};
 use crate::analysis::key_access::{addressed, Via};
 use crate::analysis::{BoundOperation, ProjectFacts};
@@ -22,7 +24,7 @@ impl Rule for GetItemInLoop {
 
     fn check_project(&self, cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>) {
         // The keys of a `BatchGetItem` are its children: batched already, not judged.
-        let children: Vec<*const Operation> = facts
+        let children: HashSet<*const Operation> = facts
             .operations
             .iter()
             .flat_map(|b| b.op.children.iter().map(|c| c as *const Operation))
@@ -164,5 +166,16 @@ partition-key = "GSI1PK"
             &[get, retry, batch, range, on_index],
         );
         assert!(d.is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn the_keys_of_a_batch_in_a_loop_are_not_gets() {
+        let m = model(MODEL);
+        let mut child = op(OpKind::GetItem, "Orders");
+        in_for_loop(&mut child);
+        let mut batch = op(OpKind::BatchGetItem, "Orders");
+        in_for_loop(&mut batch);
+        batch.children.push(child);
+        assert!(run_ops(&m, "get-item-in-loop", &[batch]).is_empty());
     }
 }

@@ -3,7 +3,7 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::analysis::entity_of::entity_of;
 use crate::analysis::index_key_check::{index_key_rejection, BadKeyValue};
-use crate::analysis::key_access::{written, AttrValue};
+use crate::analysis::key_access::{written, AttrValue, Via};
 use crate::analysis::{BoundOperation, ProjectFacts};
 use crate::attr::AttributeType;
 use crate::engine::keys::WriteKind;
@@ -62,10 +62,33 @@ impl Rule for MissingSparseAttribute {
 
     fn check_project(&self, cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>) {
         for table in &facts.model.tables {
-            let puts: Vec<(&Operation, &Entity)> = facts
-                .operations
-                .iter()
-                .filter(|b| b.op.kind == OpKind::PutItem && b.table == Some(table))
+            let on_table = || {
+                facts
+                    .operations
+                    .iter()
+                    .filter(|b| b.table.is_some_and(|t| std::ptr::eq(t, table)))
+            };
+            // An attribute an update sets may be what puts the item in the index
+            // later (`SET createdAt = :now` on publish); an update whose expression is
+            // not known may set anything, so the table is then not judged.
+            let unknown_update = on_table().any(|b| {
+                b.op.kind == OpKind::UpdateItem
+                    && b.op
+                        .update
+                        .as_ref()
+                        .is_some_and(|u| u.text.value().is_none())
+            });
+            if unknown_update {
+                continue;
+            }
+            let updated: Vec<String> = on_table()
+                .filter(|b| b.op.kind == OpKind::UpdateItem)
+                .flat_map(|b| written(b.op))
+                .filter(|a| a.via == Via::UpdateSet)
+                .map(|a| a.attribute)
+                .collect();
+            let puts: Vec<(&Operation, &Entity)> = on_table()
+                .filter(|b| b.op.kind == OpKind::PutItem)
                 .filter_map(|b| {
                     let item = b.op.item.as_ref()?;
                     Some((b.op, entity_of(table, item)?))
@@ -73,7 +96,7 @@ impl Rule for MissingSparseAttribute {
                 .collect();
             for index in &table.indexes {
                 for entity in &table.entities {
-                    missing_from_sparse(cx, table, index, entity, &puts);
+                    missing_from_sparse(cx, table, index, entity, &puts, &updated);
                 }
             }
         }
@@ -164,6 +187,7 @@ fn missing_from_sparse(
     index: &Index,
     entity: &Entity,
     puts: &[(&Operation, &Entity)],
+    updated: &[String],
 ) {
     if entity.presence_in(table, index) != crate::model::Presence::Present {
         return;
@@ -181,6 +205,7 @@ fn missing_from_sparse(
             // Missing only when every put of the entity leaves it out and each put's
             // item is fully known.
             !mine.is_empty()
+                && !updated.iter().any(|u| u == *k)
                 && mine.iter().all(|op| {
                     op.item
                         .as_ref()
@@ -342,5 +367,22 @@ attributes = ["facet", "createdAt"]
         assert!(run_ops(&m, "missing-sparse-attribute", &[user, ok.clone()]).is_empty());
         // One put that sets it is enough: the others may be deliberate.
         assert!(run_ops(&m, "missing-sparse-attribute", &[ok, blog_put(None)]).is_empty());
+    }
+
+    #[test]
+    fn an_update_that_sets_the_index_key_later_counts() {
+        let m = model(BLOG);
+        let mut publish = op(OpKind::UpdateItem, "BlogApp");
+        publish.update = Some(expr("SET createdAt = :now"));
+        publish
+            .values
+            .insert(":now".into(), val(Provenance::Param, 60));
+        assert!(run_ops(&m, "missing-sparse-attribute", &[blog_put(None), publish]).is_empty());
+        let mut unknown = op(OpKind::UpdateItem, "BlogApp");
+        unknown.update = Some(crate::scanner::ExprArg {
+            text: crate::scanner::Resolved::unknown("built at run time"),
+            ..expr("")
+        });
+        assert!(run_ops(&m, "missing-sparse-attribute", &[blog_put(None), unknown]).is_empty());
     }
 }

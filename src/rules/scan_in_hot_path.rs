@@ -36,7 +36,7 @@ impl Rule for ScanInHotPath {
                     " (about {} RCU for {} items of {} B, eventually consistent)",
                     group(rcu),
                     group(count),
-                    size
+                    group(size)
                 )
             })
             .unwrap_or_default();
@@ -64,11 +64,24 @@ impl Rule for ScanInHotPath {
             )
             .label(
                 file,
-                lp.span,
+                loop_keyword(lp),
                 format!("this `{}` repeats the scan", lp.kind),
             )
             .help("scan once outside the loop, or query by key inside it");
         }
+    }
+}
+
+/// The loop's keyword when it is one (`for`, `while`, `loop`), else the whole loop:
+/// a label over a 40-line body says less than one over its `for`.
+fn loop_keyword(lp: &crate::scanner::LoopInfo) -> crate::source::Span {
+    if matches!(lp.kind.as_str(), "for" | "while" | "loop") {
+        crate::source::Span::new(
+            lp.span.start,
+            (lp.span.start + lp.kind.len()).min(lp.span.end),
+        )
+    } else {
+        lp.span
     }
 }
 

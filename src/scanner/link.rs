@@ -513,9 +513,21 @@ impl<'a> Linker<'a> {
             })
             .collect();
         if cands.is_empty() {
-            return Resolved::unknown(format!(
-                "`{text}` is not a constant dynalint found in the crate"
-            ));
+            let reason = format!("`{text}` is not a constant dynalint found in the crate");
+            // A SCREAMING_CASE name from another crate is still a constant the code names
+            // the value by: keep the name so a table's `refs` can match it.
+            let const_like = last.chars().any(|c| c.is_ascii_uppercase())
+                && last
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            return if const_like {
+                Resolved::Const {
+                    name: text.to_string(),
+                    value: Box::new(Resolved::unknown(reason)),
+                }
+            } else {
+                Resolved::unknown(reason)
+            };
         }
         // Prefer the referring file, then the referring module.
         let pick = cands
