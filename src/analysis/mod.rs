@@ -12,9 +12,11 @@ pub mod key_access;
 pub mod key_shape;
 pub mod read_cost;
 pub mod request;
+pub mod rule_cache;
 pub mod suppress;
 
 pub use bind::{bind, BoundOperation};
+pub use rule_cache::RuleCache;
 
 use crate::model::Model;
 use crate::report::diagnostic::sort;
@@ -55,7 +57,29 @@ pub fn analyze_scanned(
     scanned: scanner::ScanResult,
     selection: &RuleSelection,
 ) -> Analysis {
-    let mut diagnostics = run_rules(model, &scanned.operations, selection);
+    finish(model, files, scanned, selection, None)
+}
+
+/// [`analyze_scanned`] with the rules' per-operation findings reused from `cache`
+/// where an operation is unchanged (see [`RuleCache`]).
+pub fn analyze_scanned_cached(
+    model: &Model,
+    files: &[SourceFile],
+    scanned: scanner::ScanResult,
+    selection: &RuleSelection,
+    cache: &mut RuleCache,
+) -> Analysis {
+    finish(model, files, scanned, selection, Some(cache))
+}
+
+fn finish(
+    model: &Model,
+    files: &[SourceFile],
+    scanned: scanner::ScanResult,
+    selection: &RuleSelection,
+    cache: Option<&mut RuleCache>,
+) -> Analysis {
+    let mut diagnostics = run_rules_with(model, &scanned.operations, selection, cache);
     diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
     sort(&mut diagnostics);
     Analysis {
@@ -71,6 +95,15 @@ pub fn run_rules(
     operations: &[Operation],
     selection: &RuleSelection,
 ) -> Vec<Diagnostic> {
+    run_rules_with(model, operations, selection, None)
+}
+
+fn run_rules_with(
+    model: &Model,
+    operations: &[Operation],
+    selection: &RuleSelection,
+    cache: Option<&mut RuleCache>,
+) -> Vec<Diagnostic> {
     let mut bound: Vec<BoundOperation<'_>> = Vec::new();
     for op in operations {
         push_bound(model, op, &mut bound);
@@ -79,15 +112,27 @@ pub fn run_rules(
         model,
         operations: &bound,
     };
+    let mut per_op = cache.map(|c| c.findings(model, &bound, selection));
     let mut out = Vec::new();
-    for rule in REGISTRY {
+    for (i, rule) in REGISTRY.iter().enumerate() {
         let Some(severity) = selection.severity(rule.meta(), model) else {
             continue;
         };
         let mut cx = RuleContext::new(model, *rule, severity);
         rule.check_model(&mut cx, model);
-        for b in &bound {
-            rule.check_operation(&mut cx, b);
+        match &mut per_op {
+            None => {
+                for b in &bound {
+                    rule.check_operation(&mut cx, b);
+                }
+            }
+            Some(findings) => {
+                for f in findings.iter_mut() {
+                    if let Some(found) = f.get_mut(i) {
+                        out.append(found);
+                    }
+                }
+            }
         }
         rule.check_project(&mut cx, &facts);
         out.extend(cx.into_diagnostics());

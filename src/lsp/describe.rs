@@ -4,17 +4,53 @@
 
 use std::fmt::Write as _;
 
-use crate::analysis::BoundOperation;
+use crate::analysis::conditions::{and_terms, parse_condition_arg};
+use crate::analysis::read_cost::{self, Spread};
+use crate::analysis::{figures, BoundOperation};
+use crate::expr::ExprKind;
 use crate::model::{Index, IndexKind, Model, Projection, Table};
-use crate::scanner::Operation;
+use crate::scanner::{OpKind, Operation};
 
-/// The cost of one call as the simulation figures it, in words
-/// (`"about 12 RCU per call (eventually consistent)"`).
+/// What one Query or Scan call reads, estimated from the model's figures by
+/// [`read_cost::items_read`] (the estimate the rules use): items, bytes and read
+/// capacity for an average call. `None` for other kinds of call, or when the model
+/// lacks the figures (the text then names the missing field).
 ///
-/// Seam: `crate::simulate` does not expose per-call figures yet. When it does, this
-/// is the one place to ask it; the hover shows whatever this returns.
-pub fn simulated_cost(_model: &Model, _bound: &BoundOperation<'_>) -> Option<String> {
-    None
+/// Seam: when `crate::simulate` exposes per-call figures from its replay against
+/// the engine (writes, GetItem, batches), this is the one place to ask it.
+pub fn simulated_cost(_model: &Model, bound: &BoundOperation<'_>) -> Option<String> {
+    let op = bound.op;
+    let table = bound.table?;
+    let key_terms = match (op.kind, &op.key_condition) {
+        (OpKind::Query, Some(arg)) => match parse_condition_arg(arg, ExprKind::KeyCondition) {
+            Some(Ok(c)) => and_terms(&c, &op.names).terms,
+            _ => return None,
+        },
+        (OpKind::Scan, _) => Vec::new(),
+        _ => return None,
+    };
+    Some(
+        match read_cost::items_read(table, bound.index, op, &key_terms, Spread::Average) {
+            Ok(read) => {
+                let mut s = format!("reads about {} items", figures::count(read.items));
+                if let (Some(b), Some(rcu)) = (read.bytes, read.rcu()) {
+                    let consistency = if read.consistent {
+                        "strongly consistent"
+                    } else {
+                        "eventually consistent"
+                    };
+                    let _ = write!(
+                        s,
+                        " ({}), {} RCU per call ({consistency}) before any filter",
+                        figures::bytes(b),
+                        figures::units(rcu)
+                    );
+                }
+                s
+            }
+            Err(missing) => format!("not known: the model needs {}", missing.0),
+        },
+    )
 }
 
 /// Describes a call, bound to the model, as Markdown.
@@ -42,7 +78,7 @@ pub fn operation(model: &Model, bound: &BoundOperation<'_>) -> String {
         }
     }
     if let Some(cost) = simulated_cost(model, bound) {
-        let _ = writeln!(out, "\nSimulated cost: {cost}.");
+        let _ = writeln!(out, "\nCost per call: {cost}.");
     }
     describe_context(&mut out, op);
     out
@@ -98,7 +134,7 @@ fn describe_target(out: &mut String, table: &Table, index: Option<&Index>, op: &
     }
     let mut size = Vec::new();
     if let Some(n) = table.item_count {
-        size.push(format!("{} items", group(n)));
+        size.push(format!("{} items", figures::group(n)));
     }
     if let Some(b) = table.avg_item_size {
         size.push(format!("{b} B per item on average"));
@@ -126,19 +162,6 @@ fn describe_context(out: &mut String, op: &Operation) {
     if let Some(lp) = &ctx.in_loop {
         let _ = writeln!(out, "\nRuns once per iteration of a `{}` loop.", lp.kind);
     }
-}
-
-/// `1234567` → `1,234,567`.
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -199,6 +222,15 @@ projection = "KEYS_ONLY"
         );
         assert!(md.contains("projects keys only"), "{md}");
         assert!(md.contains("5,000,000 items, 400 B per item"), "{md}");
+        // No key condition: the read cannot be estimated, and nothing is claimed.
+        assert!(!md.contains("Cost per call"), "{md}");
+        let mut scan = Operation::new(OpKind::Scan, op.file.clone(), Span::new(0, 1));
+        scan.table = Some(Resolved::literal("BlogApp"));
+        let md = operation(&model, &bind(&model, &scan));
+        assert!(
+            md.contains("Cost per call: reads about 5,000,000 items (1.9 GB), 244,141 RCU per call (eventually consistent)"),
+            "{md}"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use globset::GlobSet;
 use rayon::prelude::*;
 
-use crate::analysis::{self, Analysis};
+use crate::analysis::{self, Analysis, RuleCache};
 use crate::model::{self, Model, ModelProblem};
 use crate::rules::RuleSelection;
 use crate::scanner::{self, FileIndex, ScanSettings};
@@ -45,6 +45,8 @@ pub struct Project {
     indexes: HashMap<FilePath, (Arc<str>, Arc<FileIndex>)>,
     /// The settings the indexes were made with; other settings invalidate them.
     indexed_with: Option<(Vec<String>, Vec<String>)>,
+    /// Rule findings of unchanged calls, reused across runs.
+    rule_cache: RuleCache,
 }
 
 /// The result of one analysis of a project.
@@ -81,6 +83,7 @@ impl Project {
             snapshot: None,
             indexes: HashMap::new(),
             indexed_with: None,
+            rule_cache: RuleCache::new(),
         };
         p.reload_model(text);
         p
@@ -289,9 +292,10 @@ impl Project {
         }
         self.indexes = fresh;
         let selection = RuleSelection::default();
+        let rule_cache = &mut self.rule_cache;
         let linked = catch_unwind(AssertUnwindSafe(|| {
             let scanned = scanner::link(&indexes, &settings);
-            analysis::analyze_scanned(model, &healthy_files, scanned, &selection)
+            analysis::analyze_scanned_cached(model, &healthy_files, scanned, &selection, rule_cache)
         }));
         match linked {
             Ok(a) => (a, crashed),

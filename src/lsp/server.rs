@@ -30,14 +30,16 @@ use super::LspError;
 /// How the server behaves; [`ServerOptions::from_env`] is what `dynalint lsp` uses.
 #[derive(Clone)]
 pub struct ServerOptions {
-    /// Quiet time after the last change before a project is analysed again.
+    /// Changes closer together than this are a burst: the project is analysed once
+    /// the burst has been quiet this long. A change after a pause is analysed as
+    /// soon as the messages already queued are handled (which folds them in too).
     pub debounce: Duration,
     /// Run on every file before analysis: a fault-injection seam for tests.
     pub file_hook: Option<Arc<FileHook>>,
 }
 
-/// Default quiet time: short enough to feel instant, long enough to fold a burst of
-/// edits (multi-cursor typing, a paste split into changes) into one analysis.
+/// Default burst window: short enough to feel instant, long enough to fold a burst
+/// of edits (multi-cursor typing, a paste split into changes) into one analysis.
 pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(20);
 
 impl Default for ServerOptions {
@@ -92,6 +94,8 @@ pub struct Server {
     /// Projects with changes not analysed yet, and when to analyse them.
     dirty: HashSet<PathBuf>,
     deadline: Option<Instant>,
+    /// When the last change was scheduled, to tell a burst from a pause.
+    last_change: Option<Instant>,
     /// URIs with diagnostics published, by project: cleared when they drop out.
     published: HashMap<PathBuf, HashSet<Uri>>,
     shutdown: bool,
@@ -130,6 +134,7 @@ impl Server {
             projects: HashMap::new(),
             dirty: HashSet::new(),
             deadline: None,
+            last_change: None,
             published: HashMap::new(),
             shutdown: false,
             next_request: 0,
@@ -314,10 +319,20 @@ impl Server {
             .or_insert_with(|| Project::new(config.to_path_buf(), text.as_deref()))
     }
 
-    /// Marks a project for analysis after the debounce.
+    /// Marks a project for analysis: right after the queued messages when the user
+    /// had paused, else once the burst of changes has been quiet for the debounce.
     pub fn schedule(&mut self, config: &Path) {
         self.dirty.insert(config.to_path_buf());
-        self.deadline = Some(Instant::now() + self.options.debounce);
+        let now = Instant::now();
+        let burst = self
+            .last_change
+            .is_some_and(|t| now.duration_since(t) < self.options.debounce);
+        self.last_change = Some(now);
+        self.deadline = Some(if burst {
+            now + self.options.debounce
+        } else {
+            now
+        });
     }
 
     /// Analyses every project with pending changes.
@@ -522,5 +537,31 @@ fn crash_diagnostic(message: &str) -> lsp_types::Diagnostic {
         related_information: None,
         tags: None,
         data: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_after_a_pause_is_analysed_at_once_and_a_burst_waits() {
+        let (conn, _client) = Connection::memory();
+        let debounce = Duration::from_secs(60);
+        let mut s = Server::new(
+            conn,
+            ServerOptions {
+                debounce,
+                ..ServerOptions::default()
+            },
+        );
+        let p = Path::new("/p/dynalint.toml");
+        let start = Instant::now();
+        s.schedule(p);
+        assert!(s.deadline.is_some_and(|d| d <= Instant::now()));
+        // A second change right after the first is a burst: wait for quiet.
+        s.schedule(p);
+        assert!(s.deadline.is_some_and(|d| d >= start + debounce));
+        assert!(s.dirty.contains(p));
     }
 }

@@ -1,0 +1,150 @@
+//! Findings of the rules' `check_operation` kept from one run to the next.
+//!
+//! `check_operation` is pure over (operation, model, level): an operation equal to
+//! one of the previous run — same file, span, arguments and context, so a call that
+//! became hot through another file's edit is not equal — gets that run's findings
+//! back without running the rules again. The LSP re-analyses a project on every
+//! keystroke; with this, only the calls of the edited file are checked again.
+//! Project-wide checks (`check_model`, `check_project`) always run.
+
+use std::collections::HashMap;
+
+use crate::model::Model;
+use crate::report::Diagnostic;
+use crate::rules::{RuleContext, RuleSelection, REGISTRY};
+use crate::scanner::{OpKind, Operation};
+use crate::source::{FilePath, Span};
+
+use super::BoundOperation;
+
+type Key = (FilePath, Span, OpKind);
+
+/// Per-rule findings of one operation, by index in [`REGISTRY`].
+type Findings = Vec<Vec<Diagnostic>>;
+
+/// The cache; valid for one model and rule selection, cleared when they change.
+#[derive(Default)]
+pub struct RuleCache {
+    model: Option<Model>,
+    only: Option<Vec<String>>,
+    entries: HashMap<Key, Vec<(Operation, Findings)>>,
+}
+
+impl RuleCache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of operations remembered.
+    pub fn len(&self) -> usize {
+        self.entries.values().map(Vec::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The per-rule `check_operation` findings of every bound operation, in order:
+    /// from the cache when the operation is unchanged, else by running the rules.
+    /// Afterwards the cache holds exactly these operations.
+    pub(super) fn findings(
+        &mut self,
+        model: &Model,
+        bound: &[BoundOperation<'_>],
+        selection: &RuleSelection,
+    ) -> Vec<Findings> {
+        if self.model.as_ref() != Some(model) || self.only != selection.only {
+            self.entries.clear();
+            self.model = Some(model.clone());
+            self.only = selection.only.clone();
+        }
+        let mut kept: HashMap<Key, Vec<(Operation, Findings)>> = HashMap::new();
+        let mut out = Vec::with_capacity(bound.len());
+        for b in bound {
+            let key = (b.op.file.clone(), b.op.span, b.op.kind);
+            let old = self.entries.get_mut(&key).and_then(|v| {
+                let i = v.iter().position(|(op, _)| op == b.op)?;
+                Some(v.swap_remove(i))
+            });
+            let (op, findings) = match old {
+                Some(hit) => hit,
+                None => (b.op.clone(), check(model, b, selection)),
+            };
+            out.push(findings.clone());
+            kept.entry(key).or_default().push((op, findings));
+        }
+        self.entries = kept;
+        out
+    }
+}
+
+/// Runs every enabled rule's `check_operation` on one operation.
+fn check(model: &Model, b: &BoundOperation<'_>, selection: &RuleSelection) -> Findings {
+    REGISTRY
+        .iter()
+        .map(|rule| match selection.severity(rule.meta(), model) {
+            Some(severity) => {
+                let mut cx = RuleContext::new(model, *rule, severity);
+                rule.check_operation(&mut cx, b);
+                cx.into_diagnostics()
+            }
+            None => Vec::new(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::analysis::{analyze_scanned, analyze_scanned_cached};
+    use crate::scanner::{self, ScanSettings};
+    use crate::source::SourceFile;
+
+    fn fixture() -> (Model, Vec<SourceFile>) {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-fixtures/_lsp");
+        let model = crate::model::load_file(&root.join("dynalint.toml")).unwrap();
+        let files = ["main.rs", "handlers.rs", "repo.rs"]
+            .iter()
+            .map(|f| {
+                let p = root.join("src").join(f);
+                SourceFile::new(&p, std::fs::read_to_string(&p).unwrap())
+            })
+            .collect();
+        (model, files)
+    }
+
+    fn run(model: &Model, files: &[SourceFile], cache: Option<&mut RuleCache>) -> Vec<Diagnostic> {
+        let scanned = scanner::scan(files, &ScanSettings::from_model(model));
+        let sel = RuleSelection::default();
+        match cache {
+            Some(c) => analyze_scanned_cached(model, files, scanned, &sel, c).diagnostics,
+            None => analyze_scanned(model, files, scanned, &sel).diagnostics,
+        }
+    }
+
+    #[test]
+    fn cached_runs_find_what_a_fresh_run_finds() {
+        let (model, mut files) = fixture();
+        let mut cache = RuleCache::new();
+        let fresh = run(&model, &files, None);
+        assert!(!fresh.is_empty());
+        assert_eq!(run(&model, &files, Some(&mut cache)), fresh);
+        let remembered = cache.len();
+        assert!(remembered > 0);
+        // Same operations: served from the cache, same answer.
+        assert_eq!(run(&model, &files, Some(&mut cache)), fresh);
+        assert_eq!(cache.len(), remembered);
+
+        // Unrouting the handler (another file) changes the scan's context: the cache
+        // must not hand back the stale "hot" finding.
+        let main = files[0]
+            .text
+            .replace("get(handlers::list_posts)", "get(|| async { 1 })");
+        files[0] = SourceFile::new(files[0].path.to_path_buf(), main);
+        let fresh2 = run(&model, &files, None);
+        assert_ne!(fresh2, fresh);
+        assert_eq!(run(&model, &files, Some(&mut cache)), fresh2);
+    }
+}
