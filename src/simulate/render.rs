@@ -272,6 +272,17 @@ pub fn render_human(report: &SimulationReport) -> String {
     for o in &cov.operations_without_pattern {
         lines.push(format!("{o}: reads a shape no access pattern declares"));
     }
+    for w in &cov.wasteful_operations {
+        lines.push(format!(
+            "{}: {} reads {} items to return {} ({} RCU per call)\n    why: {}",
+            w.location,
+            w.served_by,
+            number(w.items_read),
+            number(w.items_returned),
+            number(w.rcu),
+            w.why.join("; ")
+        ));
+    }
     for u in &cov.unread_indexes {
         let mut s = format!(
             "index `{}` of table `{}` is read by nothing",

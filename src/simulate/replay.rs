@@ -15,7 +15,7 @@ use crate::attr::AttributeType;
 use crate::engine::keys::{Bounded, PrimaryKey, Sort};
 use crate::engine::size::item_size;
 use crate::engine::table::project_index;
-use crate::engine::{AttributeValue, IndexKind, Item, KeyValue, Number};
+use crate::engine::{AttributeValue, IndexKind, Item, KeyValue, Number, Projection};
 use crate::model::{KeyTemplate, TemplatePart};
 
 use super::align::{align, Slot};
@@ -582,12 +582,11 @@ fn range_stats(
         if !keep(sk) {
             return;
         }
-        let stored = match index {
-            Some(i) => match gt.data().schema.indexes.get(i) {
-                Some(ix) => item_size(&project_index(&gt.data().schema, ix, item)),
-                None => item_size(item),
-            },
-            None => item_size(item),
+        let stored = match index.and_then(|i| gt.data().schema.indexes.get(i)) {
+            Some(ix) if ix.projection != Projection::All => {
+                item_size(&project_index(&gt.data().schema, ix, item))
+            }
+            _ => item_size(item),
         };
         stats.items += 1;
         stats.bytes += stored;
@@ -639,7 +638,12 @@ fn scan_stats(
         }
         Some((i, ix)) => {
             for (_, item) in gt.data().index_scan_from(i, None) {
-                tally(item_size(&project_index(&gt.data().schema, ix, item)), item);
+                let size = if ix.projection == Projection::All {
+                    item_size(item)
+                } else {
+                    item_size(&project_index(&gt.data().schema, ix, item))
+                };
+                tally(size, item);
             }
         }
     }
