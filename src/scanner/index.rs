@@ -162,7 +162,17 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
         return idx;
     };
     let root = tree.root_node();
-    let (parents, nodes) = super::syntax::parent_map(root);
+    let (parents, nodes, truncated) = super::syntax::parent_map(root);
+    if truncated {
+        idx.problems.push(ScanProblem {
+            file: file.path.clone(),
+            span: None,
+            message: format!(
+                "code nested deeper than {} levels was skipped",
+                super::syntax::MAX_DEPTH * 4
+            ),
+        });
+    }
     let src = Src {
         text,
         parents: &parents,

@@ -49,9 +49,11 @@ const INTERESTING: &[&str] = &[
 
 /// Every node's parent, and the nodes of [`INTERESTING`] kinds in pre-order, from one
 /// cursor walk (depth-guarded like every walk).
-pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>) {
+/// The bool says the walk stopped at [`MAX_DEPTH`]` * 4` somewhere (parts skipped).
+pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
     let mut map = Parents::default();
     let mut nodes = Vec::new();
+    let mut truncated = false;
     let mut cursor = root.walk();
     let mut stack: Vec<Node<'_>> = Vec::new();
     loop {
@@ -62,13 +64,17 @@ pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>) {
         if n.is_named() && INTERESTING.contains(&n.kind()) {
             nodes.push(n);
         }
-        if stack.len() < MAX_DEPTH * 4 && cursor.goto_first_child() {
-            stack.push(n);
-            continue;
+        if stack.len() < MAX_DEPTH * 4 {
+            if cursor.goto_first_child() {
+                stack.push(n);
+                continue;
+            }
+        } else if n.child_count() > 0 {
+            truncated = true;
         }
         loop {
             if stack.is_empty() {
-                return (map, nodes);
+                return (map, nodes, truncated);
             }
             if cursor.goto_next_sibling() {
                 break;

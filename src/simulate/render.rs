@@ -213,7 +213,7 @@ pub fn render_human(report: &SimulationReport) -> String {
                 );
             }
             if let Some(c) = &p.cost {
-                if (c.factor - 1.0).abs() > 1e-6 {
+                if !super::replay::same_size(c.factor) {
                     let _ = writeln!(
                         out,
                         "  `{}`: its partition is {}× the simulated one at full scale (simulated {} RCU per call)",
