@@ -125,7 +125,10 @@ fn diagnostics_edit_hover_and_code_action_round_trip() {
     assert!(md.contains("projects keys only"), "{md}");
     assert!(md.contains("5,000,000 items"), "{md}");
     // `facet` declares no values or cardinality, so the read cannot be estimated.
-    assert!(md.contains("Cost per call: not known: the model needs"), "{md}");
+    assert!(
+        md.contains("Cost per call: not known: the model needs"),
+        "{md}"
+    );
 
     // The quick fix "allow this finding here", applied as the editor would.
     let r = c.request(
