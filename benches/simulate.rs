@@ -163,6 +163,22 @@ fn main() {
         start.elapsed().as_secs_f64() * 1e6 / rounds as f64
     );
 
+    // Generation alone, at full scale: the bulk of a run's time and memory.
+    let start = Instant::now();
+    let generated = simulate::generate::generate_table(
+        table,
+        &model.access_patterns,
+        1.0,
+        simulate::run::DEFAULT_SEED,
+        &mut Vec::new(),
+    );
+    println!(
+        "generate 1M items into the engine (3 GSIs): {:.2} s; peak RSS {} MB",
+        start.elapsed().as_secs_f64(),
+        peak_kb().unwrap_or(0) / 1024
+    );
+    drop(generated);
+
     let before = peak_kb().unwrap_or(0);
     for (label, scale) in [("default budget", None), ("full scale", Some(1.0))] {
         let options = SimulateOptions {

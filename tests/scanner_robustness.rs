@@ -144,3 +144,76 @@ fn garbage_and_pathological_inputs_do_not_panic() {
         check(&[SourceFile::new(format!("case{i}.rs"), c.as_str())]);
     }
 }
+
+#[test]
+fn deep_nesting_is_reported_not_fatal() {
+    let depth = 3000;
+    let text = format!(
+        "fn f() {{ let x = {}1{}; client.scan().table_name(\"T\").send(); }}",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let result = scan(
+        &[SourceFile::new("deep.rs", text)],
+        &ScanSettings::default(),
+    );
+    assert!(
+        result
+            .problems
+            .iter()
+            .any(|p| p.message.contains("nested deeper")),
+        "{:?}",
+        result.problems
+    );
+    assert_eq!(
+        result.operations.len(),
+        1,
+        "the call beside the deep expression is still found"
+    );
+}
+
+#[test]
+fn linking_per_file_indexes_equals_scanning_and_one_file_can_be_reindexed() {
+    use dynalint::scanner::{index_file, link};
+    use std::sync::Arc;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test-fixtures/scanner/crate_wide");
+    let mut paths = Vec::new();
+    rust_files(&dir, &mut paths);
+    paths.sort();
+    let mut files: Vec<SourceFile> = paths
+        .iter()
+        .map(|p| {
+            SourceFile::new(
+                p.strip_prefix(&dir).unwrap(),
+                std::fs::read_to_string(p).unwrap(),
+            )
+        })
+        .collect();
+    let settings = ScanSettings::default();
+    let mut indexes: Vec<Arc<_>> = files
+        .iter()
+        .map(|f| Arc::new(index_file(f, &settings)))
+        .collect();
+    let linked = link(&indexes, &settings);
+    let scanned = scan(&files, &settings);
+    assert_eq!(linked.operations, scanned.operations);
+    // Edit the constants file: only its index is rebuilt, and every use follows.
+    let names = files
+        .iter()
+        .position(|f| f.path.ends_with("src/names.rs"))
+        .unwrap();
+    files[names] = SourceFile::new("src/names.rs", "pub const TABLE: &str = \"Renamed\";\npub mod index { pub const BY_EMAIL: &str = \"ByEmail\"; }\n");
+    indexes[names] = Arc::new(index_file(&files[names], &settings));
+    let relinked = link(&indexes, &settings);
+    let tables: Vec<_> = relinked
+        .operations
+        .iter()
+        .filter(|o| o.file.ends_with("src/repo.rs"))
+        .filter_map(|o| o.table.as_ref()?.value().map(str::to_string))
+        .collect();
+    assert!(
+        !tables.is_empty() && tables.iter().all(|t| t == "Renamed"),
+        "{tables:?}"
+    );
+    assert_eq!(relinked.operations, scan(&files, &settings).operations);
+}

@@ -399,6 +399,13 @@ fn code_operations_are_costed_and_matched_to_patterns() {
         Some("PutItem is costed per entity write, not per call")
     );
     assert_eq!(r.coverage.operations_without_pattern, ["src/blog.rs@200"]);
+    let wasteful: Vec<&str> = r
+        .coverage
+        .wasteful_operations
+        .iter()
+        .map(|w| w.location.as_str())
+        .collect();
+    assert_eq!(wasteful, ["src/blog.rs@100", "src/blog.rs@200"]);
     assert_eq!(r.coverage.patterns_without_code, ["user profile"]);
     let json = render_json(&r);
     assert_eq!(json["schema_version"], 1);

@@ -28,7 +28,8 @@ pub enum Via {
 pub struct AttrValue<'a> {
     pub attribute: String,
     pub value: &'a ValueInfo,
-    /// The value's expression in the source (falls back to the argument).
+    /// The value's expression in the operation's file; the call itself for the fields
+    /// of a serialised struct.
     pub span: Span,
     pub via: Via,
     /// Set only on some paths through the code.
@@ -42,7 +43,15 @@ pub fn written(op: &Operation) -> Vec<AttrValue<'_>> {
     match op.kind {
         OpKind::PutItem => {
             if let Some(item) = &op.item {
-                out.extend(map_values(item, Via::Item));
+                let mut values = map_values(item, Via::Item);
+                // A serialised struct's fields sit in the struct's file, which the IR
+                // does not name: point at the call instead.
+                if item.from_type.is_some() {
+                    for v in &mut values {
+                        v.span = op.method_span;
+                    }
+                }
+                out.extend(values);
             }
         }
         OpKind::UpdateItem => {

@@ -60,7 +60,9 @@ pub enum PathElement {
 /// The first element is always an [`PathElement::Attr`] or [`PathElement::Name`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Path {
+    /// The elements, outermost first.
     pub elements: Vec<PathElement>,
+    /// From the first element to the last.
     pub span: Span,
 }
 
@@ -74,6 +76,7 @@ impl Path {
 /// An expression attribute value placeholder (`:v`), stored with its `:`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueRef {
+    /// The placeholder with its `:` (`:v`), the key of `ExpressionAttributeValues`.
     pub name: String,
     pub span: Span,
 }
@@ -91,6 +94,7 @@ pub enum Operand {
 }
 
 impl Operand {
+    /// Where it is in the expression string.
     pub fn span(&self) -> Span {
         match self {
             Operand::Path(p) => p.span,
@@ -225,6 +229,7 @@ pub enum Condition {
 }
 
 impl Condition {
+    /// Where it is in the expression string.
     pub fn span(&self) -> Span {
         match self {
             Condition::Compare { span, .. }
@@ -265,6 +270,7 @@ pub enum SetOperand {
 }
 
 impl SetOperand {
+    /// Where it is in the expression string.
     pub fn span(&self) -> Span {
         match self {
             SetOperand::Path(p) => p.span,
@@ -334,6 +340,7 @@ impl UpdateClause {
         }
     }
 
+    /// Where it is in the expression string.
     pub fn span(&self) -> Span {
         match self {
             UpdateClause::Set { span, .. }

@@ -100,6 +100,7 @@ pub(crate) struct Parser<'s> {
 }
 
 impl<'s> Parser<'s> {
+    /// A parser over `src`; `keywords` are the words this grammar reserves for itself.
     pub fn new(
         src: &'s str,
         kind: ExprKind,
@@ -146,6 +147,7 @@ impl<'s> Parser<'s> {
         tok
     }
 
+    /// The source text of `tok`.
     pub fn text(&self, tok: Token) -> &'s str {
         self.src.get(tok.span.range()).unwrap_or("")
     }

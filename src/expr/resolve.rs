@@ -14,6 +14,7 @@ pub struct Names {
 }
 
 impl Names {
+    /// No placeholders.
     pub fn new() -> Self {
         Self::default()
     }
@@ -51,10 +52,12 @@ impl Names {
         self.entries.iter().map(|(k, _)| k.as_str())
     }
 
+    /// How many placeholders are given.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// True for an empty map (DynamoDB rejects one).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

@@ -44,7 +44,11 @@ impl Rule for MissingSparseAttribute {
             OpKind::UpdateItem => WriteKind::Update,
             _ => WriteKind::Put,
         };
+        // A serialised struct's findings point at the call (see `written`): name the
+        // type so the field can be found.
+        let serde_type = op.item.as_ref().and_then(|i| i.from_type.as_deref());
         for a in written(op) {
+            let serde = serde_type.filter(|_| a.via == Via::Item);
             // Table keys are required, not sparse: an empty one is `rejected-request`'s.
             if table.key_attributes().contains(&a.attribute.as_str()) {
                 continue;
@@ -56,7 +60,7 @@ impl Rule for MissingSparseAttribute {
             else {
                 continue;
             };
-            check_value(cx, table, index, op, &a, kind);
+            check_value(cx, table, index, op, &a, kind, serde);
         }
     }
 
@@ -111,16 +115,24 @@ fn check_value(
     op: &Operation,
     a: &AttrValue<'_>,
     kind: WriteKind,
+    serde: Option<&str>,
 ) {
     let v = a.value;
     let literal = v.literal.as_deref();
     let is_null = v.ty == Some(AttributeType::Null);
     let is_empty = !is_null && literal == Some("");
     let attr = &a.attribute;
+    let who = match serde {
+        Some(ty) => format!("`{attr}`, serialised from `{ty}`,"),
+        None => format!("`{attr}`"),
+    };
     let target = format!("index `{}` of `{}`", index.name, table.name);
     if is_null || is_empty || v.nullable {
+        // An `Option` serialised by serde becomes NULL; `unwrap_or_default()` on a
+        // string becomes `""`.
         let bad = if is_null
-            || (v.nullable && !matches!(v.ty, Some(AttributeType::S | AttributeType::B)))
+            || (v.nullable
+                && (serde.is_some() || !matches!(v.ty, Some(AttributeType::S | AttributeType::B))))
         {
             BadKeyValue::Null
         } else {
@@ -144,7 +156,7 @@ fn check_value(
         let d = cx.report(
             op.file.clone(),
             a.span,
-            format!("`{attr}` is a key of {target} and {what}: DynamoDB {when}"),
+            format!("{who} is a key of {target} and {what}: DynamoDB {when}"),
         );
         d.note(format!("DynamoDB answers: ValidationException: {message}"));
         d.help(format!(
@@ -163,7 +175,7 @@ fn check_value(
         op.file.clone(),
         a.span,
         format!(
-            "`{attr}` is a key of {target} and is written as the placeholder `\"{sentinel}\"`: \
+            "{who} is a key of {target} and is written as the placeholder `\"{sentinel}\"`: \
              every such item lands in the index under that one key value"
         ),
     );

@@ -56,6 +56,20 @@ impl Rule for RejectedRequest {
         }
         let located =
             expr_error(op, &schema, req.index.as_deref()).filter(|e| e.message == verdict.message);
+        // An expression or placeholder set on some paths only: the IR holds the union
+        // of the paths, so a placeholder verdict may hold on none of them.
+        let placeholder_verdict = located.as_ref().is_some_and(|e| {
+            matches!(
+                e.code,
+                ErrorCode::UndefinedName
+                    | ErrorCode::UndefinedValue
+                    | ErrorCode::UnusedNames
+                    | ErrorCode::UnusedValues
+            )
+        });
+        if placeholder_verdict && has_conditional_parts(op) {
+            return;
+        }
         let span = match &located {
             Some(e) => locate(op, e),
             None => fallback_span(op, &verdict),
@@ -84,6 +98,21 @@ impl Rule for RejectedRequest {
             d.fix(fix);
         }
     }
+}
+
+/// Whether an expression or a `#name` is set only on some paths through the code.
+fn has_conditional_parts(op: &Operation) -> bool {
+    [
+        &op.key_condition,
+        &op.filter,
+        &op.condition,
+        &op.projection,
+        &op.update,
+    ]
+    .into_iter()
+    .flatten()
+    .any(|e| e.conditional)
+        || op.names.values().any(|n| n.conditional)
 }
 
 /// The first error `crate::expr` finds in the request (with its position), including
@@ -515,6 +544,19 @@ projection = "KEYS_ONLY"
             crate::source::Span::new(105, 114),
             "{got:#?}"
         );
+    }
+
+    #[test]
+    fn placeholder_verdicts_on_conditional_expressions_are_not_findings() {
+        let m = model(ORDERS);
+        // A filter set in one branch (`if let Some(d) = since { .. }`) and a value `:x`
+        // used by another branch: the IR holds the union of the paths.
+        let mut op = q("CustomerId = :c")
+            .filter("Seq > :d")
+            .value(":d", None)
+            .value(":x", None);
+        op.0.filter.as_mut().unwrap().conditional = true;
+        assert!(run("rejected-request", &m, &[op]).is_empty());
     }
 
     #[test]

@@ -134,7 +134,7 @@ pub fn wrapped_value(cx: &FileCx<'_>, op: &mut Operation, name: &str, value: Nod
 /// The typed-builder roots an argument's value comes from: inside the expression, in
 /// the `let` it names and the `.push(..)`es onto it, or in a same-file helper fn.
 fn collect<'t>(
-    cx: &FileCx<'_>,
+    cx: &FileCx<'t>,
     node: Node<'t>,
     want: &dyn Fn(Typed) -> bool,
     depth: usize,
@@ -153,7 +153,9 @@ fn collect<'t>(
             if let Some(v) = value {
                 found.extend(collect(cx, v, want, depth + 1));
             }
-            let Some(block) = decl.parent() else { continue };
+            let Some(block) = src.parent(decl) else {
+                continue;
+            };
             let (from, to) = (decl.end_byte(), id.start_byte());
             for call in descendants(block, &mut |n| {
                 n.kind() == "call_expression" && n.start_byte() >= from && n.end_byte() <= to
@@ -175,7 +177,7 @@ fn collect<'t>(
         return found;
     }
     // A helper in this file that builds the request: `items.push(put_order(&o))`.
-    let Some(root) = ancestors(node).last() else {
+    let Some(root) = ancestors(src, node).last() else {
         return found;
     };
     for call in descendants(node, &mut |n| n.kind() == "call_expression") {

@@ -38,14 +38,14 @@ const JOINERS: &[&str] = &[
 
 /// The qualified name of the function around `node`: `OrderRepo::list_open`.
 pub fn enclosing_function(src: Src<'_>, node: Node<'_>) -> Option<String> {
-    let f = ancestors(node).find(|a| a.kind() == "function_item")?;
+    let f = ancestors(src, node).find(|a| a.kind() == "function_item")?;
     Some(qualified_fn_name(src, f))
 }
 
 /// `Type::name` for a method, `name` for a free function.
 pub fn qualified_fn_name(src: Src<'_>, f: Node<'_>) -> String {
     let name = field(f, "name").map(|n| src.of(n)).unwrap_or("?");
-    let imp = ancestors(f)
+    let imp = ancestors(src, f)
         .take_while(|a| a.kind() != "function_item")
         .find(|a| a.kind() == "impl_item");
     match imp.and_then(|i| field(i, "type")) {
@@ -58,7 +58,7 @@ pub fn qualified_fn_name(src: Src<'_>, f: Node<'_>) -> String {
 pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
     let mut prev = node;
     let mut adaptor: Option<LoopInfo> = None;
-    for anc in ancestors(node) {
+    for anc in ancestors(src, node) {
         match anc.kind() {
             "function_item" => break,
             "for_expression" | "while_expression" | "loop_expression" => {
@@ -108,8 +108,8 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
 /// A closure passed to `.map(..)`/`.for_each(..)` that awaits (or is an async block)
 /// runs a request per element.
 fn adaptor_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
-    let args = closure.parent().filter(|p| p.kind() == "arguments")?;
-    let call = args.parent()?;
+    let args = src.parent(closure).filter(|p| p.kind() == "arguments")?;
+    let call = src.parent(args)?;
     let f = field(call, "function")?;
     if f.kind() != "field_expression" {
         return None;
@@ -133,7 +133,7 @@ fn adaptor_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
 
 /// Whether a node is inside a `#[test]` fn or a `#[cfg(test)]` module.
 pub fn is_test_code(src: Src<'_>, node: Node<'_>) -> bool {
-    ancestors(node).any(|a| match a.kind() {
+    ancestors(src, node).any(|a| match a.kind() {
         "function_item" | "mod_item" => attributes_of(src, a).iter().any(|t| is_test_attr(t)),
         _ => false,
     })

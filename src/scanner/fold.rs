@@ -14,7 +14,7 @@ use super::resolve::FileCx;
 use super::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
 use super::syntax::{
     ancestors, call_args, call_path, descendants, field, fold_whitespace, last_segment,
-    method_call, named_children, peel, span, string_content_start, string_value, type_segment,
+    method_call, named_children, peel, span, string_content_start, string_value, type_segment, Src,
 };
 use crate::source::{FilePath, Span};
 
@@ -53,12 +53,12 @@ pub struct Folded {
 }
 
 /// Folds every request built in the tree.
-pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>) -> Folded {
+pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded {
     let src = cx.src;
     let mut out = Folded::default();
-    let roots = descendants(root, &mut |n| match n.kind() {
-        "call_expression" => root_kind(cx, n).is_some() || helper_name(cx, n).is_some(),
-        "struct_expression" => rusoto_kind(cx, n).is_some(),
+    let roots = nodes.iter().copied().filter(|n| match n.kind() {
+        "call_expression" => root_kind(cx, *n).is_some() || helper_name(cx, *n).is_some(),
+        "struct_expression" => rusoto_kind(cx, *n).is_some(),
         _ => false,
     });
     for n in roots {
@@ -85,7 +85,11 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>) -> Folded {
         }
     }
     // Builders received as parameters: `fn f(q: QueryFluentBuilder) -> .. { q.limit(1) }`.
-    for f in descendants(root, &mut |n| n.kind() == "function_item") {
+    for f in nodes
+        .iter()
+        .copied()
+        .filter(|n| n.kind() == "function_item")
+    {
         let params = field(f, "parameters")
             .map(named_children)
             .unwrap_or_default();
@@ -158,9 +162,9 @@ fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
         }
         None => last_segment(call_path(src, n)?).to_string(),
     };
-    let mut up = n.parent()?;
+    let mut up = src.parent(n)?;
     while matches!(up.kind(), "try_expression" | "await_expression") {
-        up = up.parent()?;
+        up = src.parent(up)?;
     }
     if up.kind() != "field_expression" {
         return None;
@@ -228,7 +232,7 @@ struct State {
 /// Climbs from a builder expression through its method calls, applying each setter.
 /// Returns the topmost node of the chain.
 fn climb_apply<'t>(
-    cx: &FileCx<'_>,
+    cx: &FileCx<'t>,
     start: Node<'t>,
     op: &mut Operation,
     st: &mut State,
@@ -238,10 +242,10 @@ fn climb_apply<'t>(
     let mut cur = start;
     let mut terminated = false;
     st.end = st.end.max(start.end_byte());
-    while let Some(p) = cur.parent() {
+    while let Some(p) = src.parent(cur) {
         match p.kind() {
             "field_expression" if field(p, "value").is_some_and(|v| v.id() == cur.id()) => {
-                let Some(call) = p.parent().filter(|c| {
+                let Some(call) = src.parent(p).filter(|c| {
                     c.kind() == "call_expression"
                         && field(*c, "function").is_some_and(|f| f.id() == p.id())
                 }) else {
@@ -294,7 +298,7 @@ fn follow_consumer(
     let mut top = top;
     // The tail of a branch: `let q = if c { a } else { b };` continues as the `if`.
     loop {
-        let Some(p) = top.parent() else {
+        let Some(p) = src.parent(top) else {
             return Escape::None;
         };
         let tail_of_block = p.kind() == "block"
@@ -303,7 +307,7 @@ fn follow_consumer(
                 .rfind(|c| !c.kind().ends_with("comment"))
                 .is_some_and(|l| l.id() == top.id());
         if tail_of_block {
-            match p.parent() {
+            match src.parent(p) {
                 Some(g)
                     if matches!(
                         g.kind(),
@@ -316,7 +320,7 @@ fn follow_consumer(
                     ) =>
                 {
                     top = if g.kind() == "else_clause" {
-                        g.parent().unwrap_or(g)
+                        src.parent(g).unwrap_or(g)
                     } else {
                         g
                     };
@@ -353,7 +357,7 @@ fn follow_consumer(
         }
         break;
     }
-    let Some(p) = top.parent() else {
+    let Some(p) = src.parent(top) else {
         return Escape::None;
     };
     match p.kind() {
@@ -369,7 +373,7 @@ fn follow_consumer(
             if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
                 return Escape::None;
             }
-            let Some(block) = p.parent() else {
+            let Some(block) = src.parent(p) else {
                 return Escape::None;
             };
             follow_uses(cx, block, p.end_byte(), &name, op, st, depth + 1)
@@ -381,7 +385,7 @@ fn follow_consumer(
             if st.sent {
                 return Escape::None;
             }
-            let name = ancestors(p)
+            let name = ancestors(src, p)
                 .find(|a| a.kind() == "function_item" || a.kind() == "closure_expression")
                 .filter(|a| a.kind() == "function_item")
                 .and_then(|f| field(f, "name"))
@@ -392,7 +396,7 @@ fn follow_consumer(
             }
         }
         "arguments" if !st.sent => {
-            let Some(call) = p.parent() else {
+            let Some(call) = src.parent(p) else {
                 return Escape::None;
             };
             let index = named_children(p)
@@ -441,7 +445,9 @@ fn follow_uses(
     });
     let mut escape = Escape::None;
     for u in uses {
-        let Some(parent) = u.parent() else { continue };
+        let Some(parent) = src.parent(u) else {
+            continue;
+        };
         // The target of `q = ..`, a new `let q`, or a field name: not a read.
         if parent.kind() == "assignment_expression"
             && field(parent, "left").is_some_and(|l| l.id() == u.id())
@@ -453,16 +459,16 @@ fn follow_uses(
         {
             continue;
         }
-        let conditional = in_branch(u, block);
+        let conditional = in_branch(src, u, block);
         let top = climb_apply(cx, u, op, st, conditional);
-        let Some(tp) = top.parent() else { continue };
+        let Some(tp) = src.parent(top) else { continue };
         match tp.kind() {
             "let_declaration" if field(tp, "value").is_some_and(|v| v.id() == top.id()) => {
                 let Some(pat) = field(tp, "pattern") else {
                     continue;
                 };
                 let new = src.of(pat).trim_start_matches("mut ").trim().to_string();
-                let Some(b) = tp.parent() else { continue };
+                let Some(b) = src.parent(tp) else { continue };
                 if top.id() != u.id() || new != name {
                     let e = follow_uses(cx, b, tp.end_byte(), &new, op, st, depth + 1);
                     if e != Escape::None {
@@ -496,8 +502,8 @@ fn follow_uses(
 }
 
 /// Whether `node` sits in an `if`/`match` branch (or a loop) below `block`.
-fn in_branch(node: Node<'_>, block: Node<'_>) -> bool {
-    for a in ancestors(node) {
+fn in_branch(src: Src<'_>, node: Node<'_>, block: Node<'_>) -> bool {
+    for a in ancestors(src, node) {
         if a.id() == block.id() {
             return false;
         }
@@ -625,7 +631,7 @@ fn apply(
 }
 
 /// `Some(x)` → x.
-fn unwrap_some<'t>(cx: &FileCx<'_>, a: Node<'t>) -> Option<Node<'t>> {
+fn unwrap_some<'t>(cx: &FileCx<'t>, a: Node<'t>) -> Option<Node<'t>> {
     let path = call_path(cx.src, a)?;
     if path != "Some" {
         return None;
@@ -634,7 +640,7 @@ fn unwrap_some<'t>(cx: &FileCx<'_>, a: Node<'t>) -> Option<Node<'t>> {
 }
 
 /// The (key, value) pairs of a map setter: two arguments, or a whole map.
-fn pairs<'t>(cx: &FileCx<'_>, args: &[Node<'t>], set: bool) -> Vec<(Node<'t>, Node<'t>, bool)> {
+fn pairs<'t>(cx: &FileCx<'t>, args: &[Node<'t>], set: bool) -> Vec<(Node<'t>, Node<'t>, bool)> {
     if !set && args.len() == 2 {
         return vec![(args[0], args[1], false)];
     }
@@ -659,7 +665,17 @@ fn merge_map(slot: &mut Option<AttrMap>, map: AttrMap) {
 
 /// An expression argument, keeping where a literal's text starts.
 pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
-    let p = peel(a);
+    let mut p = peel(a);
+    // `"..".to_string()`, `"..".into()`, `String::from("..")`: still the literal's text.
+    if let Some((recv, m, _)) = method_call(cx.src, p) {
+        if matches!(m.as_str(), "to_string" | "into" | "to_owned") {
+            p = peel(recv);
+        }
+    } else if call_path(cx.src, p).is_some_and(|c| c.ends_with("String::from")) {
+        if let Some(inner) = call_args(p).first() {
+            p = peel(*inner);
+        }
+    }
     let literal_start = if string_value(cx.src, p).is_some() && p.kind() == "string_literal" {
         string_content_start(cx.src, p)
     } else {

@@ -162,13 +162,27 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
         return idx;
     };
     let root = tree.root_node();
-    let src = Src { text };
+    let (parents, nodes, truncated) = super::syntax::parent_map(root);
+    if truncated {
+        idx.problems.push(ScanProblem {
+            file: file.path.clone(),
+            span: None,
+            message: format!(
+                "code nested deeper than {} levels was skipped",
+                super::syntax::MAX_DEPTH * 4
+            ),
+        });
+    }
+    let src = Src {
+        text,
+        parents: &parents,
+    };
     let cx = FileCx::new(src, idx.module.clone());
     if idx.candidate && root.has_error() {
         report_syntax_errors(&mut idx, root);
     }
     if idx.candidate {
-        let folded = fold_file(&cx, &file.path, root);
+        let folded = fold_file(&cx, &file.path, &nodes);
         let cold = cold_by_path(&file.path);
         idx.ops = folded.ops;
         idx.templates = folded.templates;
@@ -184,8 +198,8 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
             }
         }
     }
-    index_items(&cx, root, &mut idx);
-    idx.structs = struct_defs(src, root);
+    index_items(&cx, &nodes, &mut idx);
+    idx.structs = struct_defs(src, &nodes);
     idx.refs = cx.refs.into_inner();
     idx
 }
@@ -217,9 +231,9 @@ fn report_syntax_errors(idx: &mut FileIndex, root: Node<'_>) {
 }
 
 /// Consts, statics, constructor field values, struct field types and `use` aliases.
-fn index_items(cx: &FileCx<'_>, root: Node<'_>, idx: &mut FileIndex) {
+fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
     let src = cx.src;
-    let items = descendants(root, &mut |n| {
+    let items = nodes.iter().copied().filter(|n| {
         matches!(
             n.kind(),
             "const_item" | "static_item" | "struct_expression" | "use_declaration" | "struct_item"
@@ -231,7 +245,7 @@ fn index_items(cx: &FileCx<'_>, root: Node<'_>, idx: &mut FileIndex) {
                 let (Some(name), Some(value)) = (field(n, "name"), field(n, "value")) else {
                     continue;
                 };
-                if ancestors(n).any(|a| a.kind() == "function_item") {
+                if ancestors(src, n).any(|a| a.kind() == "function_item") {
                     continue;
                 }
                 let mut path = idx.module.clone();
@@ -331,7 +345,7 @@ fn worth_resolving(text: &str) -> bool {
 
 /// The names of inline `mod x { .. }` blocks around an item, outermost first.
 fn inline_mods(src: Src<'_>, n: Node<'_>) -> Vec<String> {
-    let mut v: Vec<String> = ancestors(n)
+    let mut v: Vec<String> = ancestors(src, n)
         .filter(|a| a.kind() == "mod_item")
         .filter_map(|m| field(m, "name").map(|x| src.of(x).to_string()))
         .collect();

@@ -39,7 +39,7 @@ pub struct FieldDef {
 
 /// `(key, value, conditional)` entries of a map expression, and whether they are all.
 pub fn entries<'t>(
-    cx: &FileCx<'_>,
+    cx: &FileCx<'t>,
     node: Node<'t>,
     depth: usize,
 ) -> (Vec<(Node<'t>, Node<'t>, bool)>, bool) {
@@ -111,7 +111,7 @@ pub fn entries<'t>(
                         Some(v) => entries(cx, v, depth + 1),
                         None => (Vec::new(), true),
                     };
-                    let Some(block) = decl.parent() else {
+                    let Some(block) = src.parent(decl) else {
                         return (out, false);
                     };
                     let (from, to) = (decl.end_byte(), node.start_byte());
@@ -129,7 +129,7 @@ pub fn entries<'t>(
                         let args = call_args(c);
                         match (m.as_str(), args.as_slice()) {
                             ("insert", [k, v]) => {
-                                out.push((*k, *v, in_branch_between(call, block)))
+                                out.push((*k, *v, in_branch_between(src, call, block)))
                             }
                             ("extend", [m]) => {
                                 let (more, c2) = entries(cx, *m, depth + 1);
@@ -149,8 +149,8 @@ pub fn entries<'t>(
     }
 }
 
-fn in_branch_between(node: Node<'_>, block: Node<'_>) -> bool {
-    for a in super::syntax::ancestors(node) {
+fn in_branch_between(src: Src<'_>, node: Node<'_>, block: Node<'_>) -> bool {
+    for a in super::syntax::ancestors(src, node) {
         if a.id() == block.id() {
             return false;
         }
@@ -166,7 +166,7 @@ fn in_branch_between(node: Node<'_>, block: Node<'_>) -> bool {
 
 /// The entries only (for names and values maps).
 pub fn map_entries<'t>(
-    cx: &FileCx<'_>,
+    cx: &FileCx<'t>,
     node: Node<'t>,
     depth: usize,
 ) -> Vec<(Node<'t>, Node<'t>, bool)> {
@@ -264,9 +264,9 @@ fn value_type(cx: &FileCx<'_>, arg: Node<'_>) -> Option<String> {
 }
 
 /// Structs with a serde `Serialize` derive, with their serde attributes.
-pub fn struct_defs(src: Src<'_>, root: Node<'_>) -> Vec<StructDef> {
+pub fn struct_defs(src: Src<'_>, nodes: &[Node<'_>]) -> Vec<StructDef> {
     let mut out = Vec::new();
-    for s in descendants(root, &mut |n| n.kind() == "struct_item") {
+    for s in nodes.iter().copied().filter(|n| n.kind() == "struct_item") {
         let attrs = attributes_of(src, s);
         if !attrs.iter().any(|a| a.contains("Serialize")) {
             continue;

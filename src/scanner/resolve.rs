@@ -270,7 +270,7 @@ impl<'a> FileCx<'a> {
         depth: usize,
     ) -> Resolved {
         let src = self.src;
-        let Some(block) = decl.parent() else {
+        let Some(block) = src.parent(decl) else {
             return base;
         };
         let (from, to) = (decl.end_byte(), use_at.start_byte());
@@ -508,6 +508,21 @@ impl<'a> FileCx<'a> {
                 v.provenance = param_provenance(ty.map(|t| self.src.of(t)));
             }
             Some(Binding::LoopVar) => v.provenance = Provenance::Param,
+            // `{PREFIX}` naming a constant: resolved at link time.
+            None if name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit()) =>
+            {
+                v.text = Some(self.pending(
+                    name,
+                    RefKind::Path {
+                        segments: vec![name.to_string()],
+                        module: self.module.clone(),
+                        self_ty: impl_type(self.src, call),
+                    },
+                ));
+                v.provenance = Provenance::Constant;
+            }
             _ => {}
         }
         v
@@ -957,7 +972,7 @@ fn combine<'p>(ps: impl Iterator<Item = &'p Provenance>) -> Provenance {
 
 /// The type of the `impl` block around a node: `impl OrderRepo` → `OrderRepo`.
 pub fn impl_type(src: Src<'_>, node: Node<'_>) -> Option<String> {
-    ancestors(node)
+    ancestors(src, node)
         .find(|a| a.kind() == "impl_item")
         .and_then(|i| field(i, "type"))
         .map(|t| type_name(src.of(t)))
@@ -978,7 +993,7 @@ pub fn type_name(t: &str) -> String {
 
 /// The name of the function around a node.
 pub fn enclosing_fn_name<'a>(src: Src<'a>, node: Node<'_>) -> Option<&'a str> {
-    ancestors(node)
+    ancestors(src, node)
         .find(|a| a.kind() == "function_item")
         .and_then(|f| field(f, "name"))
         .map(|n| src.of(n))

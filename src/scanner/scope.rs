@@ -23,10 +23,10 @@ pub enum Binding<'t> {
 }
 
 /// Finds the binding of `name` visible at `at`, inside the enclosing function.
-pub fn lookup<'t>(src: Src<'_>, at: Node<'t>, name: &str) -> Option<Binding<'t>> {
+pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>> {
     let pos = at.start_byte();
     let mut prev = at;
-    for anc in ancestors(at) {
+    for anc in ancestors(src, at) {
         match anc.kind() {
             "block" | "source_file" => {
                 let mut found = None;
@@ -103,7 +103,7 @@ fn let_patterns(cond: Node<'_>) -> Vec<Node<'_>> {
     }
 }
 
-fn let_binds<'t>(src: Src<'_>, stmt: Node<'t>, name: &str) -> Option<Binding<'t>> {
+fn let_binds<'t>(src: Src<'t>, stmt: Node<'t>, name: &str) -> Option<Binding<'t>> {
     let pat = field(stmt, "pattern")?;
     let simple = match pat.kind() {
         "identifier" => src.of(pat) == name,
@@ -132,7 +132,7 @@ fn pattern_has(src: Src<'_>, pat: Node<'_>, name: &str) -> bool {
         while let Some((n, d)) = stack.pop() {
             if n.kind() == "identifier" && src.of(n) == name {
                 // Not the type of a typed closure parameter, nor a path segment.
-                let is_type = n.parent().is_some_and(|p| {
+                let is_type = src.parent(n).is_some_and(|p| {
                     field(p, "type").is_some_and(|t| t.id() == n.id())
                         || p.kind() == "scoped_identifier"
                 });

@@ -2,6 +2,9 @@
 //! guard. Node text is always sliced from the original source (never the shadow text
 //! that was parsed), so spans and fingerprints are the user's bytes.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use tree_sitter::Node;
 
 use crate::source::Span;
@@ -9,13 +12,92 @@ use crate::source::Span;
 /// How deep any recursive walk over the tree may go before giving up on a subtree.
 pub const MAX_DEPTH: usize = 256;
 
-/// The source a tree was parsed from, as the user wrote it.
+/// Parent links of a tree, built in one walk: tree-sitter's own `Node::parent` walks
+/// down from the root on every call, which made climbing chains quadratic.
+pub type Parents<'t> = HashMap<usize, Node<'t>, BuildHasherDefault<IdHasher>>;
+
+/// Node ids are addresses: a multiply is hash enough.
+#[derive(Default)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(20);
+    }
+}
+
+/// Node kinds the per-file phase looks at, collected by the same walk.
+const INTERESTING: &[&str] = &[
+    "call_expression",
+    "struct_expression",
+    "function_item",
+    "const_item",
+    "static_item",
+    "use_declaration",
+    "struct_item",
+];
+
+/// Every node's parent, and the nodes of [`INTERESTING`] kinds in pre-order, from one
+/// cursor walk (depth-guarded like every walk).
+/// The bool says the walk stopped at [`MAX_DEPTH`]` * 4` somewhere (parts skipped).
+pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
+    let mut map = Parents::default();
+    let mut nodes = Vec::new();
+    let mut truncated = false;
+    let mut cursor = root.walk();
+    let mut stack: Vec<Node<'_>> = Vec::new();
+    loop {
+        let n = cursor.node();
+        if let Some(p) = stack.last() {
+            map.insert(n.id(), *p);
+        }
+        if n.is_named() && INTERESTING.contains(&n.kind()) {
+            nodes.push(n);
+        }
+        if stack.len() < MAX_DEPTH * 4 {
+            if cursor.goto_first_child() {
+                stack.push(n);
+                continue;
+            }
+        } else if n.child_count() > 0 {
+            truncated = true;
+        }
+        loop {
+            if stack.is_empty() {
+                return (map, nodes, truncated);
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            cursor.goto_parent();
+            stack.pop();
+        }
+    }
+}
+
+/// The source a tree was parsed from, as the user wrote it, with its parent links.
 #[derive(Clone, Copy)]
 pub struct Src<'a> {
     pub text: &'a str,
+    pub parents: &'a Parents<'a>,
 }
 
 impl<'a> Src<'a> {
+    /// The parent of a node of this tree.
+    pub fn parent(&self, node: Node<'_>) -> Option<Node<'a>> {
+        self.parents.get(&node.id()).copied()
+    }
+
     /// The node's text, or "" when its range is not on char boundaries.
     pub fn of(&self, node: Node<'_>) -> &'a str {
         self.text.get(node.byte_range()).unwrap_or("")
@@ -177,7 +259,7 @@ pub fn peel<'t>(mut node: Node<'t>) -> Node<'t> {
 }
 
 /// `recv.name(args)` → (recv, name, call); None for other nodes.
-pub fn method_call<'t>(src: Src<'_>, node: Node<'t>) -> Option<(Node<'t>, String, Node<'t>)> {
+pub fn method_call<'t>(src: Src<'t>, node: Node<'t>) -> Option<(Node<'t>, String, Node<'t>)> {
     if node.kind() != "call_expression" {
         return None;
     }
@@ -249,6 +331,6 @@ pub fn descendants<'t>(node: Node<'t>, keep: &mut dyn FnMut(Node<'t>) -> bool) -
 }
 
 /// Ancestors from the parent up, stopping at the root.
-pub fn ancestors<'t>(node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-    std::iter::successors(node.parent(), |n| n.parent())
+pub fn ancestors<'a>(src: Src<'a>, node: Node<'_>) -> impl Iterator<Item = Node<'a>> {
+    std::iter::successors(src.parent(node), move |n| src.parent(*n))
 }

@@ -124,3 +124,70 @@ pub fn link(
         .map(|(loc, _)| loc.clone())
         .collect();
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::model::load_str;
+    use crate::simulate::plan::plan_pattern;
+
+    const MODEL: &str = r#"
+[[table]]
+name = "Orders"
+partition-key = "OrderId"
+[table.attributes]
+OrderId = "S"
+CustomerId = "S"
+[[table.index]]
+name = "ByCustomer"
+partition-key = "CustomerId"
+[[access-pattern]]
+name = "orders of a customer"
+table = "Orders"
+index = "ByCustomer"
+key = { CustomerId = "{c}" }
+"#;
+
+    // Loading rejects a pattern keyed outside its target's key, so the shapes a
+    // programmatic model (or an importer) can still produce are built by hand.
+    fn with_pattern(index: Option<&str>, key: &[(&str, &str)]) -> (Model, AccessPattern) {
+        let mut m = load_str(Path::new("m.toml"), MODEL).unwrap();
+        let mut p = m.access_patterns[0].clone();
+        p.index = index.map(str::to_string);
+        p.key = key
+            .iter()
+            .map(|(a, v)| (a.to_string(), v.to_string()))
+            .collect();
+        m.access_patterns = vec![p.clone()];
+        (m, p)
+    }
+
+    #[test]
+    fn patterns_needing_a_scan_point_at_the_index_that_serves_them() {
+        let (m, p) = with_pattern(None, &[("CustomerId", "{c}")]);
+        let plan = plan_pattern(&m, &p).unwrap();
+        assert_eq!(plan.access, Access::Scan);
+        let u = unserved(&m, &p, &plan).unwrap();
+        assert!(
+            u.reason.starts_with("served by a Scan of table `Orders`"),
+            "{}",
+            u.reason
+        );
+        assert_eq!(
+            u.help,
+            "set `index = \"ByCustomer\"` on access pattern `orders of a customer`: its key serves every attribute"
+        );
+        let (m, p) = with_pattern(
+            Some("ByCustomer"),
+            &[("CustomerId", "{c}"), ("OrderId", "X")],
+        );
+        let plan = plan_pattern(&m, &p).unwrap();
+        assert_eq!(plan.filters, [("OrderId".to_string(), "X".to_string())]);
+        let u = unserved(&m, &p, &plan).unwrap();
+        assert!(u.help.contains("sort key `OrderId`"), "{}", u.help);
+        let (m, p) = with_pattern(Some("ByCustomer"), &[("CustomerId", "{c}")]);
+        assert_eq!(unserved(&m, &p, &plan_pattern(&m, &p).unwrap()), None);
+    }
+}

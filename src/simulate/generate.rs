@@ -6,13 +6,15 @@
 //! Generation is reproducible: one seeded generator per (seed, table, entity), so a
 //! figure does not change when another table or entity is added.
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 
 use crate::attr::AttributeType;
 use crate::engine::keys::{index_entry, item_primary_key, WriteKind};
 use crate::engine::size::item_size;
 use crate::engine::table::Table as EngineTable;
-use crate::engine::{AttributeValue, Engine, Item, Number, TableSchema};
+use crate::engine::{AttributeValue, Engine, Item, KeyValue, Number, TableSchema};
 use crate::model::{Entity, FieldSpans, Table};
 use crate::source::Span;
 
@@ -74,6 +76,49 @@ pub struct GeneratedTable {
     pub entities: Vec<Entity>,
     pub generated: Vec<GeneratedEntity>,
     pub domains: TableDomains,
+    /// Per secondary index (schema order), items per partition key value.
+    pub index_keys: Vec<KeyCounts>,
+}
+
+/// Distinct key values tracked per index before new ones are no longer added: a
+/// key holding even 1% of the items shows up long before that many others have.
+pub const MAX_TRACKED_KEYS: usize = 100_000;
+
+/// Items per partition key value of one index, counted as items are written.
+#[derive(Debug, Clone, Default)]
+pub struct KeyCounts {
+    counts: HashMap<KeyValue, u64>,
+    /// Entries counted, tracked key or not.
+    pub total: u64,
+    /// True when more distinct values appeared than [`MAX_TRACKED_KEYS`].
+    pub saturated: bool,
+}
+
+impl KeyCounts {
+    fn count(&mut self, key: KeyValue) {
+        self.total += 1;
+        let full = self.counts.len() >= MAX_TRACKED_KEYS;
+        match self.counts.get_mut(&key) {
+            Some(n) => *n += 1,
+            None if !full => {
+                self.counts.insert(key, 1);
+            }
+            None => self.saturated = true,
+        }
+    }
+
+    /// The value most entries share, with its count (ties: the smallest value).
+    pub fn hottest(&self) -> Option<(&KeyValue, u64)> {
+        self.counts
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+            .map(|(k, n)| (k, *n))
+    }
+
+    /// Distinct values seen (a lower bound when saturated).
+    pub fn distinct(&self) -> u64 {
+        self.counts.len() as u64
+    }
 }
 
 impl GeneratedTable {
@@ -181,10 +226,23 @@ pub fn generate_table(
     let mut data = EngineTable::new(schema, 0.0);
     let entities = entities_of(table);
     let counts = entity_counts(table, &entities, notes);
+    if table.avg_item_size.is_none() {
+        notes.push(Note::missing(
+            format!("table `{}`", table.name),
+            "has no average item size: items hold only their keys and listed attributes, so read and write units are low",
+            format!("set `avg-item-size` on table `{}`", table.name),
+        ));
+    }
     let mut with_entities = table.clone();
     with_entities.entities = entities.clone();
     let domains = domain::infer(&with_entities, patterns, &counts, scale, notes);
     let mut generated = Vec::new();
+    let mut key_counts: Vec<KeyCounts> = data
+        .schema
+        .indexes
+        .iter()
+        .map(|_| KeyCounts::default())
+        .collect();
     for (ei, e) in entities.iter().enumerate() {
         let Some(&full) = counts.get(&e.name) else {
             continue;
@@ -205,6 +263,9 @@ pub fn generate_table(
             samples: Vec::new(),
             index_writes: IndexMap::new(),
         };
+        // Per index position, items that landed in it (names resolved at the end, so
+        // the hot loop allocates nothing for it).
+        let mut landed = vec![0u64; data.schema.indexes.len()];
         for i in 0..target {
             let mut stored = false;
             for _ in 0..TRIES {
@@ -218,18 +279,43 @@ pub fn generate_table(
                 let Ok(pk) = item_primary_key(&data.schema, &item) else {
                     break;
                 };
-                if data.get(&pk).is_some() {
-                    continue;
-                }
-                for index in &data.schema.indexes {
-                    if let Ok(Some(_)) = index_entry(index, &pk, &item, WriteKind::Put) {
-                        *g.index_writes.entry(index.name.clone()).or_insert(0) += 1;
+                // Index keys of the new item, counted per key value as they land.
+                let mut entries = Vec::with_capacity(landed.len());
+                for (ix, index) in data.schema.indexes.iter().enumerate() {
+                    if let Ok(Some(entry)) = index_entry(index, &pk, &item, WriteKind::Put) {
+                        entries.push((ix, entry.0));
                     }
                 }
-                g.bytes += item_size(&item);
+                let size = item_size(&item);
+                let sample = sample_slot(g.samples.len(), i, &mut rng).map(|slot| {
+                    let s = Sample {
+                        values: plan.named(values),
+                        item: item.clone(),
+                    };
+                    (slot, s)
+                });
+                // One lookup: a put that replaced an item was a key collision, so the
+                // first item goes back and this one counts as a retry.
+                if let Some(old) = data.put(pk.clone(), item) {
+                    data.put(pk, old);
+                    continue;
+                }
+                for (ix, key) in entries {
+                    if let Some(n) = landed.get_mut(ix) {
+                        *n += 1;
+                    }
+                    if let Some(c) = key_counts.get_mut(ix) {
+                        c.count(key);
+                    }
+                }
+                g.bytes += size;
                 g.written += 1;
-                keep_sample(&mut g.samples, values, &item, i, &mut rng);
-                data.put(pk, item);
+                if let Some((slot, sample)) = sample {
+                    match g.samples.get_mut(slot) {
+                        Some(old) => *old = sample,
+                        None => g.samples.push(sample),
+                    }
+                }
                 stored = true;
                 break;
             }
@@ -239,6 +325,11 @@ pub fn generate_table(
             if g.written == 0 && i >= TRIES as u64 {
                 // Nothing can be built (bad template type); one note said why.
                 break;
+            }
+        }
+        for (n, index) in landed.iter().zip(&data.schema.indexes) {
+            if *n > 0 {
+                g.index_writes.insert(index.name.clone(), *n);
             }
         }
         if g.collisions > 0 {
@@ -261,6 +352,7 @@ pub fn generate_table(
     GeneratedTable {
         name: table.name.clone(),
         engine,
+        index_keys: key_counts,
         scale,
         entities,
         generated,
@@ -268,28 +360,14 @@ pub fn generate_table(
     }
 }
 
-/// Reservoir sampling: every item has the same chance to be kept.
-fn keep_sample(
-    samples: &mut Vec<Sample>,
-    values: IndexMap<String, String>,
-    item: &Item,
-    i: u64,
-    rng: &mut fastrand::Rng,
-) {
-    if samples.len() < SAMPLES_PER_ENTITY {
-        samples.push(Sample {
-            values,
-            item: item.clone(),
-        });
-        return;
+/// Reservoir sampling (every item has the same chance to be kept): the slot item
+/// `i` takes among `len` kept samples, if any.
+fn sample_slot(len: usize, i: u64, rng: &mut fastrand::Rng) -> Option<usize> {
+    if len < SAMPLES_PER_ENTITY {
+        return Some(len);
     }
     let j = rng.u64(0..=i) as usize;
-    if j < SAMPLES_PER_ENTITY {
-        samples[j] = Sample {
-            values,
-            item: item.clone(),
-        };
-    }
+    (j < SAMPLES_PER_ENTITY).then_some(j)
 }
 
 /// A seed per (seed, table, entity): FNV-1a over the name, mixed with the others.
@@ -374,24 +452,22 @@ impl<'a> EntityPlan<'a> {
 
     /// Item number `i`: its name values and the item, or a note when a key cannot
     /// be built (a template that renders a non-number into an N key).
-    fn item(
-        &self,
-        i: u64,
-        rng: &mut fastrand::Rng,
-    ) -> Result<(IndexMap<String, String>, Item), Note> {
-        let mut values: IndexMap<String, String> = IndexMap::new();
-        for (name, d) in self.domains {
-            values.insert(name.clone(), draw(d, i, rng));
-        }
+    fn item(&self, i: u64, rng: &mut fastrand::Rng) -> Result<(Vec<String>, Item), Note> {
+        // One value per domain, in domain order; names are looked up by position.
+        let values: Vec<String> = self.domains.values().map(|d| draw(d, i, rng)).collect();
+        let get = |name: &str| {
+            self.domains
+                .get_index_of(name)
+                .and_then(|k| values.get(k))
+                .map_or("", String::as_str)
+        };
         let mut item = Item::new();
         for (attr, t) in &self.templates {
             let mut text = String::new();
             for part in &t.parts {
                 match part {
                     crate::model::TemplatePart::Literal(l) => text.push_str(l),
-                    crate::model::TemplatePart::Placeholder(p) => {
-                        text.push_str(values.get(p).map_or("", String::as_str));
-                    }
+                    crate::model::TemplatePart::Placeholder(p) => text.push_str(get(p)),
                 }
             }
             let ty = self
@@ -412,13 +488,17 @@ impl<'a> EntityPlan<'a> {
                 continue;
             }
             let ty = self.table.attribute(a).map_or(AttributeType::S, |x| x.ty);
-            let text = values.get(a).cloned().unwrap_or_default();
-            if let Some(v) = typed(ty, &text) {
+            if let Some(v) = typed(ty, get(a)) {
                 item.insert(a.clone(), v);
             }
         }
         self.pad(&mut item, rng);
         Ok((values, item))
+    }
+
+    /// The values of an item by name, for a kept sample.
+    fn named(&self, values: Vec<String>) -> IndexMap<String, String> {
+        self.domains.keys().cloned().zip(values).collect()
     }
 
     /// Grows the item to around `avg-item-size` (±25%, mean on target) by lengthening

@@ -213,7 +213,7 @@ pub fn render_human(report: &SimulationReport) -> String {
                 );
             }
             if let Some(c) = &p.cost {
-                if (c.factor - 1.0).abs() > 1e-6 {
+                if !super::replay::same_size(c.factor) {
                     let _ = writeln!(
                         out,
                         "  `{}`: its partition is {}× the simulated one at full scale (simulated {} RCU per call)",
@@ -271,6 +271,17 @@ pub fn render_human(report: &SimulationReport) -> String {
     }
     for o in &cov.operations_without_pattern {
         lines.push(format!("{o}: reads a shape no access pattern declares"));
+    }
+    for w in &cov.wasteful_operations {
+        lines.push(format!(
+            "{}: {} reads {} items to return {} ({} RCU per call)\n    why: {}",
+            w.location,
+            w.served_by,
+            number(w.items_read),
+            number(w.items_returned),
+            number(w.rcu),
+            w.why.join("; ")
+        ));
     }
     for u in &cov.unread_indexes {
         let mut s = format!(

@@ -166,6 +166,8 @@ pub struct Coverage {
     pub patterns_without_code: Vec<String>,
     /// Code operations (`file:line`) matching no declared pattern.
     pub operations_without_pattern: Vec<String>,
+    /// Code reads that Scan or filter: capacity spent on items they throw away.
+    pub wasteful_operations: Vec<WastefulRead>,
     /// Secondary indexes nothing reads: they cost writes and storage for no read.
     pub unread_indexes: Vec<UnreadIndex>,
 }
@@ -178,6 +180,21 @@ pub struct UnservedPattern {
     pub reason: String,
     /// A declared index that would serve it, or the key to add.
     pub help: String,
+}
+
+/// A code read that reads more than it returns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WastefulRead {
+    /// `file:line:col`.
+    pub location: String,
+    /// `Scan table `Orders``, `Query index `ByUser` + filter`.
+    pub served_by: String,
+    /// Per call at full scale.
+    pub items_read: f64,
+    pub items_returned: f64,
+    pub rcu: f64,
+    /// What makes it read more: the Scan, the filtered attributes.
+    pub why: Vec<String>,
 }
 
 /// A secondary index without readers.

@@ -24,8 +24,8 @@ use super::shards::{required_shards, Io, PARTITION_MAX_RCU, PARTITION_MAX_WCU, W
 /// Seed used unless `--seed` says otherwise.
 pub const DEFAULT_SEED: u64 = 7;
 /// Items generated across all tables when no `--scale` is given: the scale is chosen
-/// so the model fits, which keeps a run to a second or two and a few hundred MB.
-pub const DEFAULT_MAX_ITEMS: u64 = 200_000;
+/// so the model fits, which keeps a run to a few seconds and a few hundred MB.
+pub const DEFAULT_MAX_ITEMS: u64 = 100_000;
 
 /// How to simulate.
 #[derive(Debug, Clone, PartialEq)]
@@ -191,7 +191,12 @@ pub fn run(
                     .find(|g| g.name == plan.table)
                     .map(|gt| measure(gt, &plan))
                 {
-                    Some(Ok(cost)) => r.cost = Some(cost),
+                    Some(Ok(cost)) => {
+                        if let Some(w) = wasteful(&location, &plan, &cost) {
+                            coverage.wasteful_operations.push(w);
+                        }
+                        r.cost = Some(cost);
+                    }
                     Some(Err(e)) => r.skipped = Some(e.to_string()),
                     None => r.skipped = Some(format!("table `{}` was not generated", plan.table)),
                 }
@@ -230,6 +235,12 @@ pub fn run(
         .map(|t| (t.name.clone(), t.entities.clone()))
         .collect();
     coverage.unread_indexes = coverage::unread_indexes(model, &readers, &entities);
+    // Freeing millions of small allocations takes as long as a good part of the
+    // run; nothing waits for it, so it happens off the caller's thread.
+    // (If no thread can be started, the closure is dropped here, and the data with it.)
+    let _ = std::thread::Builder::new()
+        .name("simulate-drop".into())
+        .spawn(move || drop(generated));
     notes.sort();
     notes.dedup();
     Ok(SimulationReport {
@@ -242,6 +253,31 @@ pub fn run(
         operations: op_reports,
         coverage,
         notes,
+    })
+}
+
+/// A code read that Scans or filters, with what it reads and returns.
+fn wasteful(location: &str, plan: &ReadPlan, cost: &Measured) -> Option<WastefulRead> {
+    if plan.access != Access::Scan && plan.filters.is_empty() {
+        return None;
+    }
+    let mut why = plan.why.clone();
+    if plan.access == Access::Scan {
+        why.insert(0, "a Scan reads every item of the table or index".into());
+    }
+    for (a, _) in &plan.filters {
+        let line = format!("`{a}` is filtered after reading");
+        if !why.iter().any(|w| w.contains(&format!("`{a}`"))) {
+            why.push(line);
+        }
+    }
+    Some(WastefulRead {
+        location: location.to_string(),
+        served_by: plan.served_by(),
+        items_read: cost.full.items_read,
+        items_returned: cost.full.items_returned,
+        rcu: cost.full.rcu,
+        why,
     })
 }
 
@@ -340,14 +376,19 @@ fn declared_partition_items(model: &Model, plan: &ReadPlan) -> Option<f64> {
         Some(i) => Some(table.index(i)?),
         None => None,
     };
-    // The share applies when every item draws the attribute from it: every entity
-    // writes it, and none is typed by it (`facet = "BLOG"` for every blog).
+    // The share applies when every item carrying the attribute draws it from the
+    // shares: no entity is typed by it (`facet = "BLOG"` for every blog).
     let attr = index.map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
     let values = table.attribute(attr)?.values.as_ref()?;
-    let drawn = table.entities.iter().all(|e| {
-        (e.keys.contains_key(attr) || e.attributes.iter().any(|a| a == attr))
-            && super::domain::entity_constant(values, &e.name).is_none()
-    });
+    let writers: Vec<_> = table
+        .entities
+        .iter()
+        .filter(|e| e.keys.contains_key(attr) || e.attributes.iter().any(|a| a == attr))
+        .collect();
+    let drawn = !writers.is_empty()
+        && writers
+            .iter()
+            .all(|e| super::domain::entity_constant(values, &e.name).is_none());
     if !drawn {
         return None;
     }
@@ -457,20 +498,14 @@ fn table_report(
     }
 }
 
-/// The index partition key value most entries share, with the write ceiling it
-/// implies. Counting is one pass over the index's entries.
+/// The index partition key value most entries share (counted as items were
+/// generated), with the write ceiling it implies.
 fn hottest_key(gt: &GeneratedTable, index: usize, entities: &[EntityReport]) -> Option<HottestKey> {
     let ix = gt.data().schema.indexes.get(index)?;
-    let mut counts: std::collections::HashMap<&KeyValue, u64> = std::collections::HashMap::new();
-    let mut total = 0u64;
-    for (entry, _) in gt.data().index_scan_from(index, None) {
-        *counts.entry(&entry.0).or_insert(0) += 1;
-        total += 1;
-    }
-    let (value, n) = counts
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))?;
-    let share = *n as f64 / total as f64;
+    let counts = gt.index_keys.get(index)?;
+    let (value, n) = counts.hottest()?;
+    let total = counts.total.max(1);
+    let share = n as f64 / total as f64;
     // WCU per index write, averaged over the entities landing in it by their items.
     let (mut wcu, mut weight) = (0.0, 0.0);
     for (e, g) in entities.iter().zip(&gt.generated) {
@@ -492,7 +527,7 @@ fn hottest_key(gt: &GeneratedTable, index: usize, entities: &[EntityReport]) -> 
             KeyValue::B(b) => format!("<{} bytes>", b.len()),
         },
         share,
-        distinct_values: counts.len() as u64,
+        distinct_values: counts.distinct(),
         wcu_per_write,
         max_writes_per_sec: PARTITION_MAX_WCU / (share * wcu_per_write),
     })

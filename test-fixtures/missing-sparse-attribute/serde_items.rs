@@ -13,7 +13,6 @@ pub struct Blog {
     pub title: String,
     #[serde(rename = "createdAt")]
     pub created_at: Option<String>,
-    //~^ missing-sparse-attribute
 }
 
 #[derive(Serialize)]
@@ -32,6 +31,7 @@ pub async fn save_blog(client: &Client, blog: &Blog) -> Result<(), Error> {
     let item = serde_dynamo::to_item(blog)?;
     client
         .put_item()
+        //~^ missing-sparse-attribute
         .table_name("BlogApp")
         .set_item(Some(item))
         .send()

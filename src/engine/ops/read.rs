@@ -147,6 +147,27 @@ fn index_checks<'t>(
             )));
         }
     }
+    if index.kind == IndexKind::Global {
+        // A GSI cannot fetch from the table: naming an attribute it does not store is
+        // rejected (an LSI would fetch it, at extra cost).
+        if let Some(paths) = &req.exprs.projection {
+            let mut missing: Vec<&str> = Vec::new();
+            for p in paths {
+                if let Some(crate::engine::eval::Step::Key(k)) = p.first() {
+                    if !table.schema.index_projects(index, k) && !missing.contains(&k.as_str()) {
+                        missing.push(k);
+                    }
+                }
+            }
+            if !missing.is_empty() {
+                return Err(DynamoError::validation(format!(
+                    "One or more parameter values were invalid: Global secondary index {} does not project [{}]",
+                    index.name,
+                    missing.join(", ")
+                )));
+            }
+        }
+    }
     Ok(Some((pos, index)))
 }
 

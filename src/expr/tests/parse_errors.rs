@@ -121,7 +121,9 @@ fn syntax_errors() {
             "hy-phen = :v",
             r#"Invalid FilterExpression: Syntax error; token: "-", near: "hy-phen""#,
         ),
-        // The same convention on other shapes (token/near as defined above).
+        // From here on: no recorded DynamoDB text for these exact inputs; they pin the
+        // token/near convention the real messages above establish (see
+        // `syntax_error_at`), applied to other shapes.
         (
             Filter,
             "a = :v AND",
@@ -308,7 +310,9 @@ fn semantic_errors() {
         // Case-insensitive list (Developer Guide "Reserved words"); the word as written.
         (Filter, "a.Status = :s", ReservedKeyword,
          "Invalid FilterExpression: Attribute name is a reserved keyword; reserved keyword: Status"),
-        // dynalite (tested against DynamoDB): function names are case-sensitive.
+        // From here on: dynalite's parsers, whose tests ran against DynamoDB, and DynamoDB
+        // Local's error list; function names are case-sensitive (Developer Guide,
+        // "Condition expressions": "function names are case-sensitive").
         (Filter, "BEGINS_WITH(a, :p)", InvalidFunction,
          "Invalid FilterExpression: Invalid function name; function: BEGINS_WITH"),
         (Cond, "foo(a)", InvalidFunction,

@@ -1,0 +1,1 @@
+pub const TABLE: &str = "Alpha";

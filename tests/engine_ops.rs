@@ -1,0 +1,217 @@
+//! Engine behaviour beyond the recorded conformance cases, through the wire entry
+//! point: transactions, batch writes, update semantics, GSI projection rules.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use dynalint::engine::{Engine, ErrorKind};
+use serde_json::{json, Value};
+
+fn engine() -> Engine {
+    let mut e = Engine::new();
+    e.handle(
+        "CreateTable",
+        &json!({
+            "TableName": "Orders",
+            "AttributeDefinitions": [
+                {"AttributeName": "pk", "AttributeType": "S"},
+                {"AttributeName": "status", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "GlobalSecondaryIndexes": [
+                {"IndexName": "ByStatus", "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}],
+                 "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["amt"]}}]
+        }),
+    )
+    .unwrap();
+    e
+}
+
+fn put(e: &mut Engine, item: Value) {
+    e.handle("PutItem", &json!({"TableName": "Orders", "Item": item}))
+        .unwrap();
+}
+
+fn get(e: &mut Engine, pk: &str) -> Value {
+    e.handle(
+        "GetItem",
+        &json!({"TableName": "Orders", "Key": {"pk": {"S": pk}}, "ConsistentRead": true}),
+    )
+    .unwrap()
+}
+
+#[test]
+fn gsi_rejects_unprojected_attributes() {
+    let mut e = engine();
+    put(
+        &mut e,
+        json!({"pk": {"S": "a"}, "status": {"S": "OPEN"}, "amt": {"N": "3"}, "note": {"S": "x"}}),
+    );
+    let ok = e
+        .handle("Query", &json!({"TableName": "Orders", "IndexName": "ByStatus",
+            "KeyConditionExpression": "#s = :s", "ProjectionExpression": "pk, amt",
+            "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":s": {"S": "OPEN"}}}))
+        .unwrap();
+    assert_eq!(ok["Items"], json!([{"pk": {"S": "a"}, "amt": {"N": "3"}}]));
+    let err = e
+        .handle("Query", &json!({"TableName": "Orders", "IndexName": "ByStatus",
+            "KeyConditionExpression": "#s = :s", "ProjectionExpression": "note, amt",
+            "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":s": {"S": "OPEN"}}}))
+        .unwrap_err();
+    assert_eq!(
+        err.message,
+        "One or more parameter values were invalid: Global secondary index ByStatus does not project [note]"
+    );
+}
+
+#[test]
+fn transactions_are_all_or_nothing() {
+    let mut e = engine();
+    put(&mut e, json!({"pk": {"S": "a"}, "n": {"N": "1"}}));
+    let err = e
+        .handle("TransactWriteItems", &json!({"TransactItems": [
+            {"Put": {"TableName": "Orders", "Item": {"pk": {"S": "b"}}}},
+            {"Update": {"TableName": "Orders", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET n = n + :one",
+                        "ConditionExpression": "n = :two",
+                        "ExpressionAttributeValues": {":one": {"N": "1"}, ":two": {"N": "2"}}}}]}))
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::TransactionCanceled);
+    assert_eq!(
+        err.message,
+        "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]"
+    );
+    assert_eq!(get(&mut e, "b"), json!({}), "nothing written");
+
+    let ok = e
+        .handle("TransactWriteItems", &json!({"ReturnConsumedCapacity": "TOTAL", "TransactItems": [
+            {"Put": {"TableName": "Orders", "Item": {"pk": {"S": "b"}}}},
+            {"Update": {"TableName": "Orders", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET n = n + :one",
+                        "ConditionExpression": "n = :one", "ExpressionAttributeValues": {":one": {"N": "1"}}}}]}))
+        .unwrap();
+    // Two 1-WCU writes, doubled for the transaction.
+    assert_eq!(ok["ConsumedCapacity"][0]["CapacityUnits"], json!(4.0));
+    assert_eq!(get(&mut e, "a")["Item"]["n"], json!({"N": "2"}));
+
+    let got = e
+        .handle(
+            "TransactGetItems",
+            &json!({"TransactItems": [
+            {"Get": {"TableName": "Orders", "Key": {"pk": {"S": "a"}}}},
+            {"Get": {"TableName": "Orders", "Key": {"pk": {"S": "zz"}}}}]}),
+        )
+        .unwrap();
+    assert_eq!(got["Responses"][1], json!({}));
+    assert_eq!(got["Responses"][0]["Item"]["pk"], json!({"S": "a"}));
+}
+
+#[test]
+fn batch_write_limits_and_effects() {
+    let mut e = engine();
+    let puts: Vec<Value> = (0..26)
+        .map(|i| json!({"PutRequest": {"Item": {"pk": {"S": format!("k{i}")}}}}))
+        .collect();
+    let err = e
+        .handle("BatchWriteItem", &json!({"RequestItems": {"Orders": puts}}))
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Validation);
+    let ok = e
+        .handle(
+            "BatchWriteItem",
+            &json!({"RequestItems": {"Orders": [
+            {"PutRequest": {"Item": {"pk": {"S": "x"}}}},
+            {"DeleteRequest": {"Key": {"pk": {"S": "nothing"}}}}]}}),
+        )
+        .unwrap();
+    assert_eq!(ok["UnprocessedItems"], json!({}));
+    assert_eq!(get(&mut e, "x")["Item"]["pk"], json!({"S": "x"}));
+}
+
+#[test]
+fn update_semantics() {
+    let mut e = engine();
+    put(
+        &mut e,
+        json!({"pk": {"S": "a"}, "tags": {"SS": ["x", "y"]}, "lst": {"L": [{"N": "1"}]},
+                      "m": {"M": {"dp1": {"N": "5"}}}}),
+    );
+    let r = e
+        .handle("UpdateItem", &json!({"TableName": "Orders", "Key": {"pk": {"S": "a"}},
+            "UpdateExpression": "ADD tags :t, cnt :one DELETE tags :x SET lst = list_append(lst, :l), m.dp1 = m.dp1 + :one, made1 = if_not_exists(made1, :now) REMOVE old1",
+            "ExpressionAttributeValues": {":t": {"SS": ["z"]}, ":one": {"N": "1"}, ":x": {"SS": ["x"]},
+                                          ":l": {"L": [{"N": "2"}]}, ":now": {"S": "today"}},
+            "ReturnValues": "ALL_NEW"}))
+        .unwrap_err();
+    // ADD and DELETE on the same path overlap: DynamoDB rejects the expression.
+    assert!(
+        r.message.contains("Two document paths overlap"),
+        "{}",
+        r.message
+    );
+
+    let r = e
+        .handle("UpdateItem", &json!({"TableName": "Orders", "Key": {"pk": {"S": "a"}},
+            "UpdateExpression": "ADD tags :t, cnt :one SET lst = list_append(lst, :l), m.dp1 = m.dp1 + :one, made1 = if_not_exists(made1, :now)",
+            "ExpressionAttributeValues": {":t": {"SS": ["z"]}, ":one": {"N": "1"},
+                                          ":l": {"L": [{"N": "2"}]}, ":now": {"S": "today"}},
+            "ReturnValues": "UPDATED_NEW"}))
+        .unwrap();
+    let a = &r["Attributes"];
+    assert_eq!(a["cnt"], json!({"N": "1"}));
+    assert_eq!(a["lst"], json!({"L": [{"N": "1"}, {"N": "2"}]}));
+    assert_eq!(a["m"], json!({"M": {"dp1": {"N": "6"}}}));
+    assert_eq!(a["made1"], json!({"S": "today"}));
+    let mut tags: Vec<String> = a["tags"]["SS"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    tags.sort();
+    assert_eq!(tags, ["x", "y", "z"]);
+
+    let err = e
+        .handle(
+            "UpdateItem",
+            &json!({"TableName": "Orders", "Key": {"pk": {"S": "a"}},
+            "UpdateExpression": "SET pk = :v", "ExpressionAttributeValues": {":v": {"S": "b"}}}),
+        )
+        .unwrap_err();
+    assert_eq!(
+        err.message,
+        "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"
+    );
+}
+
+#[test]
+fn tables_lifecycle() {
+    let mut e = engine();
+    let err = e
+        .handle(
+            "CreateTable",
+            &json!({"TableName": "Orders",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}),
+        )
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::ResourceInUse);
+    let d = e
+        .handle("DescribeTable", &json!({"TableName": "Orders"}))
+        .unwrap();
+    assert_eq!(
+        d["Table"]["GlobalSecondaryIndexes"][0]["Projection"]["NonKeyAttributes"],
+        json!(["amt"])
+    );
+    assert_eq!(
+        e.handle("ListTables", &json!({})).unwrap()["TableNames"],
+        json!(["Orders"])
+    );
+    e.handle("DeleteTable", &json!({"TableName": "Orders"}))
+        .unwrap();
+    assert_eq!(
+        e.handle("DescribeTable", &json!({"TableName": "Orders"}))
+            .unwrap_err()
+            .kind,
+        ErrorKind::ResourceNotFound
+    );
+    assert_eq!(
+        e.handle("Frobnicate", &json!({})).unwrap_err().kind,
+        ErrorKind::UnknownOperation
+    );
+}
