@@ -201,3 +201,68 @@ fn a_panic_while_analysing_one_file_is_contained() {
     assert!(r.error.is_none(), "{:?}", r.error);
     c.shutdown();
 }
+
+#[test]
+fn a_rules_mechanical_fix_is_offered_and_applies() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    c.initialize(&root);
+    let path = root.join("src/reserved.rs");
+    std::fs::write(
+        &path,
+        r#"use aws_sdk_dynamodb::{types::AttributeValue, Client};
+
+pub async fn latest_blogs(client: &Client) {
+    // « naïve 😀 » before the call shifts nothing on its lines, but the file is UTF-8.
+    let _ = client
+        .query()
+        .table_name("BlogApp")
+        .index_name("ByFacet")
+        .key_condition_expression("facet = :f")
+        .filter_expression("size > :z")
+        .expression_attribute_values(":f", AttributeValue::S("BLOG".into()))
+        .expression_attribute_values(":z", AttributeValue::N("1".into()))
+        .send()
+        .await;
+}
+"#,
+    )
+    .unwrap();
+    let (u, text) = c.open(&path, "rust");
+    let rejected = |d: &[Value]| -> Vec<Value> {
+        d.iter()
+            .filter(|d| d["code"] == "rejected-request")
+            .cloned()
+            .collect()
+    };
+    let d = rejected(&c.diagnostics_where(&u, |d| !rejected(d).is_empty()));
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": u }, "range": d[0]["range"],
+                "context": { "diagnostics": [d[0]] } }),
+    );
+    let actions = r.result.unwrap();
+    let fix = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["isPreferred"] == true)
+        .unwrap_or_else(|| panic!("no preferred fix in {actions:#}"))
+        .clone();
+    let edits = fix["edit"]["changes"][&u].as_array().unwrap().clone();
+    let fixed = lsp_support::apply_edits(&text, &edits);
+    assert!(
+        fixed.contains(".filter_expression(\"#size > :z\")"),
+        "{fixed}"
+    );
+    assert!(
+        fixed.contains(".expression_attribute_names(\"#size\", \"size\")"),
+        "{fixed}"
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": u, "version": 2 }, "contentChanges": [{ "text": fixed }] }),
+    );
+    c.diagnostics_where(&u, |d| rejected(d).is_empty());
+    c.shutdown();
+}
