@@ -397,3 +397,44 @@ fn serve_answers_dynamodb_json_on_loopback() {
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.contains("\"TableNames\""), "{response}");
 }
+
+#[test]
+fn calls_lists_every_operation_with_its_table_and_context() {
+    let (out, err, code) = dynalint(
+        &root().join("test-fixtures/demo"),
+        &["calls", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let calls = v["calls"].as_array().unwrap();
+    assert!(calls.len() >= 12, "{out}");
+    let latest = calls
+        .iter()
+        .find(|c| c["function"] == "BlogRepo::latest_blogs")
+        .expect("latest_blogs is listed");
+    assert_eq!(latest["kind"], "Query");
+    assert_eq!(
+        latest["table"]["name"], "BlogApp",
+        "self.table comes from env TABLE_NAME, a ref of BlogApp"
+    );
+    assert_eq!(latest["index"], "ByFacet");
+    assert!(
+        latest["hot"]["entry"]
+            .as_str()
+            .unwrap()
+            .contains("GET /blogs"),
+        "{latest}"
+    );
+    let backfill = calls
+        .iter()
+        .find(|c| c["file"] == "src/bin/backfill.rs")
+        .unwrap();
+    assert!(
+        backfill["hot"].is_null() && !backfill["cold"].is_null(),
+        "{backfill}"
+    );
+    assert_eq!(backfill["paginated"], true);
+    let (out, _, code) = dynalint(&root().join("test-fixtures/demo"), &["calls"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Query BlogApp index ByFacet"), "{out}");
+}

@@ -196,3 +196,25 @@ impl BlogRepo {
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+impl BlogRepo {
+    /// Anti-pattern: the review job reads every draft through one partition key value.
+    pub async fn drafts(&self) -> Result<Vec<Blog>, Error> {
+        let mut drafts = Vec::new();
+        let mut pages = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name("ByStatus")
+            .key_condition_expression("#s = :draft")
+            .expression_attribute_names("#s", "status")
+            .expression_attribute_values(":draft", AttributeValue::S("DRAFT".into()))
+            .into_paginator()
+            .items()
+            .send();
+        while let Some(item) = pages.next().await {
+            drafts.push(serde_dynamo::from_item(item?)?);
+        }
+        Ok(drafts)
+    }
+}
