@@ -438,3 +438,60 @@ fn calls_lists_every_operation_with_its_table_and_context() {
     assert_eq!(code, 0);
     assert!(out.contains("Query BlogApp index ByFacet"), "{out}");
 }
+
+#[test]
+fn allow_comments_suppress_the_call_they_sit_on_or_above() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    copy_dir(&fixture("basic"), &dir);
+    let main = dir.join("src/main.rs");
+    let text = std::fs::read_to_string(&main).unwrap();
+    let scan_line =
+        "    let out = client.scan().table_name(TABLE).send().await.unwrap_or_default();";
+    assert!(text.contains(scan_line));
+    let rules_of = |dir: &Path| -> Vec<String> {
+        let (out, _, _) = dynalint(dir, &["check", "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["rule"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(rules_of(&dir).contains(&"scan-in-hot-path".to_string()));
+    // On the line above.
+    let above = text.replace(
+        scan_line,
+        &format!("    // dynalint: allow(scan-in-hot-path) -- admin only, 50 items\n{scan_line}"),
+    );
+    std::fs::write(&main, &above).unwrap();
+    assert!(!rules_of(&dir).contains(&"scan-in-hot-path".to_string()));
+    // At the end of the line.
+    let trailing = text.replace(
+        scan_line,
+        &format!("{scan_line} // dynalint: allow(scan-in-hot-path)"),
+    );
+    std::fs::write(&main, &trailing).unwrap();
+    assert!(!rules_of(&dir).contains(&"scan-in-hot-path".to_string()));
+    // For the whole file.
+    std::fs::write(
+        &main,
+        format!("// dynalint: allow-file(scan-in-hot-path)\n{text}"),
+    )
+    .unwrap();
+    assert!(!rules_of(&dir).contains(&"scan-in-hot-path".to_string()));
+    // An allow for another rule does not hide it, and is itself reported.
+    let other = text.replace(
+        scan_line,
+        &format!("    // dynalint: allow(get-item-in-loop)\n{scan_line}"),
+    );
+    std::fs::write(&main, &other).unwrap();
+    let rules = rules_of(&dir);
+    assert!(rules.contains(&"scan-in-hot-path".to_string()));
+    assert_eq!(
+        rules.iter().filter(|r| *r == "unused-allow").count(),
+        2,
+        "{rules:?}"
+    );
+}
