@@ -688,6 +688,11 @@ impl<'a> FileCx<'a> {
             if PASS_THROUGH.contains(&name.as_str()) {
                 let mut inner = self.value_at(recv, depth + 1);
                 inner.span = span(node);
+                // `None` becomes the type's empty value (`""` for a string): a value
+                // that may be missing, which an index key must not be.
+                if name == "unwrap_or_default" {
+                    inner.nullable = true;
+                }
                 return inner;
             }
             if let Some(p) = call_provenance(src, node) {
