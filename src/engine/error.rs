@@ -86,6 +86,14 @@ impl DynamoError {
         Self::new(ErrorKind::Validation, message)
     }
 
+    /// The ValidationException for a required request member that is absent, in
+    /// DynamoDB's words; `path` is the member's wire path (`key`, `requestItems`).
+    pub fn missing_member(path: &str) -> Self {
+        Self::validation(format!(
+            "1 validation error detected: Value null at '{path}' failed to satisfy constraint: Member must not be null"
+        ))
+    }
+
     /// `ResourceNotFoundException` for a missing table or index.
     pub fn not_found() -> Self {
         Self::new(ErrorKind::ResourceNotFound, "Requested resource not found")

@@ -248,11 +248,8 @@ impl<'a> Body<'a> {
 
     /// A required string field; DynamoDB's "must not be null" when absent.
     pub fn required_str(&self, name: &str, path: &str) -> DynamoResult<&'a str> {
-        self.str(name)?.ok_or_else(|| {
-            DynamoError::validation(format!(
-                "1 validation error detected: Value null at '{path}' failed to satisfy constraint: Member must not be null"
-            ))
-        })
+        self.str(name)?
+            .ok_or_else(|| DynamoError::missing_member(path))
     }
 
     /// A boolean field.

@@ -40,9 +40,7 @@ pub fn batch_get_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> 
     let b = Body::new(body)?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let Some(request_items) = b.object("RequestItems")? else {
-        return Err(DynamoError::validation(
-            "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null",
-        ));
+        return Err(DynamoError::missing_member("requestItems"));
     };
     let mut total = 0;
     let mut plans = Vec::new();
@@ -138,9 +136,7 @@ pub fn batch_write_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value
     let b = Body::new(body)?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let Some(request_items) = b.object("RequestItems")? else {
-        return Err(DynamoError::validation(
-            "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null",
-        ));
+        return Err(DynamoError::missing_member("requestItems"));
     };
     let mut writes: Vec<(String, BatchWrite)> = Vec::new();
     for (table_name, list) in request_items.entries() {
@@ -160,14 +156,10 @@ pub fn batch_write_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value
             let del = w.object("DeleteRequest")?;
             let write = match (put, del) {
                 (Some(p), None) => BatchWrite::Put(p.item("Item")?.ok_or_else(|| {
-                    DynamoError::validation(
-                        "1 validation error detected: Value null at 'requestItems.member.putRequest.item' failed to satisfy constraint: Member must not be null",
-                    )
+                    DynamoError::missing_member("requestItems.member.putRequest.item")
                 })?),
                 (None, Some(d)) => BatchWrite::Delete(d.item("Key")?.ok_or_else(|| {
-                    DynamoError::validation(
-                        "1 validation error detected: Value null at 'requestItems.member.deleteRequest.key' failed to satisfy constraint: Member must not be null",
-                    )
+                    DynamoError::missing_member("requestItems.member.deleteRequest.key")
                 })?),
                 _ => {
                     return Err(DynamoError::validation(

@@ -130,11 +130,9 @@ fn put_attributes(out: &mut Map<String, Value>, item: Option<Item>) {
 pub fn put_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
     let name = b.required_str("TableName", "tableName")?;
-    let item = b.item("Item")?.ok_or_else(|| {
-        DynamoError::validation(
-            "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null",
-        )
-    })?;
+    let item = b
+        .item("Item")?
+        .ok_or_else(|| DynamoError::missing_member("item"))?;
     let rv = return_values(&b, false)?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let on_fail = return_on_failure(&b)?;
@@ -163,11 +161,9 @@ pub fn put_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
 pub fn get_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
     let name = b.required_str("TableName", "tableName")?;
-    let key = b.item("Key")?.ok_or_else(|| {
-        DynamoError::validation(
-            "1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null",
-        )
-    })?;
+    let key = b
+        .item("Key")?
+        .ok_or_else(|| DynamoError::missing_member("key"))?;
     let consistent = b.bool("ConsistentRead")?.unwrap_or(false);
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let p = prepare(
@@ -199,11 +195,9 @@ pub fn get_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
 pub fn delete_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
     let name = b.required_str("TableName", "tableName")?;
-    let key = b.item("Key")?.ok_or_else(|| {
-        DynamoError::validation(
-            "1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null",
-        )
-    })?;
+    let key = b
+        .item("Key")?
+        .ok_or_else(|| DynamoError::missing_member("key"))?;
     let rv = return_values(&b, false)?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let on_fail = return_on_failure(&b)?;
@@ -258,11 +252,9 @@ pub fn updated_item(
 pub fn update_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
     let name = b.required_str("TableName", "tableName")?;
-    let key = b.item("Key")?.ok_or_else(|| {
-        DynamoError::validation(
-            "1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null",
-        )
-    })?;
+    let key = b
+        .item("Key")?
+        .ok_or_else(|| DynamoError::missing_member("key"))?;
     let rv = return_values(&b, true)?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let on_fail = return_on_failure(&b)?;

@@ -120,11 +120,9 @@ pub fn schema_from_request(body: &Value) -> DynamoResult<TableSchema> {
         })?;
         defs.push((n.to_string(), ty));
     }
-    let ks = b.list("KeySchema")?.ok_or_else(|| {
-        DynamoError::validation(
-            "1 validation error detected: Value null at 'keySchema' failed to satisfy constraint: Member must not be null",
-        )
-    })?;
+    let ks = b
+        .list("KeySchema")?
+        .ok_or_else(|| DynamoError::missing_member("keySchema"))?;
     let keys = key_schema(ks, &defs, "table")?;
     let mut indexes = Vec::new();
     for (field, kind) in [

@@ -18,11 +18,9 @@ use crate::engine::wire::{item_to_json, Body};
 pub const MAX_ACTIONS: usize = 100;
 
 fn actions<'a>(b: &Body<'a>) -> DynamoResult<&'a Vec<Value>> {
-    let list = b.list("TransactItems")?.ok_or_else(|| {
-        DynamoError::validation(
-            "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null",
-        )
-    })?;
+    let list = b
+        .list("TransactItems")?
+        .ok_or_else(|| DynamoError::missing_member("transactItems"))?;
     if list.is_empty() || list.len() > MAX_ACTIONS {
         return Err(DynamoError::validation(format!(
             "1 validation error detected: Value '{}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
