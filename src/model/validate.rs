@@ -232,73 +232,63 @@ fn index_limits(t: &Table, problems: &mut Vec<ModelProblem>) {
     let mut included = 0;
     let mut include_reported = false;
     for i in &t.indexes {
-        match i.kind {
+        let (seen, limit, kind, help) = match i.kind {
             IndexKind::Global => {
                 globals += 1;
-                if globals == MAX_GLOBAL_INDEXES + 1 {
-                    let n = t
-                        .indexes
-                        .iter()
-                        .filter(|i| i.kind == IndexKind::Global)
-                        .count();
-                    problems.push(
-                        ModelProblem::of(
-                            ProblemKind::TooManyIndexes,
-                            i.name_span,
-                            format!(
-                                "table `{}` has {n} global secondary indexes; DynamoDB allows \
-                                 at most {MAX_GLOBAL_INDEXES} per table",
-                                t.name
-                            ),
-                        )
-                        .with_label(t.name_span, format!("table `{}`", t.name))
-                        .with_help("overload one GSI with generic keys (`GSI1PK`, `GSI1SK`) to serve several access patterns"),
-                    );
-                }
+                (
+                    globals,
+                    MAX_GLOBAL_INDEXES,
+                    "global",
+                    "overload one GSI with generic keys (`GSI1PK`, `GSI1SK`) to serve several access patterns",
+                )
             }
             IndexKind::Local => {
                 locals += 1;
-                if locals == MAX_LOCAL_INDEXES + 1 {
-                    let n = t
-                        .indexes
-                        .iter()
-                        .filter(|i| i.kind == IndexKind::Local)
-                        .count();
-                    problems.push(
-                        ModelProblem::of(
-                            ProblemKind::TooManyIndexes,
-                            i.name_span,
-                            format!(
-                                "table `{}` has {n} local secondary indexes; DynamoDB allows \
-                                 at most {MAX_LOCAL_INDEXES} per table",
-                                t.name
-                            ),
-                        )
-                        .with_label(t.name_span, format!("table `{}`", t.name))
-                        .with_help("serve the other sort orders with global secondary indexes"),
-                    );
-                }
-                if let Some(span) = i.fields.get("partition-key") {
-                    if !t.partition_key.is_empty() && i.partition_key != t.partition_key {
-                        let mut p = ModelProblem::of(
-                            ProblemKind::LocalIndexPartitionKey,
-                            span,
-                            format!(
-                                "local secondary index `{}` has partition key `{}`, but a \
+                (
+                    locals,
+                    MAX_LOCAL_INDEXES,
+                    "local",
+                    "serve the other sort orders with global secondary indexes",
+                )
+            }
+        };
+        // Reported once, at the first index over the limit.
+        if seen == limit + 1 {
+            let n = t.indexes.iter().filter(|x| x.kind == i.kind).count();
+            problems.push(
+                ModelProblem::of(
+                    ProblemKind::TooManyIndexes,
+                    i.name_span,
+                    format!(
+                        "table `{}` has {n} {kind} secondary indexes; DynamoDB allows at most {limit} per table",
+                        t.name
+                    ),
+                )
+                .with_label(t.name_span, format!("table `{}`", t.name))
+                .with_help(help),
+            );
+        }
+        if i.kind == IndexKind::Local {
+            if let Some(span) = i.fields.get("partition-key") {
+                if !t.partition_key.is_empty() && i.partition_key != t.partition_key {
+                    let mut p = ModelProblem::of(
+                        ProblemKind::LocalIndexPartitionKey,
+                        span,
+                        format!(
+                            "local secondary index `{}` has partition key `{}`, but a \
                                  local index must use the table's partition key `{}`",
-                                i.name, i.partition_key, t.partition_key
-                            ),
-                        )
-                        .with_help(format!(
-                            "use `partition-key = \"{}\"`, or make it a global index \
+                            i.name, i.partition_key, t.partition_key
+                        ),
+                    )
+                    .with_help(format!(
+                        "use `partition-key = \"{}\"`, or make it a global index \
                              (`kind = \"global\"`)",
-                            t.partition_key
-                        ));
-                        if let Some(table_pk) = t.fields.get("partition-key") {
-                            p = p.with_label(table_pk, "the table's partition key");
-                        }
-                        problems.push(p);
+                        t.partition_key
+                    ));
+                    if let Some(table_pk) = t.fields.get("partition-key") {
+                        p = p.with_label(table_pk, "the table's partition key");
                     }
+                    problems.push(p);
                 }
             }
         }
