@@ -125,14 +125,25 @@ fn render_op(op: &Operation, files: &[SourceFile], out: &mut String, ind: &str) 
     map("item", &op.item, out, ind);
     map("key", &op.key, out, ind);
     let mut flags = Vec::new();
+    // A flag set only on some paths is marked `?`.
+    let cond = |m: &str| {
+        if op.setter(m).is_some_and(|s| s.conditional) {
+            "?"
+        } else {
+            ""
+        }
+    };
     if let Some(c) = op.consistent_read {
-        flags.push(format!("consistent_read={c}"));
+        flags.push(format!("consistent_read={c}{}", cond("consistent_read")));
     }
     if let Some(l) = &op.limit {
-        flags.push(format!("limit={}", value(l)));
+        flags.push(format!("limit={}{}", value(l), cond("limit")));
     }
     if let Some(s) = op.scan_index_forward {
-        flags.push(format!("scan_index_forward={s}"));
+        flags.push(format!(
+            "scan_index_forward={s}{}",
+            cond("scan_index_forward")
+        ));
     }
     if let Some(s) = &op.select {
         flags.push(format!("select={s}"));

@@ -137,6 +137,7 @@ fn op_json(model: &Model, o: &Operation, file: Option<&SourceFile>) -> Value {
         "key": attrs(&o.key),
         "consistent_read": o.consistent_read,
         "limit": o.limit.as_ref().and_then(|l| l.literal.clone()),
+        "conditional_setters": o.setters.iter().filter(|s| s.conditional).map(|s| s.method.as_str()).collect::<Vec<_>>(),
         "children": o.children.iter().map(|c| op_json(model, c, file)).collect::<Vec<_>>(),
     })
 }

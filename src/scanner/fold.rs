@@ -8,7 +8,7 @@
 use tree_sitter::Node;
 
 use super::context::{enclosing_function, enclosing_loop, is_test_code};
-use super::ir::{AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation};
+use super::ir::{AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, SetterCall};
 use super::items;
 use super::resolve::FileCx;
 use super::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
@@ -263,7 +263,10 @@ fn climb_apply<'t>(
                                 st.sent = true;
                             }
                         }
-                        Some((s, set)) => apply(cx, op, s, set, call, conditional),
+                        Some((s, set)) => {
+                            record_setter(cx, op, name, set, p, call, conditional);
+                            apply(cx, op, s, set, call, conditional)
+                        }
                         None => {}
                     }
                     if setter(name).is_some() {
@@ -628,6 +631,32 @@ fn apply(
         Setter::TransactItems => super::batch::transact_items(cx, op, &args, set, conditional),
         Setter::Wrapped => super::batch::wrapped(cx, op, call, &args),
     }
+}
+
+/// Remembers where a setter call is, so rules can point at it or remove it.
+fn record_setter(
+    cx: &FileCx<'_>,
+    op: &mut Operation,
+    name: &str,
+    set: bool,
+    field_expr: Node<'_>,
+    call: Node<'_>,
+    conditional: bool,
+) {
+    let args = call_args(call);
+    // Only pair setters (`k, v`) carry a key; whole-map forms name several.
+    let key = match (set, args.as_slice()) {
+        (false, [k, _]) => cx.string(*k).value().map(str::to_string),
+        _ => None,
+    };
+    let receiver_end = field(field_expr, "value").map_or(field_expr.start_byte(), |v| v.end_byte());
+    op.setters.push(SetterCall {
+        method: name.to_string(),
+        key,
+        span: method_span(call),
+        removal_span: Span::new(receiver_end, call.end_byte()),
+        conditional,
+    });
 }
 
 /// `Some(x)` → x.

@@ -250,6 +250,23 @@ pub struct AttrArg {
     pub conditional: bool,
 }
 
+/// One setter call of the builder chain (`.limit(10)`, `.expression_attribute_values(":v", ..)`).
+/// Rules use it to point at a setter and to offer its removal as a fix.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SetterCall {
+    /// The SDK method as written (`consistent_read`, `set_limit`).
+    pub method: String,
+    /// The pair's key for map setters (`":v"` of `expression_attribute_values(":v", ..)`).
+    pub key: Option<String>,
+    /// From the method name to the closing parenthesis: what a label points at.
+    pub span: Span,
+    /// From the end of the receiver to the closing parenthesis (the `.`, and the line
+    /// break before it): deleting it leaves the chain well-formed.
+    pub removal_span: Span,
+    /// Called only on some paths (inside an `if`, or rebound in one branch).
+    pub conditional: bool,
+}
+
 /// An item or key map; `complete` says every attribute of it is known.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct AttrMap {
@@ -355,6 +372,8 @@ pub struct Operation {
     pub scan_index_forward: Option<bool>,
     /// `Select` as DynamoDB spells it (`COUNT`, `ALL_ATTRIBUTES`, ...).
     pub select: Option<String>,
+    /// Every setter call of the chain, in source order (empty for struct literals).
+    pub setters: Vec<SetterCall>,
     /// Read through `into_paginator()` or an `exclusive_start_key` loop.
     pub paginated: bool,
     /// `exclusive_start_key`/`set_exclusive_start_key` is set.
@@ -394,6 +413,7 @@ impl Operation {
             limit: None,
             scan_index_forward: None,
             select: None,
+            setters: Vec::new(),
             paginated: false,
             exclusive_start_key: false,
             total_segments: None,
@@ -401,6 +421,14 @@ impl Operation {
             context: Context::default(),
             fingerprint_text: String::new(),
         }
+    }
+
+    /// The last call of setter `method` (or its `set_` twin), when the chain has one.
+    pub fn setter(&self, method: &str) -> Option<&SetterCall> {
+        self.setters
+            .iter()
+            .rev()
+            .find(|s| s.method == method || s.method.strip_prefix("set_") == Some(method))
     }
 
     /// A short label of the table for messages: `"Orders"`, `TABLE`, `<unknown table>`.

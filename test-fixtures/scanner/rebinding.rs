@@ -76,3 +76,15 @@ async fn fan_out(client: &Client, ids: Vec<String>) {
     });
     futures::future::join_all(futures).await;
 }
+
+// Flags set on one path only are conditional: the request may go without them.
+async fn maybe_strong(client: &Client, strong: bool, page: Option<i32>) {
+    let mut q = client.query().table_name("Sessions").key_condition_expression("PK = :pk");
+    if strong {
+        q = q.consistent_read(true);
+    }
+    if let Some(n) = page {
+        q = q.limit(n);
+    }
+    let _ = q.send().await;
+}
