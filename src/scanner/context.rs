@@ -78,6 +78,7 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
                     return Some(adaptor.unwrap_or(LoopInfo {
                         kind: kind.to_string(),
                         span: span(anc),
+                        caller: None,
                     }));
                 }
             }
@@ -100,6 +101,7 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
                     return Some(LoopInfo {
                         kind: name.to_string(),
                         span: span(anc),
+                        caller: None,
                     });
                 }
             }
@@ -133,6 +135,7 @@ fn adaptor_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
     awaits.then(|| LoopInfo {
         kind: name.to_string(),
         span: span(call),
+        caller: None,
     })
 }
 
