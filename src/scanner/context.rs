@@ -194,6 +194,7 @@ fn futures_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
     (stream_adaptor && is_stream).then(|| LoopInfo {
         kind: name,
         span: method_span(src, call),
+        caller: None,
     })
 }
 
@@ -237,6 +238,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                         return Flow::Driven(LoopInfo {
                             kind: m,
                             span: method_span(src, call),
+                            caller: None,
                         });
                     }
                     if m == "collect" {
@@ -244,6 +246,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                             return Flow::Driven(LoopInfo {
                                 kind: set.to_string(),
                                 span: method_span(src, call),
+                                caller: None,
                             });
                         }
                     }
@@ -259,6 +262,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                         return Flow::Driven(LoopInfo {
                             kind: last.to_string(),
                             span: span(call),
+                            caller: None,
                         });
                     }
                     if last == "from_iter" {
@@ -268,6 +272,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                             return Flow::Driven(LoopInfo {
                                 kind: set.to_string(),
                                 span: span(call),
+                                caller: None,
                             });
                         }
                     }
@@ -286,6 +291,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                         return Flow::Driven(LoopInfo {
                             kind: "for".to_string(),
                             span: span(p),
+                            caller: None,
                         });
                     }
                     break;
