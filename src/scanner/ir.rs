@@ -382,6 +382,11 @@ pub struct Operation {
     pub total_segments: Option<ValueInfo>,
     /// Requests inside a batch or transaction, each with its own kind and table.
     pub children: Vec<Operation>,
+    /// How many requests (keys, for a BatchGetItem) each call of a batch or
+    /// transaction carries when its list maps one `chunks(n)`/`chunks_exact(n)`
+    /// element one to one (`chunk.iter().map(..).collect()`): `n`, a literal or a
+    /// constant. `children` then holds the one request the mapping builds.
+    pub batch_size: Option<ValueInfo>,
     pub context: Context,
     /// The normalised text of the call (whitespace folded): the baseline fingerprint.
     pub fingerprint_text: String,
@@ -418,6 +423,7 @@ impl Operation {
             exclusive_start_key: false,
             total_segments: None,
             children: Vec::new(),
+            batch_size: None,
             context: Context::default(),
             fingerprint_text: String::new(),
         }
