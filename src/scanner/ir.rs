@@ -374,6 +374,9 @@ pub struct Operation {
     pub method_span: Span,
     pub table: Option<Resolved>,
     pub table_span: Option<Span>,
+    /// The table argument as written, whitespace folded (`&self.config.orders_table`):
+    /// when its value is unknown, its last name can still match a table's `refs`.
+    pub table_text: Option<String>,
     pub index: Option<Resolved>,
     pub index_span: Option<Span>,
     pub key_condition: Option<ExprArg>,
@@ -421,6 +424,7 @@ impl Operation {
             method_span: span,
             table: None,
             table_span: None,
+            table_text: None,
             index: None,
             index_span: None,
             key_condition: None,
