@@ -152,8 +152,9 @@ fn is_other_client(op: &Operation, st: &State, escape: &Escape) -> bool {
         && (st.foreign || (!st.sent && !op.paginated && matches!(escape, Escape::None)))
 }
 
-/// Setters distinctive enough that a call they follow returns a DynamoDB builder.
-const DISTINCT: &[&str] = &[
+/// Setters distinctive enough that a call they follow returns a DynamoDB builder (the
+/// byte pre-filter's second look uses them too).
+pub(super) const HELPER_SETTERS: &[&str] = &[
     "table_name",
     "index_name",
     "key_condition_expression",
@@ -195,7 +196,7 @@ fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
         return None;
     }
     let m = field(up, "field").map(|f| src.of(f))?;
-    DISTINCT.contains(&m).then_some(name)
+    HELPER_SETTERS.contains(&m).then_some(name)
 }
 
 /// `XFluentBuilder` parameter types → the operation kind.
