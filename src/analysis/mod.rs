@@ -13,6 +13,7 @@ pub mod key_shape;
 pub mod read_cost;
 pub mod request;
 pub mod rule_cache;
+pub mod sort_key_template;
 pub mod suppress;
 
 pub use bind::{bind, BoundOperation};
