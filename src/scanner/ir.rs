@@ -325,7 +325,31 @@ pub enum ColdReason {
 pub struct LoopInfo {
     /// `for`, `while`, `loop`, `for_each`, `map`, `join_all`, ...
     pub kind: String,
+    /// The loop in `caller`'s file when there is a caller, else in the operation's file.
     pub span: Span,
+    /// When the loop is not around the call itself but around a call of its function:
+    /// the function whose loop calls it (`friends` in `for f in ids { repo.get_user(f) }`).
+    pub caller: Option<CallStep>,
+}
+
+impl LoopInfo {
+    /// The file the loop's span is in.
+    pub fn file<'a>(&'a self, op: &'a Operation) -> &'a FilePath {
+        self.caller.as_ref().map_or(&op.file, |c| &c.file)
+    }
+
+    /// "this `for`", or "this `for` in `friends`, which calls `Repo::get_user`," when
+    /// the loop is at a call site of the operation's function.
+    pub fn this_loop(&self, op: &Operation) -> String {
+        match (&self.caller, &op.context.function) {
+            (Some(c), Some(f)) => format!(
+                "this `{}` in `{}`, through its call of `{f}`,",
+                self.kind, c.function
+            ),
+            (Some(c), None) => format!("this `{}` in `{}`", self.kind, c.function),
+            (None, _) => format!("this `{}`", self.kind),
+        }
+    }
 }
 
 /// Where the call sits in the program.
