@@ -583,6 +583,7 @@ fn apply(
             if let Some(a) = first {
                 op.table = Some(cx.string(a));
                 op.table_span = Some(span(a));
+                op.table_text = Some(fold_whitespace(src.of(a)));
             }
         }
         Setter::Index => {
@@ -873,6 +874,7 @@ fn apply_value(cx: &FileCx<'_>, op: &mut Operation, s: Setter, value: Node<'_>) 
         Setter::Table => {
             op.table = Some(cx.string(value));
             op.table_span = Some(span(value));
+            op.table_text = Some(fold_whitespace(cx.src.of(value)));
         }
         Setter::Index => {
             op.index = Some(cx.string(value));

@@ -226,8 +226,16 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     let as_value = prev.is_some_and(|p| p.is_punct(b'(') || p.is_punct(b','))
                         && next.is_some_and(|n| n.is_punct(b')') || n.is_punct(b','));
                     let macro_call = next.is_some_and(|n| n.is_punct(b'!'));
+                    // `.key(..)`/`.item(..)`/`.send()` on a builder are the SDK's, not
+                    // calls of a crate function that happens to share the name. The
+                    // transaction wrappers (`.get`, `.put`, `.update`, `.delete`) are
+                    // also what repositories call their methods, so they stay calls.
+                    let sdk_setter = prev.is_some_and(|p| p.is_punct(b'.'))
+                        && super::sdk::setter(&w)
+                            .is_some_and(|(s, _)| s != super::sdk::Setter::Wrapped);
                     if (called || turbofish || as_value)
                         && !macro_call
+                        && !sdk_setter
                         && !NOT_CALLS.contains(&w.as_str())
                     {
                         if let Some(f) = fns.get_mut(fi) {
@@ -406,7 +414,7 @@ fn route_call(
         "run" if prev_is_path_of("lambda_http") || prev_is_path_of("lambda_runtime") => {
             Some("lambda_http::run".to_string())
         }
-        m if ROUTE_METHODS.contains(&m) && !prev_dot => {
+        m if ROUTE_METHODS.contains(&m) && (!prev_dot || chained_route(src, toks, i)) => {
             // axum `get(handler)` inside `.route("/path", ..)`; also `routing::get`.
             Some(
                 format!("axum route {} {}", m.to_uppercase(), last_str.unwrap_or(""))
@@ -427,6 +435,48 @@ fn route_call(
         ),
         _ => None,
     }
+}
+
+/// `.post(create)` chained on a route method: `get(list).post(create)`. A `.get(k)` on
+/// anything else (a map) is not a route.
+fn chained_route(src: &[u8], toks: &[Token], i: usize) -> bool {
+    let mut dot = i.saturating_sub(1);
+    // Walk left over `name( .. ).` links until a route method called without a dot; a
+    // method router has a handful (one per HTTP method), so long chains are not routes
+    // and do not cost a walk each.
+    for _ in 0..ROUTE_METHODS.len() {
+        let Some(close) = dot.checked_sub(1).filter(|j| toks[*j].is_punct(b')')) else {
+            return false;
+        };
+        let mut j = close;
+        let mut depth = 0i32;
+        loop {
+            if toks[j].is_punct(b')') {
+                depth += 1;
+            } else if toks[j].is_punct(b'(') {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            match j.checked_sub(1) {
+                Some(k) => j = k,
+                None => return false,
+            }
+        }
+        let Some(name_at) = j.checked_sub(1) else {
+            return false;
+        };
+        let name = toks[name_at].text(src);
+        if !ROUTE_METHODS.iter().any(|m| m.as_bytes() == name) {
+            return false;
+        }
+        match name_at.checked_sub(1) {
+            Some(d) if toks[d].is_punct(b'.') => dot = d,
+            _ => return true,
+        }
+    }
+    false
 }
 
 /// The handler named in `(path::to::handler)` or `(handler)` right after a call's `(`.

@@ -230,6 +230,7 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     if op.table.is_none() {
         op.table = helper.table.clone();
         op.table_span = helper.table_span.map(fix);
+        op.table_text = helper.table_text.clone();
     }
     if op.index.is_none() {
         op.index = helper.index.clone();
