@@ -164,8 +164,18 @@ fn render_op(op: &Operation, files: &[SourceFile], out: &mut String, ind: &str) 
         let cx = &op.context;
         let mut c = vec![format!("fn={}", cx.function.as_deref().unwrap_or("-"))];
         if let Some(l) = &cx.in_loop {
-            let lc = file.line_col(l.span.start);
-            c.push(format!("loop={}@{}", l.kind, lc.line));
+            let lf = files.iter().find(|f| &f.path == l.file(op)).unwrap();
+            let lc = lf.line_col(l.span.start);
+            match &l.caller {
+                Some(caller) => c.push(format!(
+                    "loop={}@{}:{} via={}",
+                    l.kind,
+                    lf.path.display(),
+                    lc.line,
+                    caller.function
+                )),
+                None => c.push(format!("loop={}@{}", l.kind, lc.line)),
+            }
         }
         if let Some(h) = &cx.hot {
             let chain: Vec<&str> = h.chain.iter().map(|s| s.function.as_str()).collect();

@@ -26,7 +26,19 @@ pub fn bind<'a>(model: &'a Model, op: &'a Operation) -> BoundOperation<'a> {
         b.unbound = Some("the call sets no table name".into());
         return b;
     };
-    b.table = find_table(model, table_ref);
+    b.table = find_table(model, table_ref).or_else(|| {
+        // An unknown value read from a field or variable (`&self.config.orders_table`,
+        // filled by a config loader): its name may be listed in `refs`.
+        matches!(table_ref.innermost(), Resolved::Unknown { .. })
+            .then(|| holder_name(op.table_text.as_deref()?))
+            .flatten()
+            .and_then(|name| {
+                model
+                    .tables
+                    .iter()
+                    .find(|t| t.refs.iter().any(|r| r == name))
+            })
+    });
     let Some(table) = b.table else {
         b.unbound = Some(match table_ref.innermost() {
             Resolved::Unknown { reason } => {
@@ -48,6 +60,29 @@ pub fn bind<'a>(model: &'a Model, op: &'a Operation) -> BoundOperation<'a> {
     b
 }
 
+/// The name of the field or variable an expression reads: `orders_table` of
+/// `&self.config.orders_table.clone()`; `None` for calls and literals.
+fn holder_name(text: &str) -> Option<&str> {
+    let mut t = text.trim().trim_start_matches('&').trim();
+    t = t.strip_prefix("mut ").unwrap_or(t).trim_end_matches('?');
+    for suffix in [
+        ".clone()",
+        ".as_str()",
+        ".to_string()",
+        ".as_ref()",
+        ".to_owned()",
+    ] {
+        if let Some(rest) = t.strip_suffix(suffix) {
+            t = rest;
+        }
+    }
+    let last = t.rsplit(['.', ':']).next()?;
+    let is_name = !last.is_empty()
+        && last.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && !last.starts_with(|c: char| c.is_ascii_digit());
+    is_name.then_some(last)
+}
+
 /// A table matches when any name the reference is known by is its name or in its refs.
 pub fn find_table<'a>(model: &'a Model, r: &Resolved) -> Option<&'a Table> {
     let names = r.names();
@@ -55,4 +90,69 @@ pub fn find_table<'a>(model: &'a Model, r: &Resolved) -> Option<&'a Table> {
         .tables
         .iter()
         .find(|t| names.iter().any(|n| t.is_named_by(n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scanner::OpKind;
+    use crate::source::Span;
+
+    const MODEL: &str = r#"
+[[table]]
+name = "Orders"
+refs = ["ORDERS_TABLE", "orders_table"]
+partition-key = "PK"
+[table.attributes]
+PK = "S"
+"#;
+
+    fn op(table: Resolved, text: &str) -> Operation {
+        let mut o = Operation::new(
+            OpKind::Scan,
+            std::path::PathBuf::from("a.rs").into(),
+            Span::new(0, 1),
+        );
+        o.table = Some(table);
+        o.table_text = Some(text.to_string());
+        o
+    }
+
+    #[test]
+    fn holder_names() {
+        assert_eq!(
+            holder_name("&self.config.orders_table"),
+            Some("orders_table")
+        );
+        assert_eq!(
+            holder_name("state.orders_table.clone()"),
+            Some("orders_table")
+        );
+        assert_eq!(holder_name("config::ORDERS"), Some("ORDERS"));
+        assert_eq!(holder_name("table"), Some("table"));
+        assert_eq!(holder_name("table_for(kind)"), None);
+        assert_eq!(holder_name("\"Orders\""), None);
+        assert_eq!(holder_name("tables.0"), None);
+    }
+
+    #[test]
+    fn unknown_values_bind_by_the_field_they_are_read_from() {
+        let m = crate::model::load_str(std::path::Path::new("m.toml"), MODEL).unwrap();
+        let unknown = || Resolved::unknown("not followed");
+        let by_field = op(unknown(), "&self.config.orders_table");
+        assert_eq!(
+            bind(&m, &by_field).table.map(|t| t.name.as_str()),
+            Some("Orders")
+        );
+        // Another field name, or a call, stays unbound and says why.
+        for text in ["&self.config.users_table", "table_name()"] {
+            let o = op(unknown(), text);
+            let b = bind(&m, &o);
+            assert!(b.table.is_none());
+            assert!(b.unbound.unwrap().contains("not known statically"));
+        }
+        // A known value that names no table is not rescued by its holder's name.
+        let literal = op(Resolved::literal("Users"), "orders_table");
+        assert!(bind(&m, &literal).table.is_none());
+    }
 }

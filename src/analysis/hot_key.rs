@@ -242,6 +242,77 @@ fn value_share(table: &Table, pk: &str, value: &str) -> Option<f64> {
     share.map(|s| s / spread as f64)
 }
 
+/// The write load on the hottest value of a partition key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WriteLoad {
+    /// Items written per second that carry the target's partition key.
+    pub rate: f64,
+    /// The share of them that lands on the hottest value.
+    pub share: f64,
+    /// `rate × share`: writes per second on one value.
+    pub items_per_sec: f64,
+    /// The `write-rate` in `dynalint.toml` that says so.
+    pub span: Span,
+    /// Who declares it: `entity `Order``, `table `Orders``.
+    pub source: String,
+}
+
+/// The writes per second the hottest of `values` values of the target's partition key
+/// takes: from the `write-rate` of the entities whose items carry the key (the table's
+/// own `write-rate` when none declares one, scaled to the items an index holds), times
+/// the hottest value's declared share (else an even `1 / values`). `None` without a
+/// write rate.
+pub fn hottest_write(target: &KeyTarget<'_>, values: u64) -> Option<WriteLoad> {
+    let table = target.table;
+    let pk = target.partition_key();
+    let rated: Vec<_> = table
+        .entities
+        .iter()
+        .filter(|e| e.write_rate.is_some() && e.writes(table, pk) != Some(false))
+        .collect();
+    let (rate, span, source) = if let Some(first) = rated.first() {
+        let rate = rated.iter().filter_map(|e| e.write_rate).sum::<f64>();
+        let names: Vec<String> = rated.iter().map(|e| format!("`{}`", e.name)).collect();
+        let span = first.fields.get("write-rate").unwrap_or(first.span);
+        let noun = if rated.len() == 1 {
+            "entity"
+        } else {
+            "entities"
+        };
+        (rate, span, format!("{noun} {}", names.join(", ")))
+    } else {
+        let rate = table.write_rate?;
+        // A sparse index takes only the writes of the items it holds.
+        let held = match (table.items_in(target.index), table.items_in(None)) {
+            (Some(part), Some(all)) if all > 0 => (part as f64 / all as f64).min(1.0),
+            _ => 1.0,
+        };
+        let span = table.fields.get("write-rate").unwrap_or(table.span);
+        (rate * held, span, format!("table `{}`", table.name))
+    };
+    let share = table
+        .attribute(pk)
+        .and_then(|a| a.values.as_ref())
+        .and_then(|v| v.max_share())
+        .map_or(1.0 / values.max(1) as f64, |(_, s)| s);
+    Some(WriteLoad {
+        rate,
+        share,
+        items_per_sec: rate * share,
+        span,
+        source,
+    })
+}
+
+/// The shard plan for a write load on items of the table's average size.
+pub fn write_shard_plan(table: &Table, load: &WriteLoad) -> Option<ShardPlan> {
+    Some(required_shards(
+        Io::Write,
+        load.items_per_sec,
+        table.avg_item_size?,
+    ))
+}
+
 /// The shard plan for a pattern's load on items of the table's average size.
 pub fn shard_plan(table: &Table, load: &PatternLoad<'_>) -> Option<ShardPlan> {
     Some(required_shards(
@@ -366,5 +437,64 @@ keys = { PK = "F#{id}", GSI1PK = "{id}" }
         // 20% of 3M over 15 shards.
         assert_eq!(load.items_per_value, 40_000.0);
         assert!(!shard_plan(t, &load).unwrap().needs_sharding());
+    }
+
+    #[test]
+    fn write_rates_from_entities_or_the_table() {
+        let base = r#"
+[[table]]
+name = "Signups"
+partition-key = "email"
+item-count = 4_000_000
+avg-item-size = 1_500
+write-rate = 900
+[table.attributes]
+email = { type = "S", unique = true }
+status = { type = "S", values = { PENDING = 0.9, VERIFIED = 0.1 } }
+kind = { type = "S", cardinality = 4 }
+[[table.index]]
+name = "ByStatus"
+partition-key = "status"
+[[table.index]]
+name = "ByKind"
+partition-key = "kind"
+"#;
+        let m = crate::model::load_str(std::path::Path::new("m.toml"), base).unwrap();
+        let t = &m.tables[0];
+        let by = |i: usize| KeyTarget {
+            table: t,
+            index: Some(&t.indexes[i]),
+        };
+        // The table's rate, 90% of it on `PENDING`; 1,500 B items cost 2 WCU each.
+        let w = hottest_write(&by(0), 2).unwrap();
+        assert_eq!((w.rate, w.share, w.items_per_sec), (900.0, 0.9, 810.0));
+        assert_eq!(w.source, "table `Signups`");
+        let plan = write_shard_plan(t, &w).unwrap();
+        assert_eq!(plan.partition_max_items_per_sec, 500.0);
+        assert_eq!((plan.shards, plan.padded), (2, 2));
+        // No declared shares: an even split over the 4 values.
+        assert_eq!(hottest_write(&by(1), 4).unwrap().items_per_sec, 225.0);
+
+        // Entities' rates take precedence, and only those whose items carry the key.
+        let with_entities = format!(
+            "{base}[[table.entity]]\nname = \"Signup\"\nkeys = {{ email = \"{{e}}\" }}\n\
+             attributes = [\"status\"]\nwrite-rate = 2_000\n\
+             [[table.entity]]\nname = \"Note\"\nkeys = {{ email = \"{{e}}\" }}\n\
+             attributes = [\"kind\"]\nwrite-rate = 50\n"
+        );
+        let m = crate::model::load_str(std::path::Path::new("m.toml"), &with_entities).unwrap();
+        let t = &m.tables[0];
+        let status = KeyTarget {
+            table: t,
+            index: Some(&t.indexes[0]),
+        };
+        let w = hottest_write(&status, 2).unwrap();
+        assert_eq!(w.rate, 2_000.0);
+        assert_eq!(w.source, "entity `Signup`");
+        let table = KeyTarget {
+            table: t,
+            index: None,
+        };
+        assert_eq!(hottest_write(&table, 1).unwrap().rate, 2_050.0);
     }
 }

@@ -1,10 +1,17 @@
 //! What DynamoDB answers when a write puts a NULL or an empty value into an index key
 //! attribute. The engine owns the wording; this builds the smallest item that shows
 //! the problem and asks it.
+//!
+//! [`bad_index_key_writes`] is the one list of such writes in a call:
+//! `missing-sparse-attribute` reports them, and `rejected-request` leaves exactly those
+//! rejections to it, so each cause is reported once.
 
+use crate::analysis::key_access::{written, AttrValue};
+use crate::attr::AttributeType;
 use crate::engine::keys::{check_index_keys, WriteKind};
 use crate::engine::{AttributeValue, Item, Number, TableSchema};
 use crate::model::{Index, Table};
+use crate::scanner::{OpKind, Operation};
 
 /// A value DynamoDB may refuse in an index key attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +20,71 @@ pub enum BadKeyValue {
     Null,
     /// `""` (or empty binary).
     Empty,
+}
+
+/// A write of NULL or `""` (always, or whenever an optional value is missing) into a
+/// key attribute of a secondary index that is not also a key of the table.
+#[derive(Debug, Clone)]
+pub struct BadIndexKeyWrite<'a> {
+    pub attr: AttrValue<'a>,
+    pub index: &'a Index,
+    pub value: BadKeyValue,
+    /// True when every run writes it (a literal NULL or `""`); false when only a
+    /// missing optional value does (`Option` without `skip_serializing_if`,
+    /// `unwrap_or_default()`).
+    pub always: bool,
+    /// DynamoDB's `ValidationException` message for the write.
+    pub message: String,
+}
+
+/// The NULL and empty index key values a put or update writes. Table keys are left
+/// out: they are required, not sparse, and their rejection is `rejected-request`'s.
+pub fn bad_index_key_writes<'a>(table: &'a Table, op: &'a Operation) -> Vec<BadIndexKeyWrite<'a>> {
+    let kind = match op.kind {
+        OpKind::UpdateItem => WriteKind::Update,
+        _ => WriteKind::Put,
+    };
+    let serialised = op.item.as_ref().is_some_and(|i| i.from_type.is_some());
+    let mut out = Vec::new();
+    for a in written(op) {
+        if table.key_attributes().contains(&a.attribute.as_str()) {
+            continue;
+        }
+        let Some(index) = table
+            .indexes
+            .iter()
+            .find(|i| i.key_attributes().contains(&a.attribute.as_str()))
+        else {
+            continue;
+        };
+        let v = a.value;
+        let is_null = v.ty == Some(AttributeType::Null);
+        let is_empty = !is_null && v.literal.as_deref() == Some("");
+        if !(is_null || is_empty || v.nullable) {
+            continue;
+        }
+        // A serialised `Option` becomes NULL; `unwrap_or_default()` on a string or
+        // binary becomes empty.
+        let serde = serialised && a.via == crate::analysis::key_access::Via::Item;
+        let value = if is_null
+            || (v.nullable && (serde || !matches!(v.ty, Some(AttributeType::S | AttributeType::B))))
+        {
+            BadKeyValue::Null
+        } else {
+            BadKeyValue::Empty
+        };
+        let Some(message) = index_key_rejection(table, index, &a.attribute, value, kind) else {
+            continue;
+        };
+        out.push(BadIndexKeyWrite {
+            attr: a,
+            index,
+            value,
+            always: is_null || is_empty,
+            message,
+        });
+    }
+    out
 }
 
 /// DynamoDB's `ValidationException` message for writing `value` into `attr`, a key

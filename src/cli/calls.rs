@@ -122,6 +122,7 @@ fn op_json(model: &Model, o: &Operation, file: Option<&SourceFile>) -> Value {
         })),
         "cold": o.context.cold,
         "in_loop": o.context.in_loop.as_ref().map(|l| l.kind.clone()),
+        "in_loop_via": o.context.in_loop.as_ref().and_then(|l| l.caller.as_ref()).map(|c| c.function.clone()),
         "paginated": o.paginated,
         "expressions": {
             "key_condition": expr(&o.key_condition),
@@ -176,7 +177,10 @@ fn print_human(model: &Model, o: &Operation, file: Option<&SourceFile>, depth: u
         .context
         .in_loop
         .as_ref()
-        .map(|l| format!(" in {} loop", l.kind))
+        .map(|l| match &l.caller {
+            Some(c) => format!(" in {} loop (in {})", l.kind, c.function),
+            None => format!(" in {} loop", l.kind),
+        })
         .unwrap_or_default();
     let paged = if o.paginated { " paginated" } else { "" };
     println!(

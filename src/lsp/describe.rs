@@ -160,7 +160,18 @@ fn describe_context(out: &mut String, op: &Operation) {
         let _ = writeln!(out, "\nRuns on every request: {}{via}.", hot.entry);
     }
     if let Some(lp) = &ctx.in_loop {
-        let _ = writeln!(out, "\nRuns once per iteration of a `{}` loop.", lp.kind);
+        match &lp.caller {
+            Some(c) => {
+                let _ = writeln!(
+                    out,
+                    "\nRuns once per iteration of a `{}` loop in `{}`.",
+                    lp.kind, c.function
+                );
+            }
+            None => {
+                let _ = writeln!(out, "\nRuns once per iteration of a `{}` loop.", lp.kind);
+            }
+        }
     }
 }
 

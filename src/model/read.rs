@@ -26,13 +26,14 @@ const TABLE_FIELDS: &[&str] = &[
     "sort-key",
     "item-count",
     "avg-item-size",
+    "write-rate",
     "attributes",
     "index",
     "entity",
 ];
 const ATTRIBUTE_FIELDS: &[&str] = &["type", "values", "unique", "cardinality"];
 const INDEX_FIELDS: &[&str] = &["name", "kind", "partition-key", "sort-key", "projection"];
-const ENTITY_FIELDS: &[&str] = &["name", "count", "keys", "attributes"];
+const ENTITY_FIELDS: &[&str] = &["name", "count", "keys", "attributes", "write-rate"];
 const PATTERN_FIELDS: &[&str] = &["name", "table", "index", "key", "order", "limit", "rate"];
 /// The levels a `[rules]` entry may set.
 pub const RULE_LEVELS: &[&str] = &["error", "warning", "info", "off"];
@@ -224,6 +225,7 @@ fn table(
         .unwrap_or_default();
     let item_count = count_field(&f, "item-count", &mut fields, problems);
     let avg_item_size = count_field(&f, "avg-item-size", &mut fields, problems);
+    let write_rate = rate_field(&f, "write-rate", &mut fields, problems);
 
     let mut attributes = IndexMap::new();
     if let Some((attrs, span)) = f.table("attributes", problems) {
@@ -256,6 +258,7 @@ fn table(
         sort_key,
         item_count,
         avg_item_size,
+        write_rate,
         attributes,
         indexes,
         entities,
@@ -281,6 +284,19 @@ fn string_field(
     r.map(|(s, span)| {
         fields.insert(key, span);
         s
+    })
+}
+
+/// A per-second rate (`rate`, `write-rate`) recorded in `fields`.
+fn rate_field(
+    f: &Fields<'_, '_>,
+    key: &str,
+    fields: &mut FieldSpans,
+    problems: &mut Vec<ModelProblem>,
+) -> Option<f64> {
+    f.number(key, problems).map(|(r, span)| {
+        fields.insert(key, span);
+        r
     })
 }
 
@@ -645,11 +661,13 @@ fn entity(v: &Value<'_>, problems: &mut Vec<ModelProblem>) -> Entity {
             a.into_iter().map(|(s, _)| s).collect()
         })
         .unwrap_or_default();
+    let write_rate = rate_field(&f, "write-rate", &mut fields, problems);
     Entity {
         name,
         count,
         keys,
         attributes,
+        write_rate,
         span: extent(v),
         name_span,
         fields,
@@ -708,10 +726,7 @@ fn access_pattern(v: &Value<'_>, problems: &mut Vec<ModelProblem>) -> AccessPatt
         }
     });
     let limit = count_field(&f, "limit", &mut fields, problems);
-    let rate = f.number("rate", problems).map(|(r, span)| {
-        fields.insert("rate", span);
-        r
-    });
+    let rate = rate_field(&f, "rate", &mut fields, problems);
     AccessPattern {
         name,
         table,

@@ -101,6 +101,9 @@ fn table(out: &mut String, t: &Table) {
         }
         (None, None) => {}
     }
+    if let Some(r) = t.write_rate {
+        let _ = writeln!(out, "  writes     {} items/s", thousands(r.round() as u64));
+    }
     if !t.attributes.is_empty() {
         out.push_str("  attributes\n");
         for a in t.attributes.values() {
@@ -211,6 +214,13 @@ fn entity(out: &mut String, t: &Table, e: &Entity) {
     }
     if !e.attributes.is_empty() {
         let _ = writeln!(out, "      attributes {}", e.attributes.join(", "));
+    }
+    if let Some(r) = e.write_rate {
+        let _ = writeln!(
+            out,
+            "      writes     {} items/s",
+            thousands(r.round() as u64)
+        );
     }
 }
 

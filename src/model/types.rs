@@ -113,6 +113,9 @@ pub struct Table {
     pub item_count: Option<u64>,
     /// Average item size in bytes.
     pub avg_item_size: Option<u64>,
+    /// `write-rate`: items written (put, updated or deleted) per second at peak, all
+    /// kinds together; entities' own `write-rate`s take precedence.
+    pub write_rate: Option<f64>,
     /// `[table.attributes]`, by name, in file order.
     pub attributes: IndexMap<String, Attribute>,
     /// `[[table.index]]`, in file order.
@@ -241,6 +244,8 @@ pub struct Entity {
     pub keys: IndexMap<String, String>,
     /// `attributes`: the other attributes its items carry (decides sparse-index presence).
     pub attributes: Vec<String>,
+    /// `write-rate`: items of this kind written per second at peak.
+    pub write_rate: Option<f64>,
     /// The `[[table.entity]]` header and body.
     pub span: Span,
     /// The value of `name`.

@@ -66,9 +66,9 @@ fn check(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         ),
     )
     .label(
-        op.file.clone(),
+        lp.file(op).clone(),
         lp.span,
-        format!("this `{}` repeats the request per element", lp.kind),
+        format!("{} repeats the request per element", lp.this_loop(op)),
     )
     .note(format!(
         "1,000 keys: 1,000 requests one after another, or {} `batch_get_item` requests \
@@ -155,6 +155,7 @@ partition-key = "GSI1PK"
         retry.context.in_loop = Some(LoopInfo {
             kind: "loop".into(),
             span: Span::new(0, 4),
+            caller: None,
         });
         let mut batch = op(OpKind::BatchGetItem, "Orders");
         in_for_loop(&mut batch);

@@ -3,7 +3,9 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::analysis::figures::{count as group, units as trim};
 use crate::analysis::hot_key::{declared_values, hottest_pattern, shard_plan, KeyTarget};
-use crate::analysis::hot_key::{KeyValues, PatternLoad};
+use crate::analysis::hot_key::{
+    hottest_write, write_shard_plan, KeyValues, PatternLoad, WriteLoad,
+};
 use crate::analysis::key_access::{addressed, written, AttrValue, Via};
 use crate::analysis::key_shape::{key_shape, KeyShape};
 use crate::analysis::{BoundOperation, ProjectFacts};
@@ -53,10 +55,22 @@ fn check_target(
     let Some(values) = values.filter(|v| v.count < min) else {
         return;
     };
-    let Some(load) = hottest_pattern(facts.model, target, values.count) else {
-        return;
-    };
-    let Some(plan) = shard_plan(target.table, &load).filter(ShardPlan::needs_sharding) else {
+    // The read load of the hottest access pattern and the declared write load: the one
+    // that needs more partitions decides.
+    let read = hottest_pattern(facts.model, target, values.count).and_then(|l| {
+        let plan = shard_plan(target.table, &l)?;
+        Some((Load::Read(l), plan))
+    });
+    let write = hottest_write(target, values.count).and_then(|l| {
+        let plan = write_shard_plan(target.table, &l)?;
+        Some((Load::Write(l), plan))
+    });
+    let Some((load, plan)) = [read, write]
+        .into_iter()
+        .flatten()
+        .filter(|(_, p)| p.needs_sharding())
+        .max_by(|a, b| a.1.exact.total_cmp(&b.1.exact))
+    else {
         return;
     };
     // Keys the code writes with enough shards carry the load; fewer shards do not.
@@ -83,7 +97,7 @@ fn check_target(
         values.count,
         if values.count == 1 { "" } else { "s" }
     );
-    let load_text = load_text(&load, &plan, target.table.avg_item_size.unwrap_or(0));
+    let load_text = load.text(&plan);
     let help = shard_help(pk, &plan);
     let d = cx.report(
         model_path.clone(),
@@ -98,8 +112,9 @@ fn check_target(
             d.note(values.why.clone());
         }
     }
-    d.label(model_path.clone(), load.pattern.span, pattern_label(&load));
-    d.note(arithmetic(&load, &plan));
+    let (load_span, load_label) = load.label();
+    d.label(model_path.clone(), load_span, load_label);
+    d.note(load.arithmetic(&plan));
     d.help(help.clone());
     for k in &code {
         let hot = match &k.shape {
@@ -129,9 +144,10 @@ fn check_target(
             k.value.span,
             format!(
                 "this {doing} {shape} as `{pk}`, the hot partition key of {}: {} items/s \
-                 on one value, {} per partition",
+                 {} one value, {} per partition",
                 target.label(),
-                group(load.items_per_sec),
+                group(load.items_per_sec()),
+                load.verb_on(),
                 group(plan.partition_max_items_per_sec),
             ),
         );
@@ -210,40 +226,104 @@ fn constant_values(code: &[CodeKey<'_>]) -> Option<KeyValues> {
     })
 }
 
-fn load_text(load: &PatternLoad<'_>, plan: &ShardPlan, size: u64) -> String {
-    format!(
-        "`{}` reads {} items/s from one value, over the {} items/s one partition serves \
-         (3,000 RCU of {} B items)",
-        load.pattern.name,
-        group(load.items_per_sec),
-        group(plan.partition_max_items_per_sec),
-        group(size as f64),
-    )
+/// What makes the hottest value hot: an access pattern's reads or declared writes.
+enum Load<'m> {
+    Read(PatternLoad<'m>),
+    Write(WriteLoad),
 }
 
-fn pattern_label(load: &PatternLoad<'_>) -> String {
-    format!(
-        "{} request{}/s × {} items each",
-        trim(load.rate),
-        if load.rate == 1.0 { "" } else { "s" },
-        group(load.items_per_request)
-    )
-}
+impl Load<'_> {
+    fn items_per_sec(&self) -> f64 {
+        match self {
+            Load::Read(l) => l.items_per_sec,
+            Load::Write(l) => l.items_per_sec,
+        }
+    }
 
-fn arithmetic(load: &PatternLoad<'_>, plan: &ShardPlan) -> String {
-    format!(
-        "{} items per RCU (4 KB / {} B); 3,000 RCU × {} = {} items/s per partition; \
-         N = {} / {} = {} → {} shards, {} with headroom for skew",
-        trim(plan.items_per_unit),
-        plan.avg_item_size,
-        trim(plan.items_per_unit),
-        group(plan.partition_max_items_per_sec),
-        group(load.items_per_sec),
-        group(plan.partition_max_items_per_sec),
-        trim(plan.exact),
-        plan.shards,
-        plan.padded,
-    )
+    /// `read from` / `written to`, for "N items/s read from one value".
+    fn verb_on(&self) -> &'static str {
+        match self {
+            Load::Read(_) => "read from",
+            Load::Write(_) => "written to",
+        }
+    }
+
+    fn text(&self, plan: &ShardPlan) -> String {
+        match self {
+            Load::Read(l) => format!(
+                "`{}` reads {} items/s from one value, over the {} items/s one partition \
+                 serves (3,000 RCU of {} B items)",
+                l.pattern.name,
+                group(l.items_per_sec),
+                group(plan.partition_max_items_per_sec),
+                group(plan.avg_item_size as f64),
+            ),
+            Load::Write(l) => format!(
+                "{} writes/s land on one value, over the {} writes/s one partition takes \
+                 (1,000 WCU, {} WCU per {} B item)",
+                group(l.items_per_sec),
+                group(plan.partition_max_items_per_sec),
+                trim(1.0 / plan.items_per_unit),
+                group(plan.avg_item_size as f64),
+            ),
+        }
+    }
+
+    /// The TOML that declares the load, and what to say there.
+    fn label(&self) -> (crate::source::Span, String) {
+        match self {
+            Load::Read(l) => (
+                l.pattern.span,
+                format!(
+                    "{} request{}/s × {} items each",
+                    trim(l.rate),
+                    if l.rate == 1.0 { "" } else { "s" },
+                    group(l.items_per_request)
+                ),
+            ),
+            Load::Write(l) => (
+                l.span,
+                format!(
+                    "{} writes {} items/s, {}% of them under the hottest value",
+                    l.source,
+                    group(l.rate),
+                    trim(l.share * 100.0)
+                ),
+            ),
+        }
+    }
+
+    fn arithmetic(&self, plan: &ShardPlan) -> String {
+        match self {
+            Load::Read(l) => format!(
+                "{} items per RCU (4 KB / {} B); 3,000 RCU × {} = {} items/s per partition; \
+                 N = {} / {} = {} → {} shards, {} with headroom for skew",
+                trim(plan.items_per_unit),
+                plan.avg_item_size,
+                trim(plan.items_per_unit),
+                group(plan.partition_max_items_per_sec),
+                group(l.items_per_sec),
+                group(plan.partition_max_items_per_sec),
+                trim(plan.exact),
+                plan.shards,
+                plan.padded,
+            ),
+            Load::Write(l) => format!(
+                "each write of a {} B item costs {} WCU (1 KB units, rounded up); 1,000 WCU / \
+                 {} = {} writes/s per partition; N = {} / {} = {} → {} shards, {} with \
+                 headroom for skew",
+                plan.avg_item_size,
+                trim(1.0 / plan.items_per_unit),
+                trim(1.0 / plan.items_per_unit),
+                group(plan.partition_max_items_per_sec),
+                group(l.items_per_sec),
+                group(plan.partition_max_items_per_sec),
+                trim(plan.exact),
+                plan.shards,
+                plan.padded,
+            ),
+        }
+    }
 }
 
 fn shard_help(pk: &str, plan: &ShardPlan) -> String {

@@ -2,11 +2,10 @@
 
 use super::{Rule, RuleContext, RuleMeta};
 use crate::analysis::entity_of::entity_of;
-use crate::analysis::index_key_check::{index_key_rejection, BadKeyValue};
+use crate::analysis::index_key_check::{bad_index_key_writes, BadIndexKeyWrite, BadKeyValue};
 use crate::analysis::key_access::{written, AttrValue, Via};
 use crate::analysis::{BoundOperation, ProjectFacts};
 use crate::attr::AttributeType;
-use crate::engine::keys::WriteKind;
 use crate::model::{Entity, Index, Table};
 use crate::report::{Category, Severity};
 use crate::scanner::{OpKind, Operation};
@@ -40,15 +39,17 @@ impl Rule for MissingSparseAttribute {
     fn check_operation(&self, cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         let Some(table) = bound.table else { return };
         let op = bound.op;
-        let kind = match op.kind {
-            OpKind::UpdateItem => WriteKind::Update,
-            _ => WriteKind::Put,
-        };
         // A serialised struct's findings point at the call (see `written`): name the
         // type so the field can be found.
         let serde_type = op.item.as_ref().and_then(|i| i.from_type.as_deref());
+        let who = |a: &AttrValue<'_>| match serde_type.filter(|_| a.via == Via::Item) {
+            Some(ty) => format!("`{}`, serialised from `{ty}`,", a.attribute),
+            None => format!("`{}`", a.attribute),
+        };
+        for w in bad_index_key_writes(table, op) {
+            rejected_write(cx, table, op, &w, &who(&w.attr));
+        }
         for a in written(op) {
-            let serde = serde_type.filter(|_| a.via == Via::Item);
             // Table keys are required, not sparse: an empty one is `rejected-request`'s.
             if table.key_attributes().contains(&a.attribute.as_str()) {
                 continue;
@@ -60,7 +61,7 @@ impl Rule for MissingSparseAttribute {
             else {
                 continue;
             };
-            check_value(cx, table, index, op, &a, kind, serde);
+            sentinel(cx, table, index, op, &a, &who(&a));
         }
     }
 
@@ -107,70 +108,71 @@ impl Rule for MissingSparseAttribute {
     }
 }
 
-/// Reports a NULL, empty, maybe-NULL or sentinel value in an index key attribute.
-fn check_value(
+/// Reports a NULL, empty or maybe-NULL value in an index key attribute: DynamoDB
+/// rejects the write, and this rule (not `rejected-request`) owns that finding.
+fn rejected_write(
+    cx: &mut RuleContext<'_>,
+    table: &Table,
+    op: &Operation,
+    w: &BadIndexKeyWrite<'_>,
+    who: &str,
+) {
+    let (what, when) = match (w.always, w.value) {
+        (true, BadKeyValue::Null) => ("is written as NULL", "rejects the write"),
+        (true, BadKeyValue::Empty) => ("is written as `\"\"`", "rejects the write"),
+        (false, BadKeyValue::Null) => (
+            "is written as NULL when the value is `None`",
+            "rejects those writes",
+        ),
+        (false, BadKeyValue::Empty) => (
+            "is written as `\"\"` when the value is missing",
+            "rejects those writes",
+        ),
+    };
+    let index = &w.index.name;
+    let d = cx.report(
+        op.file.clone(),
+        w.attr.span,
+        format!(
+            "{who} is a key of index `{index}` of `{}` and {what}: DynamoDB {when}",
+            table.name
+        ),
+    );
+    d.note(format!(
+        "DynamoDB answers: ValidationException: {}",
+        w.message
+    ));
+    d.help(format!(
+        "leave `{}` out of the item when there is no value (`#[serde(skip_serializing_if = \
+         \"Option::is_none\")]`, or insert it only in `if let Some(..)`): the item is then \
+         simply absent from `{index}`",
+        w.attr.attribute
+    ));
+}
+
+/// Reports a placeholder value (`"__NULL__"`, `"N/A"`) in an index key attribute:
+/// DynamoDB accepts it as a real key.
+fn sentinel(
     cx: &mut RuleContext<'_>,
     table: &Table,
     index: &Index,
     op: &Operation,
     a: &AttrValue<'_>,
-    kind: WriteKind,
-    serde: Option<&str>,
+    who: &str,
 ) {
     let v = a.value;
-    let literal = v.literal.as_deref();
-    let is_null = v.ty == Some(AttributeType::Null);
-    let is_empty = !is_null && literal == Some("");
-    let attr = &a.attribute;
-    let who = match serde {
-        Some(ty) => format!("`{attr}`, serialised from `{ty}`,"),
-        None => format!("`{attr}`"),
-    };
-    let target = format!("index `{}` of `{}`", index.name, table.name);
-    if is_null || is_empty || v.nullable {
-        // An `Option` serialised by serde becomes NULL; `unwrap_or_default()` on a
-        // string becomes `""`.
-        let bad = if is_null
-            || (v.nullable
-                && (serde.is_some() || !matches!(v.ty, Some(AttributeType::S | AttributeType::B))))
-        {
-            BadKeyValue::Null
-        } else {
-            BadKeyValue::Empty
-        };
-        let Some(message) = index_key_rejection(table, index, attr, bad, kind) else {
-            return;
-        };
-        let (what, when) = match (is_null || is_empty, bad) {
-            (true, BadKeyValue::Null) => ("is written as NULL", "rejects the write"),
-            (true, BadKeyValue::Empty) => ("is written as `\"\"`", "rejects the write"),
-            (false, BadKeyValue::Null) => (
-                "is written as NULL when the value is `None`",
-                "rejects those writes",
-            ),
-            (false, BadKeyValue::Empty) => (
-                "is written as `\"\"` when the value is missing",
-                "rejects those writes",
-            ),
-        };
-        let d = cx.report(
-            op.file.clone(),
-            a.span,
-            format!("{who} is a key of {target} and {what}: DynamoDB {when}"),
-        );
-        d.note(format!("DynamoDB answers: ValidationException: {message}"));
-        d.help(format!(
-            "leave `{attr}` out of the item when there is no value (`#[serde(skip_serializing_if = \
-             \"Option::is_none\")]`, or insert it only in `if let Some(..)`): the item is then \
-             simply absent from `{}`",
-            index.name
-        ));
+    if v.nullable || v.ty == Some(AttributeType::Null) {
         return;
     }
-    let Some(sentinel) = literal.filter(|l| SENTINELS.contains(&l.to_ascii_lowercase().as_str()))
+    let Some(sentinel) = v
+        .literal
+        .as_deref()
+        .filter(|l| SENTINELS.contains(&l.to_ascii_lowercase().as_str()))
     else {
         return;
     };
+    let attr = &a.attribute;
+    let target = format!("index `{}` of `{}`", index.name, table.name);
     let d = cx.report(
         op.file.clone(),
         a.span,

@@ -9,6 +9,8 @@ use serde_json::{json, Value};
 
 use super::{Rule, RuleContext, RuleMeta};
 use crate::analysis::conditions::file_span;
+use crate::analysis::index_key_check::bad_index_key_writes;
+use crate::analysis::paths::witness_paths;
 use crate::analysis::request::{check_exprs, locate, static_exprs, symbolic};
 use crate::analysis::BoundOperation;
 use crate::engine::symbolic::{validate, Verdict};
@@ -48,60 +50,271 @@ impl Rule for RejectedRequest {
         };
         // DynamoDB answers with its first error; the engine's first verdict is that
         // one. Verdicts that depend on a value the code does not show are not findings.
-        let Some(verdict) = validate(&schema, &req).into_iter().next() else {
-            return;
-        };
-        if !verdict.decided {
-            return;
+        let verdict = validate(&schema, &req).into_iter().next();
+        let conditional = has_conditional_parts(op);
+        if let Some(verdict) = verdict.filter(|v| v.decided) {
+            let located = expr_error(op, &schema, req.index.as_deref())
+                .filter(|e| e.message == verdict.message);
+            // With parts set on some paths only, the IR holds the union of the paths:
+            // a placeholder verdict on the union may hold on none of them. Those are
+            // judged per path below.
+            if !(conditional && located.as_ref().is_some_and(is_placeholder_error)) {
+                report(cx, bound, &schema, &verdict, located.as_ref());
+                return;
+            }
         }
-        let located =
-            expr_error(op, &schema, req.index.as_deref()).filter(|e| e.message == verdict.message);
-        // An expression or placeholder set on some paths only: the IR holds the union
-        // of the paths, so a placeholder verdict may hold on none of them.
-        let placeholder_verdict = located.as_ref().is_some_and(|e| {
-            matches!(
-                e.code,
-                ErrorCode::UndefinedName
-                    | ErrorCode::UndefinedValue
-                    | ErrorCode::UnusedNames
-                    | ErrorCode::UnusedValues
-            )
-        });
-        if placeholder_verdict && has_conditional_parts(op) {
-            return;
-        }
-        let span = match &located {
-            Some(e) => locate(op, e),
-            None => fallback_span(op, &verdict),
-        };
-        let target = match &req.index {
-            Some(i) => format!(
-                "`{}` on index `{i}` of `{}`",
-                op.kind.sdk_method(),
-                schema.name
-            ),
-            None => format!("`{}` on `{}`", op.kind.sdk_method(), schema.name),
-        };
-        let d = cx.report(
-            op.file.clone(),
-            span,
-            format!(
-                "{target} is rejected: {} \"{}\"",
-                verdict.error.name(),
-                verdict.message
-            ),
-        );
-        if let Some(help) = help(op, &verdict, located.as_ref(), &schema) {
-            d.help(help);
-        }
-        if let Some(fix) = located.as_ref().and_then(|e| reserved_word_fix(op, e)) {
-            d.fix(fix);
+        if conditional {
+            path_verdict(cx, bound, &schema);
         }
     }
 }
 
-/// Whether an expression or a `#name` is set only on some paths through the code.
+/// An undefined or unused `#name`/`:value`.
+fn is_placeholder_error(e: &ExprError) -> bool {
+    matches!(
+        e.code,
+        ErrorCode::UndefinedName
+            | ErrorCode::UndefinedValue
+            | ErrorCode::UnusedNames
+            | ErrorCode::UnusedValues
+    )
+}
+
+/// `` `query` on index `ByStatus` of `Orders` ``.
+fn target(op: &Operation, schema: &TableSchema) -> String {
+    match op.index.as_ref().and_then(|i| i.value()) {
+        Some(i) => format!(
+            "`{}` on index `{i}` of `{}`",
+            op.kind.sdk_method(),
+            schema.name
+        ),
+        None => format!("`{}` on `{}`", op.kind.sdk_method(), schema.name),
+    }
+}
+
+/// Reports a verdict that holds on every path through the code.
+fn report(
+    cx: &mut RuleContext<'_>,
+    bound: &BoundOperation<'_>,
+    schema: &TableSchema,
+    verdict: &Verdict,
+    located: Option<&ExprError>,
+) {
+    let op = bound.op;
+    // NULL or `""` in a secondary index key: `missing-sparse-attribute` reports that
+    // write (with this same message), so the cause is reported once.
+    let sparse = bound.table.is_some_and(|t| {
+        bad_index_key_writes(t, op)
+            .iter()
+            .any(|w| w.message == verdict.message)
+    });
+    if sparse {
+        return;
+    }
+    let consistent_read = verdict.message.contains(CONSISTENT_READ_ON_GSI);
+    let setter = op.setter("consistent_read").filter(|_| consistent_read);
+    let span = match (located, setter) {
+        (Some(e), _) => locate(op, e),
+        (None, Some(s)) => s.span,
+        (None, None) => fallback_span(op, verdict),
+    };
+    let d = cx.report(
+        op.file.clone(),
+        span,
+        format!(
+            "{} is rejected: {} \"{}\"",
+            target(op, schema),
+            verdict.error.name(),
+            verdict.message
+        ),
+    );
+    if let (Some(_), Some(at), Some(index)) = (setter, op.index_span, &op.index) {
+        d.label(
+            op.file.clone(),
+            at,
+            format!(
+                "`{}` is a global secondary index",
+                index.value().map_or_else(|| index.label(), str::to_string)
+            ),
+        );
+    }
+    if let Some(help) = help(op, verdict, located, schema) {
+        d.help(help);
+    }
+    let fix = match located {
+        Some(e) => reserved_word_fix(op, e).or_else(|| unused_placeholder_fix(op, e)),
+        None if consistent_read => consistent_read_fix(op),
+        None => None,
+    };
+    if let Some(fix) = fix {
+        d.fix(fix);
+    }
+}
+
+/// DynamoDB's message for `ConsistentRead` on a GSI.
+const CONSISTENT_READ_ON_GSI: &str =
+    "Consistent reads are not supported on global secondary indexes";
+
+/// Removes `.consistent_read(true)` when the chain calls it on every path with the
+/// literal `true` (a computed flag may be false at run time: the rejection would not
+/// be certain, and removing it would change what the code means).
+fn consistent_read_fix(op: &Operation) -> Option<Fix> {
+    let s = op.setter("consistent_read")?;
+    if op.consistent_read != Some(true) || s.conditional {
+        return None;
+    }
+    Some(Fix {
+        title: "remove `consistent_read(true)`: reads of a GSI are eventually consistent".into(),
+        edits: vec![Edit {
+            location: Location::new(op.file.clone(), s.removal_span),
+            replacement: String::new(),
+        }],
+    })
+}
+
+/// Removes the setter calls of unused placeholders, when each one is set by its own
+/// pair setter (`.expression_attribute_values(":v", ..)`) on every path: with a whole
+/// map, or a call on a branch, removing it is not a mechanical edit.
+fn unused_placeholder_fix(op: &Operation, e: &ExprError) -> Option<Fix> {
+    let method = match e.code {
+        ErrorCode::UnusedNames => "expression_attribute_names",
+        ErrorCode::UnusedValues => "expression_attribute_values",
+        _ => return None,
+    };
+    // `... unused in expressions: keys: {:a, :b}`
+    let keys = e.message.split_once("keys: {")?.1.strip_suffix('}')?;
+    let keys: Vec<&str> = keys.split(", ").collect();
+    let mut edits = Vec::new();
+    for key in &keys {
+        let calls: Vec<_> = op
+            .setters
+            .iter()
+            .filter(|s| s.method.ends_with(method) && s.key.as_deref() == Some(*key))
+            .collect();
+        let [call] = calls.as_slice() else {
+            return None;
+        };
+        if call.conditional || call.method != method {
+            return None;
+        }
+        edits.push(Edit {
+            location: Location::new(op.file.clone(), call.removal_span),
+            replacement: String::new(),
+        });
+    }
+    let list = keys
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(Fix {
+        title: format!("remove the unused {list}"),
+        edits,
+    })
+}
+
+/// Judges placeholder verdicts per path (see [`crate::analysis::paths`]): reports the
+/// first witness whose every path DynamoDB rejects with the same placeholder error.
+fn path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>, schema: &TableSchema) {
+    let op = bound.op;
+    let Some(witnesses) = witness_paths(op) else {
+        return;
+    };
+    for w in &witnesses {
+        let Some((verdict, error)) = same_verdict(bound, &w.requests) else {
+            continue;
+        };
+        if w.setters.is_empty() {
+            continue;
+        }
+        let calls = w
+            .setters
+            .iter()
+            .map(|s| format!("`.{}(..)`", s.method))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let when = match w.present {
+            true => format!("on the paths that call {calls}"),
+            false => format!("on the paths that skip {calls}"),
+        };
+        let d = cx.report(
+            op.file.clone(),
+            locate(op, &error),
+            format!(
+                "{} is rejected {when}: {} \"{}\"",
+                target(op, schema),
+                verdict.error.name(),
+                verdict.message
+            ),
+        );
+        for s in &w.setters {
+            let what = match w.present {
+                true => "called on some paths only",
+                false => "skipped on some paths",
+            };
+            d.label(op.file.clone(), s.span, what);
+        }
+        d.help(match error.code {
+            ErrorCode::UnusedNames | ErrorCode::UnusedValues => {
+                "set each placeholder in the same branch as the expression that uses it: \
+                 DynamoDB rejects a request that defines one its expressions do not use"
+            }
+            _ => {
+                "define each placeholder on every path that sets an expression using it, \
+                 in the same branch as the expression"
+            }
+        });
+        d.note(
+            "dynalint assumes every `if`, `match` arm and loop around a setter call can \
+             both run and be skipped",
+        );
+        return;
+    }
+}
+
+/// The placeholder verdict DynamoDB gives every one of `requests`, when it is the
+/// same decided one for all.
+fn same_verdict(
+    bound: &BoundOperation<'_>,
+    requests: &[Operation],
+) -> Option<(Verdict, ExprError)> {
+    let mut found: Option<(Verdict, ExprError)> = None;
+    for r in requests {
+        let b = BoundOperation {
+            op: r,
+            table: bound.table,
+            index: bound.index,
+            unbound: None,
+        };
+        let (schema, req) = symbolic(&b)?;
+        let v = validate(&schema, &req).into_iter().next()?;
+        if !v.decided {
+            return None;
+        }
+        let e = expr_error(r, &schema, req.index.as_deref())
+            .filter(|e| e.message == v.message && is_placeholder_error(e))?;
+        match &found {
+            Some((f, _)) if f.message != v.message => return None,
+            Some(_) => {}
+            None => found = Some((v, e)),
+        }
+    }
+    found
+}
+
+/// Whether an expression, a `#name` or a `:value` is set only on some paths through
+/// the code.
 fn has_conditional_parts(op: &Operation) -> bool {
+    let placeholder_setter = |m: &str| {
+        m.ends_with("expression_attribute_names") || m.ends_with("expression_attribute_values")
+    };
+    if op
+        .setters
+        .iter()
+        .any(|s| s.conditional && placeholder_setter(&s.method))
+    {
+        return true;
+    }
     [
         &op.key_condition,
         &op.filter,
@@ -175,8 +388,10 @@ fn fallback_span(op: &Operation, v: &Verdict) -> Span {
         .chain(op.item.iter())
         .flat_map(|k| k.attributes.iter())
         .find(|a| a.name.value().is_some_and(|n| m.contains(n)));
+    // The value, not the attribute's setter call: a pair setter's span reaches back
+    // to the start of the chain.
     if let Some(a) = key_attr {
-        return a.span;
+        return a.value.span;
     }
     if m.contains("KeyConditionExpression") || m.starts_with("Query condition") {
         if let Some(k) = &op.key_condition {
@@ -335,37 +550,117 @@ fn reserved_word_fix(op: &Operation, e: &ExprError) -> Option<Fix> {
     })
 }
 
-/// Over-limit batches and transactions, as far as the code lists their requests:
-/// the engine's own validation of a request of that size gives DynamoDB's message.
+/// Most requests DynamoDB takes in one call of a batch or transaction API.
+fn limit_of(kind: OpKind) -> usize {
+    match kind {
+        OpKind::BatchWriteItem => 25,
+        _ => 100,
+    }
+}
+
+/// Beyond this, a chunk size is not replayed (the request body would be huge); no
+/// real code sends a million requests per call.
+const MAX_REPLAYED: usize = 1_000_000;
+
+/// Over-limit batches and transactions, as far as the code lists their requests, or
+/// sends one `chunks(n)` element per call: the engine's own validation of a request
+/// of that size gives DynamoDB's message.
 fn batch_size(cx: &mut RuleContext<'_>, op: &Operation) {
-    let n = op.children.len();
-    let table = |c: &Operation| {
-        c.table
-            .as_ref()
-            .and_then(|t| t.value())
-            .unwrap_or("Table")
-            .to_string()
+    let chunk = op.batch_size.as_ref().and_then(|v| {
+        let n = v.literal.as_deref()?.parse::<usize>().ok()?;
+        Some((v, n))
+    });
+    // The requests of one call: as listed, or the chunk's one request, n times.
+    let requests: Vec<&Operation> = match chunk {
+        Some((_, n)) if n <= MAX_REPLAYED => match op.children.first() {
+            Some(c) => vec![c; n],
+            None => return,
+        },
+        Some(_) => return,
+        None => op.children.iter().collect(),
     };
-    let body: Value = match op.kind {
-        OpKind::BatchGetItem if n > 100 => {
+    let n = requests.len();
+    if n <= limit_of(op.kind) {
+        return;
+    }
+    let Some(body) = batch_body(op.kind, &requests) else {
+        return;
+    };
+    let Err(err) = Engine::new().handle(op.kind.api_name(), &body) else {
+        return;
+    };
+    let limit = limit_of(op.kind);
+    let what = match op.kind {
+        OpKind::BatchGetItem => "keys",
+        OpKind::BatchWriteItem => "requests",
+        _ => "actions",
+    };
+    let method = op.kind.sdk_method();
+    match chunk {
+        Some((size, _)) => {
+            let d = cx.report(
+                op.file.clone(),
+                size.span,
+                format!(
+                    "`{method}` with chunks of {n} {what} is rejected whenever a chunk is full: {} \"{}\"",
+                    err.kind.name(),
+                    err.message
+                ),
+            );
+            d.label(
+                op.file.clone(),
+                op.method_span,
+                format!("each call sends one chunk: up to {n} {what}"),
+            );
+            d.help(format!(
+                "chunk by {limit} at most: `{method}` takes up to {limit} {what} per call"
+            ));
+        }
+        None => {
+            cx.report(
+                op.file.clone(),
+                op.method_span,
+                format!(
+                    "`{method}` with {n} {what} is rejected: {} \"{}\"",
+                    err.kind.name(),
+                    err.message
+                ),
+            )
+            .help(format!(
+                "send at most {limit} {what} per call: split the list with `.chunks({limit})`"
+            ));
+        }
+    }
+}
+
+/// A request body of the given requests, as the engine takes it; `None` when a table
+/// name DynamoDB's message would quote is not known.
+fn batch_body(kind: OpKind, requests: &[&Operation]) -> Option<Value> {
+    let table = |c: &Operation| c.table.as_ref().and_then(|t| t.value()).map(str::to_string);
+    Some(match kind {
+        OpKind::BatchGetItem => {
             let mut items = serde_json::Map::new();
-            for c in &op.children {
-                let e = items.entry(table(c)).or_insert_with(|| json!({"Keys": []}));
+            for c in requests {
+                let e = items
+                    .entry(table(c)?)
+                    .or_insert_with(|| json!({"Keys": []}));
                 if let Some(keys) = e["Keys"].as_array_mut() {
                     keys.push(json!({}));
                 }
             }
             json!({ "RequestItems": items })
         }
-        OpKind::BatchWriteItem if n > 25 => {
+        OpKind::BatchWriteItem => {
             let mut items = serde_json::Map::new();
-            for c in &op.children {
+            for c in requests {
                 let req = match c.kind {
                     OpKind::DeleteItem => json!({"DeleteRequest": {"Key": {}}}),
                     _ => json!({"PutRequest": {"Item": {}}}),
                 };
+                // DynamoDB's message for too many writes does not name the table.
+                let name = table(c).unwrap_or_else(|| "Table".to_string());
                 if let Some(list) = items
-                    .entry(table(c))
+                    .entry(name)
                     .or_insert_with(|| json!([]))
                     .as_array_mut()
                 {
@@ -374,31 +669,8 @@ fn batch_size(cx: &mut RuleContext<'_>, op: &Operation) {
             }
             json!({ "RequestItems": items })
         }
-        OpKind::TransactGetItems | OpKind::TransactWriteItems if n > 100 => {
-            json!({ "TransactItems": vec![json!({}); n] })
-        }
-        _ => return,
-    };
-    let Err(err) = Engine::new().handle(op.kind.api_name(), &body) else {
-        return;
-    };
-    let limit = match op.kind {
-        OpKind::BatchWriteItem => 25,
-        _ => 100,
-    };
-    cx.report(
-        op.file.clone(),
-        op.method_span,
-        format!(
-            "`{}` with {n} requests is rejected: {} \"{}\"",
-            op.kind.sdk_method(),
-            err.kind.name(),
-            err.message
-        ),
-    )
-    .help(format!(
-        "send at most {limit} requests per call: split the list with `.chunks({limit})`"
-    ));
+        _ => json!({ "TransactItems": vec![json!({}); requests.len()] }),
+    })
 }
 
 #[cfg(test)]
@@ -693,5 +965,205 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
         assert!(run("rejected-request", &m, &[ok])
             .iter()
             .all(|d| !d.message.contains("requests is rejected")));
+    }
+
+    /// The rule's findings on `code` (one file, only this rule).
+    fn check(m: &crate::model::Model, code: &str) -> Vec<crate::report::Diagnostic> {
+        let selection = crate::rules::RuleSelection {
+            only: Some(vec!["rejected-request".to_string()]),
+        };
+        let file = crate::source::SourceFile::new("src/orders.rs", code);
+        crate::analysis::analyze(m, &[file], &selection).diagnostics
+    }
+
+    /// Applies the finding's fix and checks the result is clean.
+    fn fixed_is_clean(
+        m: &crate::model::Model,
+        code: &str,
+        d: &crate::report::Diagnostic,
+    ) -> String {
+        let fixed = apply(code, d.fix.as_ref().expect("a fix"));
+        let after = check(m, &fixed);
+        assert!(after.is_empty(), "{fixed}\n{after:#?}");
+        fixed
+    }
+
+    #[test]
+    fn the_unused_placeholder_fix_removes_its_setter() {
+        let m = model(ORDERS);
+        let code = r##"
+async fn recent(client: &Client, customer: &str) -> Result<(), Error> {
+    let out = client
+        .query()
+        .table_name("Orders")
+        .key_condition_expression("CustomerId = :c")
+        .expression_attribute_values(":c", AttributeValue::S(customer.to_string()))
+        .expression_attribute_values(":limit", AttributeValue::N("10".into()))
+        .expression_attribute_names("#unused", "Seq")
+        .send()
+        .await?;
+    Ok(())
+}
+"##;
+        let got = check(&m, code);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        // Names are checked first: `#unused` is removed, then `:limit`.
+        assert!(got[0].message.contains("ExpressionAttributeNames unused"));
+        let once = apply(code, got[0].fix.as_ref().expect("a fix"));
+        let got = check(&m, &once);
+        assert_eq!(got.len(), 1, "{once}\n{got:#?}");
+        let fixed = fixed_is_clean(&m, &once, &got[0]);
+        assert!(fixed.contains(
+            ".expression_attribute_values(\":c\", AttributeValue::S(customer.to_string()))\n        .send()"
+        ), "{fixed}");
+    }
+
+    #[test]
+    fn no_removal_fix_for_a_whole_map_or_a_branch() {
+        let m = model(ORDERS);
+        let code = r##"
+async fn recent(client: &Client, customer: &str, strict: bool) -> Result<(), Error> {
+    let values = HashMap::from([
+        (":c".to_string(), AttributeValue::S(customer.to_string())),
+        (":x".to_string(), AttributeValue::S("x".into())),
+    ]);
+    let out = client
+        .query()
+        .table_name("Orders")
+        .key_condition_expression("CustomerId = :c")
+        .set_expression_attribute_values(Some(values))
+        .send()
+        .await?;
+    Ok(())
+}
+"##;
+        let got = check(&m, code);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert!(got[0].message.contains("keys: {:x}"), "{got:#?}");
+        assert!(got[0].fix.is_none());
+    }
+
+    #[test]
+    fn consistent_read_on_a_gsi_points_at_the_setter_and_removes_it() {
+        let m = model(ORDERS);
+        let code = r##"
+async fn by_status(client: &Client) -> Result<(), Error> {
+    let out = client
+        .query()
+        .table_name("Orders")
+        .index_name("ByStatus")
+        .key_condition_expression("#s = :s")
+        .consistent_read(true)
+        .expression_attribute_names("#s", "Status")
+        .expression_attribute_values(":s", AttributeValue::S("OPEN".into()))
+        .send()
+        .await?;
+    Ok(())
+}
+"##;
+        let got = check(&m, code);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        let d = &got[0];
+        assert_eq!(&code[d.location.span.range()], "consistent_read(true)");
+        assert_eq!(
+            &code[d.labels[0].location.span.range()],
+            "\"ByStatus\"",
+            "{d:#?}"
+        );
+        let fixed = fixed_is_clean(&m, code, d);
+        assert!(!fixed.contains("consistent_read"), "{fixed}");
+        // A computed flag: no fix (the engine does not know it is true anyway).
+        let computed = code.replace("consistent_read(true)", "consistent_read(strong)");
+        assert!(check(&m, &computed).iter().all(|d| d.fix.is_none()));
+    }
+
+    /// A query whose filter is set only when `since` is given; `defs` are the setter
+    /// calls of the placeholders, placed by the caller.
+    fn optional_filter(before: &str, inside: &str) -> String {
+        format!(
+            r##"
+async fn recent(client: &Client, customer: &str, since: Option<i64>) -> Result<(), Error> {{
+    let mut q = client
+        .query()
+        .table_name("Orders")
+        .key_condition_expression("CustomerId = :c")
+        .expression_attribute_values(":c", AttributeValue::S(customer.to_string())){before};
+    if let Some(since) = since {{
+        q = q{inside};
+    }}
+    let out = q.send().await?;
+    Ok(())
+}}
+"##
+        )
+    }
+
+    const FILTER: &str = "\n            .filter_expression(\"Seq > :since\")";
+    const VALUE: &str =
+        "\n            .expression_attribute_values(\":since\", AttributeValue::N(since.to_string()))";
+
+    #[test]
+    fn a_placeholder_defined_always_but_used_on_one_path_is_unused_on_the_other() {
+        let m = model(ORDERS);
+        let code = optional_filter(VALUE, FILTER);
+        let got = check(&m, &code);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        let d = &got[0];
+        assert!(
+            d.message.contains(
+                "is rejected on the paths that skip `.filter_expression(..)`: ValidationException \"Value provided in ExpressionAttributeValues unused in expressions: keys: {:since}\""
+            ),
+            "{}",
+            d.message
+        );
+        assert_eq!(
+            &code[d.location.span.range()],
+            "AttributeValue::N(since.to_string())"
+        );
+        assert_eq!(
+            &code[d.labels[0].location.span.range()],
+            "filter_expression(\"Seq > :since\")"
+        );
+        assert!(d.fix.is_none());
+    }
+
+    #[test]
+    fn a_placeholder_defined_on_one_path_but_used_always_is_undefined_on_the_other() {
+        let m = model(ORDERS);
+        let code = optional_filter(FILTER, VALUE);
+        let got = check(&m, &code);
+        assert_eq!(got.len(), 1, "{got:#?}");
+        assert!(
+            got[0]
+                .message
+                .contains("on the paths that skip `.expression_attribute_values(..)`")
+                && got[0].message.contains("attribute value: :since"),
+            "{}",
+            got[0].message
+        );
+    }
+
+    #[test]
+    fn placeholders_set_with_their_expression_are_fine() {
+        let m = model(ORDERS);
+        // Chained in the same branch: they run together.
+        let both = format!("{FILTER}{VALUE}");
+        assert!(check(&m, &optional_filter("", &both)).is_empty());
+        // In two statements of the branch: not known to run together, not reported.
+        let split = optional_filter("", FILTER).replace(
+            "        q = q\n            .filter_expression(\"Seq > :since\");",
+            &format!("        q = q{FILTER};\n        q = q{VALUE};"),
+        );
+        assert!(
+            split.contains("q = q\n            .expression_attribute_values"),
+            "{split}"
+        );
+        assert!(check(&m, &split).is_empty(), "{split}");
+        // A filter on both branches: each path has one; the IR has no single text.
+        let branches = optional_filter(VALUE, FILTER).replace(
+            "    }\n    let out",
+            "    } else {\n        q = q.filter_expression(\"Seq > :since\");\n    }\n    let out",
+        );
+        assert!(check(&m, &branches).is_empty(), "{branches}");
     }
 }

@@ -63,9 +63,9 @@ impl Rule for ScanInHotPath {
                 format!("`scan` of {target} runs once per iteration of a loop{cost}"),
             )
             .label(
-                file,
+                lp.file(op).clone(),
                 loop_keyword(lp),
-                format!("this `{}` repeats the scan", lp.kind),
+                format!("{} repeats the scan", lp.this_loop(op)),
             )
             .help("scan once outside the loop, or query by key inside it");
         }

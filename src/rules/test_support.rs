@@ -190,6 +190,7 @@ pub fn in_for_loop(o: &mut Operation) {
     o.context.in_loop = Some(LoopInfo {
         kind: "for".into(),
         span: Span::new(0, 3),
+        caller: None,
     });
 }
 

@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use super::fold::{fold_typed, typed_root};
-use super::ir::{OpKind, Operation, Resolved};
+use super::ir::{OpKind, Operation, Resolved, ValueInfo};
 use super::items::map_entries;
 use super::resolve::FileCx;
 use super::scope::{lookup, Binding};
@@ -21,10 +21,15 @@ pub fn transact_items(
     cx: &FileCx<'_>,
     op: &mut Operation,
     args: &[Node<'_>],
-    _set: bool,
+    set: bool,
     conditional: bool,
 ) {
     let Some(arg) = args.first() else { return };
+    if set {
+        if let Some(n) = chunk_size(cx, *arg, 0) {
+            op.batch_size = Some(n);
+        }
+    }
     for root in collect(
         cx,
         *arg,
@@ -63,12 +68,18 @@ pub fn request_items(
         let tspan = span(table_node);
         if op.kind == OpKind::BatchGetItem {
             for root in collect(cx, value, &|t| t == Typed::KeysAndAttributes, 0) {
+                if let Some(n) = keys_list(cx, root).and_then(|l| chunk_size(cx, l, 0)) {
+                    op.batch_size = Some(n);
+                }
                 let mut child = fold_typed(cx, &op.file, root, OpKind::GetItem);
                 set_table(&mut child, &table, tspan);
                 mark_conditional(&mut child, conditional);
                 op.children.push(child);
             }
         } else {
+            if let Some(n) = chunk_size(cx, value, 0) {
+                op.batch_size = Some(n);
+            }
             for root in collect(cx, value, &|t| t == Typed::WriteRequest, 0) {
                 let wrapper = fold_typed(cx, &op.file, root, op.kind);
                 for mut child in wrapper.children {
@@ -79,6 +90,175 @@ pub fn request_items(
             }
         }
     }
+}
+
+/// Iterator steps that keep one element per element: a list built only through them
+/// has as many entries as the chunk it starts from.
+const ONE_TO_ONE: &[&str] = &[
+    "iter",
+    "into_iter",
+    "map",
+    "cloned",
+    "copied",
+    "collect",
+    "to_vec",
+    "to_owned",
+    "clone",
+    "into",
+];
+
+/// The `n` of the `chunks(n)`/`chunks_exact(n)` element that `list` maps one to one
+/// (`chunk.iter().map(..).collect()`, `Some(chunk.to_vec())`, or a `let` holding it).
+/// `None` for anything else: a `filter` or a `push` changes the count.
+fn chunk_size(cx: &FileCx<'_>, list: Node<'_>, depth: usize) -> Option<ValueInfo> {
+    if depth > 4 {
+        return None;
+    }
+    let src = cx.src;
+    let mut node = peel(list);
+    if call_path(src, node) == Some("Some") {
+        node = peel(*call_args(node).first()?);
+    }
+    for _ in 0..16 {
+        match method_call(src, node) {
+            Some((recv, m, _)) if ONE_TO_ONE.contains(&m.as_str()) => node = peel(recv),
+            Some(_) => return None,
+            None => break,
+        }
+    }
+    if node.kind() != "identifier" {
+        return None;
+    }
+    let name = src.of(node);
+    match lookup(src, node, name)? {
+        Binding::Let { value: Some(v), .. } => chunk_size(cx, v, depth + 1),
+        Binding::LoopVar => chunk_of_loop_var(cx, node, name),
+        _ => None,
+    }
+}
+
+/// `for chunk in items.chunks(n)` or `items.chunks(n).map(|chunk| ..)` (also
+/// `for_each`, `then`): the `n`, when `chunk` is that loop's variable.
+fn chunk_of_loop_var(cx: &FileCx<'_>, use_: Node<'_>, name: &str) -> Option<ValueInfo> {
+    let src = cx.src;
+    let mut prev = use_;
+    for anc in ancestors(src, use_) {
+        match anc.kind() {
+            "for_expression" if field(anc, "body").is_some_and(|b| b.id() == prev.id()) => {
+                let pat = field(anc, "pattern")?;
+                if pat.kind() == "identifier" && src.of(pat) == name {
+                    return chunks_arg(cx, field(anc, "value")?);
+                }
+                if descendants(pat, &mut |n| n.kind() == "identifier" && src.of(n) == name)
+                    .is_empty()
+                {
+                    prev = anc;
+                    continue;
+                }
+                // `for (i, chunk) in ..`: some other shape.
+                return None;
+            }
+            "closure_expression" => {
+                let params = field(anc, "parameters")?;
+                let bound = descendants(params, &mut |n| {
+                    n.kind() == "identifier" && src.of(n) == name
+                });
+                if bound.is_empty() {
+                    prev = anc;
+                    continue;
+                }
+                if params.named_child_count() != 1 {
+                    return None;
+                }
+                // The closure is the argument of `<chunks>.map(..)`.
+                let args = src.parent(anc).filter(|a| a.kind() == "arguments")?;
+                let call = src.parent(args)?;
+                let (recv, m, _) = method_call(src, call)?;
+                if !matches!(m.as_str(), "map" | "for_each" | "then" | "try_for_each") {
+                    return None;
+                }
+                return chunks_arg(cx, recv);
+            }
+            _ => {}
+        }
+        prev = anc;
+    }
+    None
+}
+
+/// The `n` of `x.chunks(n)`/`x.chunks_exact(n)` (through `.into_iter()`), when it is
+/// an integer literal or a constant.
+fn chunks_arg(cx: &FileCx<'_>, node: Node<'_>) -> Option<ValueInfo> {
+    let mut node = peel(node);
+    for _ in 0..4 {
+        let (recv, m, call) = method_call(cx.src, node)?;
+        match m.as_str() {
+            "into_iter" | "iter" => node = peel(recv),
+            "chunks" | "chunks_exact" => {
+                let arg = *call_args(call).first()?;
+                let mut n = cx.value(arg);
+                if n.literal.is_none() {
+                    n.literal = integer_const(cx, arg);
+                }
+                let integer = n
+                    .literal
+                    .as_deref()
+                    .is_some_and(|l| l.parse::<u64>().is_ok());
+                return integer.then_some(n);
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The value of `const NAME: usize = 30;` (or a `static`) declared once in this file,
+/// for a bare `NAME`. Integer constants are not among the strings the crate-wide
+/// linker resolves, and a batch size is almost always declared beside its use.
+fn integer_const(cx: &FileCx<'_>, node: Node<'_>) -> Option<String> {
+    let src = cx.src;
+    let node = peel(node);
+    if node.kind() != "identifier" {
+        return None;
+    }
+    let name = src.of(node);
+    let root = ancestors(src, node).last()?;
+    let defs = descendants(root, &mut |n| {
+        matches!(n.kind(), "const_item" | "static_item")
+            && field(n, "name").is_some_and(|x| src.of(x) == name)
+    });
+    let [def] = defs.as_slice() else {
+        return None;
+    };
+    let value = peel(field(*def, "value")?);
+    if value.kind() != "integer_literal" {
+        return None;
+    }
+    let digits: String = src
+        .of(value)
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .chars()
+        .filter(|c| *c != '_')
+        .collect();
+    digits.parse::<u64>().is_ok().then_some(digits)
+}
+
+/// The list given to `.set_keys(..)` in the chain built on a `KeysAndAttributes`
+/// builder.
+fn keys_list<'t>(cx: &FileCx<'t>, root: Node<'t>) -> Option<Node<'t>> {
+    let src = cx.src;
+    let mut cur = root;
+    for _ in 0..16 {
+        let f = src.parent(cur).filter(|f| f.kind() == "field_expression")?;
+        let call = src.parent(f).filter(|c| c.kind() == "call_expression")?;
+        if let Some((_, m, _)) = method_call(src, call) {
+            if m == "set_keys" {
+                return call_args(call).first().copied();
+            }
+        }
+        cur = call;
+    }
+    None
 }
 
 fn set_table(child: &mut Operation, table: &Resolved, span: Span) {

@@ -7,7 +7,11 @@ use tree_sitter::Node;
 
 use super::ir::{ColdReason, LoopInfo};
 use super::resolve::type_name;
-use super::syntax::{ancestors, descendants, field, named_children, span, Src};
+use super::syntax::{
+    ancestors, call_path, descendants, field, last_segment, method_call, named_children, span,
+    type_segment, Src,
+};
+use crate::source::Span;
 
 /// Iterator and stream adaptors whose closure runs once per element.
 const ADAPTORS: &[&str] = &[
@@ -74,14 +78,16 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
                     return Some(adaptor.unwrap_or(LoopInfo {
                         kind: kind.to_string(),
                         span: span(anc),
+                        caller: None,
                     }));
                 }
             }
-            "closure_expression" => {
+            "closure_expression" if adaptor.is_none() => {
                 if let Some(info) = adaptor_loop(src, anc) {
-                    if adaptor.is_none() {
-                        adaptor = Some(info);
-                    }
+                    adaptor = Some(info);
+                } else if let Some(info) = futures_loop(src, anc) {
+                    // The innermost repetition: nothing further out is more precise.
+                    return Some(info);
                 }
             }
             "call_expression" => {
@@ -95,6 +101,7 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
                     return Some(LoopInfo {
                         kind: name.to_string(),
                         span: span(anc),
+                        caller: None,
                     });
                 }
             }
@@ -128,7 +135,242 @@ fn adaptor_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
     awaits.then(|| LoopInfo {
         kind: name.to_string(),
         span: span(call),
+        caller: None,
     })
+}
+
+/// Closures whose futures a stream adaptor drives itself, once per element.
+const STREAM_ADAPTORS: &[&str] = &[
+    "for_each",
+    "try_for_each",
+    "for_each_concurrent",
+    "try_for_each_concurrent",
+    "then",
+    "and_then",
+];
+
+/// Combinators that poll a collection of futures: each element makes its request.
+const FUTURE_JOINS: &[&str] = &["join_all", "try_join_all", "select_all", "select_ok"];
+
+/// Methods on a stream of futures that poll several of them at once.
+const STREAM_BUFFERS: &[&str] = &[
+    "buffer_unordered",
+    "buffered",
+    "try_buffer_unordered",
+    "try_buffered",
+];
+
+/// Collections that poll every future put in them.
+const FUTURE_SETS: &[&str] = &["FuturesUnordered", "FuturesOrdered", "JoinSet"];
+
+/// How far the value of an adaptor call is followed (through methods, `let`s and
+/// arguments) looking for what drives its futures.
+const MAX_FLOW_STEPS: usize = 24;
+
+/// A closure that returns a future without awaiting it (`|id| client.get_item()..
+/// .send()`), passed to an iterator or stream adaptor: a request per element only when
+/// something drives those futures — `join_all`, `try_join_all`, `FuturesUnordered`,
+/// `buffer_unordered`, a `for` that awaits each, or the stream adaptor itself
+/// (`for_each_concurrent`, `then` on a stream). Futures merely collected make no
+/// request, so they are no loop.
+fn futures_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
+    let args = src.parent(closure).filter(|p| p.kind() == "arguments")?;
+    let call = src.parent(args)?;
+    let (recv, name, _) = method_call(src, call)?;
+    let stream_adaptor = STREAM_ADAPTORS.contains(&name.as_str());
+    if !stream_adaptor && !ADAPTORS.contains(&name.as_str()) {
+        return None;
+    }
+    let flow = drive(src, call);
+    if let Flow::Driven(info) = flow {
+        return Some(info);
+    }
+    // A stream runs the closure's futures as it is polled. `for_each` on an iterator
+    // returns `()` (nothing to await) and `then` on one future is no loop, so the
+    // stream must show: awaited, or named as one.
+    let is_stream = name.ends_with("_concurrent")
+        || src.of(recv).to_ascii_lowercase().contains("stream")
+        || (matches!(flow, Flow::Awaited) && name.contains("for_each"));
+    (stream_adaptor && is_stream).then(|| LoopInfo {
+        kind: name,
+        span: method_span(src, call),
+        caller: None,
+    })
+}
+
+/// Where the value of an expression goes, as far as futures are concerned.
+enum Flow {
+    /// A combinator or loop polls each future: the loop of requests.
+    Driven(LoopInfo),
+    /// Awaited as one value (a stream's `for_each`/`collect`).
+    Awaited,
+    /// Dropped, returned, stored: no loop dynalint can see.
+    Lost,
+}
+
+/// Follows the value of `start` up the tree (method chains, call arguments) and
+/// through `let` bindings to their later uses, until something drives it.
+fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
+    let mut work = vec![start];
+    let mut steps = 0usize;
+    let mut awaited = false;
+    while let Some(mut cur) = work.pop() {
+        while steps < MAX_FLOW_STEPS {
+            steps += 1;
+            let Some(p) = src.parent(cur) else { break };
+            match p.kind() {
+                "parenthesized_expression" | "reference_expression" | "try_expression" => cur = p,
+                "await_expression" => {
+                    awaited = true;
+                    cur = p;
+                }
+                "field_expression" if field(p, "value").is_some_and(|v| v.id() == cur.id()) => {
+                    let Some(call) = src.parent(p).and_then(|g| match g.kind() {
+                        "generic_function" => src.parent(g),
+                        _ => Some(g),
+                    }) else {
+                        break;
+                    };
+                    let Some((_, m, _)) = method_call(src, call) else {
+                        break;
+                    };
+                    if STREAM_BUFFERS.contains(&m.as_str()) {
+                        return Flow::Driven(LoopInfo {
+                            kind: m,
+                            span: method_span(src, call),
+                            caller: None,
+                        });
+                    }
+                    if m == "collect" {
+                        if let Some(set) = collected_into_set(src, call) {
+                            return Flow::Driven(LoopInfo {
+                                kind: set.to_string(),
+                                span: method_span(src, call),
+                                caller: None,
+                            });
+                        }
+                    }
+                    cur = call;
+                }
+                "arguments" => {
+                    let Some(call) = src.parent(p) else { break };
+                    let Some(path) = call_path(src, call) else {
+                        break;
+                    };
+                    let last = last_segment(path);
+                    if FUTURE_JOINS.contains(&last) {
+                        return Flow::Driven(LoopInfo {
+                            kind: last.to_string(),
+                            span: span(call),
+                            caller: None,
+                        });
+                    }
+                    if last == "from_iter" {
+                        if let Some(set) =
+                            FUTURE_SETS.iter().find(|s| type_segment(path) == Some(**s))
+                        {
+                            return Flow::Driven(LoopInfo {
+                                kind: set.to_string(),
+                                span: span(call),
+                                caller: None,
+                            });
+                        }
+                    }
+                    // `stream::iter(futures)`: still to be buffered.
+                    if last == "iter" && path.contains("stream") {
+                        cur = call;
+                        continue;
+                    }
+                    break;
+                }
+                "for_expression" if field(p, "value").is_some_and(|v| v.id() == cur.id()) => {
+                    let body_awaits = field(p, "body").is_some_and(|b| {
+                        !descendants(b, &mut |n| n.kind() == "await_expression").is_empty()
+                    });
+                    if body_awaits {
+                        return Flow::Driven(LoopInfo {
+                            kind: "for".to_string(),
+                            span: span(p),
+                            caller: None,
+                        });
+                    }
+                    break;
+                }
+                "let_declaration" if field(p, "value").is_some_and(|v| v.id() == cur.id()) => {
+                    work.extend(later_uses(src, p));
+                    break;
+                }
+                _ => break,
+            }
+        }
+    }
+    if awaited {
+        Flow::Awaited
+    } else {
+        Flow::Lost
+    }
+}
+
+/// `.collect::<FuturesUnordered<_>>()`, or a `collect()` bound by
+/// `let x: FuturesUnordered<_> =`: the collection that will poll the futures.
+fn collected_into_set(src: Src<'_>, collect: Node<'_>) -> Option<&'static str> {
+    let mut types = String::new();
+    if let Some(g) = field(collect, "function").filter(|f| f.kind() == "generic_function") {
+        types.push_str(src.of(field(g, "type_arguments")?));
+    }
+    let mut up = collect;
+    while let Some(p) = src.parent(up) {
+        match p.kind() {
+            "try_expression" | "await_expression" | "parenthesized_expression" => up = p,
+            "let_declaration" => {
+                if let Some(t) = field(p, "type") {
+                    types.push_str(src.of(t));
+                }
+                break;
+            }
+            _ => break,
+        }
+    }
+    FUTURE_SETS.iter().copied().find(|s| types.contains(s))
+}
+
+/// Uses of the variable a `let` binds, after the `let`, in its block.
+fn later_uses<'a>(src: Src<'a>, let_decl: Node<'a>) -> Vec<Node<'a>> {
+    let Some(name) = field(let_decl, "pattern")
+        .map(|p| match p.kind() {
+            "mut_pattern" => named_children(p).into_iter().last().unwrap_or(p),
+            _ => p,
+        })
+        .filter(|p| p.kind() == "identifier")
+        .map(|p| src.of(p))
+    else {
+        return Vec::new();
+    };
+    let Some(block) = src.parent(let_decl) else {
+        return Vec::new();
+    };
+    let after = let_decl.end_byte();
+    let mut uses = descendants(block, &mut |n| {
+        n.kind() == "identifier" && n.start_byte() >= after && src.of(n) == name
+    });
+    // Walked last-first off the stack: keep source order.
+    uses.truncate(8);
+    uses.reverse();
+    uses
+}
+
+/// From a method's name to the end of its call: `buffer_unordered(16)`.
+fn method_span(src: Src<'_>, call: Node<'_>) -> Span {
+    let start = field(call, "function")
+        .map(|f| match f.kind() {
+            "generic_function" => field(f, "function").unwrap_or(f),
+            _ => f,
+        })
+        .and_then(|f| field(f, "field"))
+        .map(|n| n.start_byte())
+        .unwrap_or(call.start_byte());
+    let _ = src;
+    Span::new(start, call.end_byte())
 }
 
 /// Whether a node is inside a `#[test]` fn or a `#[cfg(test)]` module.

@@ -81,6 +81,7 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
         finish(cx, n, &mut op, &st);
         match helper {
             Some(h) => out.helper_calls.push((op, escape, h)),
+            None if is_other_client(&op, &st, &escape) => {}
             None => out.ops.push((op, escape)),
         }
     }
@@ -125,6 +126,30 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
         }
     }
     out
+}
+
+/// `x.query()` / `x.scan()` of another client: Timestream's
+/// `query().query_string(..).send()`, redis' `con.scan().await`, an iterator's
+/// `scan`. Only a chain that sets nothing DynamoDB-specific can be one; it is another
+/// client's when it calls a method no DynamoDB builder has, or is neither sent nor
+/// handed on.
+fn is_other_client(op: &Operation, st: &State, escape: &Escape) -> bool {
+    let dynamodb_specific = op.setters.iter().any(|s| {
+        setter(&s.method).is_some_and(|(k, _)| {
+            !matches!(
+                k,
+                Setter::Limit
+                    | Setter::Select
+                    | Setter::Segment
+                    | Setter::Ignored
+                    | Setter::Terminal
+                    | Setter::Paginator
+                    | Setter::Wrapped
+            )
+        })
+    });
+    !dynamodb_specific
+        && (st.foreign || (!st.sent && !op.paginated && matches!(escape, Escape::None)))
 }
 
 /// Setters distinctive enough that a call they follow returns a DynamoDB builder.
@@ -225,6 +250,8 @@ fn method_span(call: Node<'_>) -> Span {
 #[derive(Default)]
 struct State {
     sent: bool,
+    /// A method no DynamoDB builder has, called before the request was sent.
+    foreign: bool,
     end: usize,
     extra_spans: Vec<Span>,
 }
@@ -267,7 +294,7 @@ fn climb_apply<'t>(
                             record_setter(cx, op, name, set, p, call, conditional);
                             apply(cx, op, s, set, call, conditional)
                         }
-                        None => {}
+                        None => st.foreign = true,
                     }
                     if setter(name).is_some() {
                         st.end = st.end.max(call.end_byte());
@@ -556,6 +583,7 @@ fn apply(
             if let Some(a) = first {
                 op.table = Some(cx.string(a));
                 op.table_span = Some(span(a));
+                op.table_text = Some(fold_whitespace(src.of(a)));
             }
         }
         Setter::Index => {
@@ -834,7 +862,7 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
     let st = State {
         sent: true,
         end: n.end_byte(),
-        extra_spans: Vec::new(),
+        ..State::default()
     };
     finish(cx, n, &mut op, &st);
     Some(op)
@@ -846,6 +874,7 @@ fn apply_value(cx: &FileCx<'_>, op: &mut Operation, s: Setter, value: Node<'_>) 
         Setter::Table => {
             op.table = Some(cx.string(value));
             op.table_span = Some(span(value));
+            op.table_text = Some(fold_whitespace(cx.src.of(value)));
         }
         Setter::Index => {
             op.index = Some(cx.string(value));

@@ -24,6 +24,18 @@ pub struct FnNode {
     pub test: bool,
     /// A `main` that starts no server.
     pub one_off_main: bool,
+    /// Calls made inside a `for`/`while`/`loop` body of this function.
+    pub loop_calls: Vec<LoopCall>,
+}
+
+/// A call inside a loop body: the function it names runs once per iteration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopCall {
+    pub name: String,
+    /// `for`, `while` or `loop`.
+    pub kind: String,
+    /// The loop's keyword.
+    pub span: Span,
 }
 
 /// Keywords and std names that look like calls but never name a crate function.
@@ -56,6 +68,7 @@ enum Frame {
     Impl { ty: String, entry: Option<String> },
     Mod { test: bool },
     Fn { index: usize },
+    Loop { kind: String, span: Span },
     Other,
 }
 
@@ -70,6 +83,8 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
     let mut paren = 0usize;
     let mut entries_by_name: Vec<(String, String)> = Vec::new();
     let mut last_str: Option<String> = None;
+    // A loop keyword seen in a function, waiting for its body's `{` at the same depth.
+    let mut pending_loop: Option<(String, Span, usize)> = None;
     let mut i = 0usize;
     while i < toks.len() {
         let t = toks[i];
@@ -138,6 +153,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         entry,
                         test,
                         one_off_main: false,
+                        loop_calls: Vec::new(),
                     });
                     attrs.clear();
                     pending = Some(Frame::Fn {
@@ -190,6 +206,16 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     i += 1;
                     continue;
                 }
+                // `for x in ..`, `while ..`, `loop`; not `for<'a>` nor `impl X for Y`.
+                if in_fn.is_some()
+                    && matches!(word, b"for" | b"while" | b"loop")
+                    && !next.is_some_and(|n| n.is_punct(b'<'))
+                {
+                    let kind = text(&t);
+                    pending_loop = Some((kind, Span::new(t.start as usize, t.end as usize), paren));
+                    i += 1;
+                    continue;
+                }
                 if let Some(fi) = in_fn {
                     let w = text(&t);
                     let called = next.is_some_and(|n| n.is_punct(b'('));
@@ -206,6 +232,13 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     {
                         if let Some(f) = fns.get_mut(fi) {
                             f.calls.push(w.clone());
+                            if let Some((kind, span)) = innermost_loop(&stack) {
+                                f.loop_calls.push(LoopCall {
+                                    name: w.clone(),
+                                    kind: kind.to_string(),
+                                    span,
+                                });
+                            }
                         }
                     }
                     // `get(handler)` / `.to(handler)` / `service_fn(handler)`.
@@ -234,9 +267,17 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                 attrs.clear();
             }
             Tok::Punct(b'{') => {
-                let frame = match pending.take() {
-                    Some(f) => f,
-                    None => Frame::Other,
+                let frame = match (pending.take(), pending_loop.take()) {
+                    (Some(f), _) => f,
+                    (None, Some((kind, span, depth))) if depth == paren => {
+                        Frame::Loop { kind, span }
+                    }
+                    // A `{` inside the loop's header (a closure argument): still waiting.
+                    (None, Some(l)) => {
+                        pending_loop = Some(l);
+                        Frame::Other
+                    }
+                    (None, None) => Frame::Other,
                 };
                 stack.push(frame);
             }
@@ -277,10 +318,23 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                 entry: Some(reason),
                 test: false,
                 one_off_main: false,
+                loop_calls: Vec::new(),
             });
         }
     }
     fns
+}
+
+/// The loop the current token sits in, if inside the innermost function.
+fn innermost_loop(stack: &[Frame]) -> Option<(&str, Span)> {
+    for f in stack.iter().rev() {
+        match f {
+            Frame::Loop { kind, span } => return Some((kind, *span)),
+            Frame::Fn { .. } => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Marks a pseudo-function that only carries a registration of a handler elsewhere.

@@ -325,7 +325,31 @@ pub enum ColdReason {
 pub struct LoopInfo {
     /// `for`, `while`, `loop`, `for_each`, `map`, `join_all`, ...
     pub kind: String,
+    /// The loop in `caller`'s file when there is a caller, else in the operation's file.
     pub span: Span,
+    /// When the loop is not around the call itself but around a call of its function:
+    /// the function whose loop calls it (`friends` in `for f in ids { repo.get_user(f) }`).
+    pub caller: Option<CallStep>,
+}
+
+impl LoopInfo {
+    /// The file the loop's span is in.
+    pub fn file<'a>(&'a self, op: &'a Operation) -> &'a FilePath {
+        self.caller.as_ref().map_or(&op.file, |c| &c.file)
+    }
+
+    /// "this `for`", or "this `for` in `friends`, which calls `Repo::get_user`," when
+    /// the loop is at a call site of the operation's function.
+    pub fn this_loop(&self, op: &Operation) -> String {
+        match (&self.caller, &op.context.function) {
+            (Some(c), Some(f)) => format!(
+                "this `{}` in `{}`, through its call of `{f}`,",
+                self.kind, c.function
+            ),
+            (Some(c), None) => format!("this `{}` in `{}`", self.kind, c.function),
+            (None, _) => format!("this `{}`", self.kind),
+        }
+    }
 }
 
 /// Where the call sits in the program.
@@ -350,6 +374,9 @@ pub struct Operation {
     pub method_span: Span,
     pub table: Option<Resolved>,
     pub table_span: Option<Span>,
+    /// The table argument as written, whitespace folded (`&self.config.orders_table`):
+    /// when its value is unknown, its last name can still match a table's `refs`.
+    pub table_text: Option<String>,
     pub index: Option<Resolved>,
     pub index_span: Option<Span>,
     pub key_condition: Option<ExprArg>,
@@ -382,6 +409,11 @@ pub struct Operation {
     pub total_segments: Option<ValueInfo>,
     /// Requests inside a batch or transaction, each with its own kind and table.
     pub children: Vec<Operation>,
+    /// How many requests (keys, for a BatchGetItem) each call of a batch or
+    /// transaction carries when its list maps one `chunks(n)`/`chunks_exact(n)`
+    /// element one to one (`chunk.iter().map(..).collect()`): `n`, a literal or a
+    /// constant. `children` then holds the one request the mapping builds.
+    pub batch_size: Option<ValueInfo>,
     pub context: Context,
     /// The normalised text of the call (whitespace folded): the baseline fingerprint.
     pub fingerprint_text: String,
@@ -397,6 +429,7 @@ impl Operation {
             method_span: span,
             table: None,
             table_span: None,
+            table_text: None,
             index: None,
             index_span: None,
             key_condition: None,
@@ -418,6 +451,7 @@ impl Operation {
             exclusive_start_key: false,
             total_segments: None,
             children: Vec::new(),
+            batch_size: None,
             context: Context::default(),
             fingerprint_text: String::new(),
         }

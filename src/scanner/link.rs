@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
+use super::call_site_loop::loop_at_call_site;
 use super::fold::Escape;
 use super::graph::{reach, FnId, ENTRY_PREFIX};
 use super::index::FileIndex;
@@ -87,6 +88,9 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
             }
         }
         decide_heat(op, fi, &glob_entries, &reached, files, cold_glob);
+        if op.context.in_loop.is_none() {
+            op.context.in_loop = loop_at_call_site(op, fi, &glob_entries, files);
+        }
     };
     let mut consumed: HashSet<(usize, usize)> = HashSet::new();
     let mut ops: Vec<((usize, usize), Operation)> = Vec::new();
@@ -230,6 +234,7 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     if op.table.is_none() {
         op.table = helper.table.clone();
         op.table_span = helper.table_span.map(fix);
+        op.table_text = helper.table_text.clone();
     }
     if op.index.is_none() {
         op.index = helper.index.clone();

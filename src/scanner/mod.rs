@@ -36,6 +36,7 @@
 //! tree is iterative or depth-guarded.
 
 mod batch;
+mod call_site_loop;
 mod context;
 mod fold;
 mod graph;

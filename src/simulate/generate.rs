@@ -208,6 +208,7 @@ pub fn entities_of(table: &Table) -> Vec<Entity> {
         count: table.item_count,
         keys,
         attributes,
+        write_rate: table.write_rate,
         span: Span::default(),
         name_span: Span::default(),
         fields: FieldSpans::default(),

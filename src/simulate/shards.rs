@@ -65,7 +65,8 @@ pub struct ShardPlan {
     /// Items per second the hottest key value must serve (`MaxRequiredIO`).
     pub required_items_per_sec: f64,
     pub avg_item_size: u64,
-    /// Whole items one capacity unit covers: `floor(4 KB / size)` (1 KB for writes).
+    /// Whole items one capacity unit covers: `floor(4 KB / size)` for reads; for writes
+    /// `1`, as each write is charged at least one 1 KB unit.
     /// Items bigger than a unit take several units each, so this is then a fraction
     /// (`1 / ceil(size / unit)`).
     pub items_per_unit: f64,
@@ -91,10 +92,12 @@ impl ShardPlan {
 ///
 /// An item of 250 B gives `floor(4096 / 250) = 16` for reads: capacity is charged per
 /// whole item in the article's arithmetic, so the fractional 0.38 item is not usable.
+/// Writes are charged per item, rounded up to the next 1 KB: a 250 B write costs a
+/// whole WCU, so one WCU covers one item however small.
 pub fn items_per_unit(io: Io, avg_item_size: u64) -> f64 {
     let unit = io.unit_bytes();
     let size = avg_item_size.max(1);
-    if size <= unit {
+    if size <= unit && io == Io::Read {
         (unit / size) as f64
     } else {
         1.0 / size.div_ceil(unit) as f64
@@ -182,11 +185,12 @@ mod tests {
 
     #[test]
     fn units_and_limits_by_kind() {
-        // Writes: 1 KB units, 1,000 per partition.
+        // Writes: one WCU per item up to 1 KB, 1,000 per partition.
         let w = required_shards(Io::Write, 10_000.0, 200);
-        assert_eq!(w.items_per_unit, 5.0);
-        assert_eq!(w.partition_max_items_per_sec, 5_000.0);
-        assert_eq!((w.shards, w.padded), (2, 3));
+        assert_eq!(w.items_per_unit, 1.0);
+        assert_eq!(w.partition_max_items_per_sec, 1_000.0);
+        assert_eq!((w.shards, w.padded), (10, 12));
+        assert_eq!(items_per_unit(Io::Write, 2_500), 1.0 / 3.0);
         // Items bigger than a unit take several units each.
         assert_eq!(items_per_unit(Io::Read, 10_000), 1.0 / 3.0);
         assert_eq!(items_per_unit(Io::Read, 4096), 1.0);

@@ -87,3 +87,31 @@ impl Catalog {
         }
     }
 }
+
+// The loop is in the caller: `cart_total` asks `Catalog::price_of` once per line, and
+// `price_of` sends one GetItem each time.
+pub struct Catalog {
+    client: Client,
+}
+
+impl Catalog {
+    pub async fn price_of(&self, sku: &str) -> Result<u64, Error> {
+        let res = self
+            .client
+            .get_item()
+            //~^ get-item-in-loop
+            .table_name("Products")
+            .key("productId", AttributeValue::S(sku.to_string()))
+            .send()
+            .await?;
+        Ok(price(res.item.unwrap_or_default()))
+    }
+}
+
+pub async fn cart_total(catalog: &Catalog, lines: &[Line]) -> Result<u64, Error> {
+    let mut total = 0;
+    for line in lines {
+        total += catalog.price_of(&line.sku).await? * line.quantity;
+    }
+    Ok(total)
+}

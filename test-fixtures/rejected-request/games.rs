@@ -33,12 +33,12 @@ impl GameRepo {
             .query()
             .table_name(GAMES_TABLE)
             .index_name(BY_RANK)
-            //~^ rejected-request
             .key_condition_expression("GameId = :g")
             .expression_attribute_values(":g", AttributeValue::S(game.to_string()))
             .scan_index_forward(false)
             .limit(3)
             .consistent_read(true)
+            //~^ rejected-request
             .send()
             .await?;
         Ok(to_games(out.items()))
