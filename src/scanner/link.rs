@@ -12,7 +12,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use super::call_site_loop::loop_at_call_site;
 use super::fold::Escape;
-use super::graph::{reach, FnId, ENTRY_PREFIX};
+use super::graph::{one_off, reach, FnId, ENTRY_PREFIX};
 use super::index::FileIndex;
 use super::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
@@ -50,6 +50,7 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     let _ = graphs;
     let graph_refs: Vec<&[super::graph::FnNode]> = glob_entries.iter().map(Vec::as_slice).collect();
     let reached = reach(&graph_refs);
+    let one_off = one_off(&graph_refs);
 
     // Received builders by (function, parameter); returned ones by function.
     let mut received: HashMap<(&str, usize), Vec<(usize, &super::fold::Template)>> = HashMap::new();
@@ -87,7 +88,14 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
                 op.paginated |= helper.paginated;
             }
         }
-        decide_heat(op, fi, &glob_entries, &reached, files, cold_glob);
+        decide_heat(
+            op,
+            fi,
+            &glob_entries,
+            (&reached, &one_off),
+            files,
+            cold_glob,
+        );
         if op.context.in_loop.is_none() {
             op.context.in_loop = loop_at_call_site(op, fi, &glob_entries, files);
         }
@@ -141,12 +149,15 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     result
 }
 
+/// Each function a request entry reaches: the entry's reason and the chain.
+type Reached = HashMap<FnId, (String, Vec<FnId>)>;
+
 /// The hot chain or cold reason of an operation's enclosing function.
 fn decide_heat(
     op: &mut Operation,
     fi: usize,
     graphs: &[Vec<super::graph::FnNode>],
-    reached: &HashMap<FnId, (String, Vec<FnId>)>,
+    (reached, one_off): (&Reached, &HashSet<FnId>),
     files: &[Arc<FileIndex>],
     cold_glob: Option<&str>,
 ) {
@@ -169,13 +180,15 @@ fn decide_heat(
     if node.test {
         op.context.cold.get_or_insert(ColdReason::Test);
     }
-    if node.one_off_main && node.entry.is_none() {
+    let id = FnId { file: fi, index };
+    // A request path wins: a helper a handler also calls is not one-off.
+    if one_off.contains(&id) && !reached.contains_key(&id) {
         op.context.cold.get_or_insert(ColdReason::OneOffBinary);
     }
     if op.context.cold.is_some() {
         return;
     }
-    if let Some((entry, chain)) = reached.get(&FnId { file: fi, index }) {
+    if let Some((entry, chain)) = reached.get(&id) {
         let steps = chain
             .iter()
             .filter_map(|id| {
