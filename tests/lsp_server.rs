@@ -266,3 +266,17 @@ pub async fn latest_blogs(client: &Client) {
     c.diagnostics_where(&u, |d| rejected(d).is_empty());
     c.shutdown();
 }
+
+#[test]
+fn files_that_are_not_open_get_their_findings_too() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    c.initialize(&root);
+    // Opening the handlers analyses the project; the Scan's findings are in `repo.rs`,
+    // which no editor has open.
+    c.open(&root.join("src/handlers.rs"), "rust");
+    let repo = uri(&root.join("src/repo.rs"));
+    let d = c.diagnostics_where(&repo, |d| !d.is_empty());
+    assert!(d.iter().any(|d| d["code"] == "scan-in-hot-path"), "{d:#?}");
+    c.shutdown();
+}

@@ -368,8 +368,8 @@ impl Server {
             .collect()
     }
 
-    /// Analyses a project and publishes diagnostics for its open documents and its
-    /// `dynalint.toml`.
+    /// Analyses a project and publishes diagnostics for its open documents, every other
+    /// file with findings, and its `dynalint.toml`.
     pub fn analyze_and_publish(&mut self, config: &Path) {
         if !self.projects.contains_key(config) {
             self.project(config);
@@ -399,7 +399,8 @@ impl Server {
             return;
         };
         let mut out: Vec<PublishDiagnosticsParams> = Vec::new();
-        for doc in self.open_sources(config) {
+        let open = self.open_sources(config);
+        for doc in &open {
             let diagnostics = project
                 .snapshot
                 .as_ref()
@@ -410,6 +411,30 @@ impl Server {
                 diagnostics,
                 version: Some(doc.version),
             });
+        }
+        // Files that are not open get their findings too, as from `cargo check` in
+        // rust-analyzer: a loop in one file makes a finding in another, and the
+        // Problems panel should list the workspace.
+        if let Some(snap) = project.snapshot.as_ref() {
+            let mut closed: Vec<&Path> = snap
+                .analysis
+                .diagnostics
+                .iter()
+                .map(|d| &*d.location.file)
+                .chain(snap.crashed.iter().map(|c| &*c.file))
+                .filter(|p| *p != config && !open.iter().any(|d| &*d.file.path == *p))
+                .collect();
+            closed.sort();
+            closed.dedup();
+            for path in closed {
+                if let Some(uri) = uri::from_path(path) {
+                    out.push(PublishDiagnosticsParams {
+                        uri,
+                        diagnostics: file_diagnostics(project, snap, path),
+                        version: None,
+                    });
+                }
+            }
         }
         let config_doc = self.docs.get(config);
         if let Some(uri) = config_doc

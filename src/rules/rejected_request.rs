@@ -1166,4 +1166,40 @@ async fn recent(client: &Client, customer: &str, since: Option<i64>) -> Result<(
         );
         assert!(check(&m, &branches).is_empty(), "{branches}");
     }
+
+    #[test]
+    fn an_empty_index_key_is_reported_once_by_missing_sparse_attribute() {
+        let m = model(ORDERS);
+        let selection = crate::rules::RuleSelection {
+            only: Some(vec![
+                "rejected-request".to_string(),
+                "missing-sparse-attribute".to_string(),
+            ]),
+        };
+        for (write, owner) in [
+            // `Status` keys the GSI `ByStatus`: an empty one is the sparse rule's.
+            (
+                r#".put_item().table_name("Orders").item("CustomerId", AttributeValue::S(c.into())).item("OrderDate", AttributeValue::S(d.into())).item("Status", AttributeValue::S("".into()))"#,
+                "missing-sparse-attribute",
+            ),
+            (
+                r##".update_item().table_name("Orders").key("CustomerId", AttributeValue::S(c.into())).key("OrderDate", AttributeValue::S(d.into())).update_expression("SET #s = :s").expression_attribute_names("#s", "Status").expression_attribute_values(":s", AttributeValue::S("".into()))"##,
+                "missing-sparse-attribute",
+            ),
+            // A table key is required: this rule's.
+            (
+                r#".put_item().table_name("Orders").item("CustomerId", AttributeValue::S(c.into())).item("OrderDate", AttributeValue::S("".into()))"#,
+                "rejected-request",
+            ),
+        ] {
+            let code = format!(
+                "async fn save(client: &Client, c: &str, d: &str) -> Result<(), Error> {{\n    client{write}.send().await?;\n    Ok(())\n}}\n"
+            );
+            let file = crate::source::SourceFile::new("src/orders.rs", code.clone());
+            let got = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+            let rules: Vec<&str> = got.iter().map(|d| d.rule).collect();
+            assert_eq!(rules, vec![owner], "{code}\n{got:#?}");
+            assert_eq!(got[0].severity, crate::report::Severity::Error);
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! still contribute their functions and calls without a parse), and the hot/cold
 //! decision: which functions a request entry point reaches, with the chain kept.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::context::is_test_attr;
 use super::lex::{Tok, Token};
@@ -22,8 +22,13 @@ pub struct FnNode {
     pub entry: Option<String>,
     /// In `#[test]`/`#[cfg(test)]` code.
     pub test: bool,
-    /// A `main` that starts no server.
-    pub one_off_main: bool,
+    /// A program's `main` (by name, or by a `#[tokio::main]`-style attribute). Whether
+    /// it is a one-off binary is decided at link time: it is one unless it reaches a
+    /// function that starts a server.
+    pub main: bool,
+    /// Starts a long-running server: `axum::serve`, `Server::bind`, `HttpServer::new`,
+    /// `warp::serve`, tonic's `Server::builder`, `lambda_runtime::run`...
+    pub starts_server: bool,
     /// Calls made inside a `for`/`while`/`loop` body of this function.
     pub loop_calls: Vec<LoopCall>,
 }
@@ -45,17 +50,29 @@ const NOT_CALLS: &[&str] = &[
     "impl", "dyn", "box", "unsafe", "else", "pub", "use", "mod", "struct", "enum", "type",
 ];
 
-/// What makes a `main` a long-running server rather than a one-off binary.
-const SERVER_MARKERS: &[&str] = &[
-    "serve",
-    "HttpServer",
-    "bind",
-    "listen",
-    "run",
-    "Server",
-    "service_fn",
-    "start",
-    "spawn_server",
+/// Calls that start a long-running server, as `(path segment before, name)`: what
+/// makes a `main` a server rather than a one-off binary. Names alone (`run`, `bind`,
+/// `start`) say nothing: a backfill's `run_backfill()` is no server.
+const SERVER_STARTS: &[(&str, &str)] = &[
+    ("axum", "serve"),
+    ("warp", "serve"),
+    ("poem", "run"),
+    ("axum_server", "bind"),
+    ("axum_server", "bind_rustls"),
+    ("axum_server", "from_tcp"),
+    ("lambda_runtime", "run"),
+    ("lambda_runtime", "run_with_streaming_response"),
+    ("lambda_http", "run"),
+    ("lambda_http", "run_with_streaming_response"),
+    ("HttpServer", "new"),
+    // hyper 0.14 and axum 0.6 `Server::bind`, tonic's `Server::builder`, poem, salvo.
+    ("Server", "bind"),
+    ("Server", "try_bind"),
+    ("Server", "builder"),
+    ("Server", "from_tcp"),
+    ("Server", "new"),
+    ("rocket", "build"),
+    ("tide", "new"),
 ];
 
 /// Route methods of axum/warp/actix (`get(handler)`, `web::post().to(handler)`).
@@ -142,6 +159,9 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     let test = attrs.iter().any(|a| is_test_attr(a))
                         || stack.iter().any(|f| matches!(f, Frame::Mod { test: true }));
                     let entry = route_attr(&attrs).or(impl_entry);
+                    let main = impl_ty.is_none()
+                        && in_fn.is_none()
+                        && (name == "main" || attrs.iter().any(|a| is_main_attr(a)));
                     fns.push(FnNode {
                         qualified: match &impl_ty {
                             Some(ty) => format!("{ty}::{name}"),
@@ -152,7 +172,8 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         calls: Vec::new(),
                         entry,
                         test,
-                        one_off_main: false,
+                        main,
+                        starts_server: false,
                         loop_calls: Vec::new(),
                     });
                     attrs.clear();
@@ -249,6 +270,11 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                             }
                         }
                     }
+                    if called && starts_server(&w, src, toks, i) {
+                        if let Some(f) = fns.get_mut(fi) {
+                            f.starts_server = true;
+                        }
+                    }
                     // `get(handler)` / `.to(handler)` / `service_fn(handler)`.
                     if called {
                         if let Some(reason) = route_call(&w, last_str.as_deref(), src, toks, i) {
@@ -306,14 +332,6 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
         }
         f.calls.sort();
         f.calls.dedup();
-        if f.name == "main"
-            && !f
-                .calls
-                .iter()
-                .any(|c| SERVER_MARKERS.iter().any(|m| c.contains(m)))
-        {
-            f.one_off_main = true;
-        }
     }
     // Registrations whose handler lives in another file travel as pseudo-functions.
     for (name, reason) in entries_by_name {
@@ -325,7 +343,8 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                 calls: vec![name],
                 entry: Some(reason),
                 test: false,
-                one_off_main: false,
+                main: false,
+                starts_server: false,
                 loop_calls: Vec::new(),
             });
         }
@@ -343,6 +362,39 @@ fn innermost_loop(stack: &[Frame]) -> Option<(&str, Span)> {
         }
     }
     None
+}
+
+/// `#[tokio::main]`, `#[actix_web::main]`, `#[async_std::main]`, `#[rocket::main]`
+/// (with or without arguments): the function is the program's `main`.
+fn is_main_attr(attr: &str) -> bool {
+    let name = attr.split(['(', ' ']).next().unwrap_or("");
+    name.contains("::") && name.rsplit("::").next() == Some("main")
+}
+
+/// Whether the call of `name` at token `i` starts a server: a known `path::name(`, or
+/// an imported `run(service_fn(..))` / `serve(..)` of axum, warp or a lambda runtime.
+fn starts_server(name: &str, src: &[u8], toks: &[Token], i: usize) -> bool {
+    let qualifier = (i >= 3
+        && toks[i - 1].is_punct(b':')
+        && toks[i - 2].is_punct(b':')
+        && toks[i - 3].kind == Tok::Ident)
+        .then(|| toks[i - 3].text(src));
+    if let Some(q) = qualifier {
+        return SERVER_STARTS
+            .iter()
+            .any(|(t, n)| t.as_bytes() == q && *n == name);
+    }
+    if i >= 1 && toks[i - 1].is_punct(b'.') {
+        return false;
+    }
+    let mentions = |s: &[u8]| src.windows(s.len()).any(|w| w == s);
+    match name {
+        "run" => toks
+            .get(i + 2)
+            .is_some_and(|t| t.is_ident(src, "service_fn")),
+        "serve" => mentions(b"axum") || mentions(b"warp"),
+        _ => false,
+    }
 }
 
 /// Marks a pseudo-function that only carries a registration of a handler elsewhere.
@@ -388,10 +440,29 @@ fn impl_entry(
     }
     let tr = trait_path.last()?;
     let generated = trait_path.iter().any(|s| s.ends_with("_server"));
-    if generated || (tr.ends_with("Service") && attrs.iter().any(|a| a.contains("async_trait"))) {
+    // tonic re-exports `async_trait`: `#[tonic::async_trait] impl Inventory for Stock`.
+    let tonic_attr = attrs.iter().any(|a| a.starts_with("tonic::async_trait"));
+    if generated
+        || tonic_attr
+        || (tr.ends_with("Service") && attrs.iter().any(|a| a.contains("async_trait")))
+    {
         return Some(format!("tonic service `{tr}`"));
     }
     None
+}
+
+/// Whose `service_fn` a file calls: a lambda runtime's (the usual case) or hyper's.
+fn service_fn_origin(src: &[u8]) -> &'static str {
+    let mentions = |s: &[u8]| src.windows(s.len()).any(|w| w == s);
+    if mentions(b"lambda_runtime") {
+        "lambda_runtime::service_fn"
+    } else if mentions(b"lambda_http") {
+        "lambda_http::service_fn"
+    } else if mentions(b"hyper") {
+        "hyper service_fn"
+    } else {
+        "lambda_runtime::service_fn"
+    }
 }
 
 /// Whether a call at `i` registers a request handler, and why.
@@ -410,7 +481,7 @@ fn route_call(
     };
     let prev_dot = i >= 1 && toks[i - 1].is_punct(b'.');
     match name {
-        "service_fn" => Some("lambda_runtime::service_fn".to_string()),
+        "service_fn" => Some(service_fn_origin(src).to_string()),
         "run" if prev_is_path_of("lambda_http") || prev_is_path_of("lambda_runtime") => {
             Some("lambda_http::run".to_string())
         }
@@ -505,9 +576,48 @@ pub struct FnId {
     pub index: usize,
 }
 
-/// For every function reachable from an entry point: the entry's reason and the path
-/// (entry first) that reaches it, by a breadth-first search so chains are shortest.
-pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
+/// Functions that only a one-off binary runs: each `main` that reaches no server start
+/// through the crate's calls (by name, so a `main` that might start one is not
+/// one-off), and the functions of its own file that it reaches. Functions in other
+/// files may be shared with a server, so they are left to the hot search.
+pub fn one_off(files: &[&[FnNode]]) -> HashSet<FnId> {
+    let by_name = callable_by_name(files);
+    let mut out = HashSet::new();
+    for (fi, fns) in files.iter().enumerate() {
+        for (i, f) in fns.iter().enumerate() {
+            if !f.main || f.test || f.entry.is_some() {
+                continue;
+            }
+            let start = FnId { file: fi, index: i };
+            let mut seen = HashSet::from([start]);
+            let mut queue = VecDeque::from([start]);
+            let mut server = false;
+            while let Some(id) = queue.pop_front() {
+                let Some(n) = files.get(id.file).and_then(|fs| fs.get(id.index)) else {
+                    continue;
+                };
+                if n.starts_server {
+                    server = true;
+                    break;
+                }
+                for c in &n.calls {
+                    for callee in by_name.get(c.as_str()).into_iter().flatten() {
+                        if seen.insert(*callee) {
+                            queue.push_back(*callee);
+                        }
+                    }
+                }
+            }
+            if !server {
+                out.extend(seen.into_iter().filter(|id| id.file == fi));
+            }
+        }
+    }
+    out
+}
+
+/// Every function a call by name can reach (not tests, not registrations).
+fn callable_by_name<'a>(files: &[&'a [FnNode]]) -> HashMap<&'a str, Vec<FnId>> {
     let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::new();
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
@@ -519,6 +629,13 @@ pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
             }
         }
     }
+    by_name
+}
+
+/// For every function reachable from an entry point: the entry's reason and the path
+/// (entry first) that reaches it, by a breadth-first search so chains are shortest.
+pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
+    let by_name = callable_by_name(files);
     let mut out: HashMap<FnId, (String, Vec<FnId>)> = HashMap::new();
     let mut parent: HashMap<FnId, Option<FnId>> = HashMap::new();
     let mut queue = VecDeque::new();

@@ -47,6 +47,7 @@ mod lex;
 mod link;
 mod parse;
 mod resolve;
+mod returns;
 mod scope;
 mod sdk;
 mod sparse;
