@@ -12,7 +12,8 @@ use super::ir::{Operation, Resolved, ScanProblem};
 use super::items::{struct_defs, StructDef};
 use super::lex::{shadow_text, tokenize, Tok, Token};
 use super::parse::parse;
-use super::resolve::{impl_type, type_name, FileCx, PendingRef};
+use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
+use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
 use super::sdk::MARKERS;
 use super::syntax::{ancestors, descendants, field, named_children, span, Src};
 use super::ScanSettings;
@@ -71,6 +72,10 @@ pub struct FileIndex {
     pub field_types: Vec<FieldType>,
     pub uses: Vec<UseAlias>,
     pub structs: Vec<StructDef>,
+    /// What the file's string-returning functions return, by path.
+    pub returns: Vec<FnReturn>,
+    /// Values given to `OnceLock`/`OnceCell` statics (`set`, `get_or_init`).
+    pub once_sets: Vec<OnceSet>,
     pub fns: Vec<FnNode>,
     pub problems: Vec<ScanProblem>,
     /// For a file the pre-filter ruled out: the names of calls whose result it chains
@@ -191,6 +196,8 @@ pub fn index_source(
         field_types: Vec::new(),
         uses: Vec::new(),
         structs: Vec::new(),
+        returns: Vec::new(),
+        once_sets: Vec::new(),
         fns: Vec::new(),
         problems: Vec::new(),
         chained: Vec::new(),
@@ -271,6 +278,14 @@ pub fn index_source(
         }
     }
     index_items(&cx, &nodes, &mut idx);
+    let module = idx.module.clone();
+    let prefix = |n: Node<'_>| {
+        let mut p = module.clone();
+        p.extend(inline_mods(src, n));
+        p
+    };
+    idx.returns = fn_returns(&cx, &nodes, &prefix);
+    idx.once_sets = once_sets(&cx, &nodes);
     idx.structs = struct_defs(src, &nodes);
     idx.refs = cx.refs.into_inner();
     idx
@@ -326,9 +341,15 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                     path.push(t);
                 }
                 path.push(src.of(name).to_string());
+                // `OnceLock::new()`: the value is what the crate `set`s it to.
+                let value = if is_once_new(src, value) {
+                    cx.pending(src.of(name), RefKind::Once { path: path.clone() })
+                } else {
+                    cx.string(value)
+                };
                 idx.consts.push(ConstDef {
                     path,
-                    value: cx.string(value),
+                    value,
                     span: span(name),
                 });
             }
@@ -404,6 +425,17 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
     }
     let _ = attributes_of;
     let _ = is_test_attr;
+}
+
+/// `OnceLock::new()`, `OnceCell::new()` (std or once_cell), `OnceLock::default()`.
+fn is_once_new(src: Src<'_>, value: Node<'_>) -> bool {
+    let Some(path) = super::syntax::call_path(src, super::syntax::peel(value)) else {
+        return false;
+    };
+    matches!(
+        super::syntax::type_segment(path),
+        Some("OnceLock" | "OnceCell")
+    ) && matches!(super::syntax::last_segment(path), "new" | "default")
 }
 
 /// Field values worth resolving: strings, env vars, consts, format templates.

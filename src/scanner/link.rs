@@ -1,8 +1,10 @@
 //! The cross-file phase: resolves what one file could not (constants by path, fields
-//! set in constructors, serialised structs), splices builders returned by or passed to
+//! set in constructors, what the crate's functions return, the value a `OnceLock` is
+//! set to, shard counts named by a constant, serialised structs), splices builders returned by or passed to
 //! helper functions into their callers, and decides hot/cold from the call graph.
 //! Cheap: no parsing, only lookups over the indexes.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -14,10 +16,12 @@ use super::fold::Escape;
 use super::graph::{one_off, reach, FnId, ENTRY_PREFIX};
 use super::index::{index_source, FileIndex};
 use super::ir::{
-    AttrMap, CallStep, ColdReason, HotReason, Operation, Resolved, ScanProblem, ValueInfo,
+    AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
+    ValueInfo,
 };
 use super::items::{serialise, StructDef};
-use super::resolve::{PendingRef, RefKind, PENDING};
+use super::resolve::{count_between, PendingRef, RefKind, PENDING};
+use super::returns::OnceSet;
 use super::{ScanResult, ScanSettings};
 use crate::source::Span;
 
@@ -352,7 +356,17 @@ struct Linker<'a> {
     inits: HashMap<(&'a str, &'a str), Vec<(usize, &'a Resolved)>>,
     field_types: HashMap<(&'a str, &'a str), &'a str>,
     structs: HashMap<&'a str, &'a StructDef>,
+    /// Function name (last segment) → (file, index into its `returns`).
+    returns: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// Every `OnceLock`/`OnceCell` `set`/`get_or_init`, with its file.
+    once_sets: Vec<(usize, &'a OnceSet)>,
+    /// What each function returns, once linked; `None` while it is being resolved, so
+    /// recursion ends instead of looping.
+    fn_results: RefCell<FnResults>,
 }
+
+/// Linked function results by (file, index into its `returns`).
+type FnResults = HashMap<(usize, usize), Option<(Resolved, ValueInfo)>>;
 
 impl<'a> Linker<'a> {
     fn new(files: &'a [Arc<FileIndex>]) -> Self {
@@ -360,7 +374,15 @@ impl<'a> Linker<'a> {
         let mut inits: HashMap<(&str, &str), Vec<(usize, &Resolved)>> = HashMap::new();
         let mut field_types = HashMap::new();
         let mut structs = HashMap::new();
+        let mut returns: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut once_sets = Vec::new();
         for (fi, f) in files.iter().enumerate() {
+            for (ri, r) in f.returns.iter().enumerate() {
+                if let Some(last) = r.path.last() {
+                    returns.entry(last.as_str()).or_default().push((fi, ri));
+                }
+            }
+            once_sets.extend(f.once_sets.iter().map(|o| (fi, o)));
             for (ci, c) in f.consts.iter().enumerate() {
                 if let Some(last) = c.path.last() {
                     consts.entry(last.as_str()).or_default().push((fi, ci));
@@ -387,6 +409,9 @@ impl<'a> Linker<'a> {
             inits,
             field_types,
             structs,
+            returns,
+            once_sets,
+            fn_results: RefCell::new(HashMap::new()),
         }
     }
 
@@ -454,6 +479,27 @@ impl<'a> Linker<'a> {
     }
 
     fn resolve_value(&self, fi: usize, v: &mut ValueInfo) {
+        if let Some(pr) = self.pending_ref(fi, v.text.as_ref()) {
+            match &pr.kind {
+                RefKind::Call { .. } | RefKind::Method { .. } => {
+                    match self.fn_value(fi, &pr) {
+                        Some(f) => splice_value(v, f),
+                        // Not a function of the crate: nothing more is known.
+                        None => v.text = None,
+                    }
+                    return;
+                }
+                RefKind::Count { .. } => {
+                    let n = self.pending(fi, &pr, 0);
+                    if let Provenance::ShardSuffix { modulus: m @ None } = &mut v.provenance {
+                        *m = n.value().and_then(|s| s.parse().ok());
+                    }
+                    v.text = None;
+                    return;
+                }
+                _ => {}
+            }
+        }
         if let Some(t) = &mut v.text {
             self.resolve(fi, t, 0);
             if v.literal.is_none() {
@@ -536,18 +582,242 @@ impl<'a> Linker<'a> {
                 self_ty,
             } => self.const_path(fi, &pr.text, segments, module, self_ty.as_deref(), depth),
             RefKind::Field { ty, fields } => self.field(fi, &pr.text, ty, fields, depth),
+            RefKind::Call { .. } | RefKind::Method { .. } => {
+                let found = self.fn_candidates(fi, &pr.kind);
+                if found.is_empty() {
+                    return Resolved::unknown(match &pr.kind {
+                        RefKind::Method { name, .. } => {
+                            format!("the value comes from a call to `.{name}()`")
+                        }
+                        _ => format!("the value comes from a call to `{}`", pr.text),
+                    });
+                }
+                let results: Vec<Resolved> =
+                    found.iter().map(|c| self.fn_result(*c, depth).0).collect();
+                agree(results).unwrap_or_else(|n| {
+                    Resolved::unknown(format!(
+                        "`{}` names {n} functions that return different values",
+                        pr.text
+                    ))
+                })
+            }
+            RefKind::Once { path } => self.once_value(path, &pr.text, depth),
+            RefKind::Count {
+                high,
+                low,
+                inclusive,
+            } => {
+                let sub = PendingRef {
+                    text: pr.text.clone(),
+                    kind: (**high).clone(),
+                };
+                let v = self.pending(fi, &sub, depth + 1);
+                let n = v
+                    .value()
+                    .and_then(super::resolve::int_literal)
+                    .and_then(|h| count_between(*low, h, *inclusive));
+                match n {
+                    Some(n) => Resolved::literal(n.to_string()),
+                    None => Resolved::unknown(format!(
+                        "`{}` is not a number dynalint can read",
+                        pr.text
+                    )),
+                }
+            }
         }
     }
 
-    fn const_path(
-        &self,
-        fi: usize,
-        text: &str,
-        segments: &[String],
-        module: &[String],
-        self_ty: Option<&str>,
-        depth: usize,
-    ) -> Resolved {
+    /// The reference an `Unknown` stands for, if it is a pending one.
+    fn pending_ref(&self, fi: usize, r: Option<&Resolved>) -> Option<PendingRef> {
+        let Some(Resolved::Unknown { reason }) = r else {
+            return None;
+        };
+        let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
+        self.files.get(fi)?.refs.get(n).cloned()
+    }
+
+    /// The functions a call or method reference can mean, as (file, index).
+    fn fn_candidates(&self, fi: usize, kind: &RefKind) -> Vec<(usize, usize)> {
+        let (segs, module) = match kind {
+            RefKind::Call {
+                segments,
+                module,
+                self_ty,
+            } => (self.normalise(fi, segments, self_ty.as_deref()), module),
+            RefKind::Method { ty, name } => {
+                let all = self.returns.get(name.as_str()).into_iter().flatten();
+                return all
+                    .copied()
+                    .filter(|(cf, ri)| {
+                        let p = &self.files[*cf].returns[*ri].path;
+                        p.len() >= 2 && p[p.len() - 2] == *ty
+                    })
+                    .collect();
+            }
+            _ => return Vec::new(),
+        };
+        let Some(last) = segs.last() else {
+            return Vec::new();
+        };
+        let cands: Vec<(usize, usize)> = self
+            .returns
+            .get(last.as_str())
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|(cf, ri)| ends_with(&self.files[*cf].returns[*ri].path, &segs))
+            .collect();
+        self.narrow(fi, module, cands, &|cf, ri| {
+            self.files[cf].returns[ri].path.as_slice()
+        })
+    }
+
+    /// What one function returns: the value when every return path agrees.
+    fn fn_result(&self, (cf, ri): (usize, usize), depth: usize) -> (Resolved, ValueInfo) {
+        let Some(f) = self.files.get(cf).and_then(|f| f.returns.get(ri)) else {
+            return (
+                Resolved::unknown("internal: a function was lost"),
+                ValueInfo::unknown(Span::new(0, 0)),
+            );
+        };
+        let name = f.path.last().map(String::as_str).unwrap_or("?");
+        let at = Span::new(0, 0);
+        match self.fn_results.borrow().get(&(cf, ri)) {
+            Some(Some(done)) => return done.clone(),
+            Some(None) => {
+                let r = Resolved::unknown(format!(
+                    "`{name}` calls itself; dynalint does not follow recursion"
+                ));
+                let mut v = ValueInfo::unknown(at);
+                v.text = Some(r.clone());
+                return (r, v);
+            }
+            None => {}
+        }
+        if depth > 12 {
+            let r = Resolved::unknown(format!(
+                "`{name}` is reached through too many calls to follow"
+            ));
+            let mut v = ValueInfo::unknown(at);
+            v.text = Some(r.clone());
+            return (r, v);
+        }
+        self.fn_results.borrow_mut().insert((cf, ri), None);
+        let strings: Vec<Resolved> = f
+            .strings
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                self.resolve(cf, &mut s, depth + 1);
+                s
+            })
+            .collect();
+        let values: Vec<ValueInfo> = f
+            .values
+            .iter()
+            .map(|v| {
+                let mut v = v.clone();
+                self.resolve_value(cf, &mut v);
+                v
+            })
+            .collect();
+        let paths = strings.len();
+        let result = match agree(strings) {
+            Ok(_) if paths == 0 => {
+                Resolved::unknown(format!("`{name}` returns no value dynalint can see"))
+            }
+            Ok(r) => Resolved::Const {
+                name: format!("{name}()"),
+                value: Box::new(r),
+            },
+            Err(n) => Resolved::unknown(format!(
+                "`{name}` returns {n} different values on its {paths} return paths"
+            )),
+        };
+        let value = match (result.innermost(), values.first()) {
+            (Resolved::Unknown { .. }, _) | (_, None) => {
+                let mut v = ValueInfo::unknown(at);
+                v.text = Some(result.clone());
+                v
+            }
+            (_, Some(first)) => {
+                let mut v = first.clone();
+                if values.iter().any(|o| o.provenance != first.provenance) {
+                    v.provenance = Provenance::Unknown;
+                }
+                if matches!(
+                    v.text.as_ref().map(Resolved::innermost),
+                    Some(Resolved::Unknown { .. }) | None
+                ) {
+                    v.text = Some(result.clone());
+                }
+                v
+            }
+        };
+        let done = (result, value);
+        self.fn_results
+            .borrow_mut()
+            .insert((cf, ri), Some(done.clone()));
+        done
+    }
+
+    /// The value of a call in attribute-value position, when it is a crate function.
+    fn fn_value(&self, fi: usize, pr: &PendingRef) -> Option<ValueInfo> {
+        let found = self.fn_candidates(fi, &pr.kind);
+        let first = *found.first()?;
+        let (r, v) = self.fn_result(first, 0);
+        let all_agree = found[1..].iter().all(|c| self.fn_result(*c, 0).0 == r);
+        if all_agree {
+            let mut v = v;
+            v.text = Some(r);
+            Some(v)
+        } else {
+            let mut v = ValueInfo::unknown(Span::new(0, 0));
+            v.text = Some(Resolved::unknown(format!(
+                "`{}` names {} functions that return different values",
+                pr.text,
+                found.len()
+            )));
+            Some(v)
+        }
+    }
+
+    /// The one value a `OnceLock`/`OnceCell` static at `path` is given in the crate.
+    fn once_value(&self, path: &[String], text: &str, depth: usize) -> Resolved {
+        let mut values = Vec::new();
+        for (sf, set) in &self.once_sets {
+            let RefKind::Path {
+                segments,
+                module,
+                self_ty,
+            } = &set.target
+            else {
+                continue;
+            };
+            let segs = self.normalise(*sf, segments, self_ty.as_deref());
+            let targets = self.const_candidates(*sf, &segs, module);
+            let hits = targets
+                .iter()
+                .any(|(cf, ci)| self.files[*cf].consts[*ci].path == path);
+            if hits {
+                let mut v = set.value.clone();
+                self.resolve(*sf, &mut v, depth + 1);
+                values.push(v);
+            }
+        }
+        if values.is_empty() {
+            return Resolved::unknown(format!(
+                "`{text}` is a OnceLock that nothing in the crate sets to a value"
+            ));
+        }
+        agree(values).unwrap_or_else(|n| {
+            Resolved::unknown(format!("`{text}` is set to {n} different values"))
+        })
+    }
+
+    /// `crate::`, `self::` and `super::` dropped, `Self` made the impl type, and a
+    /// leading `use` alias of the referring file expanded.
+    fn normalise(&self, fi: usize, segments: &[String], self_ty: Option<&str>) -> Vec<String> {
         let mut segs: Vec<String> = segments
             .iter()
             .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
@@ -559,7 +829,6 @@ impl<'a> Linker<'a> {
                 }
             })
             .collect();
-        // `use a::b::NAME as ALIAS;` in the referring file.
         if let (Some(first), Some(f)) = (segs.first().cloned(), self.files.get(fi)) {
             if let Some(u) = f.uses.iter().find(|u| u.alias == first) {
                 let mut p: Vec<String> = u
@@ -572,8 +841,18 @@ impl<'a> Linker<'a> {
                 segs = p;
             }
         }
+        segs
+    }
+
+    /// The constants a normalised path can mean, narrowed like any reference.
+    fn const_candidates(
+        &self,
+        fi: usize,
+        segs: &[String],
+        module: &[String],
+    ) -> Vec<(usize, usize)> {
         let Some(last) = segs.last() else {
-            return Resolved::unknown(format!("`{text}` names nothing"));
+            return Vec::new();
         };
         let cands: Vec<(usize, usize)> = self
             .consts
@@ -581,11 +860,48 @@ impl<'a> Linker<'a> {
             .into_iter()
             .flatten()
             .copied()
-            .filter(|(cf, ci)| {
-                let p = &self.files[*cf].consts[*ci].path;
-                p.len() >= segs.len() && p[p.len() - segs.len()..] == segs[..]
-            })
+            .filter(|(cf, ci)| ends_with(&self.files[*cf].consts[*ci].path, segs))
             .collect();
+        self.narrow(fi, module, cands, &|cf, ci| {
+            self.files[cf].consts[ci].path.as_slice()
+        })
+    }
+
+    /// Of several items a reference can mean: the referring file's own, else the
+    /// referring module's, else all of them (the caller checks that they agree).
+    fn narrow(
+        &self,
+        fi: usize,
+        module: &[String],
+        cands: Vec<(usize, usize)>,
+        path_of: &dyn Fn(usize, usize) -> &'a [String],
+    ) -> Vec<(usize, usize)> {
+        if let Some(c) = cands.iter().find(|(cf, _)| *cf == fi) {
+            return vec![*c];
+        }
+        if let Some(c) = cands.iter().find(|(cf, ci)| {
+            let p = path_of(*cf, *ci);
+            p[..p.len().saturating_sub(1)] == *module
+        }) {
+            return vec![*c];
+        }
+        cands
+    }
+
+    fn const_path(
+        &self,
+        fi: usize,
+        text: &str,
+        segments: &[String],
+        module: &[String],
+        self_ty: Option<&str>,
+        depth: usize,
+    ) -> Resolved {
+        let segs = self.normalise(fi, segments, self_ty);
+        let Some(last) = segs.last() else {
+            return Resolved::unknown(format!("`{text}` names nothing"));
+        };
+        let cands = self.const_candidates(fi, &segs, module);
         if cands.is_empty() {
             let reason = format!("`{text}` is not a constant dynalint found in the crate");
             // A SCREAMING_CASE name from another crate is still a constant the code names
@@ -603,37 +919,19 @@ impl<'a> Linker<'a> {
                 Resolved::unknown(reason)
             };
         }
-        // Prefer the referring file, then the referring module.
-        let pick = cands
+        let vals: Vec<Resolved> = cands
             .iter()
-            .find(|(cf, _)| *cf == fi)
-            .or_else(|| {
-                cands.iter().find(|(cf, ci)| {
-                    let p = &self.files[*cf].consts[*ci].path;
-                    p[..p.len() - 1] == *module
-                })
+            .map(|(cf, ci)| {
+                let mut v = self.files[*cf].consts[*ci].value.clone();
+                self.resolve(*cf, &mut v, depth + 1);
+                v
             })
-            .copied();
-        let resolve_one = |(cf, ci): (usize, usize)| {
-            let mut v = self.files[cf].consts[ci].value.clone();
-            self.resolve(cf, &mut v, depth + 1);
-            v
-        };
-        let value = match pick {
-            Some(c) => resolve_one(c),
-            None => {
-                let vals: Vec<Resolved> = cands.iter().map(|c| resolve_one(*c)).collect();
-                if vals.windows(2).all(|w| w[0] == w[1]) {
-                    vals.into_iter()
-                        .next()
-                        .unwrap_or_else(|| Resolved::unknown("no value"))
-                } else {
-                    return Resolved::unknown(format!(
-                        "`{text}` matches {} constants with different values",
-                        cands.len()
-                    ));
-                }
-            }
+            .collect();
+        let Ok(value) = agree(vals) else {
+            return Resolved::unknown(format!(
+                "`{text}` matches {} constants with different values",
+                cands.len()
+            ));
         };
         Resolved::Const {
             name: text.to_string(),
@@ -684,4 +982,57 @@ impl<'a> Linker<'a> {
             ))
         }
     }
+}
+
+/// Whether an item path ends with the (normalised) path a reference wrote.
+fn ends_with(path: &[String], segs: &[String]) -> bool {
+    path.len() >= segs.len() && path[path.len() - segs.len()..] == *segs
+}
+
+/// The one value all of `values` are, or how many different ones there are.
+fn agree(values: Vec<Resolved>) -> Result<Resolved, usize> {
+    let mut distinct: Vec<&Resolved> = Vec::new();
+    for v in &values {
+        if !distinct.contains(&v) {
+            distinct.push(v);
+        }
+    }
+    if distinct.len() > 1 {
+        return Err(distinct.len());
+    }
+    Ok(values
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| Resolved::unknown("no value")))
+}
+
+/// Puts what a function returns in place of the call's value: the call's span stays,
+/// and so does a type the call site shows (`AttributeValue::S(pk(id))`).
+fn splice_value(v: &mut ValueInfo, mut f: ValueInfo) {
+    let at = v.span;
+    fn respan(v: &mut ValueInfo, at: Span) {
+        v.span = at;
+        for p in &mut v.parts {
+            respan(p, at);
+        }
+    }
+    respan(&mut f, at);
+    // A function that passes a parameter on: the call's own arguments say more
+    // (`pk(id)` is a parameter, `pk(&digest)` a digest). A digest or generated id in
+    // the arguments wins over a body dynalint cannot read (`hex(&Sha256::digest(..))`).
+    let strong = matches!(
+        v.provenance,
+        Provenance::Hashed { .. } | Provenance::GeneratedId
+    );
+    if (f.provenance == Provenance::Param && v.provenance != Provenance::Unknown)
+        || (f.provenance == Provenance::Unknown && strong)
+    {
+        f.provenance = v.provenance.clone();
+    }
+    f.ty = v.ty.or(f.ty);
+    f.nullable |= v.nullable;
+    if f.literal.is_none() {
+        f.literal = f.text.as_ref().and_then(|t| t.value()).map(str::to_string);
+    }
+    *v = f;
 }

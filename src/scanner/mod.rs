@@ -51,6 +51,7 @@ mod lex;
 mod link;
 mod parse;
 mod resolve;
+mod returns;
 mod scope;
 mod sdk;
 mod sparse;

@@ -32,6 +32,24 @@ pub enum RefKind {
     },
     /// `self.a.b` (or `x.a` with `x: Type`): a field set in `ty`'s constructors.
     Field { ty: String, fields: Vec<String> },
+    /// `orders_table()`, `names::table()`, `Self::table()`: what the crate's function
+    /// by that path returns (see `returns.rs`).
+    Call {
+        segments: Vec<String>,
+        module: Vec<String>,
+        self_ty: Option<String>,
+    },
+    /// `self.table_name()` (or `x.f()` with `x: Type`): what `Type::name` returns.
+    Method { ty: String, name: String },
+    /// A `OnceLock`/`OnceCell` static at `path`: the one value the crate sets it to.
+    Once { path: Vec<String> },
+    /// How many values `low..high` (or `low..=high`) holds, `high` a constant: a shard
+    /// count. `% SHARDS` is `Count { low: 0, inclusive: false }`.
+    Count {
+        high: Box<RefKind>,
+        low: u64,
+        inclusive: bool,
+    },
 }
 
 /// A reference left for the link phase, with the source text for messages.
@@ -130,7 +148,8 @@ impl<'a> FileCx<'a> {
         }
     }
 
-    fn pending(&self, text: &str, kind: RefKind) -> Resolved {
+    /// A reference for the link phase, as the `Unknown` that stands for it until then.
+    pub fn pending(&self, text: &str, kind: RefKind) -> Resolved {
         let mut refs = self.refs.borrow_mut();
         refs.push(PendingRef {
             text: text.to_string(),
@@ -154,6 +173,15 @@ impl<'a> FileCx<'a> {
             return Resolved::literal(s);
         }
         match node.kind() {
+            "integer_literal" => {
+                return match int_literal(src.of(node)) {
+                    Some(n) => Resolved::literal(n.to_string()),
+                    None => Resolved::unknown(format!(
+                        "`{}` is not a number dynalint can read",
+                        short(src.of(node))
+                    )),
+                }
+            }
             "identifier" => return self.identifier(node, depth),
             "scoped_identifier" => return self.path(node),
             "field_expression" => return self.field_ref(node),
@@ -211,7 +239,8 @@ impl<'a> FileCx<'a> {
                 }
                 _ => {}
             }
-            return Resolved::unknown(format!("the value comes from a call to `{path}`"));
+            // Maybe a function of the crate: the link phase looks at what it returns.
+            return self.pending(path, self.call_kind(node, path));
         }
         if let Some((recv, name, call)) = method_call(src, node) {
             if name == "get_or_init" {
@@ -224,6 +253,15 @@ impl<'a> FileCx<'a> {
             }
             if name == "join" || name == "concat" {
                 return Resolved::unknown("the value is joined from parts at run time");
+            }
+            if let Some(ty) = self.receiver_type(recv) {
+                return self.pending(
+                    &name,
+                    RefKind::Method {
+                        ty,
+                        name: name.clone(),
+                    },
+                );
             }
             return Resolved::unknown(format!("the value comes from a call to `.{name}()`"));
         }
@@ -302,6 +340,109 @@ impl<'a> FileCx<'a> {
             return parts.pop().unwrap_or_else(|| Resolved::unknown("empty"));
         }
         join_parts(&parts)
+    }
+
+    /// A path as a reference: `names::TABLE`, `Self::TABLE`, `TABLE`.
+    pub fn path_ref(&self, node: Node<'_>) -> RefKind {
+        RefKind::Path {
+            segments: split_path(self.src.of(node)),
+            module: self.module.clone(),
+            self_ty: impl_type(self.src, node),
+        }
+    }
+
+    /// A call of `path` (a plain call, not a method) as a reference to the crate's fn.
+    fn call_kind(&self, call: Node<'_>, path: &str) -> RefKind {
+        RefKind::Call {
+            segments: split_path(path),
+            module: self.module.clone(),
+            self_ty: impl_type(self.src, call),
+        }
+    }
+
+    /// The type of a method call's receiver when it is `self` or a typed local.
+    fn receiver_type(&self, recv: Node<'_>) -> Option<String> {
+        let recv = peel(recv);
+        match recv.kind() {
+            "self" => impl_type(self.src, recv),
+            "identifier" => declared_type(self.src, recv).map(|t| type_name(&t)),
+            _ => None,
+        }
+    }
+
+    /// How many values `node` counts — a divisor (`% 15`), or the high end of a range
+    /// from `low` (`0..=14`): known now, or a reference the link phase resolves when it
+    /// is a constant (`% SHARDS`), or neither (`% self.shards`).
+    fn count(
+        &self,
+        node: Node<'_>,
+        low: u64,
+        inclusive: bool,
+        depth: usize,
+    ) -> (Option<u64>, Option<Resolved>) {
+        let src = self.src;
+        let mut node = peel(node);
+        while node.kind() == "type_cast_expression" {
+            match field(node, "value") {
+                Some(v) => node = peel(v),
+                None => break,
+            }
+        }
+        let size = |high: u128| count_between(low, high, inclusive);
+        let pending = |n: Node<'_>| {
+            let kind = RefKind::Count {
+                high: Box::new(self.path_ref(n)),
+                low,
+                inclusive,
+            };
+            (None, Some(self.pending(src.of(n), kind)))
+        };
+        match node.kind() {
+            "integer_literal" => (int_literal(src.of(node)).and_then(size), None),
+            "identifier" => match lookup(src, node, src.of(node)) {
+                Some(Binding::Let { value: Some(v), .. }) if depth < 4 => {
+                    self.count(v, low, inclusive, depth + 1)
+                }
+                None => pending(node),
+                _ => (None, None),
+            },
+            "scoped_identifier" => pending(node),
+            _ => (None, None),
+        }
+    }
+
+    /// The number of values `gen_range(0..=14)` / `random_range(0..15)` /
+    /// `gen_range(0, 15)` draws from.
+    fn range_count(&self, call: Node<'_>, depth: usize) -> (Option<u64>, Option<Resolved>) {
+        let args = call_args(call);
+        let low_of = |n: Option<Node<'_>>| match n {
+            None => Some(0),
+            Some(n) => int_literal(self.src.of(peel(n))).and_then(|v| u64::try_from(v).ok()),
+        };
+        match args.as_slice() {
+            [r] if peel(*r).kind() == "range_expression" => {
+                let r = peel(*r);
+                let mut c = r.walk();
+                let inclusive = r.children(&mut c).any(|k| k.kind() == "..=");
+                let kids = named_children(r);
+                let (lo, hi) = match kids.as_slice() {
+                    [lo, hi] => (Some(*lo), *hi),
+                    // `..15`: from zero.
+                    [hi] if self.src.of(r).trim_start().starts_with("..") => (None, *hi),
+                    _ => return (None, None),
+                };
+                match low_of(lo) {
+                    Some(low) => self.count(hi, low, inclusive, depth),
+                    None => (None, None),
+                }
+            }
+            // rand before 0.8: `gen_range(low, high)`, high exclusive.
+            [lo, hi] => match low_of(Some(*lo)) {
+                Some(low) => self.count(*hi, low, false, depth),
+                None => (None, None),
+            },
+            _ => (None, None),
+        }
     }
 
     /// A path to a `const`/`static`, resolved at link time.
@@ -473,7 +614,8 @@ impl<'a> FileCx<'a> {
                         }
                         // A constant from another file: a hole the link phase fills.
                         (Some(Resolved::Unknown { reason }), false)
-                            if reason.starts_with(PENDING) =>
+                            if reason.starts_with(PENDING)
+                                && !matches!(info.provenance, Provenance::ShardSuffix { .. }) =>
                         {
                             all_known = false;
                             out.push('{');
@@ -592,6 +734,19 @@ impl<'a> FileCx<'a> {
                 v.provenance = p;
                 return v;
             }
+            // A function of the crate: the link phase puts in what it returns. What its
+            // arguments are decides when the function only passes a parameter on.
+            v.text = Some(self.pending(path, self.call_kind(node, path)));
+            v.provenance = match subtree_provenance(src, node) {
+                Some(p) => p,
+                None if !args.is_empty() => {
+                    let ps: Vec<ValueInfo> =
+                        args.iter().map(|a| self.value_at(*a, depth + 1)).collect();
+                    combine(ps.iter().map(|p| &p.provenance))
+                }
+                None => Provenance::Unknown,
+            };
+            return v;
         }
         match node.kind() {
             "string_literal" | "raw_string_literal" => {
@@ -616,6 +771,15 @@ impl<'a> FileCx<'a> {
                 return v;
             }
             "identifier" => return self.identifier_value(node, depth),
+            // `x as u8`: the value of `x`.
+            "type_cast_expression" => {
+                if let Some(inner) = field(node, "value") {
+                    let mut inner = self.value_at(inner, depth + 1);
+                    inner.span = span(node);
+                    return inner;
+                }
+                return v;
+            }
             "scoped_identifier" => {
                 let r = self.path(node);
                 v.text = Some(r);
@@ -642,13 +806,13 @@ impl<'a> FileCx<'a> {
             "binary_expression" => {
                 let op = node.child_by_field_name("operator").map(|o| src.of(o));
                 if op == Some("%") {
-                    let modulus = field(node, "right").and_then(|r| {
-                        src.of(r)
-                            .trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '_')
-                            .parse()
-                            .ok()
-                    });
+                    let (modulus, pending) = match field(node, "right") {
+                        Some(r) => self.count(r, 0, false, depth),
+                        None => (None, None),
+                    };
                     v.provenance = Provenance::ShardSuffix { modulus };
+                    // A constant divisor: the link phase turns it into the modulus.
+                    v.text = pending;
                     return v;
                 }
                 if op == Some("+") {
@@ -696,7 +860,24 @@ impl<'a> FileCx<'a> {
                 return inner;
             }
             if let Some(p) = call_provenance(src, node) {
-                v.provenance = p;
+                v.provenance = match p {
+                    Provenance::ShardSuffix { .. } => {
+                        let (modulus, pending) = self.range_count(node, depth);
+                        v.text = pending;
+                        Provenance::ShardSuffix { modulus }
+                    }
+                    p => p,
+                };
+                return v;
+            }
+            if let Some(ty) = self.receiver_type(recv) {
+                v.text = Some(self.pending(
+                    &name,
+                    RefKind::Method {
+                        ty,
+                        name: name.clone(),
+                    },
+                ));
                 return v;
             }
         }
@@ -750,8 +931,58 @@ impl<'a> FileCx<'a> {
     }
 }
 
+/// How many integers lie in `low..high` (or `low..=high`); None for an empty range.
+pub fn count_between(low: u64, high: u128, inclusive: bool) -> Option<u64> {
+    let n = high
+        .checked_add(u128::from(inclusive))?
+        .checked_sub(u128::from(low))?;
+    u64::try_from(n).ok().filter(|n| *n > 0)
+}
+
+/// `a::b::C` → `["a", "b", "C"]`.
+fn split_path(text: &str) -> Vec<String> {
+    text.split("::")
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// An integer literal's value: `15`, `1_000`, `15u64`, `0x0F`.
+pub fn int_literal(text: &str) -> Option<u128> {
+    let t = text.replace('_', "");
+    let (digits, radix) = match t.get(..2) {
+        Some("0x") => (&t[2..], 16),
+        Some("0o") => (&t[2..], 8),
+        Some("0b") => (&t[2..], 2),
+        _ => (t.as_str(), 10),
+    };
+    let end = digits
+        .find(|c: char| !c.is_digit(radix))
+        .unwrap_or(digits.len());
+    let (num, suffix) = digits.split_at(end);
+    let suffix_ok = suffix.is_empty()
+        || matches!(
+            suffix,
+            "u8" | "u16"
+                | "u32"
+                | "u64"
+                | "u128"
+                | "usize"
+                | "i8"
+                | "i16"
+                | "i32"
+                | "i64"
+                | "i128"
+                | "isize"
+        );
+    if num.is_empty() || !suffix_ok {
+        return None;
+    }
+    u128::from_str_radix(num, radix).ok()
+}
+
 /// The body of `|| expr` (or the block's tail).
-fn closure_body(node: Node<'_>) -> Option<Node<'_>> {
+pub fn closure_body(node: Node<'_>) -> Option<Node<'_>> {
     let node = peel(node);
     if node.kind() != "closure_expression" {
         return None;

@@ -1,10 +1,12 @@
 //! The sparse text of a file the pre-filter ruled out: only the items the link phase
 //! needs (consts and statics, `lazy_static!`, structs, `use`s, constructors inside
-//! `impl` blocks, with the `mod`/`impl` headers around them) keep their bytes; the rest
+//! `impl` blocks, short functions returning a string and ones setting a `OnceLock`
+//! (see `returns.rs`), with the `mod`/`impl` headers around them) keep their bytes; the rest
 //! becomes spaces. Offsets stay those of the file, and parsing mostly-blank text costs
 //! a fraction of parsing the whole file.
 
 use super::lex::{shadow_text, Tok, Token};
+use super::returns::keep_in_sparse;
 
 /// The sparse text, or None when the file has no such item.
 pub fn item_text(src: &[u8], toks: &[Token]) -> Option<Vec<u8>> {
@@ -65,7 +67,7 @@ pub fn item_text(src: &[u8], toks: &[Token]) -> Option<Vec<u8>> {
                             let builds_self = body
                                 .windows(2)
                                 .any(|w| w[0].is_ident(src, "Self") && w[1].is_punct(b'{'));
-                            if in_impl && builds_self {
+                            if (in_impl && builds_self) || keep_in_sparse(src, body) {
                                 keep.push((start, end));
                             }
                             i = skip_to(toks, i, end);

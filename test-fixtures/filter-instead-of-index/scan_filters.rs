@@ -2,11 +2,16 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
 
+/// The table's name, from the environment (followed through the helper).
+fn orders_table() -> String {
+    std::env::var("ORDERS_TABLE").expect("ORDERS_TABLE is set")
+}
+
 /// The GSI `ByOrderId` finds one order by id.
 pub async fn find_order(client: &Client, order_id: &str) -> Result<Option<Order>, Error> {
     let out = client
         .scan()
-        .table_name(std::env::var("ORDERS_TABLE")?)
+        .table_name(orders_table())
         .filter_expression("OrderId = :id")
         //~^ filter-instead-of-index
         .expression_attribute_values(":id", AttributeValue::S(order_id.to_string()))

@@ -1,0 +1,277 @@
+//! What the crate's own functions return, so a value built by a helper is followed:
+//! `fn orders_table() -> String { env::var("ORDERS_TABLE").unwrap() }`,
+//! `fn pk(id: &str) -> String { format!("USER#{id}") }` (the parameter stays a hole),
+//! `fn table(&self) -> &str { &self.table }`.
+//!
+//! Per file, every function whose return type can carry a string (`String`, `&str`,
+//! `Cow`, `AttributeValue`, or those inside `Option`/`Result`) records each value it can
+//! return: the tail of its body, expanded through `if`/`match`/blocks, and every
+//! `return`. The link phase resolves a call by path (like a constant) and accepts the
+//! result only when every return path gives the same value; otherwise the value stays
+//! unknown with that reason. `Err(..)` returns are left out: the caller's `?`,
+//! `.unwrap()` or `.expect(..)` never sees them as a value.
+//!
+//! Also here: `OnceLock`/`OnceCell` statics, whose value is whatever some function
+//! `set`s (or a `get_or_init` closure computes), recorded per file as [`OnceSet`]s.
+
+use tree_sitter::Node;
+
+use super::ir::{Resolved, ValueInfo};
+use super::lex::{Tok, Token};
+use super::resolve::{impl_type, FileCx, RefKind};
+use super::syntax::{ancestors, call_args, field, last_segment, method_call, named_children, Src};
+
+/// How deep `if`/`match`/block tails are expanded before a path counts as unreadable.
+const MAX_TAIL_DEPTH: usize = 16;
+/// Function bodies longer than this (in tokens) are not kept in a sparse file: helpers
+/// that name a table or build a key are short, and a long body costs parse time.
+const MAX_SPARSE_BODY_TOKENS: usize = 400;
+/// Type names in a return type that can carry a string value.
+const STRING_TYPES: &[&str] = &["str", "String", "Cow", "AttributeValue"];
+
+/// The values one function can return.
+#[derive(Debug, Clone)]
+pub struct FnReturn {
+    /// Module path, inline modules, the `impl` type for methods, then the name.
+    pub path: Vec<String>,
+    /// The string each return path gives, in source order.
+    pub strings: Vec<Resolved>,
+    /// The same return paths as attribute values (type and provenance).
+    pub values: Vec<ValueInfo>,
+}
+
+/// A `OnceLock`/`OnceCell` static given a value: `TABLE.set(v)`, `TABLE.get_or_init(|| v)`.
+#[derive(Debug, Clone)]
+pub struct OnceSet {
+    /// The static as written at the call, resolved like a constant path.
+    pub target: RefKind,
+    pub value: Resolved,
+}
+
+/// Whether a return type (as written) can carry a string.
+pub fn returns_string(ty: &str) -> bool {
+    ty.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| STRING_TYPES.contains(&w))
+        && !ty.contains("Builder")
+        && !ty.contains("Future")
+}
+
+/// For the sparse text of a file without calls: whether to keep a `fn` item
+/// (`toks` from `fn` to its closing brace) — a short function returning a string, or
+/// one that `set`s a `OnceLock` static.
+pub fn keep_in_sparse(src: &[u8], toks: &[Token]) -> bool {
+    let open = toks.iter().position(|t| t.is_punct(b'{'));
+    let Some(open) = open else { return false };
+    let head = &toks[..open];
+    let arrow = head
+        .windows(2)
+        .position(|w| w[0].is_punct(b'-') && w[1].is_punct(b'>'));
+    let returns = arrow.is_some_and(|a| {
+        head[a..].iter().any(|t| {
+            t.kind == Tok::Ident && STRING_TYPES.iter().any(|s| t.text(src) == s.as_bytes())
+        })
+    });
+    if returns && toks.len() - open <= MAX_SPARSE_BODY_TOKENS {
+        return true;
+    }
+    // `NAME.set(..)` / `NAME.get_or_init(..)` on a SCREAMING_CASE static.
+    toks[open..].windows(3).any(|w| {
+        w[0].kind == Tok::Ident
+            && is_screaming(w[0].text(src))
+            && w[1].is_punct(b'.')
+            && (w[2].is_ident(src, "set") || w[2].is_ident(src, "get_or_init"))
+    })
+}
+
+fn is_screaming(b: &[u8]) -> bool {
+    b.iter().any(u8::is_ascii_uppercase)
+        && b.iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
+}
+
+/// Every function of the file whose return type can carry a string, with what each
+/// return path gives. `prefix` is the item path of a node (module, inline modules).
+pub fn fn_returns(
+    cx: &FileCx<'_>,
+    nodes: &[Node<'_>],
+    prefix: &dyn Fn(Node<'_>) -> Vec<String>,
+) -> Vec<FnReturn> {
+    let src = cx.src;
+    let mut out = Vec::new();
+    for f in nodes
+        .iter()
+        .copied()
+        .filter(|n| n.kind() == "function_item")
+    {
+        let (Some(name), Some(ret), Some(body)) =
+            (field(f, "name"), field(f, "return_type"), field(f, "body"))
+        else {
+            continue;
+        };
+        if !returns_string(src.of(ret)) {
+            continue;
+        }
+        // A fn inside a fn body is local to it: not reachable by path.
+        if ancestors(src, f).any(|a| a.kind() == "function_item") {
+            continue;
+        }
+        let mut path = prefix(f);
+        if let Some(t) = impl_type(src, f) {
+            path.push(t);
+        }
+        path.push(src.of(name).to_string());
+        let mut exprs = Vec::new();
+        tails(src, body, &mut exprs, 0);
+        returns_in(src, body, &mut exprs);
+        exprs.sort_by_key(|e| e.start_byte());
+        exprs.dedup_by_key(|e| e.id());
+        let exprs: Vec<Node<'_>> = exprs.into_iter().filter(|e| !is_err(src, *e)).collect();
+        out.push(FnReturn {
+            path,
+            strings: exprs.iter().map(|e| cx.string(*e)).collect(),
+            values: exprs.iter().map(|e| cx.value(*e)).collect(),
+        });
+    }
+    out
+}
+
+/// The values a block or expression ends with, through `if`, `match` and blocks.
+/// Diverging ends (`panic!`, `return` handled elsewhere) add nothing.
+fn tails<'t>(src: Src<'t>, node: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
+    if depth > MAX_TAIL_DEPTH {
+        out.push(node);
+        return;
+    }
+    match node.kind() {
+        "block" | "unsafe_block" => {
+            let block = if node.kind() == "unsafe_block" {
+                named_children(node)
+                    .into_iter()
+                    .find(|c| c.kind() == "block")
+            } else {
+                Some(node)
+            };
+            let Some(block) = block else { return };
+            let last = named_children(block)
+                .into_iter()
+                .rfind(|c| !c.kind().ends_with("comment"));
+            let Some(last) = last else { return };
+            match last.kind() {
+                // `if c { a } else { b }` at the end is a statement node without `;`.
+                "expression_statement" => {
+                    if !src.of(last).trim_end().ends_with(';') {
+                        if let Some(inner) = named_children(last).into_iter().next() {
+                            tails(src, inner, out, depth + 1);
+                        }
+                    }
+                }
+                k if k.ends_with("_item") || k == "let_declaration" => {}
+                _ => tails(src, last, out, depth + 1),
+            }
+        }
+        "if_expression" => {
+            if let Some(c) = field(node, "consequence") {
+                tails(src, c, out, depth + 1);
+            }
+            match field(node, "alternative") {
+                Some(alt) => {
+                    for c in named_children(alt) {
+                        tails(src, c, out, depth + 1);
+                    }
+                }
+                // No `else`: the value is `()` on that path; not a string function.
+                None => out.push(node),
+            }
+        }
+        "match_expression" => {
+            let arms = field(node, "body").map(named_children).unwrap_or_default();
+            for arm in arms.into_iter().filter(|a| a.kind() == "match_arm") {
+                if let Some(v) = field(arm, "value") {
+                    tails(src, v, out, depth + 1);
+                }
+            }
+        }
+        // Collected by `returns_in`, wherever they are.
+        "return_expression" => {}
+        "macro_invocation" if diverges(src, node) => {}
+        _ => out.push(node),
+    }
+}
+
+/// `panic!`, `unreachable!`, `todo!`, `unimplemented!`, `bail!`: no value.
+fn diverges(src: Src<'_>, mac: Node<'_>) -> bool {
+    let name = field(mac, "macro").map(|m| src.of(m)).unwrap_or("");
+    matches!(
+        last_segment(name),
+        "panic" | "unreachable" | "todo" | "unimplemented" | "bail"
+    )
+}
+
+/// Every `return x` in a body, outside nested closures, async blocks and items.
+fn returns_in<'t>(src: Src<'t>, body: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let found = super::syntax::descendants(body, &mut |n| n.kind() == "return_expression");
+    for r in found {
+        let nested = ancestors(src, r)
+            .take_while(|a| a.id() != body.id())
+            .any(|a| {
+                matches!(
+                    a.kind(),
+                    "closure_expression" | "async_block" | "function_item" | "impl_item"
+                )
+            });
+        if nested {
+            continue;
+        }
+        if let Some(v) = named_children(r).into_iter().next() {
+            tails(src, v, out, 0);
+        }
+    }
+}
+
+/// `Err(..)`: the error path, which never reaches the caller as a value.
+fn is_err(src: Src<'_>, n: Node<'_>) -> bool {
+    let n = super::syntax::peel(n);
+    super::syntax::call_path(src, n).is_some_and(|p| last_segment(p) == "Err")
+        || (n.kind() == "macro_invocation" && diverges(src, n))
+}
+
+/// `TABLE.set(v)`, `TABLE.get_or_init(|| v)` and `get_or_try_init` anywhere in the
+/// file, on a receiver that names a static (SCREAMING_CASE).
+pub fn once_sets(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<OnceSet> {
+    let src = cx.src;
+    let mut out = Vec::new();
+    for n in nodes.iter().copied() {
+        let Some((recv, name, call)) = method_call(src, n) else {
+            continue;
+        };
+        if !matches!(name.as_str(), "set" | "get_or_init" | "get_or_try_init") {
+            continue;
+        }
+        let recv = super::syntax::peel(recv);
+        if !matches!(recv.kind(), "identifier" | "scoped_identifier") {
+            continue;
+        }
+        let text = src.of(recv);
+        if !is_screaming(last_segment(text).as_bytes()) {
+            continue;
+        }
+        let Some(arg) = call_args(call).first().copied() else {
+            continue;
+        };
+        let value = if name == "set" {
+            cx.string(arg)
+        } else {
+            match super::resolve::closure_body(arg) {
+                Some(b) => cx.string(b),
+                None => Resolved::unknown(format!(
+                    "`{text}` is initialised by a function dynalint does not follow"
+                )),
+            }
+        };
+        out.push(OnceSet {
+            target: cx.path_ref(recv),
+            value,
+        });
+    }
+    out
+}

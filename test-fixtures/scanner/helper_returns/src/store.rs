@@ -1,0 +1,24 @@
+// Methods returning a field or an associated const, in a file without calls.
+pub struct Store {
+    client: Client,
+    table: String,
+}
+
+impl Store {
+    const TABLE: &'static str = "Carts";
+
+    pub fn new(client: Client) -> Self {
+        Self {
+            client,
+            table: std::env::var("STORE_TABLE").expect("STORE_TABLE"),
+        }
+    }
+
+    pub fn table_name(&self) -> &str {
+        &self.table
+    }
+
+    pub fn table() -> &'static str {
+        Self::TABLE
+    }
+}
