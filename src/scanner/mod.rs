@@ -38,6 +38,7 @@
 mod batch;
 mod call_site_loop;
 mod context;
+mod expr_crate;
 mod fold;
 mod graph;
 mod index;
