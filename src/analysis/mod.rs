@@ -14,6 +14,7 @@ pub mod paths;
 pub mod read_cost;
 pub mod request;
 pub mod rule_cache;
+pub mod sort_key_template;
 pub mod suppress;
 
 pub use bind::{bind, BoundOperation};

@@ -8,7 +8,8 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::analysis::conditions::{and_terms, file_span, parse_condition_arg, Term, TermOp};
 use crate::analysis::figures;
-use crate::analysis::read_cost::{items_read, kept_share, Read, Spread};
+use crate::analysis::read_cost::{items_read, kept_share, rcu_for, Read, Spread};
+use crate::analysis::sort_key_template::{serving_template, TemplateFit, TemplateKey};
 use crate::analysis::BoundOperation;
 use crate::attr::AttributeType;
 use crate::expr::ExprKind;
@@ -83,12 +84,15 @@ enum Design<'a> {
     },
     /// A boolean flag: key a sparse index on an attribute written only when it holds.
     SparseIndex { attr: String },
+    /// A sort key of the queried item collection whose declared template already holds
+    /// the attribute: the filter is a key condition on it, at no design cost.
+    Template(TemplateKey<'a>),
 }
 
 impl Design<'_> {
     fn rank(&self) -> u8 {
         match self {
-            Design::Existing { .. } | Design::QueryInstead { .. } => 0,
+            Design::Existing { .. } | Design::QueryInstead { .. } | Design::Template(_) => 0,
             Design::CompositeSortKey { .. } => 1,
             Design::NewIndex { .. } => 2,
             Design::SparseIndex { .. } => 3,
@@ -128,7 +132,9 @@ impl Rule for FilterInsteadOfIndex {
         let Some((term, design)) = filter
             .terms
             .iter()
-            .filter_map(|t| design_for(table, target, op.kind, t, &filter.terms).map(|d| (t, d)))
+            .filter_map(|t| {
+                design_for(table, target, op, t, &filter.terms, &key_terms).map(|d| (t, d))
+            })
             .min_by_key(|(_, d)| d.rank())
         else {
             return;
@@ -151,10 +157,12 @@ impl Rule for FilterInsteadOfIndex {
                 share: k,
                 exact: !filter.has_other && shares.iter().all(Option::is_some),
             });
-        // A read that costs little whatever the filter keeps: no key would save capacity.
+        // A read that costs little whatever the filter keeps: no new key would save
+        // capacity. A key the model already declares costs nothing to use, though.
         let min_rcu = cx.option_u64("min-rcu", 1) as f64;
         if let Some(rcu) = read.as_ref().ok().and_then(Read::rcu) {
-            if rcu * (1.0 - kept.map_or(0.0, |k| k.share)) < min_rcu {
+            let free = matches!(design, Design::Template(_));
+            if !free && rcu * (1.0 - kept.map_or(0.0, |k| k.share)) < min_rcu {
                 return;
             }
         }
@@ -208,16 +216,7 @@ impl Rule for FilterInsteadOfIndex {
                     key_pair(pk, sk.as_deref())
                 ));
                 if let Some(i) = schema.index.filter(|i| i.projection != Projection::All) {
-                    d.note(match i.kind {
-                        IndexKind::Global => format!(
-                            "`{}` projects only some attributes and a GSI cannot fetch the others: check it holds the ones this call reads",
-                            i.name
-                        ),
-                        IndexKind::Local => format!(
-                            "`{}` projects only some attributes: a local index fetches the others from the table, at one more read per item",
-                            i.name
-                        ),
-                    });
+                    d.note(projection_note(i));
                 }
             }
             Design::QueryInstead { pk, sk } => {
@@ -226,7 +225,59 @@ impl Rule for FilterInsteadOfIndex {
                     key_pair(pk, sk.as_deref())
                 ));
             }
+            Design::Template(k) => {
+                if let Some(span) = k.entity.fields.get(&format!("keys.{}", k.sort_key)) {
+                    d.label(
+                        model_path,
+                        span,
+                        format!("`{}` holds `{}`", k.sort_key, k.template),
+                    );
+                }
+                let condition = key_condition(target, k, &key_terms);
+                d.help(if same_index(k.index, target.index) {
+                    format!("put `{condition}` in the key condition instead of the filter")
+                } else {
+                    let via = match k.index {
+                        Some(i) => format!("query index `{}`", i.name),
+                        None => format!("query the table `{}`", table.name),
+                    };
+                    format!("{via} with `{condition}` instead of the filter")
+                });
+                let returned = match (&read, kept) {
+                    (Ok(r), Some(k)) => {
+                        let items = r.items * k.share;
+                        match r.bytes {
+                            Some(b) => format!(
+                                ", about {} items ({} RCU) per call",
+                                figures::count(items),
+                                figures::units(rcu_for(b * k.share, r.consistent))
+                            ),
+                            None => format!(", about {} items per call", figures::count(items)),
+                        }
+                    }
+                    _ => String::new(),
+                };
+                d.note(format!(
+                    "entity `{}` writes `{}` into the sort key `{}`: a key condition on it reads only the items the filter keeps{returned}",
+                    k.entity.name, term.attr, k.sort_key
+                ));
+                if let Some(i) = k.index.filter(|i| i.projection != Projection::All) {
+                    d.note(projection_note(i));
+                }
+            }
             Design::CompositeSortKey { attr, sort_key } => {
+                if let TemplateFit::NotLeading(u) = serving_template(
+                    table,
+                    target.pk,
+                    term,
+                    &fixed_terms(&key_terms, &filter.terms),
+                    &op.values,
+                ) {
+                    d.note(format!(
+                        "`{}` holds `{}`, but `{{{}}}` comes before `{attr}` and the call does not fix it, so no `begins_with` prefix selects by `{attr}`; a template that starts with `{{{attr}}}` would",
+                        u.sort_key, u.template, u.unfixed
+                    ));
+                }
                 if let Some(span) = sort_key_span(table, target) {
                     d.label(
                         model_path,
@@ -262,14 +313,53 @@ impl Rule for FilterInsteadOfIndex {
     }
 }
 
+/// What a non-`ALL` index means for the attributes the call reads.
+fn projection_note(i: &Index) -> String {
+    match i.kind {
+        IndexKind::Global => format!(
+            "`{}` projects only some attributes and a GSI cannot fetch the others: check it holds the ones this call reads",
+            i.name
+        ),
+        IndexKind::Local => format!(
+            "`{}` projects only some attributes: a local index fetches the others from the table, at one more read per item",
+            i.name
+        ),
+    }
+}
+
+fn same_index(a: Option<&Index>, b: Option<&Index>) -> bool {
+    a.map(|i| &i.name) == b.map(|i| &i.name)
+}
+
+/// Every term the call fixes: its key condition's and its filter's.
+fn fixed_terms(key_terms: &[Term], filter: &[Term]) -> Vec<Term> {
+    key_terms.iter().chain(filter).cloned().collect()
+}
+
+/// `CustomerId = :c AND begins_with(StatusOrderDate, "Ordered:")`: the key condition
+/// the template gives, with the partition key term the call already has.
+fn key_condition(target: Schema<'_>, k: &TemplateKey<'_>, key_terms: &[Term]) -> String {
+    let sk = k.condition.render(k.sort_key);
+    match key_terms
+        .iter()
+        .find(|t| t.attr == target.pk && t.op.is_eq())
+        .and_then(|t| t.values.first())
+    {
+        Some(v) => format!("{} = {v} AND {sk}", target.pk),
+        None => sk,
+    }
+}
+
 /// The design that serves `term`, if a key could: see the rule page for the cases.
 fn design_for<'a>(
     table: &'a Table,
     target: Schema<'a>,
-    kind: OpKind,
+    op: &Operation,
     term: &Term,
     all: &[Term],
+    key_terms: &[Term],
 ) -> Option<Design<'a>> {
+    let kind = op.kind;
     let attr = term.attr.as_str();
     let schemas = std::iter::once(Schema::of(table, None))
         .chain(table.indexes.iter().map(|i| Schema::of(table, Some(i))))
@@ -341,6 +431,15 @@ fn design_for<'a>(
                         sk: Some(attr.to_string()),
                     });
                 }
+            }
+            if let TemplateFit::Serves(k) = serving_template(
+                table,
+                target.pk,
+                term,
+                &fixed_terms(key_terms, all),
+                &op.values,
+            ) {
+                return Some(Design::Template(k));
             }
             // Only attributes the model describes: an undeclared one may be anything.
             declared?;
