@@ -4,23 +4,35 @@
 //! `.to_query_fluent_builder(client.query())`.
 //!
 //! The operation keeps its kind and table like any other. Its expressions are written
-//! by the crate, not the code: each slot the builder fills (`with_key_condition` →
+//! by the crate, not the code. Each slot the builder fills (`with_key_condition` →
 //! key condition, `with_filter`, `with_condition`, `with_projection`, `with_update`)
-//! is recorded with its text unknown ("built by dynamodb_expression"), so rules never
-//! check placeholders in text they cannot see. When the `Expression` is not visible
-//! (a parameter, a field), only the slot the request must have is recorded: the key
-//! condition of a Query, the update of an UpdateItem.
+//! is rendered when its argument is built in view from the crate's common calls —
+//! `Path::new_name("x")` / `"x".parse::<Path>()` (with `.key()`), compared with
+//! `equal`, `not_equal`, `less_than(_or_equal)`, `greater_than(_or_equal)`,
+//! `between`, `begins_with`, `contains`, `attribute_exists`,
+//! `attribute_not_exists`, combined with `and`/`or`/`not`, and projections of names —
+//! as an equivalent expression with placeholders of our own (`#n0 = :v0`, the names
+//! and values recorded beside it, as the crate does). Anything else (updates, `Ref`
+//! values, sizes, `in_`) leaves the slot's text unknown ("built by
+//! dynamodb_expression"), so rules never check placeholders in text they cannot see.
+//! When the `Expression` is not visible (a parameter, a field), only the slot the
+//! request must have is recorded, unknown: the key condition of a Query, the update of
+//! an UpdateItem.
 //!
 //! Not covered: the typed transaction builders (`to_put_builder()` and friends), and
-//! expressions assembled across functions beyond one `let`.
+//! expressions assembled across functions beyond a `let`.
 
 use tree_sitter::Node;
 
-use super::ir::{ExprArg, OpKind, Operation, Resolved};
+use super::ir::{ExprArg, NameArg, OpKind, Operation, Resolved, ValueInfo};
 use super::resolve::FileCx;
 use super::scope::{lookup, Binding};
 use super::sdk::op_for_method;
-use super::syntax::{call_args, call_path, last_segment, method_call, peel, span, type_segment};
+use super::syntax::{
+    call_args, call_path, last_segment, method_call, named_children, peel, span, string_value,
+    type_segment,
+};
+use crate::attr::AttributeType;
 
 /// The reason recorded for expressions the crate writes.
 pub const BUILT_BY: &str = "built by dynamodb_expression";
@@ -116,9 +128,20 @@ pub fn fill(cx: &FileCx<'_>, call: Node<'_>, op: &mut Operation) {
         return;
     }
     let wanted = slots_of(op.kind);
-    let set = |op: &mut Operation, slot: Slot, at: Node<'_>| {
+    let mut r = Render {
+        cx,
+        names: Vec::new(),
+        values: Vec::new(),
+    };
+    let set = |op: &mut Operation, slot: Slot, at: Node<'_>, text: Option<String>| {
         let arg = ExprArg {
-            text: Resolved::unknown(BUILT_BY),
+            text: match text {
+                Some(t) => Resolved::Const {
+                    name: "dynamodb_expression".to_string(),
+                    value: Box::new(Resolved::literal(t)),
+                },
+                None => Resolved::unknown(BUILT_BY),
+            },
             span: span(at),
             literal_start: None,
             conditional: false,
@@ -136,8 +159,22 @@ pub fn fill(cx: &FileCx<'_>, call: Node<'_>, op: &mut Operation) {
         Source::Visible(slots) => {
             for (slot, arg) in slots {
                 if wanted.contains(&slot) {
-                    set(op, slot, arg);
+                    let text = r.slot(slot, arg);
+                    set(op, slot, arg, text);
                 }
+            }
+            for (k, name, at) in r.names {
+                op.names.insert(
+                    k,
+                    NameArg {
+                        name: Resolved::literal(name),
+                        span: at,
+                        conditional: false,
+                    },
+                );
+            }
+            for (k, v) in r.values {
+                op.values.insert(k, v);
             }
         }
         Source::Opaque => {
@@ -148,7 +185,7 @@ pub fn fill(cx: &FileCx<'_>, call: Node<'_>, op: &mut Operation) {
                 _ => None,
             };
             if let Some(slot) = required {
-                set(op, slot, recv);
+                set(op, slot, recv, None);
             }
         }
     }
@@ -207,5 +244,201 @@ fn source<'t>(cx: &FileCx<'t>, node: Node<'t>, depth: usize) -> Option<Source<'t
             None
         }
         _ => None,
+    }
+}
+
+/// Renders the crate's expression values as expression text, collecting the names
+/// and values its placeholders stand for.
+struct Render<'c, 't> {
+    cx: &'c FileCx<'t>,
+    names: Vec<(String, String, crate::source::Span)>,
+    values: Vec<(String, ValueInfo)>,
+}
+
+impl<'t> Render<'_, 't> {
+    /// The text of one slot, or None when any part is not one dynalint reads (then
+    /// nothing of it is recorded).
+    fn slot(&mut self, slot: Slot, arg: Node<'t>) -> Option<String> {
+        let (names, values) = (self.names.len(), self.values.len());
+        let text = match slot {
+            // A key condition is `pk = :v AND <sort key condition>`, without parentheses.
+            Slot::KeyCondition => self.condition(arg, 0, true),
+            Slot::Filter | Slot::Condition => self.condition(arg, 0, false),
+            Slot::Projection => self.projection(arg),
+            Slot::Update => None,
+        };
+        if text.is_none() {
+            self.names.truncate(names);
+            self.values.truncate(values);
+        }
+        text
+    }
+
+    /// Follows a `let` to its value.
+    fn through_let(&self, node: Node<'t>) -> Node<'t> {
+        let src = self.cx.src;
+        let node = peel(node);
+        if node.kind() == "identifier" {
+            if let Some(Binding::Let { value: Some(v), .. }) = lookup(src, node, src.of(node)) {
+                return peel(v);
+            }
+        }
+        node
+    }
+
+    fn condition(&mut self, node: Node<'t>, depth: usize, key: bool) -> Option<String> {
+        if depth > 16 {
+            return None;
+        }
+        let node = self.through_let(node);
+        let (recv, m, call) = method_call(self.cx.src, node)?;
+        let args = call_args(call);
+        let cmp = match m.as_str() {
+            "equal" => Some("="),
+            "not_equal" => Some("<>"),
+            "less_than" => Some("<"),
+            "less_than_or_equal" => Some("<="),
+            "greater_than" => Some(">"),
+            "greater_than_or_equal" => Some(">="),
+            _ => None,
+        };
+        if let Some(op) = cmp {
+            let left = self.path(recv, 0)?;
+            let right = self.operand(*args.first()?)?;
+            return Some(format!("{left} {op} {right}"));
+        }
+        match (m.as_str(), args.as_slice()) {
+            ("and" | "or", [right]) => {
+                let l = self.condition(recv, depth + 1, key)?;
+                let r = self.condition(*right, depth + 1, key)?;
+                if key {
+                    Some(format!("{l} {} {r}", m.to_uppercase()))
+                } else {
+                    Some(format!("({l}) {} ({r})", m.to_uppercase()))
+                }
+            }
+            ("not", []) => Some(format!("NOT ({})", self.condition(recv, depth + 1, key)?)),
+            ("between", [lo, hi]) => {
+                let p = self.path(recv, 0)?;
+                let lo = self.operand(*lo)?;
+                let hi = self.operand(*hi)?;
+                Some(format!("{p} BETWEEN {lo} AND {hi}"))
+            }
+            ("begins_with" | "contains", [v]) => {
+                let p = self.path(recv, 0)?;
+                Some(format!("{m}({p}, {})", self.operand(*v)?))
+            }
+            ("attribute_exists" | "attribute_not_exists", []) => {
+                Some(format!("{m}({})", self.path(recv, 0)?))
+            }
+            _ => None,
+        }
+    }
+
+    /// `Path::new_name("x")`, `"x".parse::<Path>()`, `Key::from(..)`, `.key()`: the
+    /// placeholder of the attribute name.
+    fn path(&mut self, node: Node<'t>, depth: usize) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        let src = self.cx.src;
+        let node = self.through_let(node);
+        if let Some((recv, m, _)) = method_call(src, node) {
+            return match m.as_str() {
+                "key" | "clone" | "into" => self.path(recv, depth + 1),
+                "parse" => {
+                    let name = string_value(src, peel(recv))?;
+                    // A dotted or indexed path is more than one name: not rendered.
+                    let plain = name.chars().all(|c| c.is_alphanumeric() || c == '_');
+                    plain.then(|| self.name(name, span(recv)))
+                }
+                "unwrap" | "expect" => self.path(recv, depth + 1),
+                _ => None,
+            };
+        }
+        let path = call_path(src, node)?;
+        let ty = type_segment(path)?;
+        let ctor = matches!(ty, "Path" | "Key" | "Name")
+            && matches!(last_segment(path), "new_name" | "from" | "new");
+        if !ctor {
+            return None;
+        }
+        let arg = *call_args(node).first()?;
+        match string_value(src, peel(arg)) {
+            Some(name) => Some(self.name(name, span(arg))),
+            None => self.path(arg, depth + 1),
+        }
+    }
+
+    fn name(&mut self, name: String, at: crate::source::Span) -> String {
+        if let Some((k, _, _)) = self.names.iter().find(|(_, n, _)| *n == name) {
+            return k.clone();
+        }
+        let k = format!("#n{}", self.names.len());
+        self.names.push((k.clone(), name, at));
+        k
+    }
+
+    /// A value operand: `Num::new(x)` (a number), a string, or another attribute.
+    fn operand(&mut self, node: Node<'t>) -> Option<String> {
+        let src = self.cx.src;
+        let peeled = peel(node);
+        if let Some(path) = call_path(src, peeled) {
+            match (type_segment(path), last_segment(path)) {
+                (Some("Num"), "new") => {
+                    let mut v = self.cx.value(*call_args(peeled).first()?);
+                    v.ty = Some(AttributeType::N);
+                    v.span = span(node);
+                    return Some(self.value(v));
+                }
+                (Some("Path" | "Key" | "Name"), _) => return self.path(node, 0),
+                // `Ref::new("x")` names a value set elsewhere; sizes and sets: not read.
+                (Some("Ref" | "Size" | "Set" | "StringSet" | "NumSet" | "BinarySet"), _) => {
+                    return None
+                }
+                _ => {}
+            }
+        }
+        if method_call(src, peeled).is_some_and(|(_, m, _)| m == "parse") {
+            return self.path(node, 0);
+        }
+        let mut v = self.cx.value(node);
+        // The crate makes a string of text (`&str`, `String`) and a BOOL of a `bool`;
+        // a number needs `Num::new`, handled above.
+        if peeled.kind() == "boolean_literal" {
+            v.ty = Some(AttributeType::Bool);
+        } else if string_value(src, peeled).is_some() || v.text.is_some() {
+            v.ty = Some(AttributeType::S);
+        }
+        Some(self.value(v))
+    }
+
+    fn value(&mut self, v: ValueInfo) -> String {
+        let k = format!(":v{}", self.values.len());
+        self.values.push((k.clone(), v));
+        k
+    }
+
+    /// `with_projection(["a", "b"])` (or a `vec!`/slice of names or paths).
+    fn projection(&mut self, node: Node<'t>) -> Option<String> {
+        let node = self.through_let(node);
+        if node.kind() != "array_expression" {
+            return None;
+        }
+        let mut parts = Vec::new();
+        for e in named_children(node) {
+            if e.kind().ends_with("comment") {
+                continue;
+            }
+            let part = match string_value(self.cx.src, peel(e)) {
+                Some(name) if name.chars().all(|c| c.is_alphanumeric() || c == '_') => {
+                    self.name(name, span(e))
+                }
+                Some(_) => return None,
+                None => self.path(e, 0)?,
+            };
+            parts.push(part);
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
     }
 }

@@ -62,3 +62,33 @@ async fn scan_from_param(client: &Client, expr: Expression) -> Result<(), Error>
 async fn not_ours(db: &Pool, sql: &str) {
     db.query(sql).fetch_all().await.ok();
 }
+
+// ---- rendered from the builder, or left unknown ----
+
+async fn rendered(client: &Client, id: &str, since: &str) -> Result<(), Error> {
+    let by_user = Path::new_name("pk").key().equal(format!("USER#{id}"));
+    Expression::builder()
+        .with_key_condition(by_user.and("sk".parse::<Path>()?.key().begins_with("ORDER#")))
+        .with_filter(
+            Path::new_name("Status")
+                .not_equal("CLOSED")
+                .and(Path::new_name("total").between(Num::new(10), Num::new(100)))
+                .or(Path::new_name("gift").attribute_exists().not()),
+        )
+        .with_projection(["pk", "total"])
+        .build()
+        .query(client)
+        .table_name("Orders")
+        .send()
+        .await?;
+    // A `Ref` value set elsewhere and a dotted path: not rendered.
+    Expression::builder()
+        .with_key_condition(Path::new_name("pk").key().equal(Ref::new("id")))
+        .with_filter("a.b".parse::<Path>()?.greater_than(Num::new(since)))
+        .build()
+        .query(client)
+        .table_name("Orders")
+        .send()
+        .await?;
+    Ok(())
+}
