@@ -86,18 +86,23 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     // them the intended pattern rather than weakening validation.
     fix_language_patterns(&mut schema);
     let validator = jsonschema::validator_for(&schema).unwrap();
-    let (out, _, code) = dynalint(&fixture("basic"), &["check", "--format", "sarif"]);
-    assert_eq!(code, 1);
+    // `fixable` has results with `fixes`.
+    for project in ["fixable", "basic"] {
+        let (out, _, code) = dynalint(&fixture(project), &["check", "--format", "sarif"]);
+        assert_eq!(code, 1);
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "SARIF of {project} is invalid:\n{}",
+            errors.join("\n")
+        );
+    }
+    let (out, _, _) = dynalint(&fixture("basic"), &["check", "--format", "sarif"]);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&doc)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "SARIF is invalid:\n{}",
-        errors.join("\n")
-    );
     let rules = doc["runs"][0]["tool"]["driver"]["rules"]
         .as_array()
         .unwrap();
@@ -493,5 +498,46 @@ fn allow_comments_suppress_the_call_they_sit_on_or_above() {
         rules.iter().filter(|r| *r == "unused-allow").count(),
         2,
         "{rules:?}"
+    );
+}
+
+#[test]
+fn fix_applies_the_mechanical_fixes_and_reports_what_is_left() {
+    let dir = fixture("fixable");
+    // Before: the fixes are announced, in every format.
+    let (out, _, code) = dynalint(&dir, &["check"]);
+    assert_eq!(code, 1);
+    // DynamoDB reports one error per request: the others show once it is fixed.
+    assert!(out.contains("(2 fixable with `--fix`)"), "{out}");
+    let (out, _, _) = dynalint(&dir, &["check", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let fixes: Vec<&serde_json::Value> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["fix"].as_object().map(|_| &d["fix"]))
+        .collect();
+    assert_eq!(fixes.len(), 2, "{out}");
+    assert!(fixes
+        .iter()
+        .all(|f| f["edits"][0]["replacement"].is_string() && f["edits"][0]["line"].is_u64()));
+
+    // `--fix` rewrites the copy, re-checking until nothing is left to fix.
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("p");
+    copy_dir(&dir, &copy);
+    let (out, err, code) = dynalint(&copy, &["check", "--fix"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("fixed 4 findings in 1 file"), "{err}");
+    assert!(out.contains("no findings"), "{out}");
+    let fixed = std::fs::read_to_string(copy.join("src/lib.rs")).unwrap();
+    assert_snapshot(&snap("fixable.fixed.rs"), &fixed);
+    // Nothing left: a second run changes nothing.
+    let (_, err, code) = dynalint(&copy, &["check", "--fix"]);
+    assert_eq!(code, 0);
+    assert!(!err.contains("fixed"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(copy.join("src/lib.rs")).unwrap(),
+        fixed
     );
 }

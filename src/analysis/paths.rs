@@ -271,6 +271,7 @@ mod tests {
             span: Span::new(at + 1, at + 10),
             removal_span: Span::new(at, at + 10),
             conditional,
+            lead: String::new(),
         }
     }
 

@@ -111,6 +111,10 @@ pub struct CheckArgs {
     /// Print timing and throughput figures on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Apply the findings' mechanical fixes to the source files, then report what is
+    /// left.
+    #[arg(long)]
+    pub fix: bool,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -156,6 +156,21 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    if args.fix {
+        match fix_all(&args, color, &selection) {
+            Ok((0, _)) => {}
+            Ok((fixes, files)) => {
+                if !args.quiet {
+                    eprintln!(
+                        "fixed {fixes} finding{} in {files} file{}",
+                        if fixes == 1 { "" } else { "s" },
+                        if files == 1 { "" } else { "s" }
+                    );
+                }
+            }
+            Err(code) => return code,
+        }
+    }
     let progress = (!args.quiet && std::io::stderr().is_terminal()).then(Progress::start);
     let project = match load_project(&args.project, color, progress.as_ref()) {
         Ok(p) => p,
@@ -222,7 +237,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
                 for n in &notes {
                     eprintln!("note: {n}");
                 }
-                s.push_str(&summary_line(&diagnostics, summary));
+                s.push_str(&summary_line(&diagnostics, summary, args.fix));
             }
             s
         }
@@ -255,7 +270,41 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     }
 }
 
-fn summary_line(diagnostics: &[crate::report::Diagnostic], s: json::Summary) -> String {
+/// How many times `--fix` re-checks: fixes that overlap wait for the next round, and
+/// a fix never makes another, so a few rounds reach the end.
+const FIX_ROUNDS: usize = 8;
+
+/// Applies fixes until none is left (or [`FIX_ROUNDS`]); returns (fixes, files).
+fn fix_all(
+    args: &CheckArgs,
+    color: bool,
+    selection: &RuleSelection,
+) -> Result<(usize, usize), i32> {
+    let mut fixes = 0;
+    let mut files: Vec<crate::source::FilePath> = Vec::new();
+    for _ in 0..FIX_ROUNDS {
+        let project = load_project(&args.project, color, None)?;
+        let analysis = analysis::analyze(&project.model, &project.files, selection);
+        let fixed = crate::fix::apply(&project.files, &analysis.diagnostics);
+        if fixed.is_empty() {
+            break;
+        }
+        for f in &fixed {
+            crate::fix::write(f).map_err(error)?;
+            fixes += f.fixes;
+            if !files.contains(&f.path) {
+                files.push(f.path.clone());
+            }
+        }
+    }
+    Ok((fixes, files.len()))
+}
+
+fn summary_line(
+    diagnostics: &[crate::report::Diagnostic],
+    s: json::Summary,
+    fixing: bool,
+) -> String {
     let count = |sev| diagnostics.iter().filter(|d| d.severity == sev).count();
     let plural = |n: usize, w: &str| {
         if n == 1 {
@@ -278,8 +327,14 @@ fn summary_line(diagnostics: &[crate::report::Diagnostic], s: json::Summary) -> 
         }
         parts.join(", ")
     };
+    let fixable = diagnostics.iter().filter(|d| d.fix.is_some()).count();
+    let fixable = if fixable > 0 && !fixing {
+        format!(" ({fixable} fixable with `--fix`)")
+    } else {
+        String::new()
+    };
     format!(
-        "checked {} and {}: {}\n",
+        "checked {} and {}: {}{fixable}\n",
         plural(s.files, "file"),
         plural(s.operations, "DynamoDB call"),
         findings

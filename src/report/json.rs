@@ -1,7 +1,9 @@
 //! `--format json`: the stable, versioned shape other tools rely on.
 //!
 //! `{"version":1,"diagnostics":[{"rule","category","severity","message","file","line",
-//! "column","end_line","end_column","help","labels":[{"file","line","column","message"}]}],
+//! "column","end_line","end_column","help","labels":[{"file","line","column","message"}],
+//! "notes","fix":null|{"title","edits":[{"file","line","column","end_line","end_column",
+//! "replacement"}]}}],
 //! "summary":{"files","operations","errors","warnings"}}` — extend, never rename.
 
 use serde_json::{json, Value};
@@ -48,6 +50,15 @@ pub fn render(
                 "help": d.help,
                 "labels": labels,
                 "notes": d.notes,
+                "fix": d.fix.as_ref().map(|f| json!({
+                    "title": f.title,
+                    "edits": f.edits.iter().map(|e| {
+                        let er = positions.range(&e.location);
+                        json!({"file": er.file, "line": er.line, "column": er.column,
+                               "end_line": er.end_line, "end_column": er.end_column,
+                               "replacement": e.replacement})
+                    }).collect::<Vec<_>>(),
+                })),
             })
         })
         .collect();

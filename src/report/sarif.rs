@@ -84,6 +84,9 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
             if !related.is_empty() {
                 result["relatedLocations"] = json!(related);
             }
+            if let Some(f) = &d.fix {
+                result["fixes"] = json!([fix(f, positions)]);
+            }
             result
         })
         .collect();
@@ -115,5 +118,36 @@ fn physical(r: &super::position::Range) -> Value {
             "endLine": r.end_line,
             "endColumn": r.end_column,
         }
+    })
+}
+
+/// A SARIF `fix`: the edits grouped by file, each a deleted region and the text put in.
+fn fix(f: &super::Fix, positions: &Positions<'_>) -> Value {
+    let mut changes: Vec<(String, Vec<Value>)> = Vec::new();
+    for e in &f.edits {
+        let r = positions.range(&e.location);
+        let replacement = json!({
+            "deletedRegion": {
+                "startLine": r.line,
+                "startColumn": r.column,
+                "endLine": r.end_line,
+                "endColumn": r.end_column,
+            },
+            "insertedContent": { "text": e.replacement },
+        });
+        match changes.iter_mut().find(|(file, _)| *file == r.file) {
+            Some((_, list)) => list.push(replacement),
+            None => changes.push((r.file.clone(), vec![replacement])),
+        }
+    }
+    json!({
+        "description": { "text": f.title },
+        "artifactChanges": changes
+            .into_iter()
+            .map(|(uri, replacements)| json!({
+                "artifactLocation": { "uri": uri },
+                "replacements": replacements,
+            }))
+            .collect::<Vec<_>>(),
     })
 }

@@ -538,10 +538,21 @@ fn reserved_word_fix(op: &Operation, e: &ExprError) -> Option<Fix> {
         replacement: placeholder.clone(),
     }];
     if !op.names.contains_key(&placeholder) {
-        let at = Span::new(op.method_span.end, op.method_span.end);
+        // Right after the setter that holds the expression, in the chain's layout (one
+        // call per line stays one call per line); else after the operation's method.
+        let holder = op
+            .setters
+            .iter()
+            .find(|s| s.span.start <= expr.arg.span.start && expr.arg.span.end <= s.span.end);
+        let (at, lead) = match holder {
+            Some(s) => (s.span.end, s.lead.as_str()),
+            None => (op.method_span.end, ""),
+        };
         edits.push(Edit {
-            location: Location::new(op.file.clone(), at),
-            replacement: format!(".expression_attribute_names(\"{placeholder}\", \"{word}\")"),
+            location: Location::new(op.file.clone(), Span::new(at, at)),
+            replacement: format!(
+                "{lead}.expression_attribute_names(\"{placeholder}\", \"{word}\")"
+            ),
         });
     }
     Some(Fix {
@@ -886,15 +897,22 @@ projection = "KEYS_ONLY"
         );
     }
 
-    /// Applies a fix's edits to `text` (edits do not overlap; apply back to front).
+    /// Applies a fix's edits to `text`, as `check --fix` does.
     fn apply(text: &str, fix: &crate::report::Fix) -> String {
-        let mut edits: Vec<_> = fix.edits.iter().collect();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.location.span.start));
-        let mut out = text.to_string();
-        for e in edits {
-            out.replace_range(e.location.span.range(), &e.replacement);
-        }
-        out
+        let path = fix.edits[0].location.file.clone();
+        let file = crate::source::SourceFile::new(path.to_path_buf(), text.to_string());
+        let mut d = crate::report::Diagnostic::new(
+            "rejected-request",
+            crate::report::Category::Correctness,
+            crate::report::Severity::Error,
+            path,
+            crate::source::Span::new(0, 0),
+            "",
+        );
+        d.fix = Some(fix.clone());
+        let fixed = crate::fix::apply(&[file], &[d]);
+        assert_eq!(fixed.len(), 1, "the fix applies");
+        fixed[0].text.clone()
     }
 
     #[test]
@@ -921,8 +939,11 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
         let before = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
         assert_eq!(before.len(), 1, "{before:#?}");
         let fixed = apply(code, before[0].fix.as_ref().expect("a fix"));
+        // The names setter goes right after the filter, on its own line like the rest.
         assert!(
-            fixed.contains(".query().expression_attribute_names(\"#status\", \"Status\")"),
+            fixed.contains(
+                "(Seq) AND #status = :s\")\n        .expression_attribute_names(\"#status\", \"Status\")"
+            ),
             "{fixed}"
         );
         assert!(fixed.contains("AND #status = :s"), "{fixed}");

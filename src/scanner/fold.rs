@@ -155,8 +155,9 @@ fn is_other_client(op: &Operation, st: &State, escape: &Escape) -> bool {
         && (st.foreign || (!st.sent && !op.paginated && matches!(escape, Escape::None)))
 }
 
-/// Setters distinctive enough that a call they follow returns a DynamoDB builder.
-const DISTINCT: &[&str] = &[
+/// Setters distinctive enough that a call they follow returns a DynamoDB builder (the
+/// byte pre-filter's second look uses them too).
+pub(super) const HELPER_SETTERS: &[&str] = &[
     "table_name",
     "index_name",
     "key_condition_expression",
@@ -198,7 +199,7 @@ fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
         return None;
     }
     let m = field(up, "field").map(|f| src.of(f))?;
-    DISTINCT.contains(&m).then_some(name)
+    HELPER_SETTERS.contains(&m).then_some(name)
 }
 
 /// `XFluentBuilder` parameter types → the operation kind.
@@ -687,13 +688,30 @@ fn record_setter(
         _ => None,
     };
     let receiver_end = field(field_expr, "value").map_or(field_expr.start_byte(), |v| v.end_byte());
+    let dot = dot_start(field_expr).unwrap_or(receiver_end);
+    let lead = cx.src.span_text(Span::new(receiver_end, dot));
     op.setters.push(SetterCall {
         method: name.to_string(),
         key,
         span: method_span(call),
         removal_span: Span::new(receiver_end, call.end_byte()),
         conditional,
+        lead: if lead.trim().is_empty() {
+            lead.to_string()
+        } else {
+            String::new()
+        },
     });
+}
+
+/// Where the `.` of a field expression starts.
+fn dot_start(field_expr: Node<'_>) -> Option<usize> {
+    let mut cursor = field_expr.walk();
+    let dot = field_expr
+        .children(&mut cursor)
+        .find(|c| c.kind() == ".")
+        .map(|c| c.start_byte());
+    dot
 }
 
 /// `Some(x)` → x.

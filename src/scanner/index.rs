@@ -1,14 +1,16 @@
 //! The per-file phase: everything the scanner learns from one file alone, as plain
 //! data that can be cached and recomputed when only that file changes.
 
+use std::sync::Arc;
+
 use tree_sitter::Node;
 
 use super::context::{attributes_of, cold_by_path, is_test_attr};
-use super::fold::{fold_file, Escape, Template};
+use super::fold::{fold_file, Escape, Template, HELPER_SETTERS};
 use super::graph::{lexical_graph, FnNode};
 use super::ir::{Operation, Resolved, ScanProblem};
 use super::items::{struct_defs, StructDef};
-use super::lex::{shadow_text, tokenize};
+use super::lex::{shadow_text, tokenize, Tok, Token};
 use super::parse::parse;
 use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
@@ -76,6 +78,13 @@ pub struct FileIndex {
     pub once_sets: Vec<OnceSet>,
     pub fns: Vec<FnNode>,
     pub problems: Vec<ScanProblem>,
+    /// For a file the pre-filter ruled out: the names of calls whose result it chains
+    /// into a builder setter (`base(&c).send()`, `self.everything().limit(5)`). Should
+    /// one of them turn out to return a builder (known only once every file is
+    /// indexed), the link phase indexes the file again with a parse.
+    pub chained: Vec<String>,
+    /// The text, kept (shared, not copied) only when `chained` is not empty.
+    pub text: Option<Arc<str>>,
 }
 
 /// The module path of a file: `src/db/names.rs` → `db::names`; `mod.rs`, `lib.rs` and
@@ -111,15 +120,72 @@ pub fn may_call_dynamodb(text: &[u8]) -> bool {
     }
 }
 
+/// Names of calls whose result the code chains into a builder setter, from tokens:
+/// `name(..)`, then any `?` and `.await`, then `.send`/`.limit`/`.key`/... — the shapes
+/// the fold recognises as a helper's returned builder.
+pub fn chained_calls(src: &[u8], toks: &[Token]) -> Vec<String> {
+    // For each open `(`: the token index of the name before it, if it is a name.
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        match t.kind {
+            Tok::Punct(b'(') => {
+                open.push(i.checked_sub(1).filter(|p| toks[*p].kind == Tok::Ident));
+            }
+            Tok::Punct(b')') => {
+                let Some(Some(name_at)) = open.pop() else {
+                    continue;
+                };
+                let mut j = i + 1;
+                loop {
+                    if toks.get(j).is_some_and(|t| t.is_punct(b'?')) {
+                        j += 1;
+                    } else if toks.get(j).is_some_and(|t| t.is_punct(b'.'))
+                        && toks.get(j + 1).is_some_and(|t| t.is_ident(src, "await"))
+                    {
+                        j += 2;
+                    } else {
+                        break;
+                    }
+                }
+                let setter = toks.get(j).is_some_and(|t| t.is_punct(b'.'))
+                    && toks.get(j + 1).is_some_and(|t| {
+                        t.kind == Tok::Ident
+                            && std::str::from_utf8(t.text(src))
+                                .is_ok_and(|w| HELPER_SETTERS.contains(&w))
+                    });
+                if setter {
+                    out.push(String::from_utf8_lossy(toks[name_at].text(src)).into_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Indexes one file: operations (when the pre-filter lets it through), constants,
 /// constructors, serialisable structs and the call graph.
 pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
+    index_source(&file.path, &file.text, settings, false)
+}
+
+/// [`index_file`] from a path and text; `force_parse` overrides the pre-filter (the link
+/// phase found that the file continues a builder a helper returns).
+pub fn index_source(
+    path: &FilePath,
+    source: &Arc<str>,
+    settings: &ScanSettings,
+    force_parse: bool,
+) -> FileIndex {
     let _ = settings;
-    let text: &str = &file.text;
+    let text: &str = source;
     let bytes = text.as_bytes();
     let mut idx = FileIndex {
-        path: file.path.clone(),
-        module: module_of(&file.path),
+        path: path.clone(),
+        module: module_of(path),
         candidate: false,
         ops: Vec::new(),
         templates: Vec::new(),
@@ -134,10 +200,12 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
         once_sets: Vec::new(),
         fns: Vec::new(),
         problems: Vec::new(),
+        chained: Vec::new(),
+        text: None,
     };
     if bytes.len() > MAX_FILE_BYTES {
         idx.problems.push(ScanProblem {
-            file: file.path.clone(),
+            file: path.clone(),
             span: None,
             message: format!(
                 "file skipped: {} bytes is more than the {} MiB dynalint reads",
@@ -149,12 +217,16 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
     }
     let tokens = tokenize(bytes);
     idx.fns = lexical_graph(bytes, &tokens);
-    idx.candidate = may_call_dynamodb(bytes);
+    idx.candidate = force_parse || may_call_dynamodb(bytes);
     // A file without calls only needs its items: keep their bytes, blank the rest,
     // so the parse costs what the items cost (see the module docs).
     let parse_text = if idx.candidate {
         shadow_text(bytes, &tokens)
     } else {
+        idx.chained = chained_calls(bytes, &tokens);
+        if !idx.chained.is_empty() {
+            idx.text = Some(Arc::clone(source));
+        }
         match super::sparse::item_text(bytes, &tokens) {
             Some(t) => t,
             None => return idx,
@@ -162,7 +234,7 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
     };
     let Some(tree) = parse(&parse_text) else {
         idx.problems.push(ScanProblem {
-            file: file.path.clone(),
+            file: path.clone(),
             span: None,
             message: "the parser gave up on this file".to_string(),
         });
@@ -172,7 +244,7 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
     let (parents, nodes, truncated) = super::syntax::parent_map(root);
     if truncated {
         idx.problems.push(ScanProblem {
-            file: file.path.clone(),
+            file: path.clone(),
             span: None,
             message: format!(
                 "code nested deeper than {} levels was skipped",
@@ -189,8 +261,8 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
         report_syntax_errors(&mut idx, root);
     }
     if idx.candidate {
-        let folded = fold_file(&cx, &file.path, &nodes);
-        let cold = cold_by_path(&file.path);
+        let folded = fold_file(&cx, path, &nodes);
+        let cold = cold_by_path(path);
         idx.ops = folded.ops;
         idx.templates = folded.templates;
         idx.helper_calls = folded.helper_calls;
@@ -429,5 +501,51 @@ fn collect_uses(src: Src<'_>, n: Node<'_>, prefix: &[String], out: &mut Vec<UseA
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (code, the calls chained into a builder setter).
+    const CASES: &[(&str, &[&str])] = &[
+        ("fn f() { base(&c).send(); }", &["base"]),
+        ("fn f() { let x = helper(a, b(c))?.limit(5); }", &["helper"]),
+        (
+            "fn f() { self.everything().await?.send().await; }",
+            &["everything"],
+        ),
+        (
+            "fn f() { q::base::<T>(c).send(); tx.clone().send(m); }",
+            &["clone"],
+        ),
+        (
+            "fn f() { http().post(u).send(); (a).send(); if (x) {} }",
+            &["post"],
+        ),
+    ];
+
+    #[test]
+    fn chained_calls_are_the_calls_a_setter_follows() {
+        for (code, want) in CASES {
+            let got = chained_calls(code.as_bytes(), &tokenize(code.as_bytes()));
+            assert_eq!(got, *want, "{code}");
+        }
+    }
+
+    #[test]
+    fn a_skipped_file_keeps_its_text_only_when_it_chains_calls() {
+        let settings = ScanSettings::default();
+        let chains = SourceFile::new("a.rs", "fn f() { base(&c).send(); }");
+        let idx = index_file(&chains, &settings);
+        assert!(!idx.candidate);
+        assert_eq!(idx.chained, ["base"]);
+        assert!(idx.text.is_some());
+        let plain = SourceFile::new("b.rs", "fn f() { let x = y(1) + 2; }");
+        let idx = index_file(&plain, &settings);
+        assert!(idx.chained.is_empty() && idx.text.is_none());
+        let forced = index_source(&chains.path, &chains.text, &settings, true);
+        assert!(forced.candidate && forced.chained.is_empty());
     }
 }

@@ -265,6 +265,9 @@ pub struct SetterCall {
     pub removal_span: Span,
     /// Called only on some paths (inside an `if`, or rebound in one branch).
     pub conditional: bool,
+    /// The white space before the call's `.` (a line break and indentation in a chain
+    /// written one call per line), so a fix can add a setter in the same layout.
+    pub lead: String,
 }
 
 /// An item or key map; `complete` says every attribute of it is known.

@@ -9,11 +9,12 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
+use rayon::prelude::*;
 
 use super::call_site_loop::loop_at_call_site;
 use super::fold::Escape;
 use super::graph::{one_off, reach, FnId, ENTRY_PREFIX};
-use super::index::FileIndex;
+use super::index::{index_source, FileIndex};
 use super::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
     ValueInfo,
@@ -26,6 +27,53 @@ use crate::source::Span;
 
 /// Links file indexes into the crate's operations.
 pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
+    match parse_skipped_callers(files, settings) {
+        Some(completed) => link_complete(&completed, settings),
+        None => link_complete(files, settings),
+    }
+}
+
+/// The byte pre-filter's second look. A file without an SDK marker can still send a
+/// builder that a helper in another file returns (`recent_orders(&c, id).send()`);
+/// which functions return builders is known only now. Files the pre-filter skipped
+/// whose tokens chain a call of one of them into a setter are indexed again, parsed.
+/// `None` (nothing to redo) is the usual case and costs one pass over the names.
+fn parse_skipped_callers(
+    files: &[Arc<FileIndex>],
+    settings: &ScanSettings,
+) -> Option<Vec<Arc<FileIndex>>> {
+    let returned: HashSet<&str> = files
+        .iter()
+        .flat_map(|f| &f.ops)
+        .filter_map(|(_, e)| match e {
+            Escape::Returned { function } => Some(function.as_str()),
+            _ => None,
+        })
+        .collect();
+    if returned.is_empty() {
+        return None;
+    }
+    let redo: Vec<(usize, FileIndex)> = files
+        .par_iter()
+        .enumerate()
+        .filter(|(_, f)| !f.candidate && f.chained.iter().any(|c| returned.contains(c.as_str())))
+        .filter_map(|(i, f)| {
+            let text = f.text.as_ref()?;
+            Some((i, index_source(&f.path, text, settings, true)))
+        })
+        .collect();
+    if redo.is_empty() {
+        return None;
+    }
+    let mut out = files.to_vec();
+    for (i, index) in redo {
+        out[i] = Arc::new(index);
+    }
+    Some(out)
+}
+
+/// [`link`] once every file that can hold a request has been parsed.
+fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     let mut result = ScanResult::default();
     let linker = Linker::new(files);
     let hot_globs = globs(&settings.hot_paths, &mut result.problems);

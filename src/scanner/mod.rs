@@ -17,7 +17,11 @@
 //! [`sdk::MARKERS`] (an Aho-Corasick scan: a client method such as `query()`, a
 //! `*FluentBuilder`/`*InputBuilder` type a helper could receive, a typed batch or
 //! transaction builder, a rusoto `*Input {` literal). Any request must name one of
-//! them in the file that builds it, so a file without them cannot hold a call. Such a
+//! them in the file that builds it, so a file without them cannot hold a call — but
+//! for one shape: a chain on a builder that a helper in another file returns
+//! (`recent_orders(&c, id).send()`). Skipped files record, from their tokens, the calls
+//! they chain into a builder setter; [`link`] re-indexes (parsing) those that chain a
+//! function some file's builder is returned from. Such a
 //! file is still indexed for what *other* files need: its functions and calls (and
 //! route registrations, entry attributes) come from the tokenizer, which costs a small
 //! fraction of a parse; its consts, statics, `lazy_static!`s, structs, `use`s and
