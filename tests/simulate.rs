@@ -486,3 +486,50 @@ fn every_worked_example_simulates() {
     }
     assert!(seen >= 5, "only {seen} examples loaded");
 }
+
+#[test]
+fn declared_write_rates_size_the_hot_index_key() {
+    // 2,000 sign-ups/s, 90% filed under `PENDING`: 1,800 writes/s on one partition of
+    // the index, which takes 1,000 WCU; with no write-rate there is no verdict.
+    let text = |rate: &str| {
+        format!(
+            r#"
+[[table]]
+name = "Signups"
+partition-key = "email"
+item-count = 200_000
+avg-item-size = 600
+[table.attributes]
+email = {{ type = "S", unique = true }}
+status = {{ type = "S", values = {{ PENDING = 0.9, VERIFIED = 0.1 }} }}
+[[table.index]]
+name = "ByStatus"
+partition-key = "status"
+projection = "KEYS_ONLY"
+[[table.entity]]
+name = "Signup"
+count = 200_000
+keys = {{ email = "{{email}}" }}
+attributes = ["status"]
+{rate}
+"#
+        )
+    };
+    let r = run(&model(&text("write-rate = 2_000")), &[], 0.05);
+    let h = r.tables[0].indexes[0].hottest_key.as_ref().unwrap();
+    assert_eq!(h.value, "PENDING");
+    let declared = h.declared_writes_per_sec.unwrap();
+    assert!((declared - 2_000.0).abs() < 1e-6, "{declared}");
+    assert!((0.85..0.95).contains(&h.share), "{}", h.share);
+    assert_eq!(h.shards_needed, Some(3), "{h:?}");
+    assert!(render_human(&r).contains("throttled; shard the key over 3 values"));
+
+    let r = run(&model(&text("write-rate = 500")), &[], 0.05);
+    let h = r.tables[0].indexes[0].hottest_key.as_ref().unwrap();
+    assert_eq!(h.shards_needed, None);
+    assert!(render_human(&r).contains("within one partition"));
+
+    let r = run(&model(&text("")), &[], 0.05);
+    let h = r.tables[0].indexes[0].hottest_key.as_ref().unwrap();
+    assert_eq!((h.declared_writes_per_sec, h.shards_needed), (None, None));
+}

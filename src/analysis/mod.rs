@@ -10,6 +10,7 @@ pub mod hot_key;
 pub mod index_key_check;
 pub mod key_access;
 pub mod key_shape;
+pub mod partiql;
 pub mod paths;
 pub mod read_cost;
 pub mod request;

@@ -395,58 +395,15 @@ pub fn prepare(b: &Body<'_>, allowed: Allowed) -> DynamoResult<Prepared> {
 /// Attribute names (top level) a condition reads, for the rule that a Query filter
 /// may not name key attributes.
 pub fn top_level_names(c: &Condition, ph: &Placeholders) -> Vec<String> {
-    let mut uses = Uses::default();
-    let mut paths = Vec::new();
-    collect_paths(c, &mut paths);
-    let _ = &mut uses;
-    paths
-        .into_iter()
-        .filter_map(|p| match ph.resolve(p).into_iter().next() {
-            Some(Step::Key(k)) => Some(k),
-            _ => None,
-        })
-        .collect()
-}
-
-fn collect_paths<'a>(c: &'a Condition, out: &mut Vec<&'a Path>) {
-    fn op<'a>(o: &'a Operand, out: &mut Vec<&'a Path>) {
-        match o {
-            Operand::Path(p) => out.push(p),
-            Operand::Size { arg, .. } => op(arg, out),
-            Operand::Value(_) => {}
-        }
-    }
-    match c {
-        Condition::Compare { left, right, .. } => {
-            op(left, out);
-            op(right, out);
-        }
-        Condition::Between {
-            operand, low, high, ..
-        } => {
-            op(operand, out);
-            op(low, out);
-            op(high, out);
-        }
-        Condition::In { operand, list, .. } => {
-            op(operand, out);
-            list.iter().for_each(|o| op(o, out));
-        }
-        Condition::Function { function, .. } => match function {
-            Function::AttributeExists(p) | Function::AttributeNotExists(p) => out.push(p),
-            Function::AttributeType(a, b)
-            | Function::BeginsWith(a, b)
-            | Function::Contains(a, b) => {
-                op(a, out);
-                op(b, out);
+    let mut names = Vec::new();
+    crate::expr::visit::walk_condition(c, &mut |r| {
+        if let crate::expr::visit::Ref::Path(p) = r {
+            if let Some(Step::Key(k)) = ph.resolve(p).into_iter().next() {
+                names.push(k);
             }
-        },
-        Condition::And { left, right, .. } | Condition::Or { left, right, .. } => {
-            collect_paths(left, out);
-            collect_paths(right, out);
         }
-        Condition::Not { inner, .. } => collect_paths(inner, out),
-    }
+    });
+    names
 }
 
 /// DynamoDB's rendering of a document path in messages: `[info, dims, [0]]`.

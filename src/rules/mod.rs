@@ -15,6 +15,7 @@ mod unpaginated_query;
 mod unprojected_attribute;
 mod unserved_access_pattern;
 mod unused_index;
+mod unused_partition_key;
 
 #[cfg(test)]
 mod test_support;
@@ -94,6 +95,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &missing_sparse_attribute::MissingSparseAttribute,
     &get_item_in_loop::GetItemInLoop,
     &unused_index::UnusedIndex,
+    &unused_partition_key::UnusedPartitionKey,
     &unserved_access_pattern::UnservedAccessPattern,
 ];
 

@@ -75,6 +75,9 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
         let kind = root_kind(cx, n).unwrap_or(OpKind::Query);
         let mut op = Operation::new(kind, path.clone(), span(n));
         op.method_span = method_span(n);
+        if helper.is_none() {
+            super::expr_crate::fill(cx, n, &mut op);
+        }
         let mut st = State::default();
         let top = climb_apply(cx, n, &mut op, &mut st, false);
         let escape = follow_consumer(cx, top, &mut op, &mut st, 0);
@@ -222,8 +225,14 @@ fn builder_type_kind(ty: &str) -> Option<OpKind> {
 fn root_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
     let src = cx.src;
     if let Some((_, name, call)) = method_call(src, n) {
-        let kind = op_for_method(&name)?;
-        return call_args(call).is_empty().then_some(kind);
+        if call_args(call).is_empty() && op_for_method(&name).is_some() {
+            // `expr.to_query_fluent_builder(client.query())`: the outer call is the root.
+            if super::expr_crate::is_wrapped(cx, n) {
+                return None;
+            }
+            return op_for_method(&name);
+        }
+        return super::expr_crate::root_kind(cx, n);
     }
     let path = call_path(src, n)?;
     if last_segment(path) != "builder" {

@@ -42,6 +42,7 @@
 mod batch;
 mod call_site_loop;
 mod context;
+mod expr_crate;
 mod fold;
 mod graph;
 mod index;

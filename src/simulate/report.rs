@@ -97,6 +97,12 @@ pub struct HottestKey {
     /// Item writes per second (to items landing in the index) before that index
     /// partition reaches 1,000 WCU: `1000 / (share × wcu_per_write)`.
     pub max_writes_per_sec: f64,
+    /// Writes per second to items landing in the index, from the model's `write-rate`
+    /// (the entities', else the table's spread by item count); `None` without one.
+    pub declared_writes_per_sec: Option<f64>,
+    /// When the declared rate tops the ceiling: the shards the key needs, padded for
+    /// skew (`declared × share × wcu_per_write / 1,000`, rounded up, plus headroom).
+    pub shards_needed: Option<u64>,
 }
 
 /// One access pattern, simulated.

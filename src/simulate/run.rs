@@ -19,7 +19,9 @@ use super::ops::{implements, plan_operation};
 use super::plan::{plan_pattern, Access, ReadPlan};
 use super::replay::{measure, Measured};
 use super::report::*;
-use super::shards::{required_shards, Io, PARTITION_MAX_RCU, PARTITION_MAX_WCU, WRITE_UNIT_BYTES};
+use super::shards::{
+    required_shards, shards_for_units, Io, PARTITION_MAX_RCU, PARTITION_MAX_WCU, WRITE_UNIT_BYTES,
+};
 
 /// Seed used unless `--seed` says otherwise.
 pub const DEFAULT_SEED: u64 = 7;
@@ -481,7 +483,7 @@ fn table_report(
                     .get(&(table.name.clone(), ix.name.clone()))
                     .cloned()
                     .unwrap_or_default(),
-                hottest_key: hottest_key(gt, i, &entities),
+                hottest_key: hottest_key(gt, table, i, &entities),
             }
         })
         .collect();
@@ -500,7 +502,12 @@ fn table_report(
 
 /// The index partition key value most entries share (counted as items were
 /// generated), with the write ceiling it implies.
-fn hottest_key(gt: &GeneratedTable, index: usize, entities: &[EntityReport]) -> Option<HottestKey> {
+fn hottest_key(
+    gt: &GeneratedTable,
+    table: &crate::model::Table,
+    index: usize,
+    entities: &[EntityReport],
+) -> Option<HottestKey> {
     let ix = gt.data().schema.indexes.get(index)?;
     let counts = gt.index_keys.get(index)?;
     let (value, n) = counts.hottest()?;
@@ -520,6 +527,11 @@ fn hottest_key(gt: &GeneratedTable, index: usize, entities: &[EntityReport]) -> 
         }
     }
     let wcu_per_write = if weight > 0.0 { wcu / weight } else { 1.0 };
+    let declared = declared_index_writes(gt, table, &ix.name);
+    let shards_needed = declared
+        .map(|w| shards_for_units(Io::Write, w * share * wcu_per_write))
+        .filter(|(shards, _)| *shards > 1)
+        .map(|(_, padded)| padded);
     Some(HottestKey {
         value: match value {
             KeyValue::S(s) => s.clone(),
@@ -530,6 +542,42 @@ fn hottest_key(gt: &GeneratedTable, index: usize, entities: &[EntityReport]) -> 
         distinct_values: counts.distinct(),
         wcu_per_write,
         max_writes_per_sec: PARTITION_MAX_WCU / (share * wcu_per_write),
+        declared_writes_per_sec: declared,
+        shards_needed,
+    })
+}
+
+/// Writes per second to items that land in `index`, from the model's write rates: each
+/// entity's `write-rate` times the share of its items the index holds; with none
+/// declared, the table's `write-rate` spread over the entities by item count.
+fn declared_index_writes(
+    gt: &GeneratedTable,
+    table: &crate::model::Table,
+    index: &str,
+) -> Option<f64> {
+    let landing = |g: &GeneratedEntity| {
+        let n = g.index_writes.get(index).copied().unwrap_or(0) as f64;
+        if g.written > 0 {
+            n / g.written as f64
+        } else {
+            0.0
+        }
+    };
+    let pairs = gt.entities.iter().zip(&gt.generated);
+    if gt.entities.iter().any(|e| e.write_rate.is_some()) {
+        return Some(
+            pairs
+                .map(|(e, g)| e.write_rate.unwrap_or(0.0) * landing(g))
+                .sum(),
+        );
+    }
+    let rate = table.write_rate?;
+    let total: f64 = gt.generated.iter().map(|g| g.full_count as f64).sum();
+    (total > 0.0).then(|| {
+        gt.generated
+            .iter()
+            .map(|g| rate * g.full_count as f64 / total * landing(g))
+            .sum()
     })
 }
 

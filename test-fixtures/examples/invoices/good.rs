@@ -1,7 +1,8 @@
 // Invoices as article 003 designs it: big clients' invoices are spread over ten
 // partition keys (`121212-1`..`121212-10`) and read back with ten queries; small
-// clients live in their own table and are read by their full key. The legacy orders
-// table is read through its two indexes.
+// clients live in their own table and are read by their full key. The migrated
+// orders are keyed by the order id every read selects by (`good.toml`): one `GetItem`,
+// no GSI to keep in step, and the by-day GSI for the other pattern.
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
 
@@ -47,22 +48,33 @@ pub async fn small_client_transaction(client: &Client, invoice: &str, id: &str) 
     Ok(res.item.map(to_transaction))
 }
 
-pub async fn legacy_order(client: &Client, order_id: &str) -> Result<Vec<Order>, Error> {
+pub async fn order(client: &Client, order_id: &str) -> Result<Option<Order>, Error> {
     let res = client
-        .query()
-        .table_name("LegacyOrders")
-        .index_name("ByOrderID")
-        .key_condition_expression("OrderID = :o")
-        .expression_attribute_values(":o", AttributeValue::S(order_id.into()))
+        .get_item()
+        .table_name(std::env::var("ORDERS_TABLE")?)
+        .key("OrderID", AttributeValue::S(order_id.into()))
         .send()
         .await?;
-    Ok(to_orders(res.items()))
+    Ok(res.item.map(to_order))
 }
 
-pub async fn legacy_orders_of_day(client: &Client, day: &str) -> Result<Vec<Order>, Error> {
+pub async fn set_status(client: &Client, order_id: &str, status: &str) -> Result<(), Error> {
+    client
+        .update_item()
+        .table_name(std::env::var("ORDERS_TABLE")?)
+        .key("OrderID", AttributeValue::S(order_id.into()))
+        .update_expression("SET #s = :s")
+        .expression_attribute_names("#s", "Status")
+        .expression_attribute_values(":s", AttributeValue::S(status.into()))
+        .send()
+        .await?;
+    Ok(())
+}
+
+pub async fn orders_of_day(client: &Client, day: &str) -> Result<Vec<Order>, Error> {
     let mut pages = client
         .query()
-        .table_name("LegacyOrders")
+        .table_name(std::env::var("ORDERS_TABLE")?)
         .index_name("ByOrderDate")
         .key_condition_expression("Order_Date = :d")
         .expression_attribute_values(":d", AttributeValue::S(day.into()))
