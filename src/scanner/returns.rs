@@ -48,12 +48,49 @@ pub struct OnceSet {
     pub value: Resolved,
 }
 
-/// Whether a return type (as written) can carry a string.
+/// Whether a return type (as written) is a string: `String`, `&'static str`,
+/// `Cow<str>`, `AttributeValue`, or one inside `Result<..>`/`Option<..>` (its first
+/// argument). `Result<BTreeMap<String, u64>, String>` is not: its value is a map.
 pub fn returns_string(ty: &str) -> bool {
-    ty.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|w| STRING_TYPES.contains(&w))
-        && !ty.contains("Builder")
-        && !ty.contains("Future")
+    let mut t = ty.trim();
+    for _ in 0..4 {
+        t = t.trim_start_matches('&').trim_start();
+        if t.starts_with('\'') {
+            // A lifetime: `&'static str`.
+            t = t
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, r)| r)
+                .trim_start();
+        }
+        t = t.strip_prefix("mut ").unwrap_or(t).trim_start();
+        let (base, args) = match t.split_once('<') {
+            Some((b, a)) => (b.trim(), Some(a)),
+            None => (t.trim(), None),
+        };
+        let base = base.rsplit("::").next().unwrap_or(base).trim();
+        if STRING_TYPES.contains(&base) {
+            return true;
+        }
+        match (base, args) {
+            ("Result" | "Option", Some(a)) => t = first_arg(a),
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The first generic argument of `A, B>` (after the `<`): `A`, nesting respected.
+fn first_arg(args: &str) -> &str {
+    let mut depth = 0usize;
+    for (i, c) in args.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' if depth > 0 => depth -= 1,
+            ',' | '>' if depth == 0 => return &args[..i],
+            _ => {}
+        }
+    }
+    args
 }
 
 /// For the sparse text of a file without calls: whether to keep a `fn` item
@@ -67,9 +104,18 @@ pub fn keep_in_sparse(src: &[u8], toks: &[Token]) -> bool {
         .windows(2)
         .position(|w| w[0].is_punct(b'-') && w[1].is_punct(b'>'));
     let returns = arrow.is_some_and(|a| {
-        head[a..].iter().any(|t| {
-            t.kind == Tok::Ident && STRING_TYPES.iter().any(|s| t.text(src) == s.as_bytes())
-        })
+        let ty = &head[a + 2..];
+        let end = ty
+            .iter()
+            .position(|t| t.is_ident(src, "where"))
+            .unwrap_or(ty.len());
+        match (ty.first(), end.checked_sub(1).and_then(|e| ty.get(e))) {
+            (Some(first), Some(last)) => src
+                .get(first.start as usize..last.end as usize)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .is_some_and(returns_string),
+            _ => false,
+        }
     });
     if returns && toks.len() - open <= MAX_SPARSE_BODY_TOKENS {
         return true;
@@ -274,4 +320,37 @@ pub fn once_sets(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<OnceSet> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::returns_string;
+
+    #[test]
+    fn string_return_types() {
+        for t in [
+            "String",
+            "&str",
+            "&'static str",
+            "Cow<'static, str>",
+            "std::borrow::Cow<str>",
+            "Result<String, Error>",
+            "anyhow::Result<String>",
+            "Option<&'a str>",
+            "AttributeValue",
+            "Result<Option<String>, E>",
+        ] {
+            assert!(returns_string(t), "{t}");
+        }
+        for t in [
+            "Result<BTreeMap<String, u64>, String>",
+            "Vec<String>",
+            "usize",
+            "HashMap<String, AttributeValue>",
+            "QueryFluentBuilder",
+            "impl Future<Output = String>",
+        ] {
+            assert!(!returns_string(t), "{t}");
+        }
+    }
 }
