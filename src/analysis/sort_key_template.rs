@@ -12,7 +12,7 @@ use indexmap::IndexMap;
 use crate::analysis::conditions::{Term, TermOp};
 use crate::analysis::read_cost::literal_of;
 use crate::expr::Comparator;
-use crate::model::{Entity, Index, KeyTemplate, Table, TemplatePart};
+use crate::model::{Entity, Index, KeyTemplate, Presence, Table, TemplatePart};
 use crate::scanner::ValueInfo;
 
 /// A key condition on a templated sort key that can replace a filter term.
@@ -113,6 +113,10 @@ pub fn serving_template<'a>(
             let Some(template) = entity.template(sort_key) else {
                 continue;
             };
+            // A sparse index the entity's items never reach serves none of them.
+            if index.is_some_and(|i| entity.presence_in(table, i) == Presence::Absent) {
+                continue;
+            }
             match condition_for(&template, term, terms, values) {
                 Ok(condition) => {
                     return TemplateFit::Serves(TemplateKey {
@@ -286,6 +290,7 @@ sort-key = "PlayedPhase"
 [[table.entity]]
 name = "Play"
 keys = { UserId = "{userId}", SK = "PLAY#{playId}", PhasePlayed = "GAME#{Phase}#{Played}", PlayedPhase = "{Played}:{Phase}", Packed = "{Genre}_{Played}" }
+attributes = ["Region", "Genre"]
 "#;
 
     fn terms(src: &str) -> Vec<Term> {
@@ -434,6 +439,13 @@ keys = { UserId = "{userId}", SK = "PLAY#{playId}", PhasePlayed = "GAME#{Phase}#
             fit(t, "Region", "Genre = :k", "Genre = :k", &[]),
             TemplateFit::Serves(_)
         ));
+        // A sparse index the entity never reaches serves none of its items.
+        let sparse = MODEL.replace("[\"Region\", \"Genre\"]", "[\"Genre\"]");
+        let m = load_str(Path::new("dynalint.toml"), &sparse).unwrap();
+        assert_eq!(
+            fit(&m.tables[0], "Region", "Genre = :k", "Genre = :k", &[]),
+            TemplateFit::None
+        );
         // Only equality filters become a prefix.
         assert_eq!(
             fit(t, "UserId", "Phase > :s", "Phase > :s", &[]),

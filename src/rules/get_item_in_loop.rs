@@ -67,7 +67,7 @@ fn check(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
     )
     .label(
         lp.file(op).clone(),
-        lp.span,
+        lp.keyword_span(),
         format!("{} repeats the request per element", lp.this_loop(op)),
     )
     .note(format!(

@@ -64,24 +64,11 @@ impl Rule for ScanInHotPath {
             )
             .label(
                 lp.file(op).clone(),
-                loop_keyword(lp),
+                lp.keyword_span(),
                 format!("{} repeats the scan", lp.this_loop(op)),
             )
             .help("scan once outside the loop, or query by key inside it");
         }
-    }
-}
-
-/// The loop's keyword when it is one (`for`, `while`, `loop`), else the whole loop:
-/// a label over a 40-line body says less than one over its `for`.
-fn loop_keyword(lp: &crate::scanner::LoopInfo) -> crate::source::Span {
-    if matches!(lp.kind.as_str(), "for" | "while" | "loop") {
-        crate::source::Span::new(
-            lp.span.start,
-            (lp.span.start + lp.kind.len()).min(lp.span.end),
-        )
-    } else {
-        lp.span
     }
 }
 

@@ -86,7 +86,8 @@ fn check_table(
     for p in patterns {
         match p.index.as_deref().and_then(|n| table.index(n)) {
             Some(i) if i.kind == IndexKind::Global => push_unique(&mut read_gsis, i),
-            // The table itself or an LSI: both are keyed by the table's partition key.
+            // The table itself or an LSI, both keyed by the table's partition key, or an
+            // index the model lacks (the model check reports it): not concluded.
             _ => return,
         }
     }
@@ -238,7 +239,19 @@ fn report(cx: &mut RuleContext<'_>, table: &Table, gsi: &Index, on_table: &[&Bou
         gsi.name_span,
         format!("keyed by `{gpk}`, one item per value: this could be the table's key"),
     );
-    if let (Some(rate), Some(g)) = (table.write_rate, gsi_wcu) {
+    // Entities' own rates take precedence over the table's, as for `low-cardinality-pk`.
+    let entity_rates: Vec<f64> = table
+        .entities
+        .iter()
+        .filter(|e| e.writes(table, gpk) != Some(false))
+        .filter_map(|e| e.write_rate)
+        .collect();
+    let rate = if entity_rates.is_empty() {
+        table.write_rate
+    } else {
+        Some(entity_rates.iter().sum())
+    };
+    if let (Some(rate), Some(g)) = (rate, gsi_wcu) {
         d.note(format!(
             "at the declared `write-rate` of {} items a second, `{}` alone takes {} WCU a second",
             units(rate),

@@ -2,6 +2,7 @@
 //! where `get_user` sends the GetItem. The loop is not around the call itself but
 //! around a call of its function; the call graph (by name, like hotness) finds it.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::graph::{FnNode, ENTRY_PREFIX};
@@ -63,6 +64,7 @@ pub fn loop_at_call_site(
     fi: usize,
     graphs: &[Vec<FnNode>],
     files: &[Arc<FileIndex>],
+    callers: &Callers<'_>,
 ) -> Option<LoopInfo> {
     let func = op.context.function.as_deref()?;
     let fns = graphs.get(fi)?;
@@ -71,44 +73,88 @@ pub fn loop_at_call_site(
         .filter(|n| n.qualified == func && n.span.start <= op.span.start)
         .max_by_key(|n| n.span.start)?;
     let mut names: Vec<&str> = vec![start.name.as_str()];
-    let mut seen: Vec<&str> = names.clone();
+    let mut seen: HashSet<&str> = names.iter().copied().collect();
     for _ in 0..MAX_DEPTH {
         names.retain(|n| !TOO_COMMON.contains(n) && op_for_method(n).is_none());
         if names.is_empty() {
             return None;
         }
-        // Callers in file order, so the answer does not depend on hashing.
-        let callers = graphs.iter().enumerate().flat_map(|(gi, g)| {
-            g.iter()
-                .filter(|n| !n.test && !n.name.starts_with(ENTRY_PREFIX))
-                .map(move |n| (gi, n))
-        });
-        let mut next: Vec<&str> = Vec::new();
-        for (gi, caller) in callers {
-            if let Some(lc) = caller
+        // The first caller in file order (so the answer does not depend on hashing)
+        // whose loop calls one of the names.
+        if let Some(&(gi, ni)) = Callers::of(&callers.in_loops, &names).first() {
+            let caller = graphs.get(gi)?.get(ni)?;
+            let lc = caller
                 .loop_calls
                 .iter()
-                .find(|c| names.contains(&c.name.as_str()))
-            {
-                let file = files.get(gi)?;
-                return Some(LoopInfo {
-                    kind: lc.kind.clone(),
-                    span: lc.span,
-                    caller: Some(CallStep {
-                        function: caller.qualified.clone(),
-                        file: file.path.clone(),
-                        span: caller.span,
-                    }),
-                });
-            }
-            if caller.calls.iter().any(|c| names.contains(&c.as_str()))
-                && !seen.contains(&caller.name.as_str())
-            {
+                .find(|c| names.contains(&c.name.as_str()))?;
+            let file = files.get(gi)?;
+            return Some(LoopInfo {
+                kind: lc.kind.clone(),
+                span: lc.span,
+                caller: Some(CallStep {
+                    function: caller.qualified.clone(),
+                    file: file.path.clone(),
+                    span: caller.span,
+                }),
+            });
+        }
+        let mut next: Vec<&str> = Vec::new();
+        for (gi, ni) in Callers::of(&callers.calls, &names) {
+            let Some(caller) = graphs.get(gi).and_then(|g| g.get(ni)) else {
+                continue;
+            };
+            if seen.insert(caller.name.as_str()) {
                 next.push(caller.name.as_str());
-                seen.push(caller.name.as_str());
             }
         }
         names = next;
     }
     None
+}
+
+/// Who calls each name, built once per link: the search below runs for every
+/// operation that is not in a loop, and scanning every function of the crate for each
+/// of them made linking a large crate quadratic.
+pub struct Callers<'a> {
+    /// Name → the functions (file order) that call it.
+    calls: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// Name → the functions (file order) that call it inside a loop.
+    in_loops: HashMap<&'a str, Vec<(usize, usize)>>,
+}
+
+impl<'a> Callers<'a> {
+    pub fn new(graphs: &'a [Vec<FnNode>]) -> Self {
+        let mut calls: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut in_loops: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        for (gi, g) in graphs.iter().enumerate() {
+            for (ni, n) in g.iter().enumerate() {
+                if n.test || n.name.starts_with(ENTRY_PREFIX) {
+                    continue;
+                }
+                for c in &n.calls {
+                    calls.entry(c.as_str()).or_default().push((gi, ni));
+                }
+                for lc in &n.loop_calls {
+                    let v = in_loops.entry(lc.name.as_str()).or_default();
+                    if v.last() != Some(&(gi, ni)) {
+                        v.push((gi, ni));
+                    }
+                }
+            }
+        }
+        Self { calls, in_loops }
+    }
+
+    /// The functions (in file order, each once) that call one of `names`.
+    fn of(map: &HashMap<&'a str, Vec<(usize, usize)>>, names: &[&str]) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = names
+            .iter()
+            .filter_map(|n| map.get(n))
+            .flatten()
+            .copied()
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }

@@ -341,6 +341,19 @@ impl LoopInfo {
         self.caller.as_ref().map_or(&op.file, |c| &c.file)
     }
 
+    /// The loop's keyword when it is one (`for`, `while`, `loop`), else the whole loop
+    /// or combinator call: a label over a 40-line body says less than one over `for`.
+    pub fn keyword_span(&self) -> Span {
+        if matches!(self.kind.as_str(), "for" | "while" | "loop") {
+            Span::new(
+                self.span.start,
+                (self.span.start + self.kind.len()).min(self.span.end),
+            )
+        } else {
+            self.span
+        }
+    }
+
     /// "this `for`", or "this `for` in `friends`, which calls `Repo::get_user`," when
     /// the loop is at a call site of the operation's function.
     pub fn this_loop(&self, op: &Operation) -> String {

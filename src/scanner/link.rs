@@ -11,7 +11,7 @@ use std::sync::Arc;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
-use super::call_site_loop::loop_at_call_site;
+use super::call_site_loop::{loop_at_call_site, Callers};
 use super::fold::Escape;
 use super::graph::{one_off, reach, FnId, ENTRY_PREFIX};
 use super::index::{index_source, FileIndex};
@@ -99,6 +99,7 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
     let graph_refs: Vec<&[super::graph::FnNode]> = glob_entries.iter().map(Vec::as_slice).collect();
     let reached = reach(&graph_refs);
     let one_off = one_off(&graph_refs);
+    let callers = Callers::new(&glob_entries);
 
     // Received builders by (function, parameter); returned ones by function.
     let mut received: HashMap<(&str, usize), Vec<(usize, &super::fold::Template)>> = HashMap::new();
@@ -145,7 +146,7 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
             cold_glob,
         );
         if op.context.in_loop.is_none() {
-            op.context.in_loop = loop_at_call_site(op, fi, &glob_entries, files);
+            op.context.in_loop = loop_at_call_site(op, fi, &glob_entries, files, &callers);
         }
     };
     let mut consumed: HashSet<(usize, usize)> = HashSet::new();

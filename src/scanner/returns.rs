@@ -48,49 +48,61 @@ pub struct OnceSet {
     pub value: Resolved,
 }
 
-/// Whether a return type (as written) is a string: `String`, `&'static str`,
-/// `Cow<str>`, `AttributeValue`, or one inside `Result<..>`/`Option<..>` (its first
-/// argument). `Result<BTreeMap<String, u64>, String>` is not: its value is a map.
+/// Whether a return type (as written) can carry a string: the value itself, through
+/// `Result`'s `Ok`, `Option`, references and smart pointers, not a string inside a
+/// collection (`Result<BTreeMap<String, u64>, String>` returns no table name or key,
+/// and resolving such functions in every file the pre-filter skipped was most of the
+/// scanner's time on ordinary code).
 pub fn returns_string(ty: &str) -> bool {
-    let mut t = ty.trim();
-    for _ in 0..4 {
-        t = t.trim_start_matches('&').trim_start();
-        if t.starts_with('\'') {
-            // A lifetime: `&'static str`.
-            t = t
-                .split_once(char::is_whitespace)
-                .map_or("", |(_, r)| r)
-                .trim_start();
-        }
-        t = t.strip_prefix("mut ").unwrap_or(t).trim_start();
-        let (base, args) = match t.split_once('<') {
-            Some((b, a)) => (b.trim(), Some(a)),
-            None => (t.trim(), None),
-        };
-        let base = base.rsplit("::").next().unwrap_or(base).trim();
-        if STRING_TYPES.contains(&base) {
-            return true;
-        }
-        match (base, args) {
-            ("Result" | "Option", Some(a)) => t = first_arg(a),
-            _ => return false,
-        }
-    }
-    false
+    !ty.contains("Builder") && !ty.contains("Future") && string_valued(ty, 0)
 }
 
-/// The first generic argument of `A, B>` (after the `<`): `A`, nesting respected.
-fn first_arg(args: &str) -> &str {
-    let mut depth = 0usize;
-    for (i, c) in args.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' if depth > 0 => depth -= 1,
-            ',' | '>' if depth == 0 => return &args[..i],
-            _ => {}
+/// Wrappers whose first type argument is the value a function gives.
+const WRAPPERS: &[&str] = &[
+    "Result", "Option", "Box", "Arc", "Rc", "Into", "AsRef", "ToString", "Display",
+];
+
+fn string_valued(ty: &str, depth: usize) -> bool {
+    let mut t = ty.trim();
+    loop {
+        let before = t;
+        t = t.trim_start_matches('&').trim_start();
+        if let Some(rest) = t.strip_prefix('\'') {
+            t = rest.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+        }
+        for kw in ["mut ", "dyn ", "impl ", "const "] {
+            t = t.strip_prefix(kw).unwrap_or(t).trim_start();
+        }
+        if t == before {
+            break;
         }
     }
-    args
+    let (path, args) = match t.find('<') {
+        Some(i) => (&t[..i], t[i + 1..].strip_suffix('>').unwrap_or(&t[i + 1..])),
+        None => (t, ""),
+    };
+    let base = path.rsplit("::").next().unwrap_or(path).trim();
+    if STRING_TYPES.contains(&base) {
+        return true;
+    }
+    if depth > 8 || !WRAPPERS.contains(&base) {
+        return false;
+    }
+    // The first type argument, up to a `,` outside nested `<..>`/`(..)`.
+    let mut level = 0i32;
+    let end = args
+        .char_indices()
+        .find(|(_, c)| {
+            match c {
+                '<' | '(' | '[' => level += 1,
+                '>' | ')' | ']' => level -= 1,
+                ',' if level == 0 => return true,
+                _ => {}
+            }
+            false
+        })
+        .map_or(args.len(), |(i, _)| i);
+    string_valued(&args[..end], depth + 1)
 }
 
 /// For the sparse text of a file without calls: whether to keep a `fn` item
@@ -103,15 +115,17 @@ pub fn keep_in_sparse(src: &[u8], toks: &[Token]) -> bool {
     let arrow = head
         .windows(2)
         .position(|w| w[0].is_punct(b'-') && w[1].is_punct(b'>'));
+    // The return type as written: from after `->` to the body or a `where`.
     let returns = arrow.is_some_and(|a| {
-        let ty = &head[a + 2..];
-        let end = ty
+        let from = head.get(a + 2).map(|t| t.start as usize);
+        let to = head[a..]
             .iter()
-            .position(|t| t.is_ident(src, "where"))
-            .unwrap_or(ty.len());
-        match (ty.first(), end.checked_sub(1).and_then(|e| ty.get(e))) {
-            (Some(first), Some(last)) => src
-                .get(first.start as usize..last.end as usize)
+            .find(|t| t.is_ident(src, "where"))
+            .or(toks.get(open))
+            .map(|t| t.start as usize);
+        match (from, to) {
+            (Some(f), Some(e)) if f <= e => src
+                .get(f..e)
                 .and_then(|b| std::str::from_utf8(b).ok())
                 .is_some_and(returns_string),
             _ => false,

@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use tree_sitter::Node;
+use std::sync::OnceLock;
+
+use tree_sitter::{Language, Node};
 
 use crate::source::Span;
 
@@ -47,12 +49,28 @@ const INTERESTING: &[&str] = &[
     "struct_item",
 ];
 
+/// The grammar's symbol ids of [`INTERESTING`] kinds: comparing ids spares the
+/// `strlen` and UTF-8 check `Node::kind` costs on every node of every file.
+fn interesting_ids() -> &'static [u16] {
+    static IDS: OnceLock<Vec<u16>> = OnceLock::new();
+    IDS.get_or_init(|| {
+        let lang: Language = tree_sitter_rust::LANGUAGE.into();
+        INTERESTING
+            .iter()
+            .map(|k| lang.id_for_node_kind(k, true))
+            .filter(|id| *id != 0)
+            .collect()
+    })
+}
+
 /// Every node's parent, and the nodes of [`INTERESTING`] kinds in pre-order, from one
 /// cursor walk (depth-guarded like every walk).
 /// The bool says the walk stopped at [`MAX_DEPTH`]` * 4` somewhere (parts skipped).
 pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
-    let mut map = Parents::default();
+    // About one node per three bytes of Rust: sized once instead of rehashed as it grows.
+    let mut map = Parents::with_capacity_and_hasher(root.end_byte() / 3, Default::default());
     let mut nodes = Vec::new();
+    let interesting = interesting_ids();
     let mut truncated = false;
     let mut cursor = root.walk();
     let mut stack: Vec<Node<'_>> = Vec::new();
@@ -61,7 +79,7 @@ pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
         if let Some(p) = stack.last() {
             map.insert(n.id(), *p);
         }
-        if n.is_named() && INTERESTING.contains(&n.kind()) {
+        if n.is_named() && interesting.contains(&n.kind_id()) {
             nodes.push(n);
         }
         if stack.len() < MAX_DEPTH * 4 {
@@ -118,8 +136,18 @@ pub fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     node.named_children(&mut c).collect()
 }
 
+/// The child in a field. Field ids are looked up once per name: tree-sitter resolves a
+/// name by comparing it with each of the grammar's field names, on every call.
 pub fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-    node.child_by_field_name(name)
+    static IDS: OnceLock<HashMap<String, u16, BuildHasherDefault<IdHasher>>> = OnceLock::new();
+    let ids = IDS.get_or_init(|| {
+        let lang: Language = tree_sitter_rust::LANGUAGE.into();
+        (1..=lang.field_count())
+            .filter_map(|id| u16::try_from(id).ok())
+            .filter_map(|id| lang.field_name_for_id(id).map(|n| (n.to_string(), id)))
+            .collect()
+    });
+    node.child_by_field_id(*ids.get(name)?)
 }
 
 /// The arguments of a call, without the comments.

@@ -87,6 +87,23 @@ impl OrderRepo {
     }
 }
 
+/// `DateResult = "{Date}#{Result}"` holds the result after a date the call does not
+/// fix: the note says a template starting with `{Result}` would serve it.
+pub async fn won_matches(client: &Client, user: &str) -> Result<Vec<Match>, Error> {
+    let out = client
+        .query()
+        .table_name("Matches")
+        .key_condition_expression("UserId = :u")
+        .filter_expression("#r = :won")
+        //~^ filter-instead-of-index
+        .expression_attribute_names("#r", "Result")
+        .expression_attribute_values(":u", AttributeValue::S(user.to_string()))
+        .expression_attribute_values(":won", AttributeValue::S("WON".into()))
+        .send()
+        .await?;
+    Ok(to_matches(out.items()))
+}
+
 // ---- must not be flagged ----
 
 /// `ModeDate` holds `{Mode}` on a GSI keyed by `Region`, another item collection, and
