@@ -12,22 +12,27 @@
 //! `between`, `begins_with`, `contains`, `attribute_exists`,
 //! `attribute_not_exists`, combined with `and`/`or`/`not`, and projections of names —
 //! as an equivalent expression with placeholders of our own (`#n0 = :v0`, the names
-//! and values recorded beside it, as the crate does). Anything else (updates, `Ref`
-//! values, sizes, `in_`) leaves the slot's text unknown ("built by
-//! dynamodb_expression"), so rules never check placeholders in text they cannot see.
+//! and values recorded beside it, as the crate does); so is a single update action
+//! (`set`, `math().add`/`sub`, `if_not_exists().set`, `remove`). Anything else
+//! (combined updates, list appends, `Ref` values, sizes, `in_`) leaves the slot's text
+//! unknown ("built by dynamodb_expression"), so rules never check placeholders in text
+//! they cannot see.
 //! When the `Expression` is not visible (a parameter, a field), only the slot the
 //! request must have is recorded, unknown: the key condition of a Query, the update of
 //! an UpdateItem.
 //!
-//! Not covered: the typed transaction builders (`to_put_builder()` and friends), and
-//! expressions assembled across functions beyond a `let`.
+//! The typed builders of transactions and batches (`to_put_builder()`,
+//! `to_update_builder()`, `to_delete_builder()`, `to_condition_check_builder()`,
+//! `to_get_builder()`, `to_keys_and_attributes_builder()`) are leaves like
+//! `Put::builder()`. Not covered: expressions assembled across functions beyond a
+//! `let`.
 
 use tree_sitter::Node;
 
 use super::ir::{ExprArg, NameArg, OpKind, Operation, Resolved, ValueInfo};
 use super::resolve::FileCx;
 use super::scope::{lookup, Binding};
-use super::sdk::op_for_method;
+use super::sdk::{op_for_method, Typed};
 use super::syntax::{
     call_args, call_path, last_segment, method_call, named_children, peel, span, string_value,
     type_segment,
@@ -54,7 +59,7 @@ fn slots_of(kind: OpKind) -> &'static [Slot] {
         OpKind::Query => &[Slot::KeyCondition, Slot::Filter, Slot::Projection],
         OpKind::Scan => &[Slot::Filter, Slot::Projection],
         OpKind::GetItem => &[Slot::Projection],
-        OpKind::PutItem | OpKind::DeleteItem => &[Slot::Condition],
+        OpKind::PutItem | OpKind::DeleteItem | OpKind::ConditionCheck => &[Slot::Condition],
         OpKind::UpdateItem => &[Slot::Update, Slot::Condition],
         _ => &[],
     }
@@ -87,6 +92,23 @@ fn to_method_kind(name: &str) -> Option<OpKind> {
         .strip_suffix("_input_builder")
         .or_else(|| rest.strip_suffix("_fluent_builder"))?;
     op_for_method(op).filter(|k| !slots_of(*k).is_empty())
+}
+
+/// `expr.to_put_builder()` and friends: the typed builder they start.
+pub fn typed_kind(cx: &FileCx<'_>, call: Node<'_>) -> Option<Typed> {
+    let (_, name, _) = method_call(cx.src, call)?;
+    if !call_args(call).is_empty() {
+        return None;
+    }
+    Some(match name.as_str() {
+        "to_put_builder" => Typed::Leaf(OpKind::PutItem),
+        "to_update_builder" => Typed::Leaf(OpKind::UpdateItem),
+        "to_delete_builder" => Typed::Leaf(OpKind::DeleteItem),
+        "to_condition_check_builder" => Typed::Leaf(OpKind::ConditionCheck),
+        "to_get_builder" => Typed::Leaf(OpKind::GetItem),
+        "to_keys_and_attributes_builder" => Typed::KeysAndAttributes,
+        _ => return None,
+    })
 }
 
 /// Whether a call starts a request through the crate, and which: `expr.query(&client)`
@@ -123,8 +145,9 @@ pub fn fill(cx: &FileCx<'_>, call: Node<'_>, op: &mut Operation) {
         return;
     };
     // `client.query()` is the SDK's own root; only the crate's methods are filled.
+    let typed = typed_kind(cx, call).is_some();
     let ours = to_method_kind(&name).is_some() || call_args(call).len() == 1;
-    if !ours || root_kind(cx, call).is_none() {
+    if !typed && (!ours || root_kind(cx, call).is_none()) {
         return;
     }
     let wanted = slots_of(op.kind);
@@ -265,7 +288,7 @@ impl<'t> Render<'_, 't> {
             Slot::KeyCondition => self.condition(arg, 0, true),
             Slot::Filter | Slot::Condition => self.condition(arg, 0, false),
             Slot::Projection => self.projection(arg),
-            Slot::Update => None,
+            Slot::Update => self.update(arg, 0),
         };
         if text.is_none() {
             self.names.truncate(names);
@@ -330,6 +353,54 @@ impl<'t> Render<'_, 't> {
             }
             ("attribute_exists" | "attribute_not_exists", []) => {
                 Some(format!("{m}({})", self.path(recv, 0)?))
+            }
+            _ => None,
+        }
+    }
+
+    /// One update action: `path.set(v)`, `path.math().add(n)` / `.sub(n)`,
+    /// `path.if_not_exists().set(v)`, `path.remove()`, possibly inside
+    /// `Update::from(..)` / `Update::new_set(..)` / `.into()`. Combined updates are not
+    /// rendered.
+    fn update(&mut self, node: Node<'t>, depth: usize) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        let src = self.cx.src;
+        let node = self.through_let(node);
+        if let Some(path) = call_path(src, node) {
+            let wraps = type_segment(path) == Some("Update")
+                && matches!(
+                    last_segment(path),
+                    "from" | "new_set" | "new_remove" | "new_set_remove"
+                );
+            return match (wraps, call_args(node).first()) {
+                (true, Some(a)) => self.update(*a, depth + 1),
+                _ => None,
+            };
+        }
+        let (recv, m, call) = method_call(src, node)?;
+        let args = call_args(call);
+        let inner = method_call(src, peel(recv));
+        match (m.as_str(), args.as_slice(), inner) {
+            ("into", [], _) => self.update(recv, depth + 1),
+            ("remove", [], _) => Some(format!("REMOVE {}", self.path(recv, 0)?)),
+            ("add" | "sub", [n], Some((p, im, _))) if im == "math" => {
+                let name = self.path(p, 0)?;
+                let mut v = self.cx.value(*n);
+                v.ty = Some(AttributeType::N);
+                let v = self.value(v);
+                let op = if m == "add" { "+" } else { "-" };
+                Some(format!("SET {name} = {name} {op} {v}"))
+            }
+            ("set", [v], Some((p, im, _))) if im == "if_not_exists" => {
+                let name = self.path(p, 0)?;
+                let v = self.operand(*v)?;
+                Some(format!("SET {name} = if_not_exists({name}, {v})"))
+            }
+            ("set", [v], _) => {
+                let name = self.path(recv, 0)?;
+                Some(format!("SET {name} = {}", self.operand(*v)?))
             }
             _ => None,
         }
@@ -407,7 +478,7 @@ impl<'t> Render<'_, 't> {
         // a number needs `Num::new`, handled above.
         if peeled.kind() == "boolean_literal" {
             v.ty = Some(AttributeType::Bool);
-        } else if string_value(src, peeled).is_some() || v.text.is_some() {
+        } else if string_value(src, peeled).is_some() || v.text.is_some() || is_text(src, peeled) {
             v.ty = Some(AttributeType::S);
         }
         Some(self.value(v))
@@ -441,4 +512,16 @@ impl<'t> Render<'_, 't> {
         }
         (!parts.is_empty()).then(|| parts.join(", "))
     }
+}
+
+/// A local or parameter declared as text (`&str`, `String`, `Cow<str>`).
+fn is_text(src: super::syntax::Src<'_>, node: Node<'_>) -> bool {
+    super::resolve::declared_type(src, node).is_some_and(|t| {
+        let t = t.trim_start_matches('&').trim();
+        let t = t.strip_prefix("mut ").unwrap_or(t);
+        matches!(
+            super::resolve::type_name(t).as_str(),
+            "str" | "String" | "Cow"
+        )
+    })
 }

@@ -930,6 +930,7 @@ fn apply_value(cx: &FileCx<'_>, op: &mut Operation, s: Setter, value: Node<'_>) 
 pub fn fold_typed(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>, kind: OpKind) -> Operation {
     let mut op = Operation::new(kind, path.clone(), span(root));
     op.method_span = span(root);
+    super::expr_crate::fill(cx, root, &mut op);
     let mut st = State::default();
     if root.kind() == "struct_expression" {
         if let Some(body) = field(root, "body") {
@@ -979,6 +980,10 @@ pub fn typed_root(cx: &FileCx<'_>, n: Node<'_>) -> Option<Typed> {
     let src = cx.src;
     match n.kind() {
         "call_expression" => {
+            // `expr.to_put_builder()` of the dynamodb-expression crate.
+            if let Some(t) = super::expr_crate::typed_kind(cx, n) {
+                return Some(t);
+            }
             let path = call_path(src, n)?;
             if last_segment(path) != "builder" {
                 return None;

@@ -427,7 +427,8 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
     let _ = is_test_attr;
 }
 
-/// `OnceLock::new()`, `OnceCell::new()` (std or once_cell), `OnceLock::default()`.
+/// `OnceLock::new()`, `OnceCell::new()` (std, once_cell, or tokio's `const_new()`),
+/// `OnceLock::default()`.
 fn is_once_new(src: Src<'_>, value: Node<'_>) -> bool {
     let Some(path) = super::syntax::call_path(src, super::syntax::peel(value)) else {
         return false;
@@ -435,7 +436,10 @@ fn is_once_new(src: Src<'_>, value: Node<'_>) -> bool {
     matches!(
         super::syntax::type_segment(path),
         Some("OnceLock" | "OnceCell")
-    ) && matches!(super::syntax::last_segment(path), "new" | "default")
+    ) && matches!(
+        super::syntax::last_segment(path),
+        "new" | "default" | "const_new"
+    )
 }
 
 /// Field values worth resolving: strings, env vars, consts, format templates.

@@ -485,8 +485,18 @@ impl<'a> Linker<'a> {
                 RefKind::Call { .. } | RefKind::Method { .. } => {
                     match self.fn_value(fi, &pr) {
                         Some(f) => splice_value(v, f),
-                        // Not a function of the crate: nothing more is known.
-                        None => v.text = None,
+                        // Not a function of the crate: nothing more is known, and
+                        // its arguments say nothing of what it returns (a digest or
+                        // generated id inside it still does).
+                        None => {
+                            v.text = None;
+                            if !matches!(
+                                v.provenance,
+                                Provenance::Hashed { .. } | Provenance::GeneratedId
+                            ) {
+                                v.provenance = Provenance::Unknown;
+                            }
+                        }
                     }
                     return;
                 }

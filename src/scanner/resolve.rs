@@ -1125,7 +1125,7 @@ fn false_for_structs(base: &str) -> bool {
 }
 
 /// The declared type of an identifier (parameter or annotated `let`).
-fn declared_type(src: Src<'_>, node: Node<'_>) -> Option<String> {
+pub fn declared_type(src: Src<'_>, node: Node<'_>) -> Option<String> {
     if node.kind() != "identifier" {
         return None;
     }

@@ -335,3 +335,36 @@ pub fn once_sets(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<OnceSet> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::returns_string;
+
+    #[test]
+    fn string_return_types() {
+        for t in [
+            "String",
+            "&str",
+            "&'static str",
+            "Cow<'static, str>",
+            "std::borrow::Cow<str>",
+            "Result<String, Error>",
+            "anyhow::Result<String>",
+            "Option<&'a str>",
+            "AttributeValue",
+            "Result<Option<String>, E>",
+        ] {
+            assert!(returns_string(t), "{t}");
+        }
+        for t in [
+            "Result<BTreeMap<String, u64>, String>",
+            "Vec<String>",
+            "usize",
+            "HashMap<String, AttributeValue>",
+            "QueryFluentBuilder",
+            "impl Future<Output = String>",
+        ] {
+            assert!(!returns_string(t), "{t}");
+        }
+    }
+}

@@ -92,3 +92,63 @@ async fn rendered(client: &Client, id: &str, since: &str) -> Result<(), Error> {
         .await?;
     Ok(())
 }
+
+// ---- typed builders inside a transaction ----
+
+async fn transaction(client: &Client, id: &str) -> Result<(), Error> {
+    let guard = Expression::builder()
+        .with_condition(Path::new_name("pk").attribute_not_exists())
+        .build();
+    client
+        .transact_write_items()
+        .transact_items(
+            TransactWriteItem::builder()
+                .put(
+                    guard
+                        .to_put_builder()
+                        .table_name("People")
+                        .item("pk", AttributeValue::S(id.to_string()))
+                        .build()?,
+                )
+                .build(),
+        )
+        .send()
+        .await?;
+    Ok(())
+}
+
+// ---- single update actions are rendered; combined ones stay unknown ----
+
+async fn updates(client: &Client, id: &str, name: &str) -> Result<(), Error> {
+    for update in [
+        Update::from(Path::new_name("visits").math().add(1)),
+        Update::from(Path::new_name("name").set(name)),
+    ] {
+        let _ = update;
+    }
+    Expression::builder()
+        .with_update(Path::new_name("name").if_not_exists().set(name))
+        .build()
+        .update_item(client)
+        .table_name("People")
+        .key("pk", AttributeValue::S(id.to_string()))
+        .send()
+        .await?;
+    Expression::builder()
+        .with_update(Update::from("tmp".parse::<Path>()?.remove()))
+        .build()
+        .update_item(client)
+        .table_name("People")
+        .key("pk", AttributeValue::S(id.to_string()))
+        .send()
+        .await?;
+    Expression::builder()
+        .with_update(Path::new_name("a").set("x").and(Path::new_name("b").remove()))
+        .build()
+        .update_item(client)
+        .table_name("People")
+        .key("pk", AttributeValue::S(id.to_string()))
+        .send()
+        .await?;
+    Ok(())
+}

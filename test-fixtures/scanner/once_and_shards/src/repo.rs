@@ -7,6 +7,7 @@ static LOCAL: OnceLock<String> = OnceLock::new();
 async fn reads(client: &Client) {
     client.scan().table_name(ORDERS.get().unwrap()).send().await.ok();
     client.scan().table_name(AUDIT.get().expect("init")).send().await.ok();
+    client.scan().table_name(config::TOKIO.get().unwrap()).send().await.ok();
     client.scan().table_name(LOCAL.get_or_init(|| "Local".to_string())).send().await.ok();
     client.scan().table_name(LOCAL.get().unwrap().as_str()).send().await.ok();
     // ---- must stay unknown ----
@@ -40,4 +41,23 @@ async fn sharded(client: &Client, day: &str, id: u64, n: u64, rng: &mut ThreadRn
         .send()
         .await
         .ok();
+}
+
+pub struct Counter {
+    client: Client,
+    shards: u64,
+}
+
+impl Counter {
+    async fn bump(&self, day: &str, id: u64) {
+        // A shard count only known at run time: a shard, modulus unknown.
+        let s = id % self.shards;
+        self.client
+            .update_item()
+            .table_name("Counters")
+            .key("pk", AttributeValue::S(format!("{day}#{s}")))
+            .send()
+            .await
+            .ok();
+    }
 }
