@@ -62,7 +62,7 @@ const TOO_COMMON: &[&str] = &[
 pub fn loop_at_call_site(
     op: &Operation,
     fi: usize,
-    graphs: &[Vec<FnNode>],
+    graphs: &[&[FnNode]],
     files: &[Arc<FileIndex>],
     callers: &Callers<'_>,
 ) -> Option<LoopInfo> {
@@ -123,7 +123,7 @@ pub struct Callers<'a> {
 }
 
 impl<'a> Callers<'a> {
-    pub fn new(graphs: &'a [Vec<FnNode>]) -> Self {
+    pub fn new(graphs: &[&'a [FnNode]]) -> Self {
         let mut calls: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         let mut in_loops: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         for (gi, g) in graphs.iter().enumerate() {

@@ -116,13 +116,15 @@ pub fn typed_kind(cx: &FileCx<'_>, call: Node<'_>) -> Option<Typed> {
 /// `expr.to_query_fluent_builder(client.query())`.
 pub fn root_kind(cx: &FileCx<'_>, call: Node<'_>) -> Option<OpKind> {
     let (recv, name, _) = method_call(cx.src, call)?;
-    let nargs = call_args(call).len();
+    // Arguments are counted (an allocation) only for the methods that matter: this
+    // runs for every method call of every file parsed for calls.
     if let Some(kind) = to_method_kind(&name) {
         let fluent = name.ends_with("_fluent_builder");
-        return (nargs == usize::from(fluent)).then_some(kind);
+        return (call_args(call).len() == usize::from(fluent)).then_some(kind);
     }
     let kind = op_for_method(&name)?;
-    (nargs == 1 && !slots_of(kind).is_empty() && source(cx, recv, 0).is_some()).then_some(kind)
+    (call_args(call).len() == 1 && !slots_of(kind).is_empty() && source(cx, recv, 0).is_some())
+        .then_some(kind)
 }
 
 /// `client.query()` handed to `expr.to_query_fluent_builder(..)`: the outer call is the

@@ -226,7 +226,9 @@ fn builder_type_kind(ty: &str) -> Option<OpKind> {
 fn root_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
     let src = cx.src;
     if let Some((_, name, call)) = method_call(src, n) {
-        if call_args(call).is_empty() && op_for_method(&name).is_some() {
+        // The name first: most calls are not SDK methods, and counting arguments
+        // allocates.
+        if op_for_method(&name).is_some() && call_args(call).is_empty() {
             // `expr.to_query_fluent_builder(client.query())`: the outer call is the root.
             if super::expr_crate::is_wrapped(cx, n) {
                 return None;

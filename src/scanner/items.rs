@@ -10,8 +10,8 @@ use super::lex::MAP_MACROS;
 use super::resolve::{type_name, FileCx};
 use super::scope::{lookup, Binding};
 use super::syntax::{
-    call_args, call_path, descendants, field, last_segment, method_call, named_children, peel,
-    span, type_segment, Src,
+    call_args, call_path, descendants_between, field, last_segment, method_call, named_children,
+    peel, span, type_segment, Src,
 };
 use crate::attr::AttributeType;
 use crate::source::Span;
@@ -115,11 +115,9 @@ pub fn entries<'t>(
                         return (out, false);
                     };
                     let (from, to) = (decl.end_byte(), node.start_byte());
-                    for call in descendants(block, &mut |n| {
-                        n.kind() == "call_expression"
-                            && n.start_byte() >= from
-                            && n.end_byte() <= to
-                    }) {
+                    for call in
+                        descendants_between(block, from, to, &mut |n| n.kind() == "call_expression")
+                    {
                         let Some((recv, m, c)) = method_call(src, call) else {
                             continue;
                         };

@@ -4,6 +4,7 @@
 //! helper functions into their callers, and decides hot/cold from the call graph.
 //! Cheap: no parsing, only lookups over the indexes.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use rayon::prelude::*;
 
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::fold::Escape;
-use super::graph::{one_off, reach, FnId, ENTRY_PREFIX};
+use super::graph::{one_off, reach, FnId, FnNode, ENTRY_PREFIX};
 use super::index::{index_source, FileIndex};
 use super::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
@@ -78,28 +79,29 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
     let linker = Linker::new(files);
     let hot_globs = globs(&settings.hot_paths, &mut result.problems);
     let cold_globs = globs(&settings.cold_paths, &mut result.problems);
-    let graphs: Vec<&[super::graph::FnNode]> = files.iter().map(|f| f.fns.as_slice()).collect();
-    // Files matched by a hot-paths glob: every function in them is an entry.
-    let mut glob_entries: Vec<Vec<super::graph::FnNode>> = Vec::new();
+    // Files matched by a hot-paths glob: every function in them is an entry. Only those
+    // are copied (linking runs on every edit in the LSP).
+    let mut glob_entries: Vec<Cow<'_, [FnNode]>> = Vec::with_capacity(files.len());
     for f in files {
         let hot = hot_globs
             .as_ref()
             .and_then(|(set, pats)| set.matches(&*f.path).first().map(|i| pats[*i].clone()));
+        let Some(g) = hot else {
+            glob_entries.push(Cow::Borrowed(&f.fns));
+            continue;
+        };
         let mut fns = f.fns.clone();
-        if let Some(g) = hot {
-            for n in &mut fns {
-                if n.entry.is_none() && !n.test {
-                    n.entry = Some(format!("hot-paths glob `{g}`"));
-                }
+        for n in &mut fns {
+            if n.entry.is_none() && !n.test {
+                n.entry = Some(format!("hot-paths glob `{g}`"));
             }
         }
-        glob_entries.push(fns);
+        glob_entries.push(Cow::Owned(fns));
     }
-    let _ = graphs;
-    let graph_refs: Vec<&[super::graph::FnNode]> = glob_entries.iter().map(Vec::as_slice).collect();
+    let graph_refs: Vec<&[FnNode]> = glob_entries.iter().map(|g| &**g).collect();
     let reached = reach(&graph_refs);
     let one_off = one_off(&graph_refs);
-    let callers = Callers::new(&glob_entries);
+    let callers = Callers::new(&graph_refs);
 
     // Received builders by (function, parameter); returned ones by function.
     let mut received: HashMap<(&str, usize), Vec<(usize, &super::fold::Template)>> = HashMap::new();
@@ -137,16 +139,9 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
                 op.paginated |= helper.paginated;
             }
         }
-        decide_heat(
-            op,
-            fi,
-            &glob_entries,
-            (&reached, &one_off),
-            files,
-            cold_glob,
-        );
+        decide_heat(op, fi, &graph_refs, (&reached, &one_off), files, cold_glob);
         if op.context.in_loop.is_none() {
-            op.context.in_loop = loop_at_call_site(op, fi, &glob_entries, files, &callers);
+            op.context.in_loop = loop_at_call_site(op, fi, &graph_refs, files, &callers);
         }
     };
     let mut consumed: HashSet<(usize, usize)> = HashSet::new();
@@ -205,7 +200,7 @@ type Reached = HashMap<FnId, (String, Vec<FnId>)>;
 fn decide_heat(
     op: &mut Operation,
     fi: usize,
-    graphs: &[Vec<super::graph::FnNode>],
+    graphs: &[&[FnNode]],
     (reached, one_off): (&Reached, &HashSet<FnId>),
     files: &[Arc<FileIndex>],
     cold_glob: Option<&str>,

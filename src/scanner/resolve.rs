@@ -13,8 +13,8 @@ use tree_sitter::Node;
 use super::ir::{Provenance, Resolved, ValueInfo};
 use super::scope::{lookup, Binding};
 use super::syntax::{
-    ancestors, call_args, call_path, descendants, field, last_segment, method_call, named_children,
-    peel, span, string_value, type_segment, Src, MAX_DEPTH,
+    ancestors, call_args, call_path, descendants, descendants_between, field, last_segment,
+    method_call, named_children, peel, span, string_value, type_segment, Src, MAX_DEPTH,
 };
 use crate::attr::AttributeType;
 
@@ -314,10 +314,8 @@ impl<'a> FileCx<'a> {
         let (from, to) = (decl.end_byte(), use_at.start_byte());
         let mut parts = vec![base];
         let mut any = false;
-        for n in descendants(block, &mut |n| {
-            n.start_byte() >= from
-                && n.end_byte() <= to
-                && matches!(n.kind(), "call_expression" | "compound_assignment_expr")
+        for n in descendants_between(block, from, to, &mut |n| {
+            matches!(n.kind(), "call_expression" | "compound_assignment_expr")
         }) {
             if n.kind() == "compound_assignment_expr" {
                 let left = field(n, "left").map(|l| src.of(l));

@@ -366,16 +366,28 @@ pub fn descendants_after<'t>(
     after: usize,
     keep: &mut dyn FnMut(Node<'t>) -> bool,
 ) -> Vec<Node<'t>> {
+    descendants_between(node, after, usize::MAX, keep)
+}
+
+/// The descendants of `node` inside bytes `from..to` (starting at or after `from`,
+/// ending at or before `to`) that pass `keep`, in pre-order; subtrees wholly outside
+/// are skipped without a visit.
+pub fn descendants_between<'t>(
+    node: Node<'t>,
+    from: usize,
+    to: usize,
+    keep: &mut dyn FnMut(Node<'t>) -> bool,
+) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     let mut cursor = node.walk();
     let mut depth = 0usize;
     loop {
         let n = cursor.node();
-        let before = n.end_byte() < after;
-        if !before && n.start_byte() >= after && keep(n) {
+        let outside = n.end_byte() < from || n.start_byte() > to;
+        if !outside && n.start_byte() >= from && n.end_byte() <= to && keep(n) {
             out.push(n);
         }
-        if !before && depth < MAX_DEPTH * 4 && cursor.goto_first_child() {
+        if !outside && depth < MAX_DEPTH * 4 && cursor.goto_first_child() {
             depth += 1;
             continue;
         }
