@@ -360,6 +360,23 @@ impl<'a> FileCx<'a> {
         }
     }
 
+    /// A call that may be a function of the crate (`key_of(id)`, `Self::key(id)`,
+    /// `self.key(id)`), as a pending reference the link phase looks up.
+    pub fn fn_ref(&self, call: Node<'_>) -> Option<Resolved> {
+        if let Some(path) = call_path(self.src, call) {
+            return Some(self.pending(path, self.call_kind(call, path)));
+        }
+        let (recv, name, _) = method_call(self.src, call)?;
+        let ty = self.receiver_type(recv)?;
+        Some(self.pending(
+            &name,
+            RefKind::Method {
+                ty,
+                name: name.clone(),
+            },
+        ))
+    }
+
     /// The type of a method call's receiver when it is `self` or a typed local.
     fn receiver_type(&self, recv: Node<'_>) -> Option<String> {
         let recv = peel(recv);
