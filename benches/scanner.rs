@@ -5,9 +5,10 @@
 //!
 //! Run with `cargo bench --bench scanner`.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dynalint::scanner::{parse_only, scan, ScanSettings};
+use dynalint::scanner::{index_file, link, parse_only, scan, FileIndex, ScanSettings};
 use dynalint::source::SourceFile;
 use rayon::prelude::*;
 
@@ -154,6 +155,23 @@ fn report(label: &str, files: &[SourceFile]) {
     println!(
         "  scanner / parse-only = {:.2}x",
         scan_t.as_secs_f64() / parse_t.as_secs_f64()
+    );
+    // The two phases apart, so a regression shows where it is (one run each).
+    let t = Instant::now();
+    let indexes: Vec<Arc<FileIndex>> = files
+        .par_iter()
+        .map(|f| Arc::new(index_file(f, &settings)))
+        .collect();
+    let index_t = t.elapsed();
+    let candidates = indexes.iter().filter(|i| i.candidate).count();
+    let t = Instant::now();
+    let linked = link(&indexes, &settings);
+    let link_t = t.elapsed();
+    println!(
+        "  phases     : index {:.1} ms ({candidates} files parsed for calls), link {:.1} ms ({} operations)",
+        index_t.as_secs_f64() * 1e3,
+        link_t.as_secs_f64() * 1e3,
+        linked.operations.len()
     );
 }
 

@@ -8,8 +8,8 @@ use tree_sitter::Node;
 use super::ir::{ColdReason, LoopInfo};
 use super::resolve::type_name;
 use super::syntax::{
-    ancestors, call_path, descendants, field, last_segment, method_call, named_children, span,
-    type_segment, Src,
+    ancestors, call_path, descendants, descendants_after, field, kind_id, last_segment,
+    method_call, named_children, span, type_segment, Src,
 };
 use crate::source::Span;
 
@@ -350,8 +350,9 @@ fn later_uses<'a>(src: Src<'a>, let_decl: Node<'a>) -> Vec<Node<'a>> {
         return Vec::new();
     };
     let after = let_decl.end_byte();
-    let mut uses = descendants(block, &mut |n| {
-        n.kind() == "identifier" && n.start_byte() >= after && src.of(n) == name
+    let ident = kind_id("identifier");
+    let mut uses = descendants_after(block, after, &mut |n| {
+        n.kind_id() == ident && src.of(n) == name
     });
     // Walked last-first off the stack: keep source order.
     uses.truncate(8);

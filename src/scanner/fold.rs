@@ -13,8 +13,9 @@ use super::items;
 use super::resolve::FileCx;
 use super::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
 use super::syntax::{
-    ancestors, call_args, call_path, descendants, field, fold_whitespace, last_segment,
-    method_call, named_children, peel, span, string_content_start, string_value, type_segment, Src,
+    ancestors, call_args, call_path, descendants_after, field, fold_whitespace, kind_id,
+    last_segment, method_call, named_children, peel, span, string_content_start, string_value,
+    type_segment, Src,
 };
 use crate::source::{FilePath, Span};
 
@@ -480,8 +481,9 @@ fn follow_uses(
     if depth > 16 {
         return Escape::None;
     }
-    let uses = descendants(block, &mut |n| {
-        n.kind() == "identifier" && n.start_byte() >= after && src.of(n) == name
+    let ident = kind_id("identifier");
+    let uses = descendants_after(block, after, &mut |n| {
+        n.kind_id() == ident && src.of(n) == name
     });
     let mut escape = Escape::None;
     for u in uses {

@@ -358,6 +358,56 @@ pub fn descendants<'t>(node: Node<'t>, keep: &mut dyn FnMut(Node<'t>) -> bool) -
     }
 }
 
+/// The descendants of `node` that start at or after byte `after` and pass `keep`, in
+/// pre-order: subtrees that end before `after` are skipped whole, which is what makes
+/// following a variable's later uses through a long body cheap.
+pub fn descendants_after<'t>(
+    node: Node<'t>,
+    after: usize,
+    keep: &mut dyn FnMut(Node<'t>) -> bool,
+) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    let mut depth = 0usize;
+    loop {
+        let n = cursor.node();
+        let before = n.end_byte() < after;
+        if !before && n.start_byte() >= after && keep(n) {
+            out.push(n);
+        }
+        if !before && depth < MAX_DEPTH * 4 && cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if depth == 0 {
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            cursor.goto_parent();
+            depth -= 1;
+        }
+    }
+}
+
+/// A node kind's symbol id (0 when the grammar has no such named kind): comparing
+/// `kind_id()`s spares `Node::kind`'s `strlen` and UTF-8 check in walks over many nodes.
+pub fn kind_id(kind: &str) -> u16 {
+    static IDS: OnceLock<HashMap<String, u16, BuildHasherDefault<IdHasher>>> = OnceLock::new();
+    let ids = IDS.get_or_init(|| {
+        let lang: Language = tree_sitter_rust::LANGUAGE.into();
+        (0..lang.node_kind_count())
+            .filter_map(|id| u16::try_from(id).ok())
+            .filter(|id| lang.node_kind_is_named(*id) && lang.node_kind_is_visible(*id))
+            .filter_map(|id| lang.node_kind_for_id(id))
+            .map(|k| (k.to_string(), lang.id_for_node_kind(k, true)))
+            .collect()
+    });
+    ids.get(kind).copied().unwrap_or(0)
+}
+
 /// Ancestors from the parent up, stopping at the root.
 pub fn ancestors<'a>(src: Src<'a>, node: Node<'_>) -> impl Iterator<Item = Node<'a>> {
     std::iter::successors(src.parent(node), move |n| src.parent(*n))
