@@ -684,7 +684,14 @@ impl<'a> Linker<'a> {
                 module,
                 self_ty,
             } => (self.normalise(fi, segments, self_ty.as_deref()), module),
-            RefKind::Method { ty, name } => {
+            RefKind::Method { ty, fields, name } => {
+                let mut ty = ty.as_str();
+                for f in fields {
+                    match self.field_types.get(&(ty, f.as_str())) {
+                        Some(t) => ty = t,
+                        None => return Vec::new(),
+                    }
+                }
                 let all = self.returns.get(name.as_str()).into_iter().flatten();
                 return all
                     .copied()

@@ -40,7 +40,13 @@ pub enum RefKind {
         self_ty: Option<String>,
     },
     /// `self.table_name()` (or `x.f()` with `x: Type`): what `Type::name` returns.
-    Method { ty: String, name: String },
+    /// With `fields`, the receiver is a field path from a value of `ty`
+    /// (`self.config.tables()`): the method is looked up on the last field's type.
+    Method {
+        ty: String,
+        fields: Vec<String>,
+        name: String,
+    },
     /// A `OnceLock`/`OnceCell` static at `path`: the one value the crate sets it to.
     Once { path: Vec<String> },
     /// How many values `low..high` (or `low..=high`) holds, `high` a constant: a shard
@@ -254,14 +260,8 @@ impl<'a> FileCx<'a> {
             if name == "join" || name == "concat" {
                 return Resolved::unknown("the value is joined from parts at run time");
             }
-            if let Some(ty) = self.receiver_type(recv) {
-                return self.pending(
-                    &name,
-                    RefKind::Method {
-                        ty,
-                        name: name.clone(),
-                    },
-                );
+            if let Some(kind) = self.method_kind(recv, &name) {
+                return self.pending(&name, kind);
             }
             return Resolved::unknown(format!("the value comes from a call to `.{name}()`"));
         }
@@ -367,14 +367,27 @@ impl<'a> FileCx<'a> {
             return Some(self.pending(path, self.call_kind(call, path)));
         }
         let (recv, name, _) = method_call(self.src, call)?;
-        let ty = self.receiver_type(recv)?;
-        Some(self.pending(
-            &name,
-            RefKind::Method {
-                ty,
-                name: name.clone(),
-            },
-        ))
+        let kind = self.method_kind(recv, &name)?;
+        Some(self.pending(&name, kind))
+    }
+
+    /// `recv.name(..)` as a reference to a method of the crate, when the receiver's
+    /// type is known: `self`, a typed local or parameter, or a field path from one of
+    /// them (`self.config.tables()`, whose type the link phase finds).
+    fn method_kind(&self, recv: Node<'_>, name: &str) -> Option<RefKind> {
+        let mut fields = Vec::new();
+        let mut cur = peel(recv);
+        while cur.kind() == "field_expression" && fields.len() < 8 {
+            fields.push(self.src.of(field(cur, "field")?).to_string());
+            cur = peel(field(cur, "value")?);
+        }
+        fields.reverse();
+        let ty = self.receiver_type(cur)?;
+        Some(RefKind::Method {
+            ty,
+            fields,
+            name: name.to_string(),
+        })
     }
 
     /// The type of a method call's receiver when it is `self` or a typed local.
@@ -887,14 +900,8 @@ impl<'a> FileCx<'a> {
                 };
                 return v;
             }
-            if let Some(ty) = self.receiver_type(recv) {
-                v.text = Some(self.pending(
-                    &name,
-                    RefKind::Method {
-                        ty,
-                        name: name.clone(),
-                    },
-                ));
+            if let Some(kind) = self.method_kind(recv, &name) {
+                v.text = Some(self.pending(&name, kind));
                 return v;
             }
         }

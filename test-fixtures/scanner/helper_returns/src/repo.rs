@@ -48,3 +48,10 @@ async fn keys(client: &Client, id: &str, at: &str) -> Result<(), Error> {
     client.get_item().table_name("Users").set_key(Some(other_crate::key(id))).send().await?;
     Ok(())
 }
+
+impl App {
+    async fn through_a_field(&self) {
+        self.client.scan().table_name(self.tables.audit()).send().await.ok();
+        self.client.scan().table_name(self.tables.orders()).send().await.ok();
+    }
+}
