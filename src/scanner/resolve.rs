@@ -1,8 +1,9 @@
 //! Value resolution inside one file: strings (table names, expressions, attribute
 //! names) and attribute values with their type and provenance.
 //!
-//! What needs other files (a `const` by path, `self.table` set in a constructor) is
-//! left as a *pending reference*: an `Unknown` whose reason points into
+//! What needs other files (a `const` by path, `self.table` set in a constructor, what
+//! a function or method of the crate returns, the value a `OnceLock` is set to, a
+//! shard count named by a constant) is left as a *pending reference*: an `Unknown` whose reason points into
 //! [`FileCx::refs`]; the link phase replaces it with the resolved value or an honest
 //! reason. Nothing here guesses: what cannot be followed stays unknown, with why.
 
