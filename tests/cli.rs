@@ -439,6 +439,21 @@ fn calls_lists_every_operation_with_its_table_and_context() {
         "{backfill}"
     );
     assert_eq!(backfill["paginated"], true);
+    // `format!` keys keep their template, in values and in written attributes.
+    let texts: Vec<&str> = calls
+        .iter()
+        .flat_map(|c| {
+            let values = c["values"].as_object().into_iter().flat_map(|m| m.values());
+            let attrs = ["item", "key"]
+                .into_iter()
+                .flat_map(|k| c[k]["attributes"].as_array().into_iter().flatten());
+            values
+                .chain(attrs)
+                .filter_map(|v| v["text"].as_str())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(texts.contains(&"format!(\"USER#{}\")"), "{texts:?}");
     let (out, _, code) = dynalint(&root().join("test-fixtures/demo"), &["calls"]);
     assert_eq!(code, 0);
     assert!(out.contains("Query BlogApp index ByFacet"), "{out}");

@@ -89,6 +89,16 @@ fn expr(e: &Option<ExprArg>) -> Value {
     }
 }
 
+/// A value as far as it is known: `USER_KEY → format!("USER#{}")`, `env TABLE`.
+fn value_text(r: &Resolved) -> String {
+    match r {
+        Resolved::Const { name, value } if !matches!(**value, Resolved::Unknown { .. }) => {
+            format!("{name} → {}", value_text(value))
+        }
+        other => other.label(),
+    }
+}
+
 fn attrs(m: &Option<AttrMap>) -> Value {
     match m {
         None => Value::Null,
@@ -96,6 +106,8 @@ fn attrs(m: &Option<AttrMap>) -> Value {
             "attributes": m.attributes.iter().map(|a| json!({
                 "name": a.name.value().map(str::to_string).unwrap_or_else(|| a.name.label()),
                 "type": a.value.ty.map(|t| t.as_str()),
+                "literal": a.value.literal,
+                "text": a.value.text.as_ref().map(value_text),
                 "provenance": a.value.provenance,
                 "nullable": a.value.nullable,
                 "conditional": a.conditional,
@@ -133,7 +145,7 @@ fn op_json(model: &Model, o: &Operation, file: Option<&SourceFile>) -> Value {
             "statement": expr(&o.statement),
         },
         "names": o.names.iter().map(|(k, v)| (k.clone(), json!(v.name.value().map(str::to_string).unwrap_or_else(|| v.name.label())))).collect::<serde_json::Map<_, _>>(),
-        "values": o.values.iter().map(|(k, v)| (k.clone(), json!({"type": v.ty.map(|t| t.as_str()), "literal": v.literal, "provenance": v.provenance}))).collect::<serde_json::Map<_, _>>(),
+        "values": o.values.iter().map(|(k, v)| (k.clone(), json!({"type": v.ty.map(|t| t.as_str()), "literal": v.literal, "text": v.text.as_ref().map(value_text), "provenance": v.provenance}))).collect::<serde_json::Map<_, _>>(),
         "item": attrs(&o.item),
         "key": attrs(&o.key),
         "consistent_read": o.consistent_read,

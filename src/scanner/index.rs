@@ -433,13 +433,17 @@ fn is_once_new(src: Src<'_>, value: Node<'_>) -> bool {
     let Some(path) = super::syntax::call_path(src, super::syntax::peel(value)) else {
         return false;
     };
-    matches!(
-        super::syntax::type_segment(path),
-        Some("OnceLock" | "OnceCell")
-    ) && matches!(
-        super::syntax::last_segment(path),
-        "new" | "default" | "const_new"
-    )
+    // `OnceLock::new()`, `OnceCell::<String>::new()`, `once_cell::sync::OnceCell::new()`.
+    let segs: Vec<&str> = path
+        .split("::")
+        .filter(|s| !s.trim_start().starts_with('<'))
+        .collect();
+    let ty = segs.len().checked_sub(2).map_or("", |i| segs[i]);
+    matches!(ty.trim(), "OnceLock" | "OnceCell")
+        && matches!(
+            super::syntax::last_segment(path),
+            "new" | "default" | "const_new"
+        )
 }
 
 /// Field values worth resolving: strings, env vars, consts, format templates.

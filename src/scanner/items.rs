@@ -187,6 +187,18 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
         }
     }
     let (es, complete) = entries(cx, node, 0);
+    if es.is_empty() && !complete {
+        // A map a function of the crate builds: the link phase puts in what it returns
+        // (the reference rides in `from_type` until then).
+        if let Some(Resolved::Unknown { reason }) = map_call(cx, node, 0).and_then(|c| cx.fn_ref(c))
+        {
+            return AttrMap {
+                attributes: Vec::new(),
+                complete: false,
+                from_type: Some(reason),
+            };
+        }
+    }
     AttrMap {
         attributes: es
             .into_iter()
@@ -199,6 +211,37 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
             .collect(),
         complete,
         from_type: None,
+    }
+}
+
+/// The call a map argument comes from, through `Some(..)`, a `let`, `.clone()` and
+/// `?`/`.unwrap()`: `key_of(id)` in `.set_key(Some(key_of(id)))`. Map constructors
+/// (`HashMap::new`, `from`, `collect`) are not such calls.
+fn map_call<'t>(cx: &FileCx<'t>, node: Node<'t>, depth: usize) -> Option<Node<'t>> {
+    let src = cx.src;
+    let node = peel(node);
+    if depth > 4 {
+        return None;
+    }
+    if node.kind() == "identifier" {
+        return match lookup(src, node, src.of(node)) {
+            Some(Binding::Let { value: Some(v), .. }) => map_call(cx, v, depth + 1),
+            _ => None,
+        };
+    }
+    if let Some(path) = call_path(src, node) {
+        let args = call_args(node);
+        return match last_segment(path) {
+            "Some" | "Ok" if args.len() == 1 => map_call(cx, args[0], depth + 1),
+            "from" | "from_iter" | "new" | "with_capacity" | "default" | "to_item" => None,
+            _ => Some(node),
+        };
+    }
+    let (recv, name, _) = method_call(src, node)?;
+    match name.as_str() {
+        "clone" | "into" | "unwrap" | "expect" | "to_owned" => map_call(cx, recv, depth + 1),
+        "collect" | "into_iter" | "iter" | "cloned" | "build" => None,
+        _ => Some(node),
     }
 }
 

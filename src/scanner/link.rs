@@ -457,6 +457,35 @@ impl<'a> Linker<'a> {
     /// it as their span, because the struct's fields may sit in another file and every
     /// span of an operation is into the operation's own file.
     fn resolve_map(&self, fi: usize, m: &mut AttrMap, call_site: Span) {
+        self.resolve_map_at(fi, m, call_site, 0);
+    }
+
+    fn resolve_map_at(&self, fi: usize, m: &mut AttrMap, call_site: Span, depth: usize) {
+        // A map a crate function builds (`set_key(Some(key_of(id)))`): its map, in
+        // place of the call, every span at the call.
+        let from_fn = m.from_type.clone().map(Resolved::unknown);
+        if let Some(pr) = self.pending_ref(fi, from_fn.as_ref()) {
+            m.from_type = None;
+            if let Some(mut map) = self.fn_map(fi, &pr, depth) {
+                if let Some((cf, _)) = self.fn_candidates(fi, &pr.kind).first() {
+                    if depth < 4 {
+                        self.resolve_map_at(*cf, &mut map, call_site, depth + 1);
+                    } else {
+                        map.attributes.clear();
+                        map.complete = false;
+                    }
+                }
+                for a in &mut map.attributes {
+                    a.span = call_site;
+                    a.value.span = call_site;
+                    for p in &mut a.value.parts {
+                        p.span = call_site;
+                    }
+                }
+                *m = map;
+            }
+            return;
+        }
         if let (Some(ty), true) = (m.from_type.clone(), m.attributes.is_empty()) {
             let lookup = |name: &str| self.structs.get(name).map(|s| (*s).clone());
             if let Some(mut attrs) = serialise(&lookup, &ty, 0) {
@@ -650,7 +679,14 @@ impl<'a> Linker<'a> {
                 module,
                 self_ty,
             } => (self.normalise(fi, segments, self_ty.as_deref()), module),
-            RefKind::Method { ty, name } => {
+            RefKind::Method { ty, fields, name } => {
+                let mut ty = ty.as_str();
+                for f in fields {
+                    match self.field_types.get(&(ty, f.as_str())) {
+                        Some(t) => ty = t,
+                        None => return Vec::new(),
+                    }
+                }
                 let all = self.returns.get(name.as_str()).into_iter().flatten();
                 return all
                     .copied()
@@ -765,6 +801,23 @@ impl<'a> Linker<'a> {
             .borrow_mut()
             .insert((cf, ri), Some(done.clone()));
         done
+    }
+
+    /// The item or key map a crate function returns, when it has one return path and
+    /// one function answers the call; else an empty, incomplete map.
+    fn fn_map(&self, fi: usize, pr: &PendingRef, depth: usize) -> Option<AttrMap> {
+        let found = self.fn_candidates(fi, &pr.kind);
+        let maps: Vec<&AttrMap> = found
+            .iter()
+            .filter_map(|(cf, ri)| self.files.get(*cf)?.returns.get(*ri))
+            .filter(|r| !r.maps.is_empty())
+            .flat_map(|r| r.maps.iter())
+            .collect();
+        match maps.as_slice() {
+            [] => None,
+            [one] if depth < 4 => Some((*one).clone()),
+            _ => Some(AttrMap::default()),
+        }
     }
 
     /// The value of a call in attribute-value position, when it is a crate function.

@@ -7,7 +7,8 @@
 //!   pre-filter lets it through — parses it with tree-sitter (one cached parser per
 //!   worker thread) and folds every builder chain into an `Operation`. Names it cannot
 //!   resolve alone (a `const` in another module, `self.table` set in a constructor, a
-//!   struct passed to `serde_dynamo::to_item`) stay *pending references*.
+//!   struct passed to `serde_dynamo::to_item`, a helper fn's return value) stay
+//!   *pending references*.
 //! - [`link`] (whole crate, cheap: lookups only): resolves pending references against
 //!   every file's constants, constructors and structs, splices builders that helper
 //!   functions receive, and decides hot/cold with a breadth-first search of the call

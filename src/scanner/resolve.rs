@@ -1,8 +1,9 @@
 //! Value resolution inside one file: strings (table names, expressions, attribute
 //! names) and attribute values with their type and provenance.
 //!
-//! What needs other files (a `const` by path, `self.table` set in a constructor) is
-//! left as a *pending reference*: an `Unknown` whose reason points into
+//! What needs other files (a `const` by path, `self.table` set in a constructor, what
+//! a function or method of the crate returns, the value a `OnceLock` is set to, a
+//! shard count named by a constant) is left as a *pending reference*: an `Unknown` whose reason points into
 //! [`FileCx::refs`]; the link phase replaces it with the resolved value or an honest
 //! reason. Nothing here guesses: what cannot be followed stays unknown, with why.
 
@@ -40,7 +41,13 @@ pub enum RefKind {
         self_ty: Option<String>,
     },
     /// `self.table_name()` (or `x.f()` with `x: Type`): what `Type::name` returns.
-    Method { ty: String, name: String },
+    /// With `fields`, the receiver is a field path from a value of `ty`
+    /// (`self.config.tables()`): the method is looked up on the last field's type.
+    Method {
+        ty: String,
+        fields: Vec<String>,
+        name: String,
+    },
     /// A `OnceLock`/`OnceCell` static at `path`: the one value the crate sets it to.
     Once { path: Vec<String> },
     /// How many values `low..high` (or `low..=high`) holds, `high` a constant: a shard
@@ -254,14 +261,8 @@ impl<'a> FileCx<'a> {
             if name == "join" || name == "concat" {
                 return Resolved::unknown("the value is joined from parts at run time");
             }
-            if let Some(ty) = self.receiver_type(recv) {
-                return self.pending(
-                    &name,
-                    RefKind::Method {
-                        ty,
-                        name: name.clone(),
-                    },
-                );
+            if let Some(kind) = self.method_kind(recv, &name) {
+                return self.pending(&name, kind);
             }
             return Resolved::unknown(format!("the value comes from a call to `.{name}()`"));
         }
@@ -356,6 +357,36 @@ impl<'a> FileCx<'a> {
             module: self.module.clone(),
             self_ty: impl_type(self.src, call),
         }
+    }
+
+    /// A call that may be a function of the crate (`key_of(id)`, `Self::key(id)`,
+    /// `self.key(id)`), as a pending reference the link phase looks up.
+    pub fn fn_ref(&self, call: Node<'_>) -> Option<Resolved> {
+        if let Some(path) = call_path(self.src, call) {
+            return Some(self.pending(path, self.call_kind(call, path)));
+        }
+        let (recv, name, _) = method_call(self.src, call)?;
+        let kind = self.method_kind(recv, &name)?;
+        Some(self.pending(&name, kind))
+    }
+
+    /// `recv.name(..)` as a reference to a method of the crate, when the receiver's
+    /// type is known: `self`, a typed local or parameter, or a field path from one of
+    /// them (`self.config.tables()`, whose type the link phase finds).
+    fn method_kind(&self, recv: Node<'_>, name: &str) -> Option<RefKind> {
+        let mut fields = Vec::new();
+        let mut cur = peel(recv);
+        while cur.kind() == "field_expression" && fields.len() < 8 {
+            fields.push(self.src.of(field(cur, "field")?).to_string());
+            cur = peel(field(cur, "value")?);
+        }
+        fields.reverse();
+        let ty = self.receiver_type(cur)?;
+        Some(RefKind::Method {
+            ty,
+            fields,
+            name: name.to_string(),
+        })
     }
 
     /// The type of a method call's receiver when it is `self` or a typed local.
@@ -868,14 +899,8 @@ impl<'a> FileCx<'a> {
                 };
                 return v;
             }
-            if let Some(ty) = self.receiver_type(recv) {
-                v.text = Some(self.pending(
-                    &name,
-                    RefKind::Method {
-                        ty,
-                        name: name.clone(),
-                    },
-                ));
+            if let Some(kind) = self.method_kind(recv, &name) {
+                v.text = Some(self.pending(&name, kind));
                 return v;
             }
         }

@@ -16,7 +16,7 @@
 
 use tree_sitter::Node;
 
-use super::ir::{Resolved, ValueInfo};
+use super::ir::{AttrMap, Resolved, ValueInfo};
 use super::lex::{Tok, Token};
 use super::resolve::{impl_type, FileCx, RefKind};
 use super::syntax::{ancestors, call_args, field, last_segment, method_call, named_children, Src};
@@ -38,6 +38,9 @@ pub struct FnReturn {
     pub strings: Vec<Resolved>,
     /// The same return paths as attribute values (type and provenance).
     pub values: Vec<ValueInfo>,
+    /// For a function returning an item or key map (`HashMap<String,
+    /// AttributeValue>`): the map each return path builds.
+    pub maps: Vec<AttrMap>,
 }
 
 /// A `OnceLock`/`OnceCell` static given a value: `TABLE.set(v)`, `TABLE.get_or_init(|| v)`.
@@ -55,6 +58,21 @@ pub struct OnceSet {
 /// scanner's time on ordinary code).
 pub fn returns_string(ty: &str) -> bool {
     !ty.contains("Builder") && !ty.contains("Future") && string_valued(ty, 0)
+}
+
+/// Whether a return type is an item or key map: `HashMap<String, AttributeValue>`
+/// (or a `BTreeMap`/`IndexMap`), possibly inside `Result`/`Option`.
+pub fn returns_item(ty: &str) -> bool {
+    let t = ty.trim();
+    let t = t
+        .strip_prefix("Result<")
+        .or_else(|| t.strip_prefix("Option<"))
+        .or_else(|| t.strip_prefix("anyhow::Result<"))
+        .unwrap_or(t)
+        .trim_start();
+    let base = t.split('<').next().unwrap_or(t);
+    let base = base.rsplit("::").next().unwrap_or(base).trim();
+    matches!(base, "HashMap" | "BTreeMap" | "IndexMap") && t.contains("AttributeValue")
 }
 
 /// Wrappers whose first type argument is the value a function gives.
@@ -127,7 +145,7 @@ pub fn keep_in_sparse(src: &[u8], toks: &[Token]) -> bool {
             (Some(f), Some(e)) if f <= e => src
                 .get(f..e)
                 .and_then(|b| std::str::from_utf8(b).ok())
-                .is_some_and(returns_string),
+                .is_some_and(|t| returns_string(t) || returns_item(t)),
             _ => false,
         }
     });
@@ -168,7 +186,9 @@ pub fn fn_returns(
         else {
             continue;
         };
-        if !returns_string(src.of(ret)) {
+        let ret = src.of(ret);
+        let (string, map) = (returns_string(ret), returns_item(ret));
+        if !string && !map {
             continue;
         }
         // A fn inside a fn body is local to it: not reachable by path.
@@ -186,10 +206,24 @@ pub fn fn_returns(
         exprs.sort_by_key(|e| e.start_byte());
         exprs.dedup_by_key(|e| e.id());
         let exprs: Vec<Node<'_>> = exprs.into_iter().filter(|e| !is_err(src, *e)).collect();
+        let (strings, values, maps) = if string {
+            (
+                exprs.iter().map(|e| cx.string(*e)).collect(),
+                exprs.iter().map(|e| cx.value(*e)).collect(),
+                Vec::new(),
+            )
+        } else {
+            let maps = exprs
+                .iter()
+                .map(|e| super::items::attr_map(cx, ok_value(src, *e), false))
+                .collect();
+            (Vec::new(), Vec::new(), maps)
+        };
         out.push(FnReturn {
             path,
-            strings: exprs.iter().map(|e| cx.string(*e)).collect(),
-            values: exprs.iter().map(|e| cx.value(*e)).collect(),
+            strings,
+            values,
+            maps,
         });
     }
     out
@@ -285,6 +319,17 @@ fn returns_in<'t>(src: Src<'t>, body: Node<'t>, out: &mut Vec<Node<'t>>) {
         if let Some(v) = named_children(r).into_iter().next() {
             tails(src, v, out, 0);
         }
+    }
+}
+
+/// `Ok(x)` / `Some(x)` → `x`: the value a caller's `?` or `.unwrap()` sees.
+fn ok_value<'t>(src: Src<'t>, n: Node<'t>) -> Node<'t> {
+    let p = super::syntax::peel(n);
+    match super::syntax::call_path(src, p) {
+        Some(path) if matches!(last_segment(path), "Ok" | "Some") => {
+            call_args(p).first().copied().unwrap_or(n)
+        }
+        _ => n,
     }
 }
 

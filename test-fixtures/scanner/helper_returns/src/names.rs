@@ -72,3 +72,27 @@ pub fn forever() -> String {
 pub fn table_of(name: &str) -> String {
     name.to_string()
 }
+
+/// A key map built by a helper.
+pub fn user_key(id: &str) -> HashMap<String, AttributeValue> {
+    HashMap::from([
+        ("pk".to_string(), AttributeValue::S(pk(id))),
+        ("sk".to_string(), AttributeValue::S("PROFILE".into())),
+    ])
+}
+
+/// The same, by inserts.
+pub fn order_key(id: &str, at: &str) -> Result<HashMap<String, AttributeValue>, Error> {
+    let mut key = HashMap::new();
+    key.insert("pk".to_string(), AttributeValue::S(format!("ORDER#{id}")));
+    key.insert("sk".to_string(), AttributeValue::S(at.to_string()));
+    Ok(key)
+}
+
+/// Two shapes: not followed.
+pub fn either_key(id: &str, admin: bool) -> HashMap<String, AttributeValue> {
+    if admin {
+        return HashMap::from([("pk".to_string(), AttributeValue::S("ADMIN".into()))]);
+    }
+    HashMap::from([("pk".to_string(), AttributeValue::S(pk(id)))])
+}

@@ -38,3 +38,20 @@ async fn unknowns(client: &Client, tier: Tier) {
     client.scan().table_name(names::table_of("Orders")).send().await.ok();
     client.scan().table_name(other_crate::table()).send().await.ok();
 }
+
+async fn keys(client: &Client, id: &str, at: &str) -> Result<(), Error> {
+    client.get_item().table_name("Users").set_key(Some(names::user_key(id))).send().await?;
+    let key = names::order_key(id, at)?;
+    client.delete_item().table_name("Orders").set_key(Some(key)).send().await?;
+    // ---- incomplete: two return paths, or a function outside the crate ----
+    client.get_item().table_name("Users").set_key(Some(names::either_key(id, true))).send().await?;
+    client.get_item().table_name("Users").set_key(Some(other_crate::key(id))).send().await?;
+    Ok(())
+}
+
+impl App {
+    async fn through_a_field(&self) {
+        self.client.scan().table_name(self.tables.audit()).send().await.ok();
+        self.client.scan().table_name(self.tables.orders()).send().await.ok();
+    }
+}

@@ -22,3 +22,23 @@ impl Store {
         Self::TABLE
     }
 }
+
+/// Table names grouped in a config struct, reached through a field.
+pub struct Tables {
+    prefix: String,
+}
+
+impl Tables {
+    pub fn orders(&self) -> String {
+        format!("{}-orders", self.prefix)
+    }
+
+    pub fn audit(&self) -> &'static str {
+        "Audit"
+    }
+}
+
+pub struct App {
+    client: Client,
+    tables: Arc<Tables>,
+}

@@ -2,7 +2,7 @@
 use std::sync::OnceLock;
 
 pub static ORDERS: OnceLock<String> = OnceLock::new();
-pub static AUDIT: once_cell::sync::OnceCell<String> = once_cell::sync::OnceCell::new();
+pub static AUDIT: once_cell::sync::OnceCell<String> = once_cell::sync::OnceCell::<String>::new();
 pub static TWICE: OnceLock<String> = OnceLock::new();
 pub static NEVER: OnceLock<String> = OnceLock::new();
 pub static TOKIO: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
