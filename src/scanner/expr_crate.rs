@@ -34,8 +34,8 @@ use super::resolve::FileCx;
 use super::scope::{lookup, Binding};
 use super::sdk::{op_for_method, Typed};
 use super::syntax::{
-    call_args, call_path, last_segment, method_call, named_children, peel, span, string_value,
-    type_segment,
+    call_args, call_path, last_segment, method_call, method_name, named_children, peel, span,
+    string_value, type_segment,
 };
 use crate::attr::AttributeType;
 
@@ -115,6 +115,11 @@ pub fn typed_kind(cx: &FileCx<'_>, call: Node<'_>) -> Option<Typed> {
 /// (the receiver must be an `Expression`), `expr.to_query_input_builder()`, or
 /// `expr.to_query_fluent_builder(client.query())`.
 pub fn root_kind(cx: &FileCx<'_>, call: Node<'_>) -> Option<OpKind> {
+    // Most calls are neither: decided on the name, before anything is allocated.
+    let plain = method_name(cx.src, call)?;
+    if to_method_kind(plain).is_none() && op_for_method(plain).is_none() {
+        return None;
+    }
     let (recv, name, _) = method_call(cx.src, call)?;
     // Arguments are counted (an allocation) only for the methods that matter: this
     // runs for every method call of every file parsed for calls.

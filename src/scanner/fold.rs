@@ -14,8 +14,8 @@ use super::resolve::FileCx;
 use super::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
 use super::syntax::{
     ancestors, call_args, call_path, descendants_after, field, fold_whitespace, kind_id,
-    last_segment, method_call, named_children, peel, span, string_content_start, string_value,
-    type_segment, Src,
+    last_segment, method_call, method_name, named_children, peel, span, string_content_start,
+    string_value, type_segment, Src,
 };
 use crate::source::{FilePath, Span};
 
@@ -183,15 +183,7 @@ pub(super) const HELPER_SETTERS: &[&str] = &[
 /// returns a builder (decided at link time, when every helper is known).
 fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
     let src = cx.src;
-    let name = match method_call(src, n) {
-        Some((_, m, _)) => {
-            if setter(&m).is_some() || op_for_method(&m).is_some() {
-                return None;
-            }
-            m
-        }
-        None => last_segment(call_path(src, n)?).to_string(),
-    };
+    // What follows first: it rules out most calls without naming them.
     let mut up = src.parent(n)?;
     while matches!(up.kind(), "try_expression" | "await_expression") {
         up = src.parent(up)?;
@@ -200,7 +192,14 @@ fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
         return None;
     }
     let m = field(up, "field").map(|f| src.of(f))?;
-    HELPER_SETTERS.contains(&m).then_some(name)
+    if !HELPER_SETTERS.contains(&m) {
+        return None;
+    }
+    match method_name(src, n) {
+        Some(m) if setter(m).is_some() || op_for_method(m).is_some() => None,
+        Some(m) => Some(m.to_string()),
+        None => Some(last_segment(call_path(src, n)?).to_string()),
+    }
 }
 
 /// `XFluentBuilder` parameter types → the operation kind.
@@ -225,15 +224,15 @@ fn builder_type_kind(ty: &str) -> Option<OpKind> {
 /// What starts a request here: `x.query()` with no arguments, or `QueryInput::builder()`.
 fn root_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
     let src = cx.src;
-    if let Some((_, name, call)) = method_call(src, n) {
+    if let Some(name) = method_name(src, n) {
         // The name first: most calls are not SDK methods, and counting arguments
         // allocates.
-        if op_for_method(&name).is_some() && call_args(call).is_empty() {
+        if op_for_method(name).is_some() && call_args(n).is_empty() {
             // `expr.to_query_fluent_builder(client.query())`: the outer call is the root.
             if super::expr_crate::is_wrapped(cx, n) {
                 return None;
             }
-            return op_for_method(&name);
+            return op_for_method(name);
         }
         return super::expr_crate::root_kind(cx, n);
     }

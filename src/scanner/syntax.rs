@@ -303,6 +303,31 @@ pub fn method_call<'t>(src: Src<'t>, node: Node<'t>) -> Option<(Node<'t>, String
     Some((recv, name, node))
 }
 
+/// The method name of `recv.name(args)` without allocating, for checks that run on
+/// every call of a file; None for other nodes.
+pub fn method_name<'t>(src: Src<'t>, node: Node<'_>) -> Option<&'t str> {
+    static IDS: OnceLock<[u16; 3]> = OnceLock::new();
+    let [call, generic, field_expr] = *IDS.get_or_init(|| {
+        [
+            kind_id("call_expression"),
+            kind_id("generic_function"),
+            kind_id("field_expression"),
+        ]
+    });
+    if node.kind_id() != call {
+        return None;
+    }
+    let mut f = field(node, "function")?;
+    if f.kind_id() == generic {
+        f = field(f, "function")?;
+    }
+    if f.kind_id() != field_expr {
+        return None;
+    }
+    field(f, "value")?;
+    Some(src.of(field(f, "field")?))
+}
+
 /// The callee path of a plain call `a::b::c(..)` (not a method call), as written.
 pub fn call_path<'a>(src: Src<'a>, node: Node<'_>) -> Option<&'a str> {
     if node.kind() != "call_expression" {
