@@ -37,6 +37,24 @@ pub struct BadIndexKeyWrite<'a> {
     pub message: String,
 }
 
+/// The values a write gives to key attributes of a secondary index that are not also
+/// keys of the table (those are required, not sparse), with the first such index.
+pub fn index_key_writes<'a>(
+    table: &'a Table,
+    op: &'a Operation,
+) -> impl Iterator<Item = (AttrValue<'a>, &'a Index)> {
+    written(op).into_iter().filter_map(move |a| {
+        if table.key_attributes().contains(&a.attribute.as_str()) {
+            return None;
+        }
+        let index = table
+            .indexes
+            .iter()
+            .find(|i| i.key_attributes().contains(&a.attribute.as_str()))?;
+        Some((a, index))
+    })
+}
+
 /// The NULL and empty index key values a put or update writes. Table keys are left
 /// out: they are required, not sparse, and their rejection is `rejected-request`'s.
 pub fn bad_index_key_writes<'a>(table: &'a Table, op: &'a Operation) -> Vec<BadIndexKeyWrite<'a>> {
@@ -46,17 +64,7 @@ pub fn bad_index_key_writes<'a>(table: &'a Table, op: &'a Operation) -> Vec<BadI
     };
     let serialised = op.item.as_ref().is_some_and(|i| i.from_type.is_some());
     let mut out = Vec::new();
-    for a in written(op) {
-        if table.key_attributes().contains(&a.attribute.as_str()) {
-            continue;
-        }
-        let Some(index) = table
-            .indexes
-            .iter()
-            .find(|i| i.key_attributes().contains(&a.attribute.as_str()))
-        else {
-            continue;
-        };
+    for (a, index) in index_key_writes(table, op) {
         let v = a.value;
         let is_null = v.ty == Some(AttributeType::Null);
         let is_empty = !is_null && v.literal.as_deref() == Some("");

@@ -2,7 +2,9 @@
 
 use super::{Rule, RuleContext, RuleMeta};
 use crate::analysis::entity_of::entity_of;
-use crate::analysis::index_key_check::{bad_index_key_writes, BadIndexKeyWrite, BadKeyValue};
+use crate::analysis::index_key_check::{
+    bad_index_key_writes, index_key_writes, BadIndexKeyWrite, BadKeyValue,
+};
 use crate::analysis::key_access::{written, AttrValue, Via};
 use crate::analysis::{BoundOperation, ProjectFacts};
 use crate::attr::AttributeType;
@@ -49,18 +51,8 @@ impl Rule for MissingSparseAttribute {
         for w in bad_index_key_writes(table, op) {
             rejected_write(cx, table, op, &w, &who(&w.attr));
         }
-        for a in written(op) {
-            // Table keys are required, not sparse: an empty one is `rejected-request`'s.
-            if table.key_attributes().contains(&a.attribute.as_str()) {
-                continue;
-            }
-            let Some(index) = table
-                .indexes
-                .iter()
-                .find(|i| i.key_attributes().contains(&a.attribute.as_str()))
-            else {
-                continue;
-            };
+        // Table keys are required, not sparse: an empty one is `rejected-request`'s.
+        for (a, index) in index_key_writes(table, op) {
             sentinel(cx, table, index, op, &a, &who(&a));
         }
     }

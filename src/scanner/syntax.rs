@@ -355,32 +355,10 @@ pub fn type_segment(path: &str) -> Option<&str> {
     it.next().map(|s| s.split('<').next().unwrap_or(s).trim())
 }
 
-/// Every descendant (pre-order) for which `keep` is true, depth-guarded.
+/// Every descendant (pre-order) for which `keep` is true, depth-guarded; an explicit
+/// walk, so deep trees cannot overflow the stack.
 pub fn descendants<'t>(node: Node<'t>, keep: &mut dyn FnMut(Node<'t>) -> bool) -> Vec<Node<'t>> {
-    let mut out = Vec::new();
-    let mut cursor = node.walk();
-    let mut depth = 0usize;
-    // An explicit walk: no recursion, so deep trees cannot overflow the stack.
-    loop {
-        let n = cursor.node();
-        if keep(n) {
-            out.push(n);
-        }
-        if depth < MAX_DEPTH * 4 && cursor.goto_first_child() {
-            depth += 1;
-            continue;
-        }
-        loop {
-            if depth == 0 {
-                return out;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            cursor.goto_parent();
-            depth -= 1;
-        }
-    }
+    descendants_between(node, 0, usize::MAX, keep)
 }
 
 /// The descendants of `node` that start at or after byte `after` and pass `keep`, in
