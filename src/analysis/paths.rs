@@ -132,24 +132,13 @@ fn expr_method(kind: ExprKind) -> &'static str {
     }
 }
 
-fn is_method(s: &SetterCall, method: &str) -> bool {
-    s.method == method || s.method.strip_prefix("set_") == Some(method)
-}
-
 /// Each part of the request with its presence; `None` when a path's request cannot be
 /// told.
 fn presences(op: &Operation) -> Option<Vec<(Part, Presence)>> {
     let mut out = Vec::new();
-    let slots = [
-        (ExprKind::KeyCondition, &op.key_condition),
-        (ExprKind::Filter, &op.filter),
-        (ExprKind::Condition, &op.condition),
-        (ExprKind::Projection, &op.projection),
-        (ExprKind::Update, &op.update),
-    ];
-    for (kind, arg) in slots {
+    for (kind, arg) in super::request::expression_slots(op) {
         let Some(arg) = arg else { continue };
-        let calls: Vec<usize> = indices(op, |s| is_method(s, expr_method(kind)));
+        let calls: Vec<usize> = indices(op, |s| s.is(expr_method(kind)));
         let presence = match calls.as_slice() {
             // A struct literal (no setter calls): its own flag, when it is set always.
             [] if !arg.conditional => Presence::Always,
@@ -177,10 +166,8 @@ fn presences(op: &Operation) -> Option<Vec<(Part, Presence)>> {
 /// The presence of entry `key` of a placeholder map; `flagged` is the entry's own
 /// conditional flag.
 fn map_presence(op: &Operation, method: &str, key: &str, flagged: bool) -> Presence {
-    let keyed = indices(op, |s| {
-        is_method(s, method) && s.key.as_deref() == Some(key)
-    });
-    let whole = indices(op, |s| is_method(s, method) && s.key.is_none());
+    let keyed = indices(op, |s| s.is(method) && s.key.as_deref() == Some(key));
+    let whole = indices(op, |s| s.is(method) && s.key.is_none());
     if let ([i], true) = (keyed.as_slice(), whole.is_empty()) {
         return match op.setters[*i].conditional {
             true => Presence::Sometimes(*i),

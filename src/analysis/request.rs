@@ -129,18 +129,22 @@ pub struct RequestExpr<'a> {
     pub text: &'a str,
 }
 
-/// The request's expressions, in parameter order; `None` when one of them is not
-/// known statically.
-pub fn static_exprs(op: &Operation) -> Option<Vec<RequestExpr<'_>>> {
-    let slots = [
+/// The request's expression slots, in parameter order.
+pub fn expression_slots(op: &Operation) -> [(ExprKind, &Option<ExprArg>); 5] {
+    [
         (ExprKind::KeyCondition, &op.key_condition),
         (ExprKind::Filter, &op.filter),
         (ExprKind::Condition, &op.condition),
         (ExprKind::Projection, &op.projection),
         (ExprKind::Update, &op.update),
-    ];
+    ]
+}
+
+/// The request's expressions, in parameter order; `None` when one of them is not
+/// known statically.
+pub fn static_exprs(op: &Operation) -> Option<Vec<RequestExpr<'_>>> {
     let mut out = Vec::new();
-    for (kind, arg) in slots {
+    for (kind, arg) in expression_slots(op) {
         if let Some(arg) = arg {
             out.push(RequestExpr {
                 kind,

@@ -270,6 +270,13 @@ pub struct SetterCall {
     pub lead: String,
 }
 
+impl SetterCall {
+    /// True for a call of `method` or of its `set_` twin.
+    pub fn is(&self, method: &str) -> bool {
+        self.method == method || self.method.strip_prefix("set_") == Some(method)
+    }
+}
+
 /// An item or key map; `complete` says every attribute of it is known.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct AttrMap {
@@ -475,10 +482,7 @@ impl Operation {
 
     /// The last call of setter `method` (or its `set_` twin), when the chain has one.
     pub fn setter(&self, method: &str) -> Option<&SetterCall> {
-        self.setters
-            .iter()
-            .rev()
-            .find(|s| s.method == method || s.method.strip_prefix("set_") == Some(method))
+        self.setters.iter().rev().find(|s| s.is(method))
     }
 
     /// A short label of the table for messages: `"Orders"`, `TABLE`, `<unknown table>`.

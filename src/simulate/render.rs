@@ -155,26 +155,18 @@ pub fn render_human(report: &SimulationReport) -> String {
                     number(h.max_writes_per_sec),
                     number(h.wcu_per_write)
                 );
-                match (h.declared_writes_per_sec, h.shards_needed) {
-                    (Some(w), Some(n)) => {
-                        let _ = writeln!(
-                            out,
-                            "    the model's write-rate sends {}/s to the index, {}/s of them to `{}`: throttled; shard the key over {n} values",
-                            number(w),
-                            number(w * h.share),
-                            h.value
-                        );
-                    }
-                    (Some(w), None) => {
-                        let _ = writeln!(
-                            out,
-                            "    the model's write-rate sends {}/s to the index, {}/s of them to `{}`: within one partition",
-                            number(w),
-                            number(w * h.share),
-                            h.value
-                        );
-                    }
-                    _ => {}
+                if let Some(w) = h.declared_writes_per_sec {
+                    let verdict = match h.shards_needed {
+                        Some(n) => format!("throttled; shard the key over {n} values"),
+                        None => "within one partition".to_string(),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "    the model's write-rate sends {}/s to the index, {}/s of them to `{}`: {verdict}",
+                        number(w),
+                        number(w * h.share),
+                        h.value
+                    );
                 }
             }
         }
