@@ -100,6 +100,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
     let mut paren = 0usize;
     let mut entries_by_name: Vec<(String, String)> = Vec::new();
     let mut last_str: Option<String> = None;
+    let server_traits = server_traits(src, toks);
     // A loop keyword seen in a function, waiting for its body's `{` at the same depth.
     let mut pending_loop: Option<(String, Span, usize)> = None;
     let mut i = 0usize;
@@ -214,7 +215,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         Some(k) => idents[..k].iter().map(|x| x.1.clone()).collect(),
                         None => Vec::new(),
                     };
-                    let entry = impl_entry(&attrs, &trait_path, src, toks, i, j);
+                    let entry = impl_entry(&attrs, &trait_path, &server_traits);
                     attrs.clear();
                     pending = Some(Frame::Impl { ty, entry });
                     i = j;
@@ -422,15 +423,7 @@ fn route_attr(attrs: &[String]) -> Option<String> {
 }
 
 /// Every method of a tonic service impl or an async-graphql `#[Object]` is an entry.
-fn impl_entry(
-    attrs: &[String],
-    trait_path: &[String],
-    src: &[u8],
-    toks: &[Token],
-    from: usize,
-    to: usize,
-) -> Option<String> {
-    let _ = (src, toks, from, to);
+fn impl_entry(attrs: &[String], trait_path: &[String], server_traits: &[String]) -> Option<String> {
     if let Some(a) = attrs.iter().find(|a| {
         let n = a.split(['(', ' ']).next().unwrap_or("");
         let last = n.rsplit("::").next().unwrap_or(n);
@@ -439,7 +432,7 @@ fn impl_entry(
         return Some(format!("async-graphql resolver (#[{a}])"));
     }
     let tr = trait_path.last()?;
-    let generated = trait_path.iter().any(|s| s.ends_with("_server"));
+    let generated = trait_path.iter().any(|s| s.ends_with("_server")) || server_traits.contains(tr);
     // tonic re-exports `async_trait`: `#[tonic::async_trait] impl Inventory for Stock`.
     let tonic_attr = attrs.iter().any(|a| a.starts_with("tonic::async_trait"));
     if generated
@@ -449,6 +442,43 @@ fn impl_entry(
         return Some(format!("tonic service `{tr}`"));
     }
     None
+}
+
+/// Names a file imports from tonic-generated `*_server` modules
+/// (`use proto::inventory_server::Inventory;`, `inventory_server::{Inventory, ..}`):
+/// an impl of one is a service, whatever attribute it carries.
+fn server_traits(src: &[u8], toks: &[Token]) -> Vec<String> {
+    let mut out = Vec::new();
+    if !src.windows(9).any(|w| w == b"_server::") {
+        return out;
+    }
+    for (i, module) in toks.iter().enumerate() {
+        let is_server_path = module.kind == Tok::Ident
+            && module.text(src).ends_with(b"_server")
+            && toks.get(i + 1).is_some_and(|t| t.is_punct(b':'))
+            && toks.get(i + 2).is_some_and(|t| t.is_punct(b':'));
+        if !is_server_path {
+            continue;
+        }
+        let rest = toks.get(i + 3..).unwrap_or_default();
+        let named: Vec<&Token> = match rest.first() {
+            // A `use` group: up to its `}`.
+            Some(t) if t.is_punct(b'{') => rest[1..]
+                .iter()
+                .take_while(|t| !t.is_punct(b'}'))
+                .filter(|t| t.kind == Tok::Ident)
+                .collect(),
+            Some(t) if t.kind == Tok::Ident => vec![t],
+            _ => Vec::new(),
+        };
+        for t in named {
+            let name = String::from_utf8_lossy(t.text(src)).into_owned();
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
 }
 
 /// Whose `service_fn` a file calls: a lambda runtime's (the usual case) or hyper's.
