@@ -684,8 +684,22 @@ pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
             continue;
         };
         for c in &f.calls {
-            for callee in by_name.get(c.as_str()).into_iter().flatten() {
-                if parent.contains_key(callee) {
+            let candidates = by_name
+                .get(c.as_str())
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            // Same-name delegation (`Service::list_all` calling `self.repo.list_all()`):
+            // a caller of the name reaches the delegating ones, and they the rest, so the
+            // chain shows the layer in between.
+            let delegates = |d: &FnId| {
+                files
+                    .get(d.file)
+                    .and_then(|fs| fs.get(d.index))
+                    .is_some_and(|n| n.calls.binary_search(c).is_ok())
+            };
+            let filter = f.name != *c && candidates.iter().any(delegates);
+            for callee in candidates {
+                if parent.contains_key(callee) || (filter && !delegates(callee)) {
                     continue;
                 }
                 parent.insert(*callee, Some(id));
