@@ -325,6 +325,9 @@ fn climb_apply<'t>(
     cur
 }
 
+/// How many `let` rebindings and branch tails a builder is followed through.
+const MAX_FOLLOW_DEPTH: usize = 16;
+
 /// What happens to the chain's value: bound with `let`, returned, passed on.
 fn follow_consumer(
     cx: &FileCx<'_>,
@@ -334,7 +337,7 @@ fn follow_consumer(
     depth: usize,
 ) -> Escape {
     let src = cx.src;
-    if depth > 16 {
+    if depth > MAX_FOLLOW_DEPTH {
         return Escape::None;
     }
     let mut top = top;
@@ -479,7 +482,7 @@ fn follow_uses(
     depth: usize,
 ) -> Escape {
     let src = cx.src;
-    if depth > 16 {
+    if depth > MAX_FOLLOW_DEPTH {
         return Escape::None;
     }
     let ident = kind_id("identifier");
