@@ -613,6 +613,16 @@ fn numbers_in_every_toml_spelling() {
         "{BASE}[[access-pattern]]\nname = \"a\"\ntable = \"T\"\nrate = 0.25\nkey = {{ PK = 7 }}\n"
     ));
     assert_eq!(m.access_patterns[0].rate, Some(0.25));
+    for not_finite in ["nan", "inf", "1e400"] {
+        one(
+            &BASE.replace(
+                "name = \"T\"",
+                &format!("name = \"T\"\nwrite-rate = {not_finite}"),
+            ),
+            ProblemKind::InvalidValue,
+            "`write-rate` in `[[table]]` must be a finite number",
+        );
+    }
     assert_eq!(m.access_patterns[0].key["PK"], "7");
 }
 

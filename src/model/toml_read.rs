@@ -177,7 +177,13 @@ impl<'t, 'i> Fields<'t, 'i> {
     pub fn number(&self, key: &str, problems: &mut Vec<ModelProblem>) -> Option<(f64, Span)> {
         let v = self.get(key)?;
         let r = number_value(v).map_err(|e| match e {
-            NumberError::Type | NumberError::Range => self.wrong_type(key, v, "a number"),
+            NumberError::Type => self.wrong_type(key, v, "a number"),
+            // `nan`, `inf`, `1e400`: a float, but not one a rate can be.
+            NumberError::Range => ModelProblem::of(
+                ProblemKind::InvalidValue,
+                span_of(v),
+                format!("`{key}` in {} must be a finite number", self.what),
+            ),
             NumberError::Negative => ModelProblem::of(
                 ProblemKind::Negative,
                 span_of(v),
