@@ -278,5 +278,32 @@ fn files_that_are_not_open_get_their_findings_too() {
     let repo = uri(&root.join("src/repo.rs"));
     let d = c.diagnostics_where(&repo, |d| !d.is_empty());
     assert!(d.iter().any(|d| d["code"] == "scan-in-hot-path"), "{d:#?}");
+    // The model is published last in each round: the first round is complete.
+    let toml = uri(&root.join("dynalint.toml"));
+    c.diagnostics(&toml);
+
+    // An edit that changes nothing `repo.rs`'s findings point at (a comment at the end
+    // of the handlers) re-analyses, but does not re-send them.
+    let handlers = uri(&root.join("src/handlers.rs"));
+    let text = std::fs::read_to_string(root.join("src/handlers.rs")).unwrap();
+    let (line, character) = position_of(&text, text.len());
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": handlers, "version": 2 },
+            "contentChanges": [{
+                "range": { "start": { "line": line, "character": character },
+                           "end": { "line": line, "character": character } },
+                "text": "\n// edited\n"
+            }]
+        }),
+    );
+    c.diagnostics(&handlers);
+    c.diagnostics(&toml);
+    assert_eq!(
+        c.queued_diagnostics(&repo),
+        0,
+        "unchanged findings are sent once"
+    );
     c.shutdown();
 }

@@ -98,6 +98,9 @@ pub struct Server {
     last_change: Option<Instant>,
     /// URIs with diagnostics published, by project: cleared when they drop out.
     published: HashMap<PathBuf, HashSet<Uri>>,
+    /// What was last sent for each file that is not open: re-analysing after every
+    /// keystroke must not re-send the whole workspace's unchanged findings.
+    closed_sent: HashMap<Uri, Vec<lsp_types::Diagnostic>>,
     shutdown: bool,
     next_request: u64,
 }
@@ -136,6 +139,7 @@ impl Server {
             deadline: None,
             last_change: None,
             published: HashMap::new(),
+            closed_sent: HashMap::new(),
             shutdown: false,
             next_request: 0,
         }
@@ -399,6 +403,8 @@ impl Server {
             return;
         };
         let mut out: Vec<PublishDiagnosticsParams> = Vec::new();
+        let mut unchanged: Vec<Uri> = Vec::new();
+        let mut sent_closed: Vec<(Uri, Vec<lsp_types::Diagnostic>)> = Vec::new();
         let open = self.open_sources(config);
         for doc in &open {
             let diagnostics = project
@@ -428,9 +434,15 @@ impl Server {
             closed.dedup();
             for path in closed {
                 if let Some(uri) = uri::from_path(path) {
+                    let diagnostics = file_diagnostics(project, snap, path);
+                    if self.closed_sent.get(&uri) == Some(&diagnostics) {
+                        unchanged.push(uri);
+                        continue;
+                    }
+                    sent_closed.push((uri.clone(), diagnostics.clone()));
                     out.push(PublishDiagnosticsParams {
                         uri,
-                        diagnostics: file_diagnostics(project, snap, path),
+                        diagnostics,
                         version: None,
                     });
                 }
@@ -447,9 +459,17 @@ impl Server {
                 version: config_doc.map(|d| d.version),
             });
         }
-        let now: HashSet<Uri> = out.iter().map(|p| p.uri.clone()).collect();
+        let now: HashSet<Uri> = out.iter().map(|p| p.uri.clone()).chain(unchanged).collect();
+        // An open document's diagnostics are sent with it; a closed file's again only
+        // when they change.
+        let open_uris: Vec<Uri> = open.iter().map(|d| d.uri.clone()).collect();
+        for uri in &open_uris {
+            self.closed_sent.remove(uri);
+        }
+        self.closed_sent.extend(sent_closed);
         let before = self.published.insert(config.to_path_buf(), now.clone());
         for gone in before.into_iter().flatten().filter(|u| !now.contains(u)) {
+            self.closed_sent.remove(&gone);
             out.push(PublishDiagnosticsParams {
                 uri: gone,
                 diagnostics: Vec::new(),
@@ -466,6 +486,7 @@ impl Server {
         for set in self.published.values_mut() {
             set.remove(uri);
         }
+        self.closed_sent.remove(uri);
         let p = PublishDiagnosticsParams {
             uri: uri.clone(),
             diagnostics: Vec::new(),

@@ -287,6 +287,14 @@ impl Client {
         self.inbox.remove(i)
     }
 
+    /// How many `publishDiagnostics` for `uri` were received and not yet taken.
+    pub fn queued_diagnostics(&self, uri: &str) -> usize {
+        self.inbox
+            .iter()
+            .filter(|n| n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri)
+            .count()
+    }
+
     /// The next diagnostics published for `uri`.
     pub fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
         self.diagnostics_where(uri, |_| true)
