@@ -5,6 +5,8 @@
 //!
 //! Run with `cargo bench --bench scanner`.
 
+mod support;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -120,14 +122,7 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
 }
 
 fn peak_memory() -> String {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM"))
-                .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
-        })
-        .unwrap_or_else(|| "n/a".into())
+    support::peak_kb().map_or_else(|| "n/a".into(), |kb| format!("{kb} kB"))
 }
 
 fn report(label: &str, files: &[SourceFile]) {

@@ -5,6 +5,9 @@
 //! Run with `cargo bench --bench simulate`; prints figures, asserts nothing timed.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+use support::peak_kb;
+
 use std::path::Path;
 use std::time::Instant;
 
@@ -137,13 +140,6 @@ index = "BySku"
 key = { sku = "{sku}" }
 rate = 2
 "#;
-
-/// Peak resident set size of this process, in kB (Linux `VmHWM`).
-fn peak_kb() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
 
 fn main() {
     let model = dynalint::model::load_str(Path::new("bench.toml"), MODEL).unwrap();
