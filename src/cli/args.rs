@@ -76,11 +76,15 @@ pub enum ColorChoice {
 /// Where the model is and which files to read.
 #[derive(Debug, Clone, Args)]
 pub struct ProjectArgs {
-    /// Files or folders to check [default: .]
+    /// Files or folders to check, `-` for stdin [default: .]
     pub paths: Vec<PathBuf>,
     /// The key model to use instead of the nearest dynalint.toml.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// The file that stdin's text stands for, when a PATH is `-` (editors, pre-commit):
+    /// findings carry its name and dynalint.toml is found from its folder.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::args::{CallsArgs, ListFormat};
 use super::check::load_project;
+use super::out::outln;
 use super::EXIT_OK;
 use crate::analysis::bind;
 use crate::model::Model;
@@ -28,7 +29,7 @@ pub(super) fn run(args: CallsArgs) -> i32 {
                 .iter()
                 .map(|o| op_json(&project.model, o, files.get(&o.file).copied()))
                 .collect();
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&json!({"version": 1, "calls": v}))
                     .unwrap_or_default()
@@ -38,7 +39,7 @@ pub(super) fn run(args: CallsArgs) -> i32 {
             for o in &ops {
                 print_human(&project.model, o, files.get(&o.file).copied(), 0);
             }
-            println!(
+            outln!(
                 "{} DynamoDB call(s) in {} file(s)",
                 ops.len(),
                 project.files.len()
@@ -195,7 +196,7 @@ fn print_human(model: &Model, o: &Operation, file: Option<&SourceFile>, depth: u
         })
         .unwrap_or_default();
     let paged = if o.paginated { " paginated" } else { "" };
-    println!(
+    outln!(
         "{:indent$}{path}:{line}:{column}  {} {table}{index}  in {func}{looped}{paged} {heat}",
         "",
         o.kind.api_name(),

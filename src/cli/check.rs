@@ -1,10 +1,11 @@
 //! `dynalint check`: the whole pipeline, a report, and the exit code.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::args::{CheckArgs, ColorChoice, Format, ProjectArgs};
+use super::out::out;
 use super::progress::Progress;
 use super::{error, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{self, baseline};
@@ -29,6 +30,9 @@ pub(super) fn load_model(
     config: Option<&Path>,
     color: bool,
 ) -> Result<(Model, SourceFile), i32> {
+    if let Some(missing) = paths.iter().find(|p| !p.exists()) {
+        return Err(error(format!("`{}` does not exist", display_path(missing))));
+    }
     let start = paths.first().cloned().unwrap_or_else(|| PathBuf::from("."));
     let config = match config {
         Some(c) => c.to_path_buf(),
@@ -89,7 +93,18 @@ pub(super) fn load_project(
     } else {
         p.paths.clone()
     };
-    let (model, model_file) = load_model(&paths, p.config.as_deref(), color)?;
+    let stdin = paths.iter().any(|p| p.as_os_str() == STDIN);
+    let paths: Vec<PathBuf> = paths
+        .into_iter()
+        .filter(|p| p.as_os_str() != STDIN)
+        .collect();
+    // The model of stdin's text is found from the file it stands for.
+    let discover_from = match (&p.stdin_filename, stdin) {
+        (Some(name), true) => vec![parent_or_cwd(name)],
+        _ if paths.is_empty() => vec![PathBuf::from(".")],
+        _ => paths.clone(),
+    };
+    let (model, model_file) = load_model(&discover_from, p.config.as_deref(), color)?;
     let root = model_file
         .path
         .parent()
@@ -103,8 +118,19 @@ pub(super) fn load_project(
     let cb = progress.map(|pr| move |done: usize, total: usize| pr.update(done, total));
     let cb_ref: Option<&(dyn Fn(usize, usize) + Sync)> =
         cb.as_ref().map(|c| c as &(dyn Fn(usize, usize) + Sync));
-    let sources =
+    let mut sources =
         workspace::collect_sources(&paths, &root, &model.lint.exclude, cb_ref).map_err(error)?;
+    if stdin {
+        let name = p
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("<stdin>"));
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| error(format!("cannot read stdin: {e}")))?;
+        sources.files.push(SourceFile::new(name, text));
+    }
     Ok(Project {
         model,
         model_file,
@@ -112,6 +138,17 @@ pub(super) fn load_project(
         files: sources.files,
         notes: sources.notes,
     })
+}
+
+/// The path that stands for stdin (`dynalint check - --stdin-filename src/db.rs`).
+const STDIN: &str = "-";
+
+/// The folder of `path`, or `.` for a bare file name.
+fn parent_or_cwd(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 fn relative_if_under_cwd(p: &Path) -> PathBuf {
@@ -245,7 +282,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         Format::Sarif => sarif::render(&diagnostics, &positions),
         Format::Github => github::render(&diagnostics, &positions),
     };
-    print!("{out}");
+    out!("{out}");
     if args.stats {
         let secs = started.elapsed().as_secs_f64();
         let bytes: usize = project.files.iter().map(|f| f.text.len()).sum();

@@ -8,6 +8,7 @@ mod args;
 mod calls;
 mod check;
 mod model_cmd;
+mod out;
 mod progress;
 mod rules_cmd;
 mod simulate_cmd;
@@ -62,17 +63,60 @@ pub fn main(argv: Vec<OsString>) -> i32 {
     code
 }
 
-/// `dynalint`, `dynalint src/`, `dynalint --format json` all mean `dynalint check …`.
+/// `dynalint`, `dynalint src/`, `dynalint --format json` all mean `dynalint check …`;
+/// `dynalint --format json check` moves the subcommand first. A first word that is no
+/// path but looks like a subcommand (`dynalint chek`) is left to clap, which says
+/// "did you mean `check`".
 fn default_to_check(mut argv: Vec<OsString>) -> Vec<OsString> {
-    let first = argv.get(1).map(|a| a.to_string_lossy().into_owned());
-    let keep = match first.as_deref() {
-        None => false,
-        Some(a) => SUBCOMMANDS.contains(&a) || matches!(a, "-h" | "--help" | "-V" | "--version"),
+    let words: Vec<String> = argv
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let Some(first) = words.get(1) else {
+        argv.push(OsString::from("check"));
+        return argv;
     };
-    if !keep {
-        argv.insert(1.min(argv.len()), OsString::from("check"));
+    if SUBCOMMANDS.contains(&first.as_str())
+        || matches!(first.as_str(), "-h" | "--help" | "-V" | "--version")
+    {
+        return argv;
     }
+    if let Some(i) = subcommand_after_flags(&words) {
+        let sub = argv.remove(i);
+        argv.insert(1, sub);
+        return argv;
+    }
+    if !first.starts_with('-')
+        && !std::path::Path::new(first).exists()
+        && looks_like_subcommand(first)
+    {
+        return argv;
+    }
+    argv.insert(1, OsString::from("check"));
     argv
+}
+
+/// The index of a subcommand that only flags (and their values) come before.
+fn subcommand_after_flags(words: &[String]) -> Option<usize> {
+    for i in 1..words.len() {
+        let w = words[i].as_str();
+        if SUBCOMMANDS.contains(&w) {
+            return Some(i);
+        }
+        let is_flag = w.starts_with('-') && w != "-";
+        let is_value = words[i - 1].starts_with("--") && !words[i - 1].contains('=');
+        if !is_flag && !is_value {
+            return None;
+        }
+    }
+    None
+}
+
+/// A word close enough to a subcommand's name to be a typo of it.
+fn looks_like_subcommand(word: &str) -> bool {
+    SUBCOMMANDS
+        .iter()
+        .any(|s| strsim::jaro_winkler(word, s) > 0.8)
 }
 
 /// `cargo dynalint …` runs `cargo-dynalint dynalint …`: drop cargo's extra argument.
@@ -121,6 +165,39 @@ mod tests {
         assert_eq!(
             default_to_check(os(&["dynalint", "--help"])),
             os(&["dynalint", "--help"])
+        );
+        assert_eq!(
+            default_to_check(os(&["dynalint", "-"])),
+            os(&["dynalint", "check", "-"])
+        );
+    }
+
+    #[test]
+    fn flags_before_the_subcommand_move_after_it() {
+        assert_eq!(
+            default_to_check(os(&["dynalint", "--format", "json", "check", "src"])),
+            os(&["dynalint", "check", "--format", "json", "src"])
+        );
+        assert_eq!(
+            default_to_check(os(&["dynalint", "--quiet", "calls"])),
+            os(&["dynalint", "calls", "--quiet"])
+        );
+        assert_eq!(
+            default_to_check(os(&["dynalint", "src", "check"])),
+            os(&["dynalint", "check", "src", "check"]),
+            "after a path, `check` is a path"
+        );
+    }
+
+    #[test]
+    fn a_typo_of_a_subcommand_is_left_to_clap() {
+        assert_eq!(
+            default_to_check(os(&["dynalint", "chek"])),
+            os(&["dynalint", "chek"])
+        );
+        assert_eq!(
+            default_to_check(os(&["dynalint", "no-such-dir"])),
+            os(&["dynalint", "check", "no-such-dir"])
         );
     }
 

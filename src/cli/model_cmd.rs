@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use super::args::{ModelArgs, ModelCommand};
 use super::check::{load_model, use_color};
+use super::out::{out, outln};
 use super::EXIT_OK;
 use crate::model::IndexKind;
 use crate::workspace::display_path;
@@ -40,7 +41,7 @@ fn check(a: ModelArgs) -> i32 {
                 .flat_map(|t| &t.indexes)
                 .filter(|i| i.kind == IndexKind::Local)
                 .count();
-            println!(
+            outln!(
                 "`{}` is valid: {} table(s), {gsis} GSI(s), {lsis} LSI(s), {} access pattern(s)",
                 display_path(&file.path),
                 m.tables.len(),
@@ -56,7 +57,7 @@ fn show(a: ModelArgs) -> i32 {
     let (paths, config) = locate(&a);
     match load_model(&paths, config.as_deref(), use_color(a.color)) {
         Ok((m, _)) => {
-            print!("{}", crate::model::show::render(&m));
+            out!("{}", crate::model::show::render(&m));
             EXIT_OK
         }
         Err(code) => code,

@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::args::{ExplainArgs, ListFormat, RulesArgs};
+use super::out::{out, outln};
 use super::{EXIT_ERROR, EXIT_OK};
 use crate::rules::{self, RuleMeta, REGISTRY, UNUSED_ALLOW};
 
@@ -27,7 +28,7 @@ pub(super) fn rules(args: RulesArgs) -> i32 {
                 json!({"id": UNUSED_ALLOW, "category": "suspicious", "default_level": "warning",
                 "summary": "a `dynalint: allow(..)` comment that suppresses nothing"}),
             );
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         ListFormat::Human => {
             let w = metas
@@ -36,9 +37,9 @@ pub(super) fn rules(args: RulesArgs) -> i32 {
                 .max()
                 .unwrap_or(0)
                 .max(UNUSED_ALLOW.len());
-            println!("{:w$}  {:11}  {:7}  summary", "rule", "category", "default");
+            outln!("{:w$}  {:11}  {:7}  summary", "rule", "category", "default");
             for m in &metas {
-                println!(
+                outln!(
                     "{:w$}  {:11}  {:7}  {}",
                     m.id,
                     m.category.as_str(),
@@ -51,8 +52,8 @@ pub(super) fn rules(args: RulesArgs) -> i32 {
                 "warning",
                 "a `dynalint: allow(..)` comment that suppresses nothing",
             );
-            println!("{UNUSED_ALLOW:w$}  {cat:11}  {level:7}  {summary}");
-            println!("\nrun `dynalint explain <rule>` for a rule's documentation");
+            outln!("{UNUSED_ALLOW:w$}  {cat:11}  {level:7}  {summary}");
+            outln!("\nrun `dynalint explain <rule>` for a rule's documentation");
         }
     }
     EXIT_OK
@@ -60,12 +61,12 @@ pub(super) fn rules(args: RulesArgs) -> i32 {
 
 pub(super) fn explain(args: ExplainArgs) -> i32 {
     if args.rule == UNUSED_ALLOW {
-        print!("{UNUSED_ALLOW_DOC}");
+        out!("{UNUSED_ALLOW_DOC}");
         return EXIT_OK;
     }
     match rules::find(&args.rule) {
         Some(r) => {
-            print!("{}", r.meta().doc);
+            out!("{}", r.meta().doc);
             EXIT_OK
         }
         None => {

@@ -2,6 +2,7 @@
 
 use super::args::{ListFormat, SimulateArgs};
 use super::check::load_project;
+use super::out::{out, outln};
 use super::{error, EXIT_OK};
 use crate::scanner::{self, ScanSettings};
 use crate::simulate::{self, SimulateOptions};
@@ -25,9 +26,9 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
     ) {
         Ok(report) => {
             match args.format {
-                ListFormat::Human => print!("{}", simulate::render_human(&report)),
+                ListFormat::Human => out!("{}", simulate::render_human(&report)),
                 ListFormat::Json => {
-                    println!(
+                    outln!(
                         "{}",
                         serde_json::to_string_pretty(&simulate::render_json(&report))
                             .unwrap_or_default()

@@ -18,7 +18,10 @@ pub const CONFIG_FILE_NAME: &str = "dynalint.toml";
 /// Walks up from `start` (a file or folder) to the nearest `dynalint.toml`.
 pub fn discover(start: &Path) -> Option<PathBuf> {
     let start = if start.is_file() {
-        start.parent()?
+        // `repo.rs` has the parent "": the current folder.
+        Some(start.parent()?)
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
     } else {
         start
     };

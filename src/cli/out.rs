@@ -1,0 +1,42 @@
+//! Writing to stdout. A reader that closes the pipe early (`dynalint check | head -1`)
+//! ends the output quietly, as clippy and ruff do: the rest is dropped, no panic.
+
+use std::io::{ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set once stdout's reader has gone; later writes are dropped.
+static CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Writes `text` to stdout; a closed pipe is not an error.
+pub(crate) fn print(text: &str) {
+    if CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+    if let Err(e) = written {
+        CLOSED.store(true, Ordering::Relaxed);
+        if e.kind() != ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the output: {e}");
+        }
+    }
+}
+
+/// [`print`] with a newline.
+pub(crate) fn println(text: &str) {
+    print(&format!("{text}\n"));
+}
+
+/// `print!` through [`print`].
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::out::print(&format!($($t)*)) };
+}
+
+/// `println!` through [`println`].
+macro_rules! outln {
+    ($($t:tt)*) => { $crate::cli::out::println(&format!($($t)*)) };
+}
+
+pub(crate) use {out, outln};

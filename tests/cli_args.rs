@@ -1,0 +1,148 @@
+//! End-to-end: what a new user types in the first hour — bare file names, typos,
+//! missing paths, flags before the subcommand, stdin, and a closed output pipe.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use common::{dynalint, root};
+
+fn basic() -> PathBuf {
+    root().join("test-fixtures/_cli/basic")
+}
+
+/// Runs `dynalint args` in `dir` with `input` on stdin: (stdout, stderr, exit code).
+fn with_stdin(dir: &std::path::Path, args: &[&str], input: &str) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dynalint"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn a_bare_file_name_finds_the_model_from_the_current_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        basic().join("dynalint.toml"),
+        tmp.path().join("dynalint.toml"),
+    )
+    .unwrap();
+    std::fs::copy(basic().join("src/main.rs"), tmp.path().join("repo.rs")).unwrap();
+    let (out, err, code) = dynalint(tmp.path(), &["check", "repo.rs"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("repo.rs:10:22"), "{out}");
+    let (_, err, code) = dynalint(tmp.path(), &["repo.rs"]);
+    assert_eq!(code, 1, "{err}");
+}
+
+#[test]
+fn a_missing_path_says_it_is_missing() {
+    let (_, err, code) = dynalint(&basic(), &["check", "no/such/file.rs"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`no/such/file.rs` does not exist"), "{err}");
+    assert!(!err.contains("dynalint.toml"), "{err}");
+    let (_, err, code) = dynalint(&basic(), &["no-such-dir"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`no-such-dir` does not exist"), "{err}");
+}
+
+#[test]
+fn a_mistyped_subcommand_gets_did_you_mean() {
+    let (_, err, code) = dynalint(&basic(), &["chek"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("'check'"), "{err}");
+    let (_, err, code) = dynalint(&basic(), &["rulez"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("'rules'"), "{err}");
+}
+
+#[test]
+fn flags_before_the_subcommand_apply_to_it() {
+    let (out, err, code) = dynalint(&basic(), &["--format", "json", "check"]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["version"], 1);
+    let (out, _, code) = dynalint(&basic(), &["--format", "json", "rules"]);
+    assert_eq!(code, 0);
+    assert!(serde_json::from_str::<serde_json::Value>(&out).is_ok());
+}
+
+#[test]
+fn stdin_is_checked_as_the_file_it_stands_for() {
+    let text = std::fs::read_to_string(basic().join("src/main.rs")).unwrap();
+    let (out, err, code) = with_stdin(
+        &basic(),
+        &[
+            "check",
+            "-",
+            "--stdin-filename",
+            "src/main.rs",
+            "--format",
+            "json",
+        ],
+        &text,
+    );
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["diagnostics"][0]["file"], "src/main.rs");
+    assert_eq!(v["summary"]["files"], 1);
+    // From a folder below the model, and with `-` alone.
+    let (out, err, code) = with_stdin(
+        &basic().join("src"),
+        &["-", "--stdin-filename", "main.rs", "--format", "github"],
+        &text,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("file=main.rs,line=10"), "{out}");
+    // Clean text passes.
+    let (_, err, code) = with_stdin(
+        &basic(),
+        &["-", "--stdin-filename", "src/x.rs"],
+        "fn x() {}\n",
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    for args in [
+        &["check", "--format", "sarif"][..],
+        &["calls", "--format", "json"][..],
+        &["rules"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dynalint"))
+            .args(args)
+            .current_dir(basic())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before the first write, as `| head -0` would.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
