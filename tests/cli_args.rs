@@ -146,3 +146,89 @@ fn a_closed_output_pipe_ends_quietly() {
         assert!(err.is_empty(), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn exit_zero_and_ignore() {
+    let (_, err, code) = dynalint(&basic(), &["check", "--exit-zero"]);
+    assert_eq!(code, 0, "{err}");
+    let (out, _, _) = dynalint(
+        &basic(),
+        &["check", "--ignore", "scan-in-hot-path,unused-allow"],
+    );
+    assert!(!out.contains("scan-in-hot-path]"), "{out}");
+    assert!(!out.contains("unused-allow]"), "{out}");
+    assert!(out.contains("unpaginated-query]"), "{out}");
+    let (_, err, code) = dynalint(&basic(), &["check", "--ignore", "scan-in-hot-pth"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("in --ignore") && err.contains("did you mean `scan-in-hot-path`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn statistics_count_findings_per_rule() {
+    let (out, err, code) = dynalint(&basic(), &["check", "--statistics"]);
+    assert_eq!(code, 1, "the gate is the same: {err}");
+    assert_eq!(
+        out,
+        "1  scan-in-hot-path\n1  unpaginated-query\n1  unused-allow  (1 fixable)\n"
+    );
+    let (out, _, _) = dynalint(&basic(), &["check", "--statistics", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["statistics"][2]["rule"], "unused-allow");
+    assert_eq!(v["statistics"][2]["fixable"], 1);
+}
+
+#[test]
+fn rules_say_which_are_fixable() {
+    let (out, _, _) = dynalint(&basic(), &["rules", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let fixable: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["fixable"] == true)
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(fixable, ["rejected-request", "unused-allow"]);
+    let (out, _, _) = dynalint(&basic(), &["rules"]);
+    assert!(out.lines().next().unwrap().contains("fixable"), "{out}");
+}
+
+#[test]
+fn fix_diff_shows_the_fixes_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("src")).unwrap();
+    std::fs::copy(
+        basic().join("dynalint.toml"),
+        tmp.path().join("dynalint.toml"),
+    )
+    .unwrap();
+    let main = tmp.path().join("src/main.rs");
+    std::fs::copy(basic().join("src/main.rs"), &main).unwrap();
+    let before = std::fs::read_to_string(&main).unwrap();
+    let (out, err, code) = dynalint(tmp.path(), &["check", "--fix", "--diff"]);
+    assert_eq!(code, 1, "something to fix: {err}");
+    assert!(
+        out.starts_with("--- src/main.rs\n+++ src/main.rs\n@@ "),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n-    // dynalint: allow(scan-in-hot-path) -- stale: this is a query now\n"),
+        "the unused allow is removed: {out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&main).unwrap(),
+        before,
+        "--diff writes nothing"
+    );
+    let (_, err, code) = dynalint(tmp.path(), &["check", "--diff"]);
+    assert_eq!(code, 2, "--diff needs --fix: {err}");
+    // --fix removes the stale allow; nothing is left to fix.
+    let (_, err, _) = dynalint(tmp.path(), &["check", "--fix"]);
+    assert!(err.contains("fixed 1 finding in 1 file"), "{err}");
+    assert!(!std::fs::read_to_string(&main).unwrap().contains("stale"));
+    let (out, _, code) = dynalint(tmp.path(), &["check", "--fix", "--diff"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+}

@@ -53,6 +53,7 @@ fn every_rule_page_has_every_section_and_its_examples_behave() {
         .unwrap();
         let selection = RuleSelection {
             only: Some(vec![meta.id.to_string()]),
+            ..Default::default()
         };
         // A finding is keyed by where it is (the snippet, or a span of the model) and
         // what it says. Project-level rules report on `dynalint.toml`, so "fires" means:

@@ -78,6 +78,7 @@ fn every_rule_has_a_fixture_folder_and_each_case_matches_its_markers_and_snapsho
         );
         let selection = RuleSelection {
             only: Some(vec![id.to_string()]),
+            ..Default::default()
         };
         for case in &case_files {
             let text = std::fs::read_to_string(case).unwrap();

@@ -8,10 +8,10 @@
 use std::collections::HashMap;
 
 use crate::model::Model;
-use crate::report::{Category, Diagnostic, Severity};
+use crate::report::{Category, Diagnostic, Edit, Fix, Severity};
 use crate::rules::{self, RuleSelection, UNUSED_ALLOW};
 use crate::scanner::Operation;
-use crate::source::{FilePath, SourceFile, Span};
+use crate::source::{FilePath, Location, SourceFile, Span};
 
 /// One allow comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,15 +178,13 @@ pub fn apply(
             kept.push(d);
         }
     }
-    let unused_enabled = selection
-        .only
-        .as_ref()
-        .is_none_or(|o| o.iter().any(|i| i == UNUSED_ALLOW));
+    let unused_enabled = selection.runs_builtin(UNUSED_ALLOW);
     if unused_enabled {
         for (path, file_allows) in allows {
             for (allow, used) in file_allows {
-                for ((id, span), used) in allow.rules.iter().zip(used) {
-                    if used {
+                let all_unused = used.iter().all(|u| !u);
+                for (i, ((id, span), used)) in allow.rules.iter().zip(&used).enumerate() {
+                    if *used {
                         continue;
                     }
                     let message = match rules::find(id) {
@@ -205,12 +203,52 @@ pub fn apply(
                         message,
                     );
                     d.help("remove it, or move it onto the line of the call it is meant for");
+                    if let Some(file) = by_path.get(path) {
+                        let removal = if all_unused {
+                            comment_removal(file, allow.span)
+                        } else {
+                            id_removal(&allow.rules, i)
+                        };
+                        d.fix(Fix {
+                            title: format!("remove the unused `allow({id})`"),
+                            edits: vec![Edit {
+                                location: Location::new(path.clone(), removal),
+                                replacement: String::new(),
+                            }],
+                        });
+                    }
                     kept.push(d);
                 }
             }
         }
     }
     kept
+}
+
+/// What removing a whole allow comment deletes: its line when it stands alone, else
+/// the comment and the blanks before it.
+fn comment_removal(file: &SourceFile, comment: Span) -> Span {
+    let text = &*file.text;
+    let line_start = text[..comment.start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..comment.start];
+    if before.trim().is_empty() {
+        let line_end = text[comment.end..]
+            .find('\n')
+            .map_or(text.len(), |i| comment.end + i + 1);
+        Span::new(line_start, line_end)
+    } else {
+        Span::new(line_start + before.trim_end().len(), comment.end)
+    }
+}
+
+/// What removing the `i`th id of an allow list deletes: the id and one separator.
+fn id_removal(ids: &[(String, Span)], i: usize) -> Span {
+    let here = ids[i].1;
+    match (ids.get(i + 1), i.checked_sub(1).and_then(|p| ids.get(p))) {
+        (Some((_, next)), _) => Span::new(here.start, next.start),
+        (None, Some((_, prev))) => Span::new(prev.end, here.end),
+        (None, None) => here,
+    }
 }
 
 /// The span an allow must touch to cover `d`: the smallest call containing its
@@ -250,6 +288,42 @@ mod tests {
         assert_eq!(f.slice(allows[0].rules[1].1), "filter-instead-of-index");
         assert_eq!(allows[1].target_line, 3);
         assert!(allows[2].whole_file);
+    }
+
+    fn removed(src: &str, span: Span) -> String {
+        let mut s = src.to_string();
+        s.replace_range(span.range(), "");
+        s
+    }
+
+    #[test]
+    fn removing_an_unused_allow_keeps_the_code_and_the_other_ids() {
+        let src = "fn a() {\n    // dynalint: allow(x) -- old\n    call();\n    call(); // dynalint: allow(y)\n}\n";
+        let f = SourceFile::new("a.rs", src);
+        let allows = parse_allows(&f);
+        assert_eq!(
+            removed(src, comment_removal(&f, allows[0].span)),
+            "fn a() {\n    call();\n    call(); // dynalint: allow(y)\n}\n"
+        );
+        assert_eq!(
+            removed(src, comment_removal(&f, allows[1].span)),
+            "fn a() {\n    // dynalint: allow(x) -- old\n    call();\n    call();\n}\n"
+        );
+        let src = "// dynalint: allow(a, b, c)\n";
+        let f = SourceFile::new("a.rs", src);
+        let ids = &parse_allows(&f)[0].rules;
+        assert_eq!(
+            removed(src, id_removal(ids, 0)),
+            "// dynalint: allow(b, c)\n"
+        );
+        assert_eq!(
+            removed(src, id_removal(ids, 1)),
+            "// dynalint: allow(a, c)\n"
+        );
+        assert_eq!(
+            removed(src, id_removal(ids, 2)),
+            "// dynalint: allow(a, b)\n"
+        );
     }
 
     #[test]

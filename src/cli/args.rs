@@ -100,6 +100,15 @@ pub struct CheckArgs {
     /// Run only these rules (comma-separated ids).
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     pub select: Option<Vec<String>>,
+    /// Never run these rules (comma-separated ids), whatever `--select` and `[rules]` say.
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
+    /// Exit 0 even when findings are at or above the fail level (errors still exit 2).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Print how many findings each rule has instead of the findings (human or json).
+    #[arg(long)]
+    pub statistics: bool,
     /// Report only findings that are not in this baseline file.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
@@ -119,6 +128,10 @@ pub struct CheckArgs {
     /// left.
     #[arg(long)]
     pub fix: bool,
+    /// With --fix: print the fixes as a unified diff instead of writing them; exit 1
+    /// when there is something to fix.
+    #[arg(long, requires = "fix")]
+    pub diff: bool,
 }
 
 #[derive(Debug, Clone, Args)]

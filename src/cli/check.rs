@@ -165,10 +165,15 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// Validates `--select` ids, suggesting the closest rule for a typo.
-fn selection(select: &Option<Vec<String>>) -> Result<RuleSelection, i32> {
-    if let Some(ids) = select {
-        for id in ids {
+/// Validates `--select` and `--ignore` ids, suggesting the closest rule for a typo.
+fn selection(select: &Option<Vec<String>>, ignore: &[String]) -> Result<RuleSelection, i32> {
+    let named = select
+        .iter()
+        .flatten()
+        .map(|id| (id, "--select"))
+        .chain(ignore.iter().map(|id| (id, "--ignore")));
+    {
+        for (id, flag) in named {
             if rules::find(id).is_none() && id != UNUSED_ALLOW {
                 let best = rules::REGISTRY.iter().map(|r| r.meta().id).max_by(|a, b| {
                     strsim::jaro_winkler(id, a).total_cmp(&strsim::jaro_winkler(id, b))
@@ -177,26 +182,60 @@ fn selection(select: &Option<Vec<String>>) -> Result<RuleSelection, i32> {
                     .filter(|b| strsim::jaro_winkler(id, b) > 0.8)
                     .map(|b| format!("\n  = help: did you mean `{b}`?"))
                     .unwrap_or_else(|| "\n  = help: `dynalint rules` lists every rule".into());
-                return Err(error(format!("unknown rule `{id}` in --select{hint}")));
+                return Err(error(format!("unknown rule `{id}` in {flag}{hint}")));
             }
         }
     }
     Ok(RuleSelection {
         only: select.clone(),
+        ignore: ignore.to_vec(),
     })
 }
 
 pub(super) fn run(args: CheckArgs) -> i32 {
     let started = Instant::now();
     let color = use_color(args.color);
-    let selection = match selection(&args.select) {
+    let selection = match selection(&args.select, &args.ignore) {
         Ok(s) => s,
         Err(code) => return code,
     };
+    if args.statistics && matches!(args.format, Format::Sarif | Format::Github) {
+        return error("--statistics prints `human` or `json`, not a code-scanning format");
+    }
+    if args.fix && !args.diff && args.project.paths.iter().any(|p| p.as_os_str() == STDIN) {
+        return error("`--fix` cannot write stdin back; add `--diff` to see the fixes");
+    }
     if args.fix {
-        match fix_all(&args, color, &selection) {
-            Ok((0, _)) => {}
-            Ok((fixes, files)) => {
+        let fixed = match fix_all(&args, color, &selection) {
+            Ok(f) => f,
+            Err(code) => return code,
+        };
+        if args.diff {
+            for f in &fixed.files {
+                out!(
+                    "{}",
+                    super::diff::unified(&display_path(&f.path), &f.before, &f.text)
+                );
+            }
+            return if fixed.files.is_empty() {
+                EXIT_OK
+            } else {
+                EXIT_FINDINGS
+            };
+        }
+        for f in &fixed.files {
+            let file = crate::fix::FixedFile {
+                path: f.path.clone(),
+                text: f.text.clone(),
+                fixes: f.fixes,
+            };
+            if let Err(e) = crate::fix::write(&file) {
+                return error(e);
+            }
+        }
+        match (fixed.fixes(), fixed.files.len()) {
+            (0, _) => {}
+            (fixes, files) => {
                 if !args.quiet {
                     eprintln!(
                         "fixed {fixes} finding{} in {files} file{}",
@@ -205,7 +244,6 @@ pub(super) fn run(args: CheckArgs) -> i32 {
                     );
                 }
             }
-            Err(code) => return code,
         }
     }
     let progress = (!args.quiet && std::io::stderr().is_terminal()).then(Progress::start);
@@ -267,6 +305,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         operations: analysis.operations.len(),
     };
     let out = match args.format {
+        _ if args.statistics => super::statistics::render(&diagnostics, args.format),
         Format::Human => {
             let files = human::Files::new(&all_files);
             let mut s = human::render(&diagnostics, &files, color);
@@ -300,7 +339,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         .fail_on
         .or(project.model.lint.fail_on)
         .unwrap_or(Severity::Warning);
-    if diagnostics.iter().any(|d| d.severity >= fail_on) {
+    if !args.exit_zero && diagnostics.iter().any(|d| d.severity >= fail_on) {
         EXIT_FINDINGS
     } else {
         EXIT_OK
@@ -311,30 +350,54 @@ pub(super) fn run(args: CheckArgs) -> i32 {
 /// a fix never makes another, so a few rounds reach the end.
 const FIX_ROUNDS: usize = 8;
 
-/// Applies fixes until none is left (or [`FIX_ROUNDS`]); returns (fixes, files).
-fn fix_all(
-    args: &CheckArgs,
-    color: bool,
-    selection: &RuleSelection,
-) -> Result<(usize, usize), i32> {
-    let mut fixes = 0;
-    let mut files: Vec<crate::source::FilePath> = Vec::new();
+/// What `--fix` changed: each file's text before and after.
+struct Fixed {
+    files: Vec<FixedText>,
+}
+
+struct FixedText {
+    path: crate::source::FilePath,
+    before: String,
+    text: String,
+    fixes: usize,
+}
+
+impl Fixed {
+    fn fixes(&self) -> usize {
+        self.files.iter().map(|f| f.fixes).sum()
+    }
+}
+
+/// Applies fixes in memory until none is left (or [`FIX_ROUNDS`]); nothing is written.
+fn fix_all(args: &CheckArgs, color: bool, selection: &RuleSelection) -> Result<Fixed, i32> {
+    let mut project = load_project(&args.project, color, None)?;
+    let mut changed: Vec<FixedText> = Vec::new();
     for _ in 0..FIX_ROUNDS {
-        let project = load_project(&args.project, color, None)?;
         let analysis = analysis::analyze(&project.model, &project.files, selection);
         let fixed = crate::fix::apply(&project.files, &analysis.diagnostics);
         if fixed.is_empty() {
             break;
         }
-        for f in &fixed {
-            crate::fix::write(f).map_err(error)?;
-            fixes += f.fixes;
-            if !files.contains(&f.path) {
-                files.push(f.path.clone());
+        for f in fixed {
+            let Some(file) = project.files.iter_mut().find(|s| s.path == f.path) else {
+                continue;
+            };
+            match changed.iter_mut().find(|c| c.path == f.path) {
+                Some(c) => {
+                    c.text.clone_from(&f.text);
+                    c.fixes += f.fixes;
+                }
+                None => changed.push(FixedText {
+                    path: f.path.clone(),
+                    before: file.text.to_string(),
+                    text: f.text.clone(),
+                    fixes: f.fixes,
+                }),
             }
+            *file = SourceFile::new(f.path.to_path_buf(), f.text);
         }
     }
-    Ok((fixes, files.len()))
+    Ok(Fixed { files: changed })
 }
 
 fn summary_line(

@@ -7,11 +7,13 @@
 mod args;
 mod calls;
 mod check;
+mod diff;
 mod model_cmd;
 mod out;
 mod progress;
 mod rules_cmd;
 mod simulate_cmd;
+mod statistics;
 
 use std::ffi::OsString;
 use std::io::Write;

@@ -17,15 +17,15 @@ fn default_level(meta: &RuleMeta) -> &'static str {
 }
 
 pub(super) fn rules(args: RulesArgs) -> i32 {
-    let metas: Vec<&RuleMeta> = REGISTRY.iter().map(|r| r.meta()).collect();
+    let metas: Vec<(&RuleMeta, bool)> = REGISTRY.iter().map(|r| (r.meta(), r.fixable())).collect();
     match args.format {
         ListFormat::Json => {
             let mut v: Vec<_> = metas
                 .iter()
-                .map(|m| json!({"id": m.id, "category": m.category.as_str(), "default_level": default_level(m), "summary": m.summary}))
+                .map(|(m, fixable)| json!({"id": m.id, "category": m.category.as_str(), "default_level": default_level(m), "fixable": fixable, "summary": m.summary}))
                 .collect();
             v.push(
-                json!({"id": UNUSED_ALLOW, "category": "suspicious", "default_level": "warning",
+                json!({"id": UNUSED_ALLOW, "category": "suspicious", "default_level": "warning", "fixable": true,
                 "summary": "a `dynalint: allow(..)` comment that suppresses nothing"}),
             );
             outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
@@ -33,17 +33,24 @@ pub(super) fn rules(args: RulesArgs) -> i32 {
         ListFormat::Human => {
             let w = metas
                 .iter()
-                .map(|m| m.id.len())
+                .map(|(m, _)| m.id.len())
                 .max()
                 .unwrap_or(0)
                 .max(UNUSED_ALLOW.len());
-            outln!("{:w$}  {:11}  {:7}  summary", "rule", "category", "default");
-            for m in &metas {
+            outln!(
+                "{:w$}  {:11}  {:7}  {:7}  summary",
+                "rule",
+                "category",
+                "default",
+                "fixable"
+            );
+            for (m, fixable) in &metas {
                 outln!(
-                    "{:w$}  {:11}  {:7}  {}",
+                    "{:w$}  {:11}  {:7}  {:7}  {}",
                     m.id,
                     m.category.as_str(),
                     default_level(m),
+                    if *fixable { "yes" } else { "" },
                     m.summary
                 );
             }
@@ -52,7 +59,10 @@ pub(super) fn rules(args: RulesArgs) -> i32 {
                 "warning",
                 "a `dynalint: allow(..)` comment that suppresses nothing",
             );
-            outln!("{UNUSED_ALLOW:w$}  {cat:11}  {level:7}  {summary}");
+            outln!(
+                "{UNUSED_ALLOW:w$}  {cat:11}  {level:7}  {:7}  {summary}",
+                "yes"
+            );
             outln!("\nrun `dynalint explain <rule>` for a rule's documentation");
         }
     }

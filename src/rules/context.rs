@@ -11,11 +11,23 @@ use super::{Rule, RuleMeta};
 pub struct RuleSelection {
     /// When set, only these rule ids run (at least at their default level, or warning).
     pub only: Option<Vec<String>>,
+    /// These rule ids never run (`--ignore`), whatever `only` and `[rules]` say.
+    pub ignore: Vec<String>,
 }
 
 impl RuleSelection {
+    /// Whether a rule the pipeline reports itself (`unused-allow`) runs: on unless
+    /// `--select` leaves it out or `--ignore` names it.
+    pub fn runs_builtin(&self, id: &str) -> bool {
+        !self.ignore.iter().any(|i| i == id)
+            && self.only.as_ref().is_none_or(|o| o.iter().any(|i| i == id))
+    }
+
     /// The level a rule runs at, or `None` when it is off.
     pub fn severity(&self, meta: &RuleMeta, model: &Model) -> Option<Severity> {
+        if self.ignore.iter().any(|id| id == meta.id) {
+            return None;
+        }
         if let Some(only) = &self.only {
             if !only.iter().any(|id| id == meta.id) {
                 return None;

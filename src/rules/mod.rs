@@ -72,6 +72,11 @@ macro_rules! declare_rule {
 pub trait Rule: Sync + Send {
     fn meta(&self) -> &'static RuleMeta;
 
+    /// Whether some of the rule's findings carry a mechanical fix (`check --fix`).
+    fn fixable(&self) -> bool {
+        false
+    }
+
     /// Called once per DynamoDB call found in the code (batches' children included).
     fn check_operation(&self, _cx: &mut RuleContext<'_>, _op: &BoundOperation<'_>) {}
 

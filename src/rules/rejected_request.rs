@@ -33,6 +33,10 @@ impl Rule for RejectedRequest {
         &Self::META
     }
 
+    fn fixable(&self) -> bool {
+        true
+    }
+
     fn check_operation(&self, cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         let op = bound.op;
         if matches!(
@@ -934,6 +938,7 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
 "#;
         let selection = crate::rules::RuleSelection {
             only: Some(vec!["rejected-request".to_string()]),
+            ..Default::default()
         };
         let file = crate::source::SourceFile::new("src/orders.rs", code);
         let before = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
@@ -992,6 +997,7 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
     fn check(m: &crate::model::Model, code: &str) -> Vec<crate::report::Diagnostic> {
         let selection = crate::rules::RuleSelection {
             only: Some(vec!["rejected-request".to_string()]),
+            ..Default::default()
         };
         let file = crate::source::SourceFile::new("src/orders.rs", code);
         crate::analysis::analyze(m, &[file], &selection).diagnostics
@@ -1196,6 +1202,7 @@ async fn recent(client: &Client, customer: &str, since: Option<i64>) -> Result<(
                 "rejected-request".to_string(),
                 "missing-sparse-attribute".to_string(),
             ]),
+            ..Default::default()
         };
         for (write, owner) in [
             // `Status` keys the GSI `ByStatus`: an empty one is the sparse rule's.

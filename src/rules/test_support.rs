@@ -98,6 +98,7 @@ pub fn run(id: &str, model: &Model, ops: &[Op]) -> Vec<Diagnostic> {
     let ops: Vec<Operation> = ops.iter().map(|o| o.0.clone()).collect();
     let selection = RuleSelection {
         only: Some(vec![id.to_string()]),
+        ..Default::default()
     };
     run_rules(model, &ops, &selection)
 }
@@ -106,6 +107,7 @@ pub fn run(id: &str, model: &Model, ops: &[Op]) -> Vec<Diagnostic> {
 pub fn run_ops(model: &Model, id: &str, ops: &[Operation]) -> Vec<Diagnostic> {
     let selection = RuleSelection {
         only: Some(vec![id.to_string()]),
+        ..Default::default()
     };
     run_rules(model, ops, &selection)
 }
