@@ -261,3 +261,25 @@ fn the_binary_survives_bad_input_and_a_panicking_file() {
     let status = c.wait_exit();
     assert!(!status.success(), "{status:?}");
 }
+
+#[test]
+fn a_huge_content_length_is_answered_and_does_not_abort() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = Client::spawn(binary_command(&[]));
+    c.initialize(&root);
+    c.send_raw(b"Content-Length: 999999999999\r\n\r\n");
+    let e = c.notification(UNPARSED);
+    assert_eq!(e["error"]["code"], -32700, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("larger than"),
+        "{e}"
+    );
+    // The server is reading past the announced body; a client that goes away ends it
+    // with an ordinary exit, not an abort.
+    c.close_input();
+    let status = c.wait_exit();
+    assert!(status.code().is_some(), "ended by a signal: {status:?}");
+}

@@ -10,6 +10,7 @@
 pub mod convert;
 pub mod describe;
 pub mod document;
+pub mod frame;
 pub mod guard;
 pub mod handlers;
 pub mod project;

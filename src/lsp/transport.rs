@@ -1,7 +1,7 @@
 //! Framed JSON-RPC over a byte stream, tolerant of bad input.
 //!
 //! `lsp_server::Connection::stdio()` ends the connection on the first malformed
-//! message. A malformed message must not bring the server down, so this transport
+//! message (and allocates whatever a header announces; see [`super::frame`]). A malformed message must not bring the server down, so this transport
 //! answers it with a JSON-RPC parse error and reads on: the header says how long the
 //! body is, so one bad body does not desynchronise the stream.
 
@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
 use lsp_server::{Connection, ErrorCode, Message};
+
+use super::frame::{self, Frame};
 
 /// The threads that move messages between the stream and the connection.
 pub struct IoThreads {
@@ -55,18 +57,27 @@ pub fn spawn(
     thread::Builder::new()
         .name("dynalint-lsp-reader".into())
         .spawn(move || loop {
-            match Message::read(&mut input) {
-                Ok(Some(msg)) => {
+            match frame::read(&mut input) {
+                Ok(Frame::Message(msg)) => {
                     let is_exit = matches!(&msg, Message::Notification(n) if n.method == "exit");
                     if to_server.send(msg).is_err() || is_exit {
                         return;
                     }
                 }
-                Ok(None) => return,
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                    eprintln!("dynalint lsp: ignoring a malformed message: {e}");
+                Ok(Frame::End) => return,
+                Ok(Frame::TooLarge(n)) => {
+                    eprintln!("dynalint lsp: skipping a message: {}", frame::too_large(n));
                     if let Ok(mut w) = out.lock() {
-                        let _ = write_parse_error(&mut *w, &e.to_string());
+                        let _ = write_parse_error(&mut *w, &frame::too_large(n));
+                    }
+                    if frame::skip(&mut input, n).is_err() {
+                        return;
+                    }
+                }
+                Ok(Frame::Bad(why)) => {
+                    eprintln!("dynalint lsp: ignoring a malformed message: {why}");
+                    if let Ok(mut w) = out.lock() {
+                        let _ = write_parse_error(&mut *w, &why);
                     }
                 }
                 Err(e) => {

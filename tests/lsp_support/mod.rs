@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -25,6 +25,9 @@ pub struct Client {
     /// Notifications received but not yet looked at.
     pub inbox: VecDeque<Notification>,
     next_id: i32,
+    /// The server process's stderr, shown only when the test fails: a passing run
+    /// stays quiet even when the test provokes the server's error output.
+    server_stderr: Arc<Mutex<String>>,
 }
 
 /// The fixture project, as an absolute canonical path.
@@ -149,14 +152,29 @@ impl Client {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start the server");
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
         let mut c = Self::over(Box::new(stdin), BufReader::new(stdout));
+        let captured = Arc::clone(&c.server_stderr);
+        thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = std::io::Read::read(&mut stderr, &mut buf) {
+                if let Ok(mut s) = captured.lock() {
+                    s.push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            }
+        });
         c.child = Some(child);
         c
+    }
+
+    /// Closes the server's input, as a client that goes away does.
+    pub fn close_input(&mut self) {
+        self.to_server = Box::new(std::io::sink());
     }
 
     /// Runs the library's server on a thread, over in-memory pipes and the same transport
@@ -200,6 +218,7 @@ impl Client {
             from_server: rx,
             inbox: VecDeque::new(),
             next_id: 0,
+            server_stderr: Arc::default(),
         }
     }
 
@@ -401,6 +420,11 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
+        if thread::panicking() {
+            if let Ok(s) = self.server_stderr.lock() {
+                eprintln!("--- the server's stderr ---\n{s}");
+            }
+        }
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
             let _ = c.wait();
