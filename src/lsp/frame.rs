@@ -60,10 +60,9 @@ pub fn read(input: &mut dyn BufRead) -> io::Result<Frame> {
         first = false;
         let line = match line {
             Ok(l) => l,
-            Err(too_long) => {
-                problem = Some(too_long);
-                continue;
-            }
+            // A line that is no header ends the frame: reading starts over after it,
+            // so garbage costs one error and not the next good message.
+            Err(too_long) => return Ok(Frame::Bad(too_long)),
         };
         let line = line.trim_end_matches(['\r', '\n']);
         if line.is_empty() {
@@ -77,7 +76,12 @@ pub fn read(input: &mut dyn BufRead) -> io::Result<Frame> {
                 }
             }
             Some(_) => {}
-            None => problem = Some(format!("malformed header line `{}`", clip(line))),
+            None => {
+                return Ok(Frame::Bad(format!(
+                    "malformed header line `{}`",
+                    clip(line)
+                )))
+            }
         }
     }
     let Some(n) = length else {
@@ -216,7 +220,11 @@ mod tests {
                 Frame::TooLarge(_) => "too large",
             })
             .collect();
-        assert_eq!(kinds, ["bad", "message", "bad", "bad", "message"], "{f:?}");
+        assert_eq!(
+            kinds,
+            ["bad", "message", "bad", "bad", "bad", "message"],
+            "{f:?}"
+        );
     }
 
     proptest! {
