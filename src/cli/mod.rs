@@ -121,17 +121,6 @@ fn looks_like_subcommand(word: &str) -> bool {
         .any(|s| strsim::jaro_winkler(word, s) > 0.8)
 }
 
-/// `cargo dynalint …` runs `cargo-dynalint dynalint …`: drop cargo's extra argument.
-pub fn cargo_shim_args(mut argv: Vec<OsString>) -> Vec<OsString> {
-    if argv.get(1).is_some_and(|a| a == "dynalint") {
-        argv.remove(1);
-    }
-    if let Some(first) = argv.first_mut() {
-        *first = OsString::from("cargo dynalint");
-    }
-    argv
-}
-
 /// Prints an error line the way every subcommand does.
 fn error(message: impl std::fmt::Display) -> i32 {
     eprintln!("error: {message}");
@@ -200,18 +189,6 @@ mod tests {
         assert_eq!(
             default_to_check(os(&["dynalint", "no-such-dir"])),
             os(&["dynalint", "check", "no-such-dir"])
-        );
-    }
-
-    #[test]
-    fn cargo_shim_drops_the_subcommand_name() {
-        assert_eq!(
-            cargo_shim_args(os(&["/bin/cargo-dynalint", "dynalint", "check", "."])),
-            os(&["cargo dynalint", "check", "."])
-        );
-        assert_eq!(
-            cargo_shim_args(os(&["cargo-dynalint"])),
-            os(&["cargo dynalint"])
         );
     }
 }
