@@ -85,7 +85,7 @@ pub fn entries<'t>(
                     .filter(|c| c.len() == 2)
                     .map(|c| (c[0], c[1], false))
                     .collect();
-                return (pairs, elems.len() % 2 == 0);
+                return (pairs, elems.len().is_multiple_of(2));
             }
             let mut out = Vec::new();
             let mut complete = true;
