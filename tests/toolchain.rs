@@ -38,7 +38,10 @@ fn host() -> String {
 
 /// Every locked crate this platform builds, with its `rust-version`, split into what
 /// the build needs and what only the tests need.
-fn locked_requirements() -> (Vec<(String, Vec<u64>)>, Vec<(String, Vec<u64>)>) {
+/// Crates ("name version") with the Rust version each needs, newest need first.
+type Needs = Vec<(String, Vec<u64>)>;
+
+fn locked_requirements() -> (Needs, Needs) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .current_dir(root())
@@ -81,7 +84,7 @@ fn locked_requirements() -> (Vec<(String, Vec<u64>)>, Vec<(String, Vec<u64>)>) {
                 todo.push(dep["pkg"].as_str().unwrap());
             }
         }
-        let mut v: Vec<(String, Vec<u64>)> = seen
+        let mut v: Needs = seen
             .into_iter()
             .filter(|id| *id != root_id)
             .filter_map(|id| {
