@@ -1,4 +1,7 @@
 //! `--format sarif`: SARIF 2.1.0 for code scanning, with rule docs from `rules/*.md`.
+//!
+//! Each rule's whole page travels in `help.markdown`. There is no `helpUri` or
+//! `informationUri`: dynalint has no published address, and a link must lead somewhere.
 
 use serde_json::{json, Value};
 
@@ -7,7 +10,6 @@ use super::{Diagnostic, Severity};
 use crate::rules::{doc_section, RuleMeta, REGISTRY, UNUSED_ALLOW};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-const INFO_URI: &str = "https://github.com/dynalint/dynalint";
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -25,7 +27,6 @@ fn rule_descriptor(meta: &RuleMeta) -> Value {
         "shortDescription": { "text": meta.summary },
         "fullDescription": { "text": meta.what_it_does() },
         "help": { "text": if why.is_empty() { meta.what_it_does() } else { why }, "markdown": meta.doc },
-        "helpUri": format!("{INFO_URI}/blob/main/rules/{}.md", meta.id),
         "defaultConfiguration": {
             "level": meta.category.default_severity().map_or("none", level),
             "enabled": meta.category.default_severity().is_some(),
@@ -97,7 +98,6 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
             "tool": { "driver": {
                 "name": "dynalint",
                 "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": INFO_URI,
                 "rules": rules,
             }},
             "columnKind": "unicodeCodePoints",
