@@ -11,14 +11,26 @@ use rayon::prelude::*;
 
 use crate::source::SourceFile;
 
-/// Files larger than this are skipped with a note: no hand-written module is this big.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// Files larger than this are skipped: no hand-written module is this big. The one
+/// size limit of every reader of source (CLI, LSP, scanner).
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// What a file over [`MAX_FILE_BYTES`] is told, wherever it is met.
+pub fn too_large_message(bytes: u64) -> String {
+    format!(
+        "skipped: {bytes} bytes is larger than the {} MiB ({MAX_FILE_BYTES} bytes) limit for a source file",
+        MAX_FILE_BYTES >> 20
+    )
+}
 
 /// Something skipped or odd, said to the user but not a finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
     pub path: PathBuf,
     pub message: String,
+    /// Source that was not read (a file, or a folder that may hold some): `check`
+    /// fails on it unless `[lint] skipped-files = "allow"`.
+    pub unread: bool,
 }
 
 /// Errors that stop a run before analysis.
@@ -135,14 +147,11 @@ pub fn read_source(path: &Path) -> Result<SourceFile, Note> {
     let note = |message: String| Note {
         path: path.to_path_buf(),
         message,
+        unread: true,
     };
     let meta = std::fs::metadata(path).map_err(|e| note(format!("cannot read: {e}")))?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(note(format!(
-            "skipped: {} MB is larger than the {} MB limit for a source file",
-            meta.len() / (1024 * 1024),
-            MAX_FILE_BYTES / (1024 * 1024)
-        )));
+        return Err(note(too_large_message(meta.len())));
     }
     let bytes = std::fs::read(path).map_err(|e| note(format!("cannot read: {e}")))?;
     if bytes.iter().take(8192).any(|&b| b == 0) {
@@ -175,12 +184,18 @@ fn is_excluded(set: &GlobSet, root: &Path, p: &Path) -> bool {
 
 fn walk_note(err: ignore::Error) -> Note {
     let path = err_path(&err).unwrap_or_default();
+    // A symlink loop hides nothing that is not reached another way.
+    let unread = !is_loop(&err);
     let message = if is_loop(&err) {
         "skipped: directory symlink loop".to_string()
     } else {
         format!("skipped: {err}")
     };
-    Note { path, message }
+    Note {
+        path,
+        message,
+        unread,
+    }
 }
 
 fn err_path(err: &ignore::Error) -> Option<PathBuf> {

@@ -232,3 +232,60 @@ fn fix_diff_shows_the_fixes_and_writes_nothing() {
     let (out, _, code) = dynalint(tmp.path(), &["check", "--fix", "--diff"]);
     assert_eq!((out.as_str(), code), ("", 0));
 }
+
+#[test]
+fn a_file_that_cannot_be_read_fails_the_gate_unless_allowed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("src")).unwrap();
+    let model = std::fs::read_to_string(basic().join("dynalint.toml")).unwrap();
+    std::fs::write(dir.join("dynalint.toml"), &model).unwrap();
+    std::fs::write(dir.join("src/ok.rs"), "fn ok() {}\n").unwrap();
+    std::fs::write(dir.join("src/latin1.rs"), b"fn caf\xe9() {}\n").unwrap();
+    let mut big = b"// ".to_vec();
+    big.resize(8 * 1024 * 1024 + 1, b'x');
+    std::fs::write(dir.join("src/big.rs"), &big).unwrap();
+
+    let (out, err, code) = dynalint(dir, &["check"]);
+    assert_eq!(code, 1, "no finding, but two files unread\n{out}\n{err}");
+    assert!(out.contains("no findings"), "{out}");
+    assert!(err.contains("latin1.rs: skipped: not valid UTF-8"), "{err}");
+    assert!(
+        err.contains(
+            "big.rs: skipped: 8388609 bytes is larger than the 8 MiB (8388608 bytes) limit"
+        ),
+        "one limit, one wording: {err}"
+    );
+    assert!(err.contains("2 source files could not be read"), "{err}");
+    let (_, err, code) = dynalint(dir, &["check", "--quiet", "--format", "json"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("error: src/latin1.rs: skipped"), "{err}");
+    let (_, _, code) = dynalint(dir, &["check", "--exit-zero"]);
+    assert_eq!(code, 0);
+
+    std::fs::write(
+        dir.join("dynalint.toml"),
+        model.replacen("[lint]", "[lint]\nskipped-files = \"allow\"", 1),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
+    assert!(
+        text.contains("skipped-files"),
+        "the fixture has a [lint] table"
+    );
+    let (out, err, code) = dynalint(dir, &["check"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        err.contains("note: src/latin1.rs: skipped"),
+        "still said: {err}"
+    );
+
+    std::fs::write(
+        dir.join("dynalint.toml"),
+        model.replacen("[lint]", "[lint]\nskipped-files = \"alow\"", 1),
+    )
+    .unwrap();
+    let (_, err, code) = dynalint(dir, &["check"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `allow`"), "{err}");
+}

@@ -9,7 +9,8 @@ use crate::report::Severity;
 const AFTER_HELP: &str = "\
 Exit codes:
   0  no finding at or above the fail level
-  1  findings at or above the fail level (--fail-on, [lint] fail-on, default: warning)
+  1  findings at or above the fail level (--fail-on, [lint] fail-on, default: warning),
+     or a source file that could not be read ([lint] skipped-files = \"allow\" to pass)
   2  usage, config, model or IO error
 
 Configuration is read from the nearest dynalint.toml at or above the first PATH.

@@ -339,7 +339,24 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         .fail_on
         .or(project.model.lint.fail_on)
         .unwrap_or(Severity::Warning);
-    if !args.exit_zero && diagnostics.iter().any(|d| d.severity >= fail_on) {
+    let unread = project.notes.iter().filter(|n| n.unread).count();
+    let unread_fails = unread > 0 && !project.model.lint.allow_skipped;
+    if unread_fails {
+        if args.quiet || args.format != Format::Human {
+            for n in project.notes.iter().filter(|n| n.unread) {
+                eprintln!("error: {}: {}", display_path(&n.path), n.message);
+            }
+        }
+        eprintln!(
+            "error: {unread} source file{} could not be read, so the run fails: a gate must not pass on code it did not check\n  = help: fix or exclude {} (`[lint] exclude`), or set `[lint] skipped-files = \"allow\"` to pass anyway",
+            if unread == 1 { "" } else { "s" },
+            if unread == 1 { "it" } else { "them" }
+        );
+    }
+    if args.exit_zero {
+        return EXIT_OK;
+    }
+    if unread_fails || diagnostics.iter().any(|d| d.severity >= fail_on) {
         EXIT_FINDINGS
     } else {
         EXIT_OK

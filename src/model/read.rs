@@ -18,7 +18,13 @@ use crate::report::Severity;
 use crate::source::Span;
 
 const TOP_FIELDS: &[&str] = &["lint", "rules", "table", "access-pattern"];
-const LINT_FIELDS: &[&str] = &["fail-on", "exclude", "hot-paths", "cold-paths"];
+const LINT_FIELDS: &[&str] = &[
+    "fail-on",
+    "exclude",
+    "hot-paths",
+    "cold-paths",
+    "skipped-files",
+];
 const TABLE_FIELDS: &[&str] = &[
     "name",
     "refs",
@@ -94,6 +100,19 @@ fn lint(t: &DeTable<'_>, at: Span, problems: &mut Vec<ModelProblem>) -> LintSett
                 format!("`fail-on` cannot be `{s}`"),
                 &s,
                 &["error", "warning", "info"],
+            )),
+        }
+    }
+    if let Some((s, span)) = f.string("skipped-files", problems) {
+        lint.fields.insert("skipped-files", span);
+        match s.as_str() {
+            "error" => lint.allow_skipped = false,
+            "allow" => lint.allow_skipped = true,
+            _ => problems.push(bad_choice(
+                span,
+                format!("`skipped-files` cannot be `{s}`"),
+                &s,
+                &["error", "allow"],
             )),
         }
     }

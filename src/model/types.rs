@@ -51,6 +51,10 @@ pub struct LintSettings {
     pub hot_paths: Vec<String>,
     /// `cold-paths`: globs of files whose calls are cold (batch jobs, tools).
     pub cold_paths: Vec<String>,
+    /// `skipped-files = "allow"`: a source file that cannot be read (unreadable, not
+    /// UTF-8, over the size limit) is only a note. By default (`"error"`) it fails the
+    /// run, so a CI gate never passes without having read every file.
+    pub allow_skipped: bool,
     /// Spans of the values of `fail-on`, `exclude`, ... in the TOML.
     pub fields: FieldSpans,
 }

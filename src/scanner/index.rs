@@ -21,7 +21,7 @@ use crate::source::{FilePath, SourceFile, Span};
 
 /// Files above this size are not parsed (a generated file, most likely); the scanner
 /// says so instead of spending seconds on it.
-pub const MAX_FILE_BYTES: usize = 8 << 20;
+pub const MAX_FILE_BYTES: usize = crate::workspace::MAX_FILE_BYTES as usize;
 
 /// A `const`/`static` (or `lazy_static!`/`LazyLock`) with a string-like value.
 #[derive(Debug, Clone)]
@@ -207,11 +207,7 @@ pub fn index_source(
         idx.problems.push(ScanProblem {
             file: path.clone(),
             span: None,
-            message: format!(
-                "file skipped: {} bytes is more than the {} MiB dynalint reads",
-                bytes.len(),
-                MAX_FILE_BYTES >> 20
-            ),
+            message: crate::workspace::too_large_message(bytes.len() as u64),
         });
         return idx;
     }
