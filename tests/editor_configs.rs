@@ -46,5 +46,8 @@ fn the_helix_command_is_a_subcommand_the_binary_has() {
         .output()
         .unwrap();
     let help = String::from_utf8_lossy(&out.stdout);
-    assert!(help.lines().any(|l| l.trim_start().starts_with("lsp ")), "{help}");
+    assert!(
+        help.lines().any(|l| l.trim_start().starts_with("lsp ")),
+        "{help}"
+    );
 }

@@ -11,6 +11,7 @@ pub mod db;
 pub mod error;
 pub mod eval;
 pub mod exprs;
+pub mod http;
 pub mod keycond;
 pub mod keys;
 pub mod number;

@@ -4,15 +4,16 @@
 //! `application/x-amz-json-1.0` body. Bad HTTP, bad JSON, unknown operations and
 //! oversized bodies get DynamoDB-shaped errors; nothing a client sends stops it.
 
-use std::io::Read;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde_json::Value;
 use thiserror::Error;
 
 use super::db::Engine;
 use super::error::{DynamoError, ErrorKind};
+use super::http::{Handler, Incoming, Limits, Listener, Reply, Stop};
 use super::wire::error_to_json;
 
 /// Largest request body accepted (DynamoDB's limit for a BatchWriteItem is 16 MB).
@@ -28,143 +29,167 @@ pub enum ServeError {
     Bind { addr: SocketAddr, message: String },
 }
 
+/// How many clients at once and how long each may take, by default: enough for a
+/// test suite's parallel clients; a request (headers and body) must arrive within
+/// 10 s of its first byte, and an idle kept-alive connection is closed after 30 s.
+pub const DEFAULT_LIMITS: Limits = Limits {
+    max_connections: 64,
+    request_timeout: Duration::from_secs(10),
+    idle_timeout: Duration::from_secs(30),
+    max_body_bytes: MAX_BODY_BYTES,
+};
+
 /// A running HTTP endpoint over one in-memory engine.
 pub struct Server {
-    http: Arc<tiny_http::Server>,
+    http: Listener,
     engine: Arc<Mutex<Engine>>,
 }
 
 /// Stops a [`Server`] from another thread.
 #[derive(Clone)]
-pub struct StopHandle(Arc<tiny_http::Server>);
+pub struct StopHandle(Stop);
 
 impl StopHandle {
     /// Makes [`Server::serve`] return.
     pub fn stop(&self) {
-        self.0.unblock();
+        self.0.stop();
     }
 }
 
 impl Server {
     /// Binds `addr` (port 0 picks a free port) with an empty engine.
     pub fn bind(addr: SocketAddr) -> Result<Server, ServeError> {
-        let http = tiny_http::Server::http(addr).map_err(|e| ServeError::Bind {
+        Server::bind_with(addr, DEFAULT_LIMITS)
+    }
+
+    /// [`Server::bind`] with other connection limits.
+    pub fn bind_with(addr: SocketAddr, limits: Limits) -> Result<Server, ServeError> {
+        let http = Listener::bind(addr, limits).map_err(|e| ServeError::Bind {
             addr,
             message: e.to_string(),
         })?;
         Ok(Server {
-            http: Arc::new(http),
+            http,
             engine: Arc::new(Mutex::new(Engine::new())),
         })
     }
 
     /// The address actually bound.
     pub fn local_addr(&self) -> Option<SocketAddr> {
-        self.http.server_addr().to_ip()
+        Some(self.http.local_addr())
     }
 
     /// A handle that stops [`Server::serve`].
     pub fn stop_handle(&self) -> StopHandle {
-        StopHandle(Arc::clone(&self.http))
+        StopHandle(self.http.stop_handle())
+    }
+
+    /// How many connections are being served now.
+    pub fn connections(&self) -> Arc<std::sync::atomic::AtomicUsize> {
+        self.http.active()
     }
 
     /// Answers requests until stopped.
     pub fn serve(&self) {
-        for request in self.http.incoming_requests() {
-            self.answer(request);
-        }
+        let engine = Arc::clone(&self.engine);
+        let handler: Handler = Arc::new(move |incoming: &Incoming| answer(&engine, incoming));
+        let busy = reply(error(
+            503,
+            DynamoError::new(
+                ErrorKind::InternalServer,
+                "Too many connections: try again when another client has finished",
+            ),
+        ));
+        self.http.serve(handler, busy);
     }
+}
 
-    fn answer(&self, mut request: tiny_http::Request) {
-        let header = |name: &str| {
-            request
-                .headers()
-                .iter()
-                .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
-                .map(|h| h.value.as_str().to_string())
-        };
-        let target = header("X-Amz-Target");
-        let is_post = *request.method() == tiny_http::Method::Post;
-        // Read at most one byte past the limit, to tell an oversized body.
-        let mut body = Vec::new();
-        let read = request
-            .as_reader()
-            .take(MAX_BODY_BYTES as u64 + 1)
-            .read_to_end(&mut body);
-        let (status, payload) = if !is_post && target.is_none() {
-            // A plain GET is a health check, as on DynamoDB's endpoint.
-            (200, Value::String("healthy: dynalint serve".into()))
-        } else if read.is_err() {
-            error(
-                400,
-                DynamoError::serialization("Could not read the request body"),
-            )
-        } else if body.len() > MAX_BODY_BYTES {
-            error(
-                413,
-                DynamoError::validation(format!(
-                    "Request body exceeds the maximum size of {MAX_BODY_BYTES} bytes"
-                )),
-            )
-        } else {
-            self.dispatch(target.as_deref(), &body)
-        };
-        let text = match &payload {
-            Value::String(s) if status == 200 => s.clone(),
-            other => other.to_string(),
-        };
-        let mut response = tiny_http::Response::from_string(text).with_status_code(status);
-        for (k, v) in [
-            ("Content-Type", "application/x-amz-json-1.0"),
-            ("x-amzn-RequestId", "dynalint-serve"),
-        ] {
-            if let Ok(h) = tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()) {
-                response.add_header(h);
+fn answer(engine: &Mutex<Engine>, incoming: &Incoming) -> Reply {
+    let (status, payload) = match incoming {
+        Incoming::Request { method, body, .. } => {
+            let target = incoming.header("X-Amz-Target");
+            if method != "POST" && target.is_none() {
+                // A plain GET is a health check, as on DynamoDB's endpoint.
+                (200, Value::String("healthy: dynalint serve".into()))
+            } else {
+                dispatch(engine, target, body)
             }
         }
-        // A client that went away is not the server's problem.
-        let _ = request.respond(response);
-    }
+        Incoming::TooLarge => error(
+            413,
+            DynamoError::validation(format!(
+                "Request body exceeds the maximum size of {MAX_BODY_BYTES} bytes"
+            )),
+        ),
+        Incoming::LengthRequired => error(
+            411,
+            DynamoError::serialization("A request body needs a Content-Length"),
+        ),
+        Incoming::TimedOut => error(
+            408,
+            DynamoError::serialization("The request did not arrive in time"),
+        ),
+        Incoming::Malformed(why) => error(
+            400,
+            DynamoError::serialization(format!("Could not read the request: {why}")),
+        ),
+    };
+    reply((status, payload))
+}
 
-    fn dispatch(&self, target: Option<&str>, body: &[u8]) -> (u16, Value) {
-        let Some(op) = target.and_then(|t| t.strip_prefix(TARGET_PREFIX)) else {
-            return error(400, DynamoError::new(ErrorKind::UnknownOperation, ""));
-        };
-        let json: Value = if body.is_empty() {
-            Value::Object(Default::default())
-        } else {
-            match serde_json::from_slice(body) {
-                Ok(v) => v,
-                Err(_) => {
-                    return error(
-                        400,
-                        DynamoError::serialization(
-                            "Start of structure or map found where not expected",
-                        ),
-                    )
-                }
+fn reply((status, payload): (u16, Value)) -> Reply {
+    let body = match &payload {
+        Value::String(s) if status == 200 => s.clone(),
+        other => other.to_string(),
+    };
+    Reply {
+        status,
+        headers: vec![
+            ("Content-Type", "application/x-amz-json-1.0".into()),
+            ("x-amzn-RequestId", "dynalint-serve".into()),
+        ],
+        body,
+    }
+}
+
+fn dispatch(engine: &Mutex<Engine>, target: Option<&str>, body: &[u8]) -> (u16, Value) {
+    let Some(op) = target.and_then(|t| t.strip_prefix(TARGET_PREFIX)) else {
+        return error(400, DynamoError::new(ErrorKind::UnknownOperation, ""));
+    };
+    let json: Value = if body.is_empty() {
+        Value::Object(Default::default())
+    } else {
+        match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(_) => {
+                return error(
+                    400,
+                    DynamoError::serialization(
+                        "Start of structure or map found where not expected",
+                    ),
+                )
             }
-        };
-        let mut engine = self.engine.lock().unwrap_or_else(|p| p.into_inner());
-        // The engine answers every input with a value or an error; should a bug panic
-        // anyway, the client gets a 500 and the server keeps serving.
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.handle(op, &json)));
-        match result {
-            Ok(Ok(v)) => (200, v),
-            Ok(Err(e)) => error(
-                if e.kind == ErrorKind::InternalServer {
-                    500
-                } else {
-                    400
-                },
-                e,
-            ),
-            Err(_) => error(
-                500,
-                DynamoError::new(ErrorKind::InternalServer, "Internal server error"),
-            ),
         }
+    };
+    let mut engine = engine.lock().unwrap_or_else(|p| p.into_inner());
+    // The engine answers every input with a value or an error; should a bug panic
+    // anyway, the client gets a 500 and the server keeps serving.
+    let result =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.handle(op, &json)));
+    match result {
+        Ok(Ok(v)) => (200, v),
+        Ok(Err(e)) => error(
+            if e.kind == ErrorKind::InternalServer {
+                500
+            } else {
+                400
+            },
+            e,
+        ),
+        Err(_) => error(
+            500,
+            DynamoError::new(ErrorKind::InternalServer, "Internal server error"),
+        ),
     }
 }
 
