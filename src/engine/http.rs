@@ -340,6 +340,7 @@ fn reason(status: u16) -> &'static str {
 }
 
 fn write_reply(out: &mut TcpStream, reply: &Reply, keep_alive: bool) -> io::Result<()> {
+    // One write: head and body leave in the same segment when they fit.
     let mut head = format!(
         "HTTP/1.1 {} {}\r\nContent-Length: {}\r\nConnection: {}\r\n",
         reply.status,
@@ -351,7 +352,7 @@ fn write_reply(out: &mut TcpStream, reply: &Reply, keep_alive: bool) -> io::Resu
         head.push_str(&format!("{k}: {v}\r\n"));
     }
     head.push_str("\r\n");
+    head.push_str(&reply.body);
     out.write_all(head.as_bytes())?;
-    out.write_all(reply.body.as_bytes())?;
     out.flush()
 }
