@@ -289,3 +289,63 @@ fn a_file_that_cannot_be_read_fails_the_gate_unless_allowed() {
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `allow`"), "{err}");
 }
+
+#[test]
+fn check_calls_and_simulate_name_a_call_alike() {
+    let demo = root().join("test-fixtures/demo");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (out, err, _) = dynalint(&demo, args);
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}\n{err}"))
+    };
+    let check = json(&["check", "--format", "json"]);
+    let calls = json(&["calls", "--format", "json"]);
+    let sim = json(&["simulate", "--format", "json"]);
+    let simulated: Vec<String> = sim["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["location"].as_str().unwrap().to_string())
+        .collect();
+    let listed: Vec<String> = calls["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{}:{}:{}",
+                c["file"].as_str().unwrap(),
+                c["line"],
+                c["column"]
+            )
+        })
+        .collect();
+    for place in &listed {
+        assert!(simulated.contains(place), "{place} not in {simulated:?}");
+    }
+    let scans: Vec<String> = check["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "scan-in-hot-path")
+        .map(|d| {
+            format!(
+                "{}:{}:{}",
+                d["file"].as_str().unwrap(),
+                d["line"],
+                d["column"]
+            )
+        })
+        .collect();
+    assert!(!scans.is_empty());
+    for place in &scans {
+        assert!(simulated.contains(place), "{place} not in {simulated:?}");
+    }
+    // The query behind `a user's blogs` has a filter DynamoDB rejects (a reserved
+    // word): the pattern is implemented all the same, and the filter is its own finding.
+    assert_eq!(
+        sim["coverage"]["patterns_without_code"],
+        serde_json::json!([]),
+        "{}",
+        sim["coverage"]
+    );
+}

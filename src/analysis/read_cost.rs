@@ -27,26 +27,49 @@ pub struct Read {
 }
 
 impl Read {
-    /// Read capacity units for reading `bytes`: per 4 KB of the total, halved for
-    /// eventually consistent reads, never below the minimum charge of one unit's half.
+    /// Read capacity units for reading `bytes` page by page ([`paged`]).
     pub fn rcu(&self) -> Option<f64> {
-        self.bytes.map(|b| rcu_for(b, self.consistent))
+        self.bytes.map(|b| paged(b, self.consistent).rcu)
     }
 
     /// How many 1 MB pages the read takes.
     pub fn pages(&self) -> Option<u64> {
-        self.bytes.map(|b| ((b / PAGE_BYTES).ceil() as u64).max(1))
+        self.bytes.map(|b| paged(b, self.consistent).pages as u64)
     }
 }
 
-/// RCU for reading `bytes` in one Query or Scan (sizes round up over the total).
-pub fn rcu_for(bytes: f64, consistent: bool) -> f64 {
-    let units = (bytes / READ_UNIT_BYTES).ceil().max(1.0);
-    if consistent {
-        units
+/// Pages and read capacity of reading `bytes` with a Query or Scan and its
+/// pagination.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Paged {
+    pub pages: f64,
+    pub rcu: f64,
+}
+
+/// The one computation of a read's pages and RCU, for `check`'s findings and
+/// `simulate`'s figures alike: every full 1 MB page is charged 256 units of 4 KB,
+/// the last page its bytes rounded up to 4 KB (at least one unit, even when it
+/// reads nothing); eventually consistent reads cost half.
+pub fn paged(bytes: f64, consistent: bool) -> Paged {
+    let bytes = bytes.max(0.0);
+    let full_pages = (bytes / PAGE_BYTES).floor();
+    let rest = bytes - full_pages * PAGE_BYTES;
+    let last = rest > 0.0 || full_pages == 0.0;
+    let rest_units = if last {
+        (rest / READ_UNIT_BYTES).ceil().max(1.0)
     } else {
-        units / 2.0
+        0.0
+    };
+    let half = if consistent { 1.0 } else { 0.5 };
+    Paged {
+        pages: full_pages + f64::from(u8::from(last)),
+        rcu: (full_pages * (PAGE_BYTES / READ_UNIT_BYTES) + rest_units) * half,
     }
+}
+
+/// RCU for reading `bytes` in one Query or Scan with its pages ([`paged`]).
+pub fn rcu_for(bytes: f64, consistent: bool) -> f64 {
+    paged(bytes, consistent).rcu
 }
 
 /// Why a figure could not be estimated: the model field that would give it.
@@ -215,6 +238,28 @@ pub fn kept_share(table: &Table, term: &Term, values: &IndexMap<String, ValueInf
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_and_rcu_have_one_formula() {
+        // 5,000,000 items of 400 B, eventually consistent: 1,908 pages.
+        let p = paged(2_000_000_000.0, false);
+        assert_eq!((p.pages, p.rcu), (1_908.0, 244_141.0));
+        assert_eq!(
+            paged(0.0, false),
+            Paged {
+                pages: 1.0,
+                rcu: 0.5
+            }
+        );
+        assert_eq!(
+            paged(PAGE_BYTES, true),
+            Paged {
+                pages: 1.0,
+                rcu: 256.0
+            }
+        );
+        assert_eq!(rcu_for(2_000_000_000.0, false), 244_141.0);
+    }
     use crate::analysis::conditions::and_terms;
     use crate::expr::{parse_condition, ExprKind};
     use crate::model::load_str;

@@ -52,13 +52,10 @@ pub(super) fn run(args: CallsArgs) -> i32 {
     EXIT_OK
 }
 
+/// The call's place, computed as `check` and `simulate` compute it.
 fn place(o: &Operation, file: Option<&SourceFile>) -> (String, usize, usize) {
-    let lc = file.map(|f| f.line_col(o.method_span.start));
-    (
-        display_path(&o.file),
-        lc.map_or(1, |l| l.line),
-        lc.map_or(1, |l| l.column),
-    )
+    let r = crate::report::position::Positions::new(file).range(&o.location());
+    (r.file, r.line, r.column)
 }
 
 fn table_json(model: &Model, o: &Operation) -> Value {

@@ -20,6 +20,13 @@ pub struct Range {
     pub end_column: usize,
 }
 
+impl Range {
+    /// `path:line:column`, as a call is named in listings.
+    pub fn place(&self) -> String {
+        format!("{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
 impl<'a> Positions<'a> {
     pub fn new(files: impl IntoIterator<Item = &'a SourceFile>) -> Self {
         Self {

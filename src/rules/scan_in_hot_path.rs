@@ -30,13 +30,19 @@ impl Rule for ScanInHotPath {
             .table
             .and_then(|t| Some((t.item_count?, t.avg_item_size?)))
             .map(|(count, size)| {
-                let bytes = count.saturating_mul(size);
-                let rcu = bytes.div_ceil(4096).div_ceil(2);
+                let bytes = count.saturating_mul(size) as f64;
+                let consistent = op.consistent_read == Some(true);
+                let rcu = crate::analysis::read_cost::paged(bytes, consistent).rcu;
                 format!(
-                    " (about {} RCU for {} items of {} B, eventually consistent)",
-                    group(rcu),
+                    " (about {} RCU for {} items of {} B, {})",
+                    group(rcu.round() as u64),
                     group(count),
-                    group(size)
+                    group(size),
+                    if consistent {
+                        "strongly consistent"
+                    } else {
+                        "eventually consistent"
+                    }
                 )
             })
             .unwrap_or_default();

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::attr::AttributeType;
-use crate::source::{FilePath, Span};
+use crate::source::{FilePath, Location, Span};
 
 /// Which DynamoDB API the call makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -443,6 +443,12 @@ pub struct Operation {
 }
 
 impl Operation {
+    /// Where the call is shown, by every command and format: its SDK method's name
+    /// (`.scan()`), as findings point at it.
+    pub fn location(&self) -> Location {
+        Location::new(self.file.clone(), self.method_span)
+    }
+
     /// An operation with nothing known but its kind and place.
     pub fn new(kind: OpKind, file: FilePath, span: Span) -> Self {
         Self {

@@ -51,6 +51,16 @@ enum LeafKind {
 
 /// The plan of a code operation, or why it has none.
 pub fn plan_operation(model: &Model, op: &Operation) -> Result<ReadPlan, SkipReason> {
+    plan(model, op, true)
+}
+
+/// The plan of the call's keys alone, its filter left out: which access pattern a
+/// call implements does not depend on a filter, even one that does not parse.
+pub fn plan_keys(model: &Model, op: &Operation) -> Result<ReadPlan, SkipReason> {
+    plan(model, op, false)
+}
+
+fn plan(model: &Model, op: &Operation, with_filter: bool) -> Result<ReadPlan, SkipReason> {
     match op.kind {
         OpKind::Query | OpKind::GetItem | OpKind::Scan => {}
         k if k.is_write() => return Err(SkipReason::Write(k.api_name())),
@@ -134,7 +144,12 @@ pub fn plan_operation(model: &Model, op: &Operation) -> Result<ReadPlan, SkipRea
     if plan.access != Access::Scan && plan.partition.is_none() {
         return Err(SkipReason::NoPartitionKey(pk.to_string()));
     }
-    for leaf in leaves(op, op.filter.as_ref(), "filter")? {
+    let filter = if with_filter {
+        op.filter.as_ref()
+    } else {
+        None
+    };
+    for leaf in leaves(op, filter, "filter")? {
         match (leaf.kind, leaf.value) {
             (LeafKind::Eq, Some(v)) => plan.filters.push((leaf.attr, v)),
             _ => plan.why.push(format!(

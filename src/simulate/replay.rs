@@ -273,26 +273,13 @@ fn request_cost(plan: &ReadPlan, stats: RangeStats, factor: f64, consistent: boo
             rcu: units * half,
         };
     }
-    let page = PAGE_BYTES as f64;
-    let full_pages = (bytes / page).floor();
-    let rest = bytes - full_pages * page;
-    let pages = if rest > 0.0 || full_pages == 0.0 {
-        full_pages + 1.0
-    } else {
-        full_pages
-    };
-    let unit = READ_UNIT_BYTES as f64;
-    let rest_units = if rest > 0.0 || full_pages == 0.0 {
-        (rest / unit).ceil().max(1.0)
-    } else {
-        0.0
-    };
+    let p = crate::analysis::read_cost::paged(bytes, consistent);
     CallCost {
-        pages,
+        pages: p.pages,
         items_read: read,
         items_returned: returned,
         bytes_read: bytes,
-        rcu: (full_pages * (page / unit) + rest_units) * half,
+        rcu: p.rcu,
     }
 }
 

@@ -209,6 +209,19 @@ pub fn run(
                 if let Some(t) = crate::analysis::bind(model, op).table {
                     r.table = Some(t.name.clone());
                 }
+                // A call with a broken filter still implements its pattern: the
+                // pattern is covered (the filter is reported on its own).
+                if let Ok(keys) = super::ops::plan_keys(model, op) {
+                    for pr in &patterns {
+                        if pr.plan.as_ref().is_some_and(|pp| implements(&keys, pp)) {
+                            r.patterns.push(pr.name.clone());
+                            implementers
+                                .entry(pr.name.clone())
+                                .or_default()
+                                .push(location.clone());
+                        }
+                    }
+                }
                 op_plans.push((location, None));
                 r.skipped = Some(e.to_string());
             }
@@ -283,16 +296,19 @@ fn wasteful(location: &str, plan: &ReadPlan, cost: &Measured) -> Option<Wasteful
     })
 }
 
-/// `path:line:col` when the source is at hand, else `path@offset`.
+/// `path:line:col` of the call's method, exactly as `check` and `calls` show it;
+/// `path@offset` without the source (the location also tells calls apart).
 fn locate(op: &Operation, sources: &[SourceFile]) -> String {
-    let path = op.file.to_string_lossy();
-    match sources.iter().find(|s| s.path == op.file) {
-        Some(s) => {
-            let lc = s.line_col(op.span.start);
-            format!("{path}:{}:{}", lc.line, lc.column)
-        }
-        None => format!("{path}@{}", op.span.start),
+    if !sources.iter().any(|s| s.path == op.file) {
+        return format!(
+            "{}@{}",
+            crate::workspace::display_path(&op.file),
+            op.method_span.start
+        );
     }
+    crate::report::position::Positions::new(sources)
+        .range(&op.location())
+        .place()
 }
 
 /// The load `rate` requests per second put on the hottest partition a plan reads.
