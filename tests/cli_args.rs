@@ -340,6 +340,39 @@ fn check_calls_and_simulate_name_a_call_alike() {
     for place in &scans {
         assert!(simulated.contains(place), "{place} not in {simulated:?}");
     }
+    // And the same cost: `check`'s "about N RCU" is `simulate`'s full-scale RCU.
+    for d in check["diagnostics"].as_array().unwrap() {
+        if d["rule"] != "scan-in-hot-path" {
+            continue;
+        }
+        let place = format!(
+            "{}:{}:{}",
+            d["file"].as_str().unwrap(),
+            d["line"],
+            d["column"]
+        );
+        let message = d["message"].as_str().unwrap();
+        let said: f64 = message
+            .split("about ")
+            .nth(1)
+            .and_then(|r| r.split(" RCU").next())
+            .map(|n| n.replace(',', "").parse().unwrap())
+            .unwrap_or_else(|| panic!("{message}"));
+        let op = sim["operations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["location"] == place.as_str())
+            .unwrap();
+        let full = op["cost"]["full"]["rcu"].as_f64().unwrap();
+        assert_eq!(said, full.round(), "{place}: {message} vs {}", op["cost"]);
+        let items = op["cost"]["full"]["items_read"].as_f64().unwrap();
+        assert_eq!(
+            message.contains("reads every item"),
+            items >= 5_000_000.0,
+            "{place}: {message} vs {items} items read"
+        );
+    }
     // The query behind `a user's blogs` has a filter DynamoDB rejects (a reserved
     // word): the pattern is implemented all the same, and the filter is its own finding.
     assert_eq!(

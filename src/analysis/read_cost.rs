@@ -46,6 +46,25 @@ pub struct Paged {
     pub rcu: f64,
 }
 
+/// Items one call reads out of `items` in its key range (or table), given its
+/// `Limit`: the one reading of `Limit` for `check` and `simulate`. DynamoDB's `Limit`
+/// caps the items *evaluated* per request, before any filter. A call that sends one
+/// request (`one_request`: no pagination) reads at most `limit` items; a caller that
+/// pages until it has `limit` results reads until that many passed the filter
+/// (`kept` share, when known; unknown means it may read everything).
+pub fn limited_items(items: f64, limit: Option<u64>, kept: Option<f64>, one_request: bool) -> f64 {
+    let Some(limit) = limit.map(|l| l as f64) else {
+        return items;
+    };
+    match kept {
+        _ if one_request => items.min(limit),
+        None => items,
+        Some(share) if share >= 1.0 => items.min(limit),
+        Some(share) if share > 0.0 => items.min((limit / share).ceil()),
+        Some(_) => items,
+    }
+}
+
 /// The one computation of a read's pages and RCU, for `check`'s findings and
 /// `simulate`'s figures alike: every full 1 MB page is charged 256 units of 4 KB,
 /// the last page its bytes rounded up to 4 KB (at least one unit, even when it

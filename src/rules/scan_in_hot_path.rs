@@ -26,10 +26,27 @@ impl Rule for ScanInHotPath {
             (Some(t), None) => format!("`{}`", t.name),
             (None, _) => op.table_label(),
         };
+        // `limit(n)` on a call that sends one request caps what it reads.
+        let limit = op
+            .limit
+            .as_ref()
+            .and_then(|l| l.literal.as_deref())
+            .and_then(|l| l.trim().parse::<u64>().ok());
+        let capped = |count: u64| {
+            crate::analysis::read_cost::limited_items(count as f64, limit, None, !op.paginated)
+                as u64
+        };
+        let reads = match bound.table.and_then(|t| t.item_count) {
+            Some(count) if capped(count) < count => {
+                format!("reads the first {} items it comes to", group(capped(count)))
+            }
+            _ => "reads every item".to_string(),
+        };
         let cost = bound
             .table
             .and_then(|t| Some((t.item_count?, t.avg_item_size?)))
             .map(|(count, size)| {
+                let count = capped(count);
                 let bytes = count.saturating_mul(size) as f64;
                 let consistent = op.consistent_read == Some(true);
                 let rcu = crate::analysis::read_cost::paged(bytes, consistent).rcu;
@@ -51,7 +68,7 @@ impl Rule for ScanInHotPath {
             let d = cx.report(
                 file.clone(),
                 op.method_span,
-                format!("`scan` of {target} runs on every request and reads every item{cost}"),
+                format!("`scan` of {target} runs on every request and {reads}{cost}"),
             );
             for step in &hot.chain {
                 d.label(

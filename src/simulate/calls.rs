@@ -87,8 +87,9 @@ pub(crate) fn run_request(
         body.insert("FilterExpression".into(), json!(parts.join(" AND ")));
     }
     // Without a filter, `Limit` is the number of results wanted; with one, the
-    // caller pages until enough items pass it.
-    if let (Some(l), true) = (plan.limit, filters.is_empty()) {
+    // caller pages until enough items pass it — unless the code sends one request,
+    // where `Limit` caps the items read whatever the filter keeps.
+    if let (Some(l), true) = (plan.limit, filters.is_empty() || plan.one_request) {
         body.insert("Limit".into(), json!(l.max(1)));
     }
     body.insert("Select".into(), json!("COUNT"));
@@ -114,7 +115,13 @@ pub(crate) fn run_request(
         cost.items_returned += out.get("Count").and_then(Value::as_f64).unwrap_or(0.0);
         let enough = plan.limit.is_some_and(|l| cost.items_returned >= l as f64);
         match out.get("LastEvaluatedKey") {
-            Some(last) if !enough && cost.pages < MAX_PAGES as f64 => {
+            // One request with a `Limit` stops there. (Without one, an unpaginated read
+            // is costed whole: its 1 MB cut-off is `unpaginated-query`'s finding.)
+            Some(last)
+                if !enough
+                    && !(plan.one_request && plan.limit.is_some())
+                    && cost.pages < MAX_PAGES as f64 =>
+            {
                 if let Value::Object(b) = &mut request {
                     b.insert("ExclusiveStartKey".into(), last.clone());
                 }

@@ -78,6 +78,9 @@ pub struct GeneratedTable {
     pub domains: TableDomains,
     /// Per secondary index (schema order), items per partition key value.
     pub index_keys: Vec<KeyCounts>,
+    /// The model's `avg-item-size`: full-scale figures use it, as `check` does, so
+    /// that both name the same cost (generated sizes only approach it).
+    pub declared_item_bytes: Option<f64>,
 }
 
 /// Distinct key values tracked per index before new ones are no longer added: a
@@ -354,6 +357,7 @@ pub fn generate_table(
         name: table.name.clone(),
         engine,
         index_keys: key_counts,
+        declared_item_bytes: table.avg_item_size.map(|s| s as f64),
         scale,
         entities,
         generated,

@@ -98,6 +98,7 @@ fn plan(model: &Model, op: &Operation, with_filter: bool) -> Result<ReadPlan, Sk
             .as_ref()
             .and_then(|l| l.literal.as_deref())
             .and_then(|l| l.trim().parse().ok()),
+        one_request: !op.paginated,
         consistent: op.consistent_read == Some(true),
         why: Vec::new(),
     };

@@ -57,6 +57,9 @@ pub struct ReadPlan {
     pub forward: bool,
     /// Results wanted per call.
     pub limit: Option<u64>,
+    /// The call sends one request and reads no further page (code without
+    /// pagination): `limit` then caps the items read. Access patterns page.
+    pub one_request: bool,
     /// Strongly consistent reads (only table and LSI reads can be).
     pub consistent: bool,
     /// Why the plan needs a Scan or a filter, in words.
@@ -146,6 +149,7 @@ pub fn plan_pattern(model: &Model, p: &AccessPattern) -> Result<ReadPlan, PlanEr
         fan_out: None,
         forward: p.order != Some(Order::Desc),
         limit: p.limit,
+        one_request: false,
         consistent: false,
         why: Vec::new(),
     };

@@ -201,7 +201,14 @@ pub fn measure(gt: &mut GeneratedTable, plan: &ReadPlan) -> Result<Measured, Rep
             let extrapolated = if same_size(c.factor) {
                 measured
             } else {
-                request_cost(plan, *s, c.factor, consistent)
+                let s = match gt.declared_item_bytes {
+                    Some(size) => RangeStats {
+                        bytes: (s.items as f64 * size).round() as u64,
+                        ..*s
+                    },
+                    None => *s,
+                };
+                request_cost(plan, s, c.factor, consistent)
             };
             sim_call.add(&measured);
             full_call.add(&extrapolated);
@@ -252,11 +259,8 @@ fn request_cost(plan: &ReadPlan, stats: RangeStats, factor: f64, consistent: boo
         1.0
     };
     let filtered = !plan.filters.is_empty();
-    let read = match plan.limit {
-        Some(l) if !filtered => n.min(l as f64),
-        Some(l) if ratio > 0.0 => n.min((l as f64 / ratio).ceil()),
-        _ => n,
-    };
+    let kept = if filtered { Some(ratio) } else { Some(1.0) };
+    let read = crate::analysis::read_cost::limited_items(n, plan.limit, kept, plan.one_request);
     let returned = {
         let r = if filtered { read * ratio } else { read };
         plan.limit.map_or(r, |l| r.min(l as f64))

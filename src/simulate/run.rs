@@ -278,7 +278,13 @@ fn wasteful(location: &str, plan: &ReadPlan, cost: &Measured) -> Option<Wasteful
     }
     let mut why = plan.why.clone();
     if plan.access == Access::Scan {
-        why.insert(0, "a Scan reads every item of the table or index".into());
+        let reads = match plan.limit {
+            Some(n) if plan.one_request => {
+                format!("a Scan reads the first {n} items it comes to (`limit` on one request)")
+            }
+            _ => "a Scan reads every item of the table or index".to_string(),
+        };
+        why.insert(0, reads);
     }
     for (a, _) in &plan.filters {
         let line = format!("`{a}` is filtered after reading");
