@@ -114,14 +114,11 @@ pub(crate) fn run_request(
             .unwrap_or(0.0);
         cost.items_returned += out.get("Count").and_then(Value::as_f64).unwrap_or(0.0);
         let enough = plan.limit.is_some_and(|l| cost.items_returned >= l as f64);
+        // One request with a `Limit` stops there. (Without one, an unpaginated read
+        // is costed whole: its 1 MB cut-off is `unpaginated-query`'s finding.)
+        let stop = enough || (plan.one_request && plan.limit.is_some());
         match out.get("LastEvaluatedKey") {
-            // One request with a `Limit` stops there. (Without one, an unpaginated read
-            // is costed whole: its 1 MB cut-off is `unpaginated-query`'s finding.)
-            Some(last)
-                if !enough
-                    && !(plan.one_request && plan.limit.is_some())
-                    && cost.pages < MAX_PAGES as f64 =>
-            {
+            Some(last) if !stop && cost.pages < MAX_PAGES as f64 => {
                 if let Value::Object(b) = &mut request {
                     b.insert("ExclusiveStartKey".into(), last.clone());
                 }
