@@ -382,3 +382,45 @@ fn check_calls_and_simulate_name_a_call_alike() {
         sim["coverage"]
     );
 }
+
+#[test]
+fn analysis_reports_progress_through_every_phase() {
+    use std::sync::Mutex;
+    let model = dynalint::model::load_file(&basic().join("dynalint.toml")).unwrap();
+    let files: Vec<dynalint::source::SourceFile> = (0..5)
+        .map(|i| {
+            dynalint::source::SourceFile::new(
+                format!("src/f{i}.rs"),
+                std::fs::read_to_string(basic().join("src/main.rs")).unwrap(),
+            )
+        })
+        .collect();
+    let seen: Mutex<Vec<(&'static str, usize, usize)>> = Mutex::new(Vec::new());
+    let report = |phase: &'static str, done: usize, total: usize| {
+        seen.lock().unwrap().push((phase, done, total));
+    };
+    let a = dynalint::analysis::analyze_reporting(&model, &files, &Default::default(), &report);
+    assert!(!a.diagnostics.is_empty());
+    let seen = seen.into_inner().unwrap();
+    let phases: Vec<&str> = seen.iter().map(|s| s.0).fold(Vec::new(), |mut v, p| {
+        if v.last() != Some(&p) {
+            v.push(p);
+        }
+        v
+    });
+    assert_eq!(
+        phases,
+        ["parsing", "following calls across files", "checking rules"],
+        "{seen:?}"
+    );
+    let parsed: Vec<usize> = seen
+        .iter()
+        .filter(|s| s.0 == "parsing")
+        .map(|s| s.1)
+        .collect();
+    assert_eq!(
+        parsed.iter().max(),
+        Some(&5),
+        "every file is counted: {seen:?}"
+    );
+}

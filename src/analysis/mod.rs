@@ -46,8 +46,19 @@ pub struct Analysis {
 /// Scans `files`, binds every operation to `model`, runs the selected rules and
 /// applies `// dynalint: allow(..)` comments.
 pub fn analyze(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analysis {
+    analyze_reporting(model, files, selection, &|_, _, _| {})
+}
+
+/// [`analyze`], reporting every phase as it goes (for the CLI's progress line).
+pub fn analyze_reporting(
+    model: &Model,
+    files: &[SourceFile],
+    selection: &RuleSelection,
+    report: scanner::Report<'_>,
+) -> Analysis {
     let settings = ScanSettings::from_model(model);
-    let scanned = scanner::scan(files, &settings);
+    let scanned = scanner::scan_reporting(files, &settings, report);
+    report("checking rules", 0, 0);
     analyze_scanned(model, files, scanned, selection)
 }
 

@@ -251,10 +251,12 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    if let Some(p) = &progress {
-        p.phase("analysing");
-    }
-    let analysis = analysis::analyze(&project.model, &project.files, &selection);
+    let report = |phase: &'static str, done: usize, total: usize| {
+        if let Some(p) = &progress {
+            p.set(phase, done, total);
+        }
+    };
+    let analysis = analysis::analyze_reporting(&project.model, &project.files, &selection, &report);
     drop(progress);
 
     let mut all_files: Vec<SourceFile> = project.files.clone();

@@ -39,11 +39,12 @@ impl Progress {
             }
             while !s.stop.load(Ordering::Relaxed) {
                 let phase = s.phase.lock().map(|p| *p).unwrap_or("checking");
-                eprint!(
-                    "\r\x1b[2K{phase}: {}/{} files",
+                let line = render(
+                    phase,
                     s.done.load(Ordering::Relaxed),
-                    s.total.load(Ordering::Relaxed)
+                    s.total.load(Ordering::Relaxed),
                 );
+                eprint!("\r\x1b[2K{line}");
                 let _ = std::io::stderr().flush();
                 s.shown.store(true, Ordering::Relaxed);
                 std::thread::sleep(Duration::from_millis(100));
@@ -60,10 +61,32 @@ impl Progress {
         self.state.total.store(total, Ordering::Relaxed);
     }
 
-    pub fn phase(&self, phase: &'static str) {
+    /// A phase with its count (`0, 0`: no count); what analysis reports.
+    pub fn set(&self, phase: &'static str, done: usize, total: usize) {
         if let Ok(mut p) = self.state.phase.lock() {
             *p = phase;
         }
+        self.update(done, total);
+    }
+}
+
+/// The progress line: `parsing: 3/9 files`, or the phase alone when it has no count.
+fn render(phase: &str, done: usize, total: usize) -> String {
+    if total == 0 {
+        format!("{phase}…")
+    } else {
+        format!("{phase}: {done}/{total} files")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+
+    #[test]
+    fn a_phase_without_a_count_shows_no_stale_count() {
+        assert_eq!(render("parsing", 3, 9), "parsing: 3/9 files");
+        assert_eq!(render("checking rules", 0, 0), "checking rules…");
     }
 }
 

@@ -104,10 +104,32 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
 
 /// Scans a set of files together (constants and the call graph cross files).
 pub fn scan(files: &[SourceFile], settings: &ScanSettings) -> ScanResult {
+    scan_reporting(files, settings, &|_, _, _| {})
+}
+
+/// What a long run reports: its phase, and how many of how many items are done
+/// (`0, 0` for a phase without a count).
+pub type Report<'a> = &'a (dyn Fn(&'static str, usize, usize) + Sync);
+
+/// [`scan`], saying how far it is: per file while parsing, then the linking phase.
+pub fn scan_reporting(
+    files: &[SourceFile],
+    settings: &ScanSettings,
+    report: Report<'_>,
+) -> ScanResult {
+    let total = files.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    report("parsing", 0, total);
     let indexes: Vec<Arc<FileIndex>> = files
         .par_iter()
-        .map(|f| Arc::new(index_file(f, settings)))
+        .map(|f| {
+            let index = Arc::new(index_file(f, settings));
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            report("parsing", n, total);
+            index
+        })
         .collect();
+    report("following calls across files", 0, 0);
     let result = link(&indexes, settings);
     // Freeing every file's index is real work too: spread over the workers instead of
     // running after the link on one thread.
