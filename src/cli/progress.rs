@@ -79,17 +79,6 @@ fn render(phase: &str, done: usize, total: usize) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::render;
-
-    #[test]
-    fn a_phase_without_a_count_shows_no_stale_count() {
-        assert_eq!(render("parsing", 3, 9), "parsing: 3/9 files");
-        assert_eq!(render("checking rules", 0, 0), "checking rules…");
-    }
-}
-
 impl Drop for Progress {
     fn drop(&mut self) {
         self.state.stop.store(true, Ordering::Relaxed);
@@ -99,5 +88,16 @@ impl Drop for Progress {
         if self.state.shown.load(Ordering::Relaxed) {
             eprint!("\r\x1b[2K");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+
+    #[test]
+    fn a_phase_without_a_count_shows_no_stale_count() {
+        assert_eq!(render("parsing", 3, 9), "parsing: 3/9 files");
+        assert_eq!(render("checking rules", 0, 0), "checking rules…");
     }
 }
