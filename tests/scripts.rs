@@ -74,8 +74,10 @@ fn a_passing_run_is_quiet() {
     let (out, code, ran) = run_scripts_test("echo 'install-test-tools: nvim installed'");
     assert_eq!(code, 0, "{out}");
     assert!(
-        ran.contains("npm ci") && ran.contains("cargo test"),
-        "{ran}"
+        ran.contains("npm ci")
+            && ran.contains("npm run --silent test")
+            && ran.contains("cargo test"),
+        "the extension is built and tested, and the Rust tests run: {ran}"
     );
     assert_eq!(out, "", "set-up chatter on a passing run");
 }
