@@ -1,29 +1,46 @@
 //! `dynalint simulate`: the model's figures, measured on synthetic data.
 
 use super::args::{ListFormat, SimulateArgs};
+use std::io::IsTerminal;
+
 use super::check::load_project;
 use super::out::{out, outln};
+use super::progress::Progress;
 use super::{error, EXIT_OK};
 use crate::scanner::{self, ScanSettings};
 use crate::simulate::{self, SimulateOptions};
 
 pub(super) fn run(args: SimulateArgs) -> i32 {
-    let project = match load_project(&args.project, false, None) {
+    // Generating and replaying the data takes seconds: each phase shows on a terminal.
+    let progress = std::io::stderr().is_terminal().then(Progress::start);
+    let project = match load_project(&args.project, false, progress.as_ref()) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let scanned = scanner::scan(&project.files, &ScanSettings::from_model(&project.model));
+    let report = |phase: &'static str, done: usize, total: usize| {
+        if let Some(p) = &progress {
+            p.set(phase, done, total);
+        }
+    };
+    let scanned = scanner::scan_reporting(
+        &project.files,
+        &ScanSettings::from_model(&project.model),
+        &report,
+    );
+    report("generating data and replaying every read", 0, 0);
     let options = SimulateOptions {
         scale: args.scale,
         seed: args.seed,
         ..SimulateOptions::default()
     };
-    match simulate::run(
+    let result = simulate::run(
         &project.model,
         &scanned.operations,
         &project.files,
         &options,
-    ) {
+    );
+    drop(progress);
+    match result {
         Ok(report) => {
             match args.format {
                 ListFormat::Human => out!("{}", simulate::render_human(&report)),
