@@ -424,3 +424,41 @@ fn analysis_reports_progress_through_every_phase() {
         "every file is counted: {seen:?}"
     );
 }
+
+#[test]
+fn serve_takes_its_connection_bound_from_the_command_line() {
+    use std::io::{BufRead, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dynalint"))
+        .args(["serve", "--port", "0", "--max-connections", "1"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    let held = std::net::TcpStream::connect(&addr).unwrap();
+    // Connections are accepted in the order they were made: the held one takes the
+    // only place, and the next is refused.
+    let mut other = std::net::TcpStream::connect(&addr).unwrap();
+    other
+        .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    other
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut out = String::new();
+    let _ = other.read_to_string(&mut out);
+    let _ = child.kill();
+    let _ = child.wait();
+    drop(held);
+    assert!(out.starts_with("HTTP/1.1 503"), "{out}");
+    let (_, err, code) = dynalint(&basic(), &["serve", "--max-connections", "0"]);
+    assert_eq!(code, 2, "{err}");
+}

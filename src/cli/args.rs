@@ -201,4 +201,19 @@ pub struct ServeArgs {
     /// Address to bind; anything but loopback exposes an unauthenticated database.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: std::net::IpAddr,
+    /// Clients served at once; one more is answered 503 at once.
+    #[arg(long, default_value_t = crate::engine::server::DEFAULT_MAX_CONNECTIONS,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub max_connections: u16,
+    /// Seconds a request may take to arrive whole once it has begun (else 408).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout,
+          default_value_t = crate::engine::server::DEFAULT_LIMITS.request_timeout.as_secs_f64())]
+    pub request_timeout: f64,
+}
+
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 && t <= 3600.0 => Ok(t),
+        _ => Err(format!("`{s}` is not a number of seconds in (0, 3600]")),
+    }
 }

@@ -51,7 +51,12 @@ pub fn main(argv: Vec<OsString>) -> i32 {
         Command::Model(a) => model_cmd::run(a),
         Command::Simulate(a) => simulate_cmd::run(a),
         Command::Serve(a) => {
-            match crate::engine::server::run(std::net::SocketAddr::new(a.bind, a.port)) {
+            let limits = crate::engine::http::Limits {
+                max_connections: usize::from(a.max_connections),
+                request_timeout: std::time::Duration::from_secs_f64(a.request_timeout),
+                ..crate::engine::server::DEFAULT_LIMITS
+            };
+            match crate::engine::server::run(std::net::SocketAddr::new(a.bind, a.port), limits) {
                 Ok(()) => EXIT_OK,
                 Err(e) => error(e),
             }

@@ -29,11 +29,14 @@ pub enum ServeError {
     Bind { addr: SocketAddr, message: String },
 }
 
+/// Clients served at once unless `--max-connections` says otherwise.
+pub const DEFAULT_MAX_CONNECTIONS: u16 = 64;
+
 /// How many clients at once and how long each may take, by default: enough for a
 /// test suite's parallel clients; a request (headers and body) must arrive within
 /// 10 s of its first byte, and an idle kept-alive connection is closed after 30 s.
 pub const DEFAULT_LIMITS: Limits = Limits {
-    max_connections: 64,
+    max_connections: DEFAULT_MAX_CONNECTIONS as usize,
     request_timeout: Duration::from_secs(10),
     idle_timeout: Duration::from_secs(30),
     max_body_bytes: MAX_BODY_BYTES,
@@ -199,8 +202,8 @@ fn error(status: u16, e: DynamoError) -> (u16, Value) {
 
 /// Serves an in-memory DynamoDB on `addr` until the process ends, saying where on
 /// stderr. Binds loopback unless the caller passes another address.
-pub fn run(addr: SocketAddr) -> Result<(), ServeError> {
-    let server = Server::bind(addr)?;
+pub fn run(addr: SocketAddr, limits: Limits) -> Result<(), ServeError> {
+    let server = Server::bind_with(addr, limits)?;
     let bound = server.local_addr().unwrap_or(addr);
     eprintln!(
         "dynalint serve: in-memory DynamoDB listening on http://{bound}{}",
