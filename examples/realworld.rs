@@ -219,8 +219,8 @@ fn bound_calls(calls: &Value) -> (BTreeSet<String>, usize) {
     fn walk(v: &Value, bound: &mut BTreeSet<String>, total: &mut usize) {
         for c in v.as_array().into_iter().flatten() {
             *total += 1;
-            let name = c.pointer("/table/name").and_then(Value::as_str);
-            if let Some(name) = name {
+            // Keyed by place only: an inferred model may name the table differently.
+            if c.pointer("/table/name").and_then(Value::as_str).is_some() {
                 let at = format!(
                     "{}:{}:{}:{}",
                     c.get("file").and_then(Value::as_str).unwrap_or(""),
@@ -228,7 +228,7 @@ fn bound_calls(calls: &Value) -> (BTreeSet<String>, usize) {
                     c.get("column").and_then(Value::as_u64).unwrap_or(0),
                     c.get("kind").and_then(Value::as_str).unwrap_or("")
                 );
-                bound.insert(format!("{at} {name}"));
+                bound.insert(at);
             }
             if let Some(children) = c.get("children") {
                 walk(children, bound, total);
@@ -251,6 +251,8 @@ struct Outcome {
     false_positives: Vec<String>,
     error_false_positives: usize,
     binding: Option<(usize, usize, usize)>,
+    /// Calls bound to a declared table, of all calls, in this run.
+    bound: (usize, usize),
 }
 
 fn score_repo(
@@ -271,6 +273,7 @@ fn score_repo(
             .map_err(|e| format!("{}: {e}", placed.display()))
     };
     let mut binding = None;
+    let bound;
     let report = if no_model {
         place_model()?;
         let with = run_json(bin, tree, &["calls", "--format", "json", "."])?;
@@ -283,6 +286,7 @@ fn score_repo(
         let without = run_json(bin, tree, &["calls", "--format", "json", "."]);
         let (hand, total) = bound_calls(&with);
         let inferred = without.map(|w| bound_calls(&w).0).unwrap_or_default();
+        bound = (inferred.len(), total);
         binding = Some((hand.intersection(&inferred).count(), hand.len(), total));
         match report {
             Ok(r) => r,
@@ -293,6 +297,8 @@ fn score_repo(
         }
     } else {
         place_model()?;
+        let (b, total) = bound_calls(&run_json(bin, tree, &["calls", "--format", "json", "."])?);
+        bound = (b.len(), total);
         run_json(
             bin,
             tree,
@@ -345,6 +351,7 @@ fn score_repo(
         false_positives,
         error_false_positives,
         binding,
+        bound,
     })
 }
 
@@ -385,8 +392,8 @@ fn run() -> Result<(), String> {
     let mut binding = (0, 0, 0);
     let mut missing_trees = Vec::new();
     println!(
-        "{:<34} {:<10} {:>4} {:>5} {:>6} {:>3}",
-        "repository", "kind", "req", "found", "missed", "FP"
+        "{:<34} {:<14} {:>4} {:>5} {:>6} {:>3} {:>7}",
+        "repository", "kind", "req", "found", "missed", "FP", "bound"
     );
     for name in &names {
         let root = corpus.join(name);
@@ -413,13 +420,14 @@ fn run() -> Result<(), String> {
             total_rule.entry(rule.clone()).or_default().add(*rt);
         }
         println!(
-            "{:<34} {:<10} {:>4} {:>5} {:>6} {:>3}",
+            "{:<34} {:<14} {:>4} {:>5} {:>6} {:>3} {:>7}",
             name,
             source.kind,
             t.required,
             t.found,
             t.required - t.found,
-            t.false_positives
+            t.false_positives,
+            format!("{}/{}", o.bound.0, o.bound.1)
         );
         misses.extend(o.misses);
         fps.extend(o.false_positives);
