@@ -542,7 +542,10 @@ mod tests {
     const CASES: &[(&str, &[&str])] = &[
         ("fn f() { base(&c).send(); }", &["base"]),
         // `b(c)` is handed to `helper`: it could return a builder too.
-        ("fn f() { let x = helper(a, b(c))?.limit(5); }", &["b", "helper"]),
+        (
+            "fn f() { let x = helper(a, b(c))?.limit(5); }",
+            &["b", "helper"],
+        ),
         (
             "fn f() { pager::all(self.repo.base(id)).await; let q = base(1); x(q + 1)?; }",
             &["base"],
