@@ -22,6 +22,10 @@ pub struct Analysis {
     /// Sorted by (file, offset, rule); suppressions applied.
     pub diagnostics: Vec<Diagnostic>,
     pub problems: Vec<ScanProblem>,
+    /// What the scan worked on and its phases' times.
+    pub scan_stats: scanner::ScanStats,
+    /// Time spent running the rules and applying suppressions.
+    pub rules_time: std::time::Duration,
 }
 
 /// Scans `files`, binds every operation to `model`, runs the selected rules and
@@ -74,6 +78,7 @@ fn finish(
     selection: &RuleSelection,
     cache: Option<&mut RuleCache>,
 ) -> Analysis {
+    let started = std::time::Instant::now();
     let mut diagnostics = run_rules_with(model, &scanned.operations, selection, cache);
     diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
     sort(&mut diagnostics);
@@ -81,6 +86,8 @@ fn finish(
         operations: scanned.operations,
         diagnostics,
         problems: scanned.problems,
+        scan_stats: scanned.stats,
+        rules_time: started.elapsed(),
     }
 }
 
