@@ -165,6 +165,10 @@ fn run_rules_with(
 fn push_bound<'a>(model: &'a Model, op: &'a Operation, out: &mut Vec<BoundOperation<'a>>) {
     out.push(bind(model, op));
     for child in &op.children {
+        let at = out.len();
         push_bound(model, child, out);
+        if let Some(b) = out.get_mut(at) {
+            b.parent = Some(op.kind);
+        }
     }
 }

@@ -333,6 +333,10 @@ struct State {
     foreign: bool,
     end: usize,
     extra_spans: Vec<Span>,
+    /// The chain calls `build()`.
+    built: bool,
+    /// A method no DynamoDB builder has, called before `build()`.
+    foreign_before_build: bool,
 }
 
 /// Climbs from a builder expression through its method calls, applying each setter.
@@ -364,6 +368,7 @@ fn climb_apply<'t>(
                             if name == "into_paginator" {
                                 op.paginated = true;
                             }
+                            st.built |= name == "build";
                             if name != "customize" && name != "build" {
                                 terminated = true;
                                 st.sent = true;
@@ -376,7 +381,10 @@ fn climb_apply<'t>(
                             record_setter(cx, op, name, set, p, call, conditional);
                             apply(cx, op, s, set, call, conditional)
                         }
-                        None => st.foreign = true,
+                        None => {
+                            st.foreign = true;
+                            st.foreign_before_build |= !st.built;
+                        }
                     }
                     if setter(name).is_some() {
                         st.end = st.end.max(call.end_byte());
@@ -1044,6 +1052,7 @@ pub fn fold_typed(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>, kind: OpKind
         return op;
     }
     let top = climb_apply(cx, root, &mut op, &mut st, false);
+    op.complete_builder = st.built && !st.foreign_before_build;
     op.span = Span::new(
         root.start_byte(),
         st.end
