@@ -227,9 +227,7 @@ pub fn check_forms(b: &Body<'_>, allowed: Allowed) -> DynamoResult<()> {
         .copied()
         .filter(|e| *e != "ProjectionExpression")
         .collect();
-    if allowed.values
-        && b.has("ExpressionAttributeValues")
-        && !value_exprs.iter().any(|e| b.has(e))
+    if allowed.values && b.has("ExpressionAttributeValues") && !value_exprs.iter().any(|e| b.has(e))
     {
         return Err(DynamoError::validation(format!(
             "ExpressionAttributeValues can only be specified when using expressions: {} {} null",

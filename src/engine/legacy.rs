@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::error::{DynamoError, DynamoResult};
 use super::eval::compare;
+use super::validate::{COMPARISON_OPERATORS, UPDATE_ACTIONS};
 use super::value::AttributeValue;
 use super::wire::{value_from_json, Body};
 
@@ -29,9 +30,7 @@ pub const LEGACY: [(&str, &str); 7] = [
 ];
 
 fn invalid(msg: impl std::fmt::Display) -> DynamoError {
-    DynamoError::validation(format!(
-        "One or more parameter values were invalid: {msg}"
-    ))
+    DynamoError::validation(format!("One or more parameter values were invalid: {msg}"))
 }
 
 /// Builds expression text with its own `#lN`/`:lN` placeholders.
@@ -47,7 +46,8 @@ impl Writer {
             return k.clone();
         }
         let k = format!("#l{}", self.names.len());
-        self.names.insert(k.clone(), Value::String(attr.to_string()));
+        self.names
+            .insert(k.clone(), Value::String(attr.to_string()));
         k
     }
 
@@ -58,13 +58,11 @@ impl Writer {
     }
 }
 
-/// How many values each comparison operator takes: exactly, or at least one (`IN`).
+/// Whether `op` takes `n` values.
 fn arity_ok(op: &str, n: usize) -> bool {
-    match op {
-        "NULL" | "NOT_NULL" => n == 0,
-        "IN" => n >= 1,
-        "BETWEEN" => n == 2,
-        _ => n == 1,
+    match crate::expr::legacy::arity(op) {
+        Some(k) => n == k,
+        None => n >= 1,
     }
 }
 
@@ -119,32 +117,12 @@ fn condition(w: &mut Writer, attr: &str, op: &str, list: &[Value]) -> DynamoResu
         }
     }
     let n = w.name(attr);
-    let mut vals = list.iter().map(|v| w.value(v));
-    let mut next = || vals.next().unwrap_or_default();
-    Ok(match op {
-        "EQ" => format!("{n} = {}", next()),
-        "NE" => format!("{n} <> {}", next()),
-        "LT" => format!("{n} < {}", next()),
-        "LE" => format!("{n} <= {}", next()),
-        "GT" => format!("{n} > {}", next()),
-        "GE" => format!("{n} >= {}", next()),
-        "BETWEEN" => format!("{n} BETWEEN {} AND {}", next(), next()),
-        "BEGINS_WITH" => format!("begins_with({n}, {})", next()),
-        "CONTAINS" => format!("contains({n}, {})", next()),
-        "NOT_CONTAINS" => format!("NOT contains({n}, {})", next()),
-        "NULL" => format!("attribute_not_exists({n})"),
-        "NOT_NULL" => format!("attribute_exists({n})"),
-        "IN" => {
-            let all: Vec<String> = std::iter::from_fn(|| Some(next()))
-                .take(list.len())
-                .collect();
-            format!("{n} IN ({})", all.join(", "))
-        }
-        other => {
-            return Err(DynamoError::validation(format!(
-                "1 validation error detected: Value '{other}' at 'comparisonOperator' failed to satisfy constraint: Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]"
-            )))
-        }
+    let values: Vec<String> = list.iter().map(|v| w.value(v)).collect();
+    crate::expr::legacy::condition_text(&n, op, &values).ok_or_else(|| {
+        DynamoError::validation(format!(
+            "1 validation error detected: Value '{op}' at 'comparisonOperator' failed to satisfy constraint: Member must satisfy enum value set: [{}]",
+            COMPARISON_OPERATORS.join(", ")
+        ))
     })
 }
 
@@ -155,7 +133,10 @@ fn conditions(w: &mut Writer, map: &Body<'_>) -> DynamoResult<Vec<String>> {
     for (attr, spec) in map.entries() {
         let spec = Body::new(spec)?;
         let op = spec.str("ComparisonOperator")?.unwrap_or_default();
-        let list = spec.list("AttributeValueList")?.cloned().unwrap_or_default();
+        let list = spec
+            .list("AttributeValueList")?
+            .cloned()
+            .unwrap_or_default();
         out.push(condition(w, attr, op, &list)?);
     }
     Ok(out)
@@ -282,7 +263,8 @@ fn attribute_updates(w: &mut Writer, map: &Body<'_>) -> DynamoResult<String> {
             }
             (other, _, _) => {
                 return Err(DynamoError::validation(format!(
-                    "1 validation error detected: Value '{other}' at 'attributeUpdates.{attr}.member.action' failed to satisfy constraint: Member must satisfy enum value set: [ADD, PUT, DELETE]"
+                    "1 validation error detected: Value '{other}' at 'attributeUpdates.{attr}.member.action' failed to satisfy constraint: Member must satisfy enum value set: [{}]",
+                    UPDATE_ACTIONS.join(", ")
                 )))
             }
         }
@@ -344,10 +326,7 @@ pub fn rewrite(b: &Body<'_>, params: &[&str]) -> DynamoResult<Option<Value>> {
     }
     let has = |p: &str| params.contains(&p);
     let mut w = Writer::default();
-    let mut out: Map<String, Value> = b
-        .entries()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    let mut out: Map<String, Value> = b.entries().map(|(k, v)| (k.clone(), v.clone())).collect();
     for l in params {
         out.remove(*l);
     }
@@ -391,13 +370,19 @@ pub fn rewrite(b: &Body<'_>, params: &[&str]) -> DynamoResult<Option<Value>> {
             out.insert("ConditionExpression".into(), Value::String(c));
         }
     }
-    if let Some(u) = b.object("AttributeUpdates")?.filter(|_| has("AttributeUpdates")) {
+    if let Some(u) = b
+        .object("AttributeUpdates")?
+        .filter(|_| has("AttributeUpdates"))
+    {
         let text = attribute_updates(&mut w, &u)?;
         if !text.is_empty() {
             out.insert("UpdateExpression".into(), Value::String(text));
         }
     }
-    if let Some(list) = b.list("AttributesToGet")?.filter(|_| has("AttributesToGet")) {
+    if let Some(list) = b
+        .list("AttributesToGet")?
+        .filter(|_| has("AttributesToGet"))
+    {
         let mut seen: Vec<&str> = Vec::new();
         let mut paths = Vec::new();
         for v in list {
@@ -412,7 +397,10 @@ pub fn rewrite(b: &Body<'_>, params: &[&str]) -> DynamoResult<Option<Value>> {
             seen.push(name);
             paths.push(w.name(name));
         }
-        out.insert("ProjectionExpression".into(), Value::String(paths.join(", ")));
+        out.insert(
+            "ProjectionExpression".into(),
+            Value::String(paths.join(", ")),
+        );
     }
     if !w.names.is_empty() {
         out.insert("ExpressionAttributeNames".into(), Value::Object(w.names));
@@ -485,7 +473,10 @@ mod tests {
             r["ConditionExpression"],
             "(attribute_not_exists(#l0)) OR (#l1 = :l0)"
         );
-        assert_eq!(r["UpdateExpression"], "SET #l4 = :l2 REMOVE #l3 ADD #l2 :l1");
+        assert_eq!(
+            r["UpdateExpression"],
+            "SET #l4 = :l2 REMOVE #l3 ADD #l2 :l1"
+        );
     }
 
     #[test]

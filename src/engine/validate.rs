@@ -238,7 +238,10 @@ pub fn java_repr(v: &Value) -> String {
     match v {
         Value::Null => "null".into(),
         Value::String(s) => s.clone(),
-        Value::Array(a) => format!("[{}]", a.iter().map(java_repr).collect::<Vec<_>>().join(", ")),
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(java_repr).collect::<Vec<_>>().join(", ")
+        ),
         Value::Object(o) => format!(
             "{{{}}}",
             o.iter()

@@ -86,7 +86,11 @@ fn write_constraints(b: &Body<'_>, what: (&str, &str)) -> DynamoResult<()> {
 
 /// `ItemCollectionMetrics` of a write to partition `hash`, when asked for (`SIZE`)
 /// and the table has a local secondary index (only those have item collections).
-pub fn collection_metrics(b: &Body<'_>, table: &Table, hash: &KeyValue) -> DynamoResult<Option<Value>> {
+pub fn collection_metrics(
+    b: &Body<'_>,
+    table: &Table,
+    hash: &KeyValue,
+) -> DynamoResult<Option<Value>> {
     if b.str("ReturnItemCollectionMetrics")? != Some("SIZE")
         || !table
             .schema
@@ -215,7 +219,13 @@ pub fn get_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let name = table_name(&b)?;
     let mut c = Constraints::new();
     if let Some(list) = b.list("AttributesToGet")? {
-        c.length(list.len(), &java_repr(&Value::Array(list.clone())), "attributesToGet", 1, Some(255));
+        c.length(
+            list.len(),
+            &java_repr(&Value::Array(list.clone())),
+            "attributesToGet",
+            1,
+            Some(255),
+        );
     }
     c.enumeration(
         b.str("ReturnConsumedCapacity")?,

@@ -81,7 +81,12 @@ fn read_constraints(b: &Body<'_>, query: bool) -> DynamoResult<()> {
     }
     if !query {
         c.range(b.int("Segment")?, "segment", Some(0), Some(999_999));
-        c.range(b.int("TotalSegments")?, "totalSegments", Some(1), Some(1_000_000));
+        c.range(
+            b.int("TotalSegments")?,
+            "totalSegments",
+            Some(1),
+            Some(1_000_000),
+        );
     }
     c.finish()
 }
@@ -210,22 +215,10 @@ fn read_entries<'a>(
         last: None,
     };
     let count_only = req.select == Some(Select::Count);
-    // ALL_ATTRIBUTES (allowed on an LSI or an ALL index) reads the whole item, and so
-    // does an LSI read that names an attribute the index does not store (DynamoDB
-    // fetches it from the table). A GSI cannot fetch: what it does not project is
-    // silently missing from the result.
-    let whole_item = req.select == Some(Select::AllAttributes)
-        || index.is_some_and(|i| {
-            i.kind == IndexKind::Local
-                && req.exprs.projection.as_ref().is_some_and(|paths| {
-                    paths.iter().any(|p| match p.first() {
-                        Some(crate::engine::eval::Step::Key(k)) => {
-                            !table.schema.index_projects(i, k)
-                        }
-                        _ => false,
-                    })
-                })
-        });
+    // Only ALL_ATTRIBUTES (allowed on an LSI or an ALL index) reads the whole item; a
+    // projection on an index sees what the index stores, and an attribute the index
+    // does not project is silently missing from the result.
+    let whole_item = req.select == Some(Select::AllAttributes);
     for (key, item) in entries {
         let stored = match index {
             Some(i) if i.projection != Projection::All => project_index(&table.schema, i, item),

@@ -28,7 +28,12 @@ fn invalid(msg: impl Into<String>) -> DynamoError {
 
 /// A `KeySchema` element as DynamoDB echoes it in a violation.
 fn key_element_repr(v: &Value) -> String {
-    let field = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("null").to_string();
+    let field = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("null")
+            .to_string()
+    };
     format!(
         "KeySchemaElement(attributeName={}, keyType={})",
         field("AttributeName"),
@@ -45,7 +50,10 @@ fn key_schema_constraints(c: &mut Constraints, list: Option<&Vec<Value>>, path: 
     };
     let shown = format!(
         "[{}]",
-        list.iter().map(key_element_repr).collect::<Vec<_>>().join(", ")
+        list.iter()
+            .map(key_element_repr)
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     c.length(list.len(), &shown, path, 1, Some(2));
     for (i, el) in list.iter().enumerate() {
@@ -55,7 +63,11 @@ fn key_schema_constraints(c: &mut Constraints, list: Option<&Vec<Value>>, path: 
             &format!("{path}.{}.member.attributeName", i + 1),
         );
         c.not_null(kt.is_some(), &format!("{path}.{}.member.keyType", i + 1));
-        c.enumeration(kt, &format!("{path}.{}.member.keyType", i + 1), &["HASH", "RANGE"]);
+        c.enumeration(
+            kt,
+            &format!("{path}.{}.member.keyType", i + 1),
+            &["HASH", "RANGE"],
+        );
     }
 }
 
@@ -176,7 +188,11 @@ fn billing(b: &Body<'_>) -> DynamoResult<Billing> {
 }
 
 /// The constraints of a `ProvisionedThroughput` at `path`.
-fn throughput_constraints(c: &mut Constraints, pt: Option<Body<'_>>, path: &str) -> DynamoResult<()> {
+fn throughput_constraints(
+    c: &mut Constraints,
+    pt: Option<Body<'_>>,
+    path: &str,
+) -> DynamoResult<()> {
     let Some(pt) = pt else { return Ok(()) };
     for (k, p) in [
         ("ReadCapacityUnits", "readCapacityUnits"),
@@ -210,7 +226,11 @@ pub fn schema_from_request(body: &Value) -> DynamoResult<(TableSchema, Billing)>
         c.enumeration(t, &path, &["B", "N", "S"]);
     }
     c.enumeration(b.str("BillingMode")?, "billingMode", BILLING_MODES);
-    throughput_constraints(&mut c, b.object("ProvisionedThroughput")?, "provisionedThroughput")?;
+    throughput_constraints(
+        &mut c,
+        b.object("ProvisionedThroughput")?,
+        "provisionedThroughput",
+    )?;
     key_schema_constraints(&mut c, ks, "keySchema");
     for (field, path) in [
         ("LocalSecondaryIndexes", "localSecondaryIndexes"),
@@ -411,10 +431,7 @@ pub fn describe(t: &Table) -> Value {
         Billing::PayPerRequest => ("PAY_PER_REQUEST", 0, 0),
         Billing::Provisioned { read, write } => ("PROVISIONED", read, write),
     };
-    d.insert(
-        "BillingModeSummary".into(),
-        json!({"BillingMode": mode}),
-    );
+    d.insert("BillingModeSummary".into(), json!({"BillingMode": mode}));
     d.insert(
         "ProvisionedThroughput".into(),
         json!({"NumberOfDecreasesToday": 0, "ReadCapacityUnits": read, "WriteCapacityUnits": write}),
@@ -553,7 +570,9 @@ pub fn update_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     };
     if next == table.billing && matches!(next, Billing::Provisioned { .. }) {
         let Billing::Provisioned { read, write } = next else {
-            return Err(invalid("The provisioned throughput for the table will not change"));
+            return Err(invalid(
+                "The provisioned throughput for the table will not change",
+            ));
         };
         return Err(invalid(format!(
             "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: {read}. Requested ReadCapacityUnits: {read}. Current WriteCapacityUnits provisioned for the table: {write}. Requested WriteCapacityUnits: {write}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
