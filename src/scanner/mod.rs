@@ -49,6 +49,7 @@ mod graph;
 mod index;
 pub mod ir;
 mod items;
+mod key_conditions;
 mod lex;
 mod link;
 mod parse;
@@ -57,6 +58,7 @@ mod returns;
 mod scope;
 mod sdk;
 mod sparse;
+mod stats;
 mod syntax;
 
 use std::sync::Arc;
@@ -65,6 +67,7 @@ use rayon::prelude::*;
 
 pub use index::{may_call_dynamodb, module_of, FileIndex};
 pub use ir::*;
+pub use stats::ScanStats;
 
 use crate::model::Model;
 use crate::source::SourceFile;
@@ -90,6 +93,8 @@ impl ScanSettings {
 pub struct ScanResult {
     pub operations: Vec<Operation>,
     pub problems: Vec<ScanProblem>,
+    /// What the scan worked on and its phases' times (`check --stats`).
+    pub stats: ScanStats,
 }
 
 /// The per-file phase: what one file says, independent of every other file.
@@ -118,6 +123,7 @@ pub fn scan_reporting(
     report: Report<'_>,
 ) -> ScanResult {
     let total = files.len();
+    let started = std::time::Instant::now();
     let done = std::sync::atomic::AtomicUsize::new(0);
     report("parsing", 0, total);
     let indexes: Vec<Arc<FileIndex>> = files
@@ -129,8 +135,10 @@ pub fn scan_reporting(
             index
         })
         .collect();
+    let index_time = started.elapsed();
     report("following calls across files", 0, 0);
-    let result = link(&indexes, settings);
+    let mut result = link(&indexes, settings);
+    result.stats.index = index_time;
     // Freeing every file's index is real work too: spread over the workers instead of
     // running after the link on one thread.
     indexes.into_par_iter().for_each(drop);
