@@ -11,6 +11,7 @@ pub mod cli;
 pub mod engine;
 pub mod expr;
 pub mod fix;
+pub mod infer;
 pub mod lsp;
 pub mod model;
 pub mod report;
