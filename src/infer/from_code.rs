@@ -134,7 +134,10 @@ fn why_unnamed(d: &TableDecl) -> String {
         Some(Resolved::Unknown { reason }) => {
             format!("its table name is not known statically: {reason}")
         }
-        Some(other) => format!("its table name {} is not one dynalint can use", other.label()),
+        Some(other) => format!(
+            "its table name {} is not one dynalint can use",
+            other.label()
+        ),
     }
 }
 
@@ -385,6 +388,8 @@ async fn migrate(c: &Client) -> Result<()> {{
         assert_eq!(i.partition_key, "customer");
         assert_eq!(i.projection, Projection::KeysOnly);
         assert_eq!(notes.len(), 1, "{notes:?}");
-        assert!(notes[0].message.contains("`elsewhere`, which nothing declares"));
+        assert!(notes[0]
+            .message
+            .contains("`elsewhere`, which nothing declares"));
     }
 }

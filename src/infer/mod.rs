@@ -72,8 +72,7 @@ pub fn infer(root: &Path, decls: &[TableDecl], files: &[SourceFile]) -> Inferred
         match model.tables.iter().position(|t| t.name == c.table.name) {
             Some(i) => {
                 let kept = &model.tables[i];
-                if kept.partition_key != c.table.partition_key
-                    || kept.sort_key != c.table.sort_key
+                if kept.partition_key != c.table.partition_key || kept.sort_key != c.table.sort_key
                 {
                     let (kf, kl) = &origins[i];
                     notes.push(format!(

@@ -936,14 +936,21 @@ impl<'a> Linker<'a> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
-        let cands: Vec<(usize, usize)> = self
-            .consts
-            .get(last.as_str())
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(|(cf, ci)| ends_with(&self.files[*cf].consts[*ci].path, segs))
-            .collect();
+        let matching = |segs: &[String]| -> Vec<(usize, usize)> {
+            self.consts
+                .get(last.as_str())
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|(cf, ci)| ends_with(&self.files[*cf].consts[*ci].path, segs))
+                .collect()
+        };
+        let mut cands = matching(segs);
+        if cands.is_empty() && segs.len() > 1 {
+            // `use orders_service::TABLE` in a binary names its own library by the
+            // package's name, which module paths do not carry.
+            cands = matching(&segs[1..]);
+        }
         self.narrow(fi, module, cands, &|cf, ci| {
             self.files[cf].consts[ci].path.as_slice()
         })
