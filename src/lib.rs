@@ -10,6 +10,7 @@ pub mod attr;
 pub mod cli;
 pub mod engine;
 pub mod expr;
+pub mod facts;
 pub mod fix;
 pub mod infer;
 pub mod lsp;

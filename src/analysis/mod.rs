@@ -2,37 +2,18 @@
 //! point ([`analyze`]) that the CLI and the LSP both call.
 
 pub mod baseline;
-pub mod bind;
-pub mod conditions;
-pub mod entity_of;
-pub mod figures;
-pub mod hot_key;
-pub mod index_key_check;
-pub mod key_access;
-pub mod key_shape;
-pub mod partiql;
-pub mod paths;
-pub mod read_cost;
-pub mod request;
 pub mod rule_cache;
-pub mod sort_key_template;
 pub mod suppress;
 
-pub use bind::{bind, BoundOperation};
 pub use rule_cache::RuleCache;
 
+use crate::facts::{bind, BoundOperation, ProjectFacts};
 use crate::model::Model;
 use crate::report::diagnostic::sort;
 use crate::report::Diagnostic;
 use crate::rules::{RuleContext, RuleSelection, REGISTRY};
 use crate::scanner::{self, Operation, ScanProblem, ScanSettings};
 use crate::source::SourceFile;
-
-/// Everything a project-wide rule may look at.
-pub struct ProjectFacts<'a> {
-    pub model: &'a Model,
-    pub operations: &'a [BoundOperation<'a>],
-}
 
 /// The result of analysing a set of files against a model.
 #[derive(Debug, Default)]

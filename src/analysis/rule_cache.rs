@@ -15,7 +15,7 @@ use crate::rules::{RuleContext, RuleSelection, REGISTRY};
 use crate::scanner::{OpKind, Operation};
 use crate::source::{FilePath, Span};
 
-use super::BoundOperation;
+use crate::facts::BoundOperation;
 
 type Key = (FilePath, Span, OpKind);
 

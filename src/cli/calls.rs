@@ -7,7 +7,7 @@ use super::args::{CallsArgs, ListFormat};
 use super::check::load_project;
 use super::out::outln;
 use super::EXIT_OK;
-use crate::analysis::bind;
+use crate::facts::bind;
 use crate::model::Model;
 use crate::scanner::{self, AttrMap, ExprArg, Operation, Resolved, ScanSettings};
 use crate::source::SourceFile;

@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
-use crate::analysis::conditions::{and_terms, parse_condition_arg};
-use crate::analysis::read_cost::{self, Spread};
-use crate::analysis::{figures, BoundOperation};
 use crate::expr::ExprKind;
+use crate::facts::conditions::{and_terms, parse_condition_arg};
+use crate::facts::read_cost::{self, Spread};
+use crate::facts::{figures, BoundOperation};
 use crate::model::{Index, IndexKind, Model, Projection, Table};
 use crate::scanner::{OpKind, Operation};
 
@@ -180,7 +180,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::analysis::bind;
+    use crate::facts::bind;
     use crate::model::load_str;
     use crate::scanner::{OpKind, Resolved};
     use crate::source::Span;

@@ -1,9 +1,9 @@
 //! `client-side-key-hashing`: prose in `rules/client-side-key-hashing.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::key_access::{addressed, written, AttrValue, Via};
-use crate::analysis::key_shape::hashed_by;
-use crate::analysis::BoundOperation;
+use crate::facts::key_access::{addressed, written, AttrValue, Via};
+use crate::facts::key_shape::hashed_by;
+use crate::facts::BoundOperation;
 use crate::model::Table;
 
 crate::declare_rule! {

@@ -6,13 +6,13 @@
 //! Scan, a composite sort key, or a new GSI.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::conditions::{and_terms, file_span, parse_condition_arg, Term, TermOp};
-use crate::analysis::figures;
-use crate::analysis::read_cost::{items_read, kept_share, rcu_for, Read, Spread};
-use crate::analysis::sort_key_template::{serving_template, TemplateFit, TemplateKey};
-use crate::analysis::BoundOperation;
 use crate::attr::AttributeType;
 use crate::expr::ExprKind;
+use crate::facts::conditions::{and_terms, file_span, parse_condition_arg, Term, TermOp};
+use crate::facts::figures;
+use crate::facts::read_cost::{items_read, kept_share, rcu_for, Read, Spread};
+use crate::facts::sort_key_template::{serving_template, TemplateFit, TemplateKey};
+use crate::facts::BoundOperation;
 use crate::model::{Cardinality, Index, IndexKind, Projection, Table};
 use crate::scanner::{OpKind, Operation};
 
@@ -488,7 +488,7 @@ fn sort_key_span(table: &Table, target: Schema<'_>) -> Option<crate::source::Spa
 /// A value of the filtered attribute for the composite key example: the literal the
 /// code filters by, else the first declared value.
 fn example_value(table: &Table, attr: &str, term: &Term, op: &Operation) -> String {
-    crate::analysis::read_cost::literal_of(&op.values, term, 0)
+    crate::facts::read_cost::literal_of(&op.values, term, 0)
         .map(str::to_string)
         .or_else(|| {
             table

@@ -3,8 +3,8 @@
 use std::collections::HashSet;
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::key_access::{addressed, Via};
-use crate::analysis::{BoundOperation, ProjectFacts};
+use crate::facts::key_access::{addressed, Via};
+use crate::facts::{BoundOperation, ProjectFacts};
 use crate::scanner::{OpKind, Operation};
 
 crate::declare_rule! {

@@ -1,14 +1,12 @@
 //! `low-cardinality-pk`: prose in `rules/low-cardinality-pk.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::figures::{count as group, units as trim};
-use crate::analysis::hot_key::{declared_values, hottest_pattern, shard_plan, KeyTarget};
-use crate::analysis::hot_key::{
-    hottest_write, write_shard_plan, KeyValues, PatternLoad, WriteLoad,
-};
-use crate::analysis::key_access::{addressed, written, AttrValue, Via};
-use crate::analysis::key_shape::{key_shape, KeyShape};
-use crate::analysis::{BoundOperation, ProjectFacts};
+use crate::facts::figures::{count as group, units as trim};
+use crate::facts::hot_key::{declared_values, hottest_pattern, shard_plan, KeyTarget};
+use crate::facts::hot_key::{hottest_write, write_shard_plan, KeyValues, PatternLoad, WriteLoad};
+use crate::facts::key_access::{addressed, written, AttrValue, Via};
+use crate::facts::key_shape::{key_shape, KeyShape};
+use crate::facts::{BoundOperation, ProjectFacts};
 use crate::scanner::Operation;
 use crate::simulate::shards::ShardPlan;
 

@@ -1,13 +1,13 @@
 //! `missing-sparse-attribute`: prose in `rules/missing-sparse-attribute.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::entity_of::entity_of;
-use crate::analysis::index_key_check::{
+use crate::attr::AttributeType;
+use crate::facts::entity_of::entity_of;
+use crate::facts::index_key_check::{
     bad_index_key_writes, index_key_writes, BadIndexKeyWrite, BadKeyValue,
 };
-use crate::analysis::key_access::{written, AttrValue, Via};
-use crate::analysis::{BoundOperation, ProjectFacts};
-use crate::attr::AttributeType;
+use crate::facts::key_access::{written, AttrValue, Via};
+use crate::facts::{BoundOperation, ProjectFacts};
 use crate::model::{Entity, Index, Table};
 use crate::report::{Category, Severity};
 use crate::scanner::{OpKind, Operation};

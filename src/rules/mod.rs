@@ -22,7 +22,7 @@ mod test_support;
 
 pub use context::{RuleContext, RuleSelection};
 
-use crate::analysis::{BoundOperation, ProjectFacts};
+use crate::facts::{BoundOperation, ProjectFacts};
 use crate::model::Model;
 use crate::report::Category;
 

@@ -8,15 +8,15 @@
 use serde_json::{json, Value};
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::conditions::file_span;
-use crate::analysis::index_key_check::bad_index_key_writes;
-use crate::analysis::paths::witness_paths;
-use crate::analysis::request::{check_exprs, locate, static_exprs, symbolic};
-use crate::analysis::BoundOperation;
 use crate::engine::symbolic::{validate, Verdict};
 use crate::engine::{Engine, TableSchema};
 use crate::expr::key_condition::{check_key_condition, KeyAttribute, KeySchema};
 use crate::expr::{parse_key_condition, ErrorCode, ExprError};
+use crate::facts::conditions::file_span;
+use crate::facts::index_key_check::bad_index_key_writes;
+use crate::facts::paths::witness_paths;
+use crate::facts::request::{check_exprs, locate, static_exprs, symbolic};
+use crate::facts::BoundOperation;
 use crate::report::{Edit, Fix};
 use crate::scanner::{OpKind, Operation};
 use crate::source::{Location, Span};
@@ -217,7 +217,7 @@ fn unused_placeholder_fix(op: &Operation, e: &ExprError) -> Option<Fix> {
     })
 }
 
-/// Judges placeholder verdicts per path (see [`crate::analysis::paths`]): reports the
+/// Judges placeholder verdicts per path (see [`crate::facts::paths`]): reports the
 /// first witness whose every path DynamoDB rejects with the same placeholder error.
 fn path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>, schema: &TableSchema) {
     let op = bound.op;
@@ -355,7 +355,7 @@ fn expr_error(op: &Operation, schema: &TableSchema, index: Option<&str>) -> Opti
         sort_key: keys.range.as_ref().map(key),
     };
     let cond = parse_key_condition(text).ok()?;
-    check_key_condition(&cond, &ks, &crate::analysis::request::names(op)).err()
+    check_key_condition(&cond, &ks, &crate::facts::request::names(op)).err()
 }
 
 /// Where a verdict without an expression position belongs: the index name, the

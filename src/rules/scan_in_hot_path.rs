@@ -1,7 +1,7 @@
 //! `scan-in-hot-path`: prose in `rules/scan-in-hot-path.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::BoundOperation;
+use crate::facts::BoundOperation;
 use crate::scanner::OpKind;
 
 crate::declare_rule! {
@@ -33,8 +33,7 @@ impl Rule for ScanInHotPath {
             .and_then(|l| l.literal.as_deref())
             .and_then(|l| l.trim().parse::<u64>().ok());
         let capped = |count: u64| {
-            crate::analysis::read_cost::limited_items(count as f64, limit, None, !op.paginated)
-                as u64
+            crate::facts::read_cost::limited_items(count as f64, limit, None, !op.paginated) as u64
         };
         let reads = match bound.table.and_then(|t| t.item_count) {
             Some(count) if capped(count) < count => {
@@ -49,7 +48,7 @@ impl Rule for ScanInHotPath {
                 let count = capped(count);
                 let bytes = count.saturating_mul(size) as f64;
                 let consistent = op.consistent_read == Some(true);
-                let rcu = crate::analysis::read_cost::paged(bytes, consistent).rcu;
+                let rcu = crate::facts::read_cost::paged(bytes, consistent).rcu;
                 format!(
                     " (about {} RCU for {} items of {} B, {})",
                     group(rcu.round() as u64),

@@ -5,11 +5,11 @@
 //! a filter, which caps the items read rather than returned.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::conditions::{and_terms, parse_condition_arg};
-use crate::analysis::figures;
-use crate::analysis::read_cost::{items_read, Spread, PAGE_BYTES};
-use crate::analysis::BoundOperation;
 use crate::expr::ExprKind;
+use crate::facts::conditions::{and_terms, parse_condition_arg};
+use crate::facts::figures;
+use crate::facts::read_cost::{items_read, Spread, PAGE_BYTES};
+use crate::facts::BoundOperation;
 use crate::scanner::{ColdReason, OpKind, Operation};
 
 crate::declare_rule! {

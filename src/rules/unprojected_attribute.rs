@@ -6,10 +6,10 @@
 //! (`Select = ALL_ATTRIBUTES` on such an index *is* rejected: `rejected-request`.)
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::conditions::{file_span, root_name};
-use crate::analysis::BoundOperation;
 use crate::expr::visit::Ref;
 use crate::expr::{self, ExprKind};
+use crate::facts::conditions::{file_span, root_name};
+use crate::facts::BoundOperation;
 use crate::model::{IndexKind, Projection};
 use crate::scanner::{ExprArg, NameArg, OpKind};
 use crate::source::Span;

@@ -1,10 +1,10 @@
 //! `unserved-access-pattern`: prose in `rules/unserved-access-pattern.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::entity_of::text_fits;
-use crate::analysis::figures::{bytes, group};
-use crate::analysis::key_access::{addressed, Via};
-use crate::analysis::BoundOperation;
+use crate::facts::entity_of::text_fits;
+use crate::facts::figures::{bytes, group};
+use crate::facts::key_access::{addressed, Via};
+use crate::facts::BoundOperation;
 use crate::model::{AccessPattern, Entity, Index, KeyTemplate, Model, Presence, Table};
 use crate::scanner::OpKind;
 use crate::source::{FilePath, Span};

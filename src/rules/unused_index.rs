@@ -1,8 +1,8 @@
 //! `unused-index`: prose in `rules/unused-index.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::analysis::figures::{bytes, group};
-use crate::analysis::{BoundOperation, ProjectFacts};
+use crate::facts::figures::{bytes, group};
+use crate::facts::{BoundOperation, ProjectFacts};
 use crate::model::{Index, Projection, Table};
 
 crate::declare_rule! {

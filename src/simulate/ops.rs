@@ -5,8 +5,8 @@
 //! Values the scanner could not resolve become placeholders (`{pk}`; a
 //! `format!("USER#{}", id)` becomes `USER#{p0}`), filled from generated items.
 
-use crate::analysis::bind;
 use crate::expr::{self, Comparator, Condition, Function, Operand, PathElement};
+use crate::facts::bind;
 use crate::model::{KeyTemplate, Model};
 use crate::scanner::{ExprArg, OpKind, Operation, Resolved, ValueInfo};
 

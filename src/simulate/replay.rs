@@ -260,7 +260,7 @@ fn request_cost(plan: &ReadPlan, stats: RangeStats, factor: f64, consistent: boo
     };
     let filtered = !plan.filters.is_empty();
     let kept = if filtered { Some(ratio) } else { Some(1.0) };
-    let read = crate::analysis::read_cost::limited_items(n, plan.limit, kept, plan.one_request);
+    let read = crate::facts::read_cost::limited_items(n, plan.limit, kept, plan.one_request);
     let returned = {
         let r = if filtered { read * ratio } else { read };
         plan.limit.map_or(r, |l| r.min(l as f64))
@@ -277,7 +277,7 @@ fn request_cost(plan: &ReadPlan, stats: RangeStats, factor: f64, consistent: boo
             rcu: units * half,
         };
     }
-    let p = crate::analysis::read_cost::paged(bytes, consistent);
+    let p = crate::facts::read_cost::paged(bytes, consistent);
     CallCost {
         pages: p.pages,
         items_read: read,

@@ -206,7 +206,7 @@ pub fn run(
                 r.plan = Some(plan);
             }
             Err(e) => {
-                if let Some(t) = crate::analysis::bind(model, op).table {
+                if let Some(t) = crate::facts::bind(model, op).table {
                     r.table = Some(t.name.clone());
                 }
                 // A call with a broken filter still implements its pattern: the

@@ -4,8 +4,8 @@
 use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind, Range};
 use serde_json::Value;
 
-use crate::analysis::bind;
 use crate::analysis::suppress::parse_allows;
+use crate::facts::bind;
 use crate::lsp::server::{HandlerResult, Server};
 use crate::lsp::{convert, describe};
 use crate::rules;

@@ -9,9 +9,9 @@
 
 use indexmap::IndexMap;
 
-use crate::analysis::conditions::{Term, TermOp};
-use crate::analysis::read_cost::literal_of;
 use crate::expr::Comparator;
+use crate::facts::conditions::{Term, TermOp};
+use crate::facts::read_cost::literal_of;
 use crate::model::{Entity, Index, KeyTemplate, Presence, Table, TemplatePart};
 use crate::scanner::ValueInfo;
 
@@ -255,8 +255,8 @@ fn same_attr(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::conditions::and_terms;
     use crate::expr::{parse_condition, ExprKind};
+    use crate::facts::conditions::and_terms;
     use crate::model::load_str;
     use crate::source::Span;
     use std::path::Path;

@@ -6,10 +6,10 @@
 //! `missing-sparse-attribute` reports them, and `rejected-request` leaves exactly those
 //! rejections to it, so each cause is reported once.
 
-use crate::analysis::key_access::{written, AttrValue};
 use crate::attr::AttributeType;
 use crate::engine::keys::{check_index_keys, WriteKind};
 use crate::engine::{AttributeValue, Item, Number, TableSchema};
+use crate::facts::key_access::{written, AttrValue};
 use crate::model::{Index, Table};
 use crate::scanner::{OpKind, Operation};
 
@@ -73,7 +73,7 @@ pub fn bad_index_key_writes<'a>(table: &'a Table, op: &'a Operation) -> Vec<BadI
         }
         // A serialised `Option` becomes NULL; `unwrap_or_default()` on a string or
         // binary becomes empty.
-        let serde = serialised && a.via == crate::analysis::key_access::Via::Item;
+        let serde = serialised && a.via == crate::facts::key_access::Via::Item;
         let value = if is_null
             || (v.nullable && (serde || !matches!(v.ty, Some(AttributeType::S | AttributeType::B))))
         {

@@ -5,7 +5,7 @@
 
 use indexmap::IndexMap;
 
-use crate::analysis::conditions::{Term, TermOp};
+use crate::facts::conditions::{Term, TermOp};
 use crate::model::{Cardinality, Index, Presence, Table};
 use crate::scanner::{OpKind, Operation, ValueInfo};
 use crate::simulate::domain::entity_constant;
@@ -279,8 +279,8 @@ mod tests {
         );
         assert_eq!(rcu_for(2_000_000_000.0, false), 244_141.0);
     }
-    use crate::analysis::conditions::and_terms;
     use crate::expr::{parse_condition, ExprKind};
+    use crate::facts::conditions::and_terms;
     use crate::model::load_str;
     use crate::scanner::Resolved;
     use crate::source::Span;

@@ -1,0 +1,28 @@
+//! Facts the rules share, computed from the IR, the model and the engine: which table
+//! or index a call is bound to, the key values it addresses or writes, their shape, hot
+//! keys, read costs, the requests on each path. This layer sits below the rules and
+//! the driver that runs them ([`crate::analysis`]): it imports neither.
+
+pub mod bind;
+pub mod conditions;
+pub mod entity_of;
+pub mod figures;
+pub mod hot_key;
+pub mod index_key_check;
+pub mod key_access;
+pub mod key_shape;
+pub mod partiql;
+pub mod paths;
+pub mod read_cost;
+pub mod request;
+pub mod sort_key_template;
+
+pub use bind::{bind, BoundOperation};
+
+use crate::model::Model;
+
+/// Everything a project-wide rule may look at.
+pub struct ProjectFacts<'a> {
+    pub model: &'a Model,
+    pub operations: &'a [BoundOperation<'a>],
+}
