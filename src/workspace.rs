@@ -242,8 +242,8 @@ pub fn display_path(path: &Path) -> String {
 }
 
 /// The root of the project `start` is in, when there is no `dynalint.toml` to say:
-/// the nearest folder holding `.git`, else the outermost one holding a `Cargo.toml`
-/// (a workspace's), else `start`'s own folder. Templates are looked for under it.
+/// the nearest folder at or above it holding a `Cargo.toml` or `.git`, else `start`'s
+/// own folder. Templates are looked for under it.
 pub fn project_root(start: &Path) -> PathBuf {
     let dir = if start.is_file() {
         start
@@ -258,12 +258,7 @@ pub fn project_root(start: &Path) -> PathBuf {
     };
     let found = abs
         .ancestors()
-        .find(|d| d.join(".git").exists())
-        .or_else(|| {
-            abs.ancestors()
-                .filter(|d| d.join("Cargo.toml").is_file())
-                .last()
-        })
+        .find(|d| d.join("Cargo.toml").is_file() || d.join(".git").exists())
         .unwrap_or(&abs);
     PathBuf::from(display_path(found))
 }
