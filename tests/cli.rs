@@ -75,6 +75,31 @@ fn fail_on_sets_the_gate() {
 }
 
 #[test]
+fn stats_print_each_phase_and_what_it_worked_on() {
+    let (out, err, code) = dynalint(&fixture("basic"), &["check", "--stats", "--format", "json"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&out).is_ok(),
+        "stats stay off stdout"
+    );
+    for phase in ["walk and read", "index", "link", "rules"] {
+        assert!(
+            err.contains(&format!("stats:   {phase} ")),
+            "{phase}:\n{err}"
+        );
+    }
+    let index = err.lines().find(|l| l.contains("stats:   index")).unwrap();
+    let parsed: usize = index
+        .split(" files parsed for calls")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no parsed count: {index}"));
+    assert!(parsed >= 1, "the fixture's request file is parsed: {index}");
+    assert!(index.contains("skipped by the pre-filter") && index.contains("call edges"));
+}
+
+#[test]
 fn sarif_validates_against_the_sarif_2_1_0_schema() {
     let mut schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("test-fixtures/_report/sarif-schema-2.1.0.json"))

@@ -2,7 +2,7 @@
 
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::args::{CheckArgs, ColorChoice, Format, ProjectArgs};
 use super::out::out;
@@ -16,6 +16,52 @@ use crate::rules::{self, RuleSelection, UNUSED_ALLOW};
 use crate::scanner::{self, ScanResult, ScanSettings};
 use crate::source::SourceFile;
 use crate::workspace::{self, display_path, Note};
+
+/// `--stats`: each phase's time and what it worked on, on stderr.
+fn print_stats(
+    project: &Project,
+    s: &crate::scanner::ScanStats,
+    rules: Duration,
+    (loaded, total): (Duration, Duration),
+) {
+    let secs = total.as_secs_f64();
+    let bytes: usize = project.files.iter().map(|f| f.text.len()).sum();
+    eprintln!(
+        "stats: {} files, {:.1} MB, {} calls in {:.3} s ({:.0} files/s, {:.1} MB/s)",
+        project.files.len(),
+        bytes as f64 / 1e6,
+        s.operations,
+        secs,
+        project.files.len() as f64 / secs.max(1e-9),
+        bytes as f64 / 1e6 / secs.max(1e-9)
+    );
+    eprintln!("stats:   walk and read  {:>8.3} s", loaded.as_secs_f64());
+    eprintln!(
+        "stats:   index          {:>8.3} s  {} files parsed for calls, {} skipped by the pre-filter, {} functions, {} call edges",
+        s.index.as_secs_f64(),
+        s.parsed,
+        s.skipped_by_prefilter,
+        s.functions,
+        s.call_edges
+    );
+    eprintln!(
+        "stats:   link           {:>8.3} s  {} files parsed again, {} operations",
+        s.link.as_secs_f64(),
+        s.reparsed,
+        s.operations
+    );
+    eprintln!("stats:   rules          {:>8.3} s", rules.as_secs_f64());
+    if let Some(kb) = peak_memory_kb() {
+        eprintln!("stats: peak memory {:.0} MB", kb as f64 / 1024.0);
+    }
+}
+
+/// The process's peak resident memory (Linux `VmHWM`), where the platform says it.
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
 
 /// A loaded project: the model, where it came from, and the sources to check.
 pub(super) struct Project {
@@ -317,6 +363,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
             p.set(phase, done, total);
         }
     };
+    let loaded = started.elapsed();
     let analysis = match project.scanned.take() {
         Some(scanned) => {
             report("checking rules", 0, 0);
@@ -324,6 +371,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         }
         None => analysis::analyze_reporting(&project.model, &project.files, &selection, &report),
     };
+    let (scan_stats, rules_time) = (analysis.scan_stats.clone(), analysis.rules_time);
     drop(progress);
 
     let mut all_files: Vec<SourceFile> = project.files.clone();
@@ -395,16 +443,11 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     };
     out!("{out}");
     if args.stats {
-        let secs = started.elapsed().as_secs_f64();
-        let bytes: usize = project.files.iter().map(|f| f.text.len()).sum();
-        eprintln!(
-            "stats: {} files, {:.1} MB, {} calls in {:.3} s ({:.0} files/s, {:.1} MB/s)",
-            project.files.len(),
-            bytes as f64 / 1e6,
-            analysis.operations.len(),
-            secs,
-            project.files.len() as f64 / secs.max(1e-9),
-            bytes as f64 / 1e6 / secs.max(1e-9)
+        print_stats(
+            &project,
+            &scan_stats,
+            rules_time,
+            (loaded, started.elapsed()),
         );
     }
     let fail_on = args

@@ -44,11 +44,15 @@ pub enum SymbolicOp {
     PutItem,
     UpdateItem,
     DeleteItem,
+    /// A `ConditionCheck` item of `TransactWriteItems`, validated as a transaction of
+    /// that one item.
+    ConditionCheck,
 }
 
 impl SymbolicOp {
     fn name(self) -> &'static str {
         match self {
+            Self::ConditionCheck => "TransactWriteItems",
             Self::Query => "Query",
             Self::Scan => "Scan",
             Self::GetItem => "GetItem",
@@ -250,10 +254,14 @@ fn request_body(table: &TableSchema, req: &SymbolicRequest, c: &Choice) -> Value
         .collect();
     match req.op {
         SymbolicOp::PutItem => put("Item", Some(Value::Object(item))),
-        SymbolicOp::GetItem | SymbolicOp::UpdateItem | SymbolicOp::DeleteItem => {
-            put("Key", Some(Value::Object(item)))
-        }
+        SymbolicOp::GetItem
+        | SymbolicOp::UpdateItem
+        | SymbolicOp::DeleteItem
+        | SymbolicOp::ConditionCheck => put("Key", Some(Value::Object(item))),
         SymbolicOp::Query | SymbolicOp::Scan => {}
+    }
+    if req.op == SymbolicOp::ConditionCheck {
+        return json!({ "TransactItems": [{ "ConditionCheck": Value::Object(b) }] });
     }
     Value::Object(b)
 }
@@ -267,7 +275,14 @@ fn outcome(table: &TableSchema, req: &SymbolicRequest, c: &Choice) -> Option<(Er
     }
     match engine.handle(req.op.name(), &request_body(table, req, c)) {
         Ok(_) => None,
-        Err(e) if e.kind == ErrorKind::ConditionalCheckFailed => None,
+        Err(e)
+            if matches!(
+                e.kind,
+                ErrorKind::ConditionalCheckFailed | ErrorKind::TransactionCanceled
+            ) =>
+        {
+            None
+        }
         Err(e) => Some((e.kind, e.message)),
     }
 }

@@ -12,6 +12,9 @@ pub struct BoundOperation<'a> {
     pub index: Option<&'a Index>,
     /// Why `table` is `None` (or the index did not bind), for messages.
     pub unbound: Option<String>,
+    /// The batch or transaction this request is an item of (`TransactWriteItems` for
+    /// its `Put`), so messages name the item, not a call the code does not make.
+    pub parent: Option<crate::scanner::OpKind>,
 }
 
 /// Finds the model table an operation names, by literal name, const name or env var.
@@ -21,6 +24,7 @@ pub fn bind<'a>(model: &'a Model, op: &'a Operation) -> BoundOperation<'a> {
         table: None,
         index: None,
         unbound: None,
+        parent: None,
     };
     let Some(table_ref) = &op.table else {
         b.unbound = Some("the call sets no table name".into());

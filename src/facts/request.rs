@@ -35,6 +35,7 @@ pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequ
         OpKind::PutItem => SymbolicOp::PutItem,
         OpKind::UpdateItem => SymbolicOp::UpdateItem,
         OpKind::DeleteItem => SymbolicOp::DeleteItem,
+        OpKind::ConditionCheck => SymbolicOp::ConditionCheck,
         _ => return None,
     };
     let schema = TableSchema::from_model(table);
@@ -65,7 +66,10 @@ pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequ
         .collect();
     let attrs = match kind {
         SymbolicOp::PutItem => op.item.as_ref(),
-        SymbolicOp::GetItem | SymbolicOp::UpdateItem | SymbolicOp::DeleteItem => op.key.as_ref(),
+        SymbolicOp::GetItem
+        | SymbolicOp::UpdateItem
+        | SymbolicOp::DeleteItem
+        | SymbolicOp::ConditionCheck => op.key.as_ref(),
         SymbolicOp::Query | SymbolicOp::Scan => None,
     };
     if !matches!(kind, SymbolicOp::Query | SymbolicOp::Scan) {
@@ -210,8 +214,22 @@ pub fn locate(op: &Operation, err: &ExprError) -> Span {
         ErrorCode::UnusedNames | ErrorCode::UnusedValues => {
             placeholder_in(&err.message, op).unwrap_or(op.method_span)
         }
+        ErrorCode::InvalidPlaceholderMap => invalid_key(&err.message, op).unwrap_or(op.method_span),
         _ => op.method_span,
     }
+}
+
+/// The pair setter (or else the value) of the key that `... contains invalid key:
+/// Syntax error; key: "k"` names.
+fn invalid_key(message: &str, op: &Operation) -> Option<Span> {
+    let key = message.split_once("; key: \"")?.1.strip_suffix('"')?;
+    if let Some(s) = op.setters.iter().find(|s| s.key.as_deref() == Some(key)) {
+        return Some(s.span);
+    }
+    op.names
+        .get(key)
+        .map(|n| n.span)
+        .or_else(|| op.values.get(key).map(|v| v.span))
 }
 
 /// The span of the first `#name`/`:value` of the request that `message` mentions as

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::context::is_test_attr;
+use super::context::{is_test_attr, LoopShape};
 use super::lex::{Tok, Token};
 use crate::source::Span;
 
@@ -41,6 +41,8 @@ pub struct LoopCall {
     pub kind: String,
     /// The loop's keyword.
     pub span: Span,
+    /// Whether it pages through a read or retries rather than walks a collection.
+    pub shape: LoopShape,
 }
 
 /// Keywords and std names that look like calls but never name a crate function.
@@ -267,6 +269,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                                     name: w.clone(),
                                     kind: kind.to_string(),
                                     span,
+                                    shape: LoopShape::default(),
                                 });
                             }
                         }
@@ -317,7 +320,20 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                 stack.push(frame);
             }
             Tok::Punct(b'}') => {
-                stack.pop();
+                if let Some(Frame::Loop { kind, span }) = stack.pop() {
+                    // Known only at its end: whether the loop pages or retries.
+                    let text = src.get(span.start..t.end as usize).unwrap_or_default();
+                    let shape = LoopShape::of(&kind, &String::from_utf8_lossy(text));
+                    let in_fn = stack.iter().rev().find_map(|f| match f {
+                        Frame::Fn { index } => Some(*index),
+                        _ => None,
+                    });
+                    if let Some(f) = in_fn.and_then(|fi| fns.get_mut(fi)) {
+                        for lc in f.loop_calls.iter_mut().filter(|c| c.span == span) {
+                            lc.shape = shape;
+                        }
+                    }
+                }
                 attrs.clear();
             }
             _ => {}
@@ -608,38 +624,94 @@ pub struct FnId {
 
 /// Functions that only a one-off binary runs: each `main` that reaches no server start
 /// through the crate's calls (by name, so a `main` that might start one is not
-/// one-off), and the functions of its own file that it reaches. Functions in other
-/// files may be shared with a server, so they are left to the hot search.
+/// one-off), and the functions of its own file that it reaches through its own file.
+/// Functions in other files may be shared with a server, so they are left to the hot
+/// search.
+///
+/// Linear in the graph: which functions reach a server start is one backward search
+/// from the starts over callers by name, not a forward search per `main` (a monorepo
+/// holds hundreds of binaries, and each one's search used to cover the whole crate).
 pub fn one_off(files: &[&[FnNode]]) -> HashSet<FnId> {
-    let by_name = callable_by_name(files);
+    let reaches_server = reaches_server(files);
     let mut out = HashSet::new();
     for (fi, fns) in files.iter().enumerate() {
-        for (i, f) in fns.iter().enumerate() {
-            if !f.main || f.test || f.entry.is_some() {
-                continue;
-            }
-            let start = FnId { file: fi, index: i };
-            let mut seen = HashSet::from([start]);
-            let mut queue = VecDeque::from([start]);
-            let mut server = false;
-            while let Some(id) = queue.pop_front() {
-                let Some(n) = files.get(id.file).and_then(|fs| fs.get(id.index)) else {
-                    continue;
-                };
-                if n.starts_server {
-                    server = true;
-                    break;
+        let mains = fns
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| {
+                f.main
+                    && !f.test
+                    && f.entry.is_none()
+                    && !reaches_server.contains(&FnId {
+                        file: fi,
+                        index: *i,
+                    })
+            })
+            .map(|(i, _)| i);
+        let mut by_name: Option<HashMap<&str, Vec<usize>>> = None;
+        for main in mains {
+            // The file's own callable functions by name, built once per file with a main.
+            let by_name = by_name.get_or_insert_with(|| {
+                let mut m: HashMap<&str, Vec<usize>> = HashMap::new();
+                for (i, f) in fns.iter().enumerate() {
+                    if !f.test && !f.name.starts_with(ENTRY_PREFIX) {
+                        m.entry(f.name.as_str()).or_default().push(i);
+                    }
                 }
+                m
+            });
+            let mut queue = VecDeque::from([main]);
+            out.insert(FnId {
+                file: fi,
+                index: main,
+            });
+            while let Some(i) = queue.pop_front() {
+                let Some(n) = fns.get(i) else { continue };
                 for c in &n.calls {
                     for callee in by_name.get(c.as_str()).into_iter().flatten() {
-                        if seen.insert(*callee) {
+                        if out.insert(FnId {
+                            file: fi,
+                            index: *callee,
+                        }) {
                             queue.push_back(*callee);
                         }
                     }
                 }
             }
-            if !server {
-                out.extend(seen.into_iter().filter(|id| id.file == fi));
+        }
+    }
+    out
+}
+
+/// Every function from which a call chain by name reaches one that starts a server:
+/// a backward breadth-first search from the starts, each name expanded once.
+fn reaches_server(files: &[&[FnNode]]) -> HashSet<FnId> {
+    let mut callers: HashMap<&str, Vec<FnId>> = HashMap::new();
+    let mut queue = VecDeque::new();
+    let mut out = HashSet::new();
+    for (fi, fns) in files.iter().enumerate() {
+        for (i, f) in fns.iter().enumerate() {
+            let id = FnId { file: fi, index: i };
+            for c in &f.calls {
+                callers.entry(c.as_str()).or_default().push(id);
+            }
+            if f.starts_server && out.insert(id) {
+                queue.push_back(id);
+            }
+        }
+    }
+    let mut expanded: HashSet<&str> = HashSet::new();
+    while let Some(id) = queue.pop_front() {
+        let Some(f) = files.get(id.file).and_then(|fs| fs.get(id.index)) else {
+            continue;
+        };
+        // Tests and registrations are never reached by a call, so they lead nowhere.
+        if f.test || f.name.starts_with(ENTRY_PREFIX) || !expanded.insert(f.name.as_str()) {
+            continue;
+        }
+        for caller in callers.get(f.name.as_str()).into_iter().flatten() {
+            if out.insert(*caller) {
+                queue.push_back(*caller);
             }
         }
     }
@@ -679,27 +751,53 @@ pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
             }
         }
     }
+    // A name's candidates are expanded at most twice (to its delegating functions, and
+    // to all of them): once a name has been expanded one way, every candidate of that
+    // way already has its parent, so later callers of the name add nothing. Without
+    // this, every caller of a common name (`new`, `get`) walks all its candidates.
+    let mut expanded: HashMap<&str, (bool, bool)> = HashMap::new();
+    let mut delegating: HashMap<&str, Vec<FnId>> = HashMap::new();
     while let Some((id, reason)) = queue.pop_front() {
         let Some(f) = files.get(id.file).and_then(|fs| fs.get(id.index)) else {
             continue;
         };
         for c in &f.calls {
-            let candidates = by_name
-                .get(c.as_str())
-                .map(Vec::as_slice)
-                .unwrap_or_default();
+            let c = c.as_str();
+            let candidates = by_name.get(c).map(Vec::as_slice).unwrap_or_default();
             // Same-name delegation (`Service::list_all` calling `self.repo.list_all()`):
             // a caller of the name reaches the delegating ones, and they the rest, so the
             // chain shows the layer in between.
-            let delegates = |d: &FnId| {
-                files
-                    .get(d.file)
-                    .and_then(|fs| fs.get(d.index))
-                    .is_some_and(|n| n.calls.binary_search(c).is_ok())
+            let delegates = delegating.entry(c).or_insert_with(|| {
+                candidates
+                    .iter()
+                    .filter(|d| {
+                        files
+                            .get(d.file)
+                            .and_then(|fs| fs.get(d.index))
+                            .is_some_and(|n| {
+                                n.calls.binary_search_by(|x| x.as_str().cmp(c)).is_ok()
+                            })
+                    })
+                    .copied()
+                    .collect()
+            });
+            let filter = f.name != c && !delegates.is_empty();
+            let done = expanded.entry(c).or_default();
+            let targets: &[FnId] = if filter {
+                if done.0 || done.1 {
+                    continue;
+                }
+                done.0 = true;
+                delegates
+            } else {
+                if done.1 {
+                    continue;
+                }
+                done.1 = true;
+                candidates
             };
-            let filter = f.name != *c && candidates.iter().any(delegates);
-            for callee in candidates {
-                if parent.contains_key(callee) || (filter && !delegates(callee)) {
+            for callee in targets {
+                if parent.contains_key(callee) {
                     continue;
                 }
                 parent.insert(*callee, Some(id));
@@ -726,4 +824,79 @@ pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(name: &str, calls: &[&str]) -> FnNode {
+        let mut calls: Vec<String> = calls.iter().map(|c| c.to_string()).collect();
+        calls.sort();
+        FnNode {
+            name: name.to_string(),
+            qualified: name.to_string(),
+            span: Span::new(0, 0),
+            calls,
+            entry: None,
+            test: false,
+            main: false,
+            starts_server: false,
+            loop_calls: Vec::new(),
+        }
+    }
+
+    fn main_fn(calls: &[&str]) -> FnNode {
+        FnNode {
+            main: true,
+            ..node("main", calls)
+        }
+    }
+
+    #[test]
+    fn a_main_that_reaches_a_server_start_through_another_file_is_not_one_off() {
+        let server = [main_fn(&["boot"]), node("helper", &[])];
+        let lib = [FnNode {
+            starts_server: true,
+            ..node("boot", &["route"])
+        }];
+        let files: [&[FnNode]; 2] = [&server, &lib];
+        assert!(one_off(&files).is_empty());
+    }
+
+    #[test]
+    fn a_main_that_reaches_no_server_is_one_off_with_its_own_files_helpers() {
+        let tool = [
+            main_fn(&["backfill"]),
+            node("backfill", &["write"]),
+            node("unused", &[]),
+        ];
+        let server = [
+            main_fn(&["serve_all"]),
+            FnNode {
+                starts_server: true,
+                ..node("serve_all", &["write"])
+            },
+        ];
+        let shared = [node("write", &[])];
+        let files: [&[FnNode]; 3] = [&tool, &server, &shared];
+        let got = one_off(&files);
+        let want: HashSet<FnId> = [FnId { file: 0, index: 0 }, FnId { file: 0, index: 1 }].into();
+        assert_eq!(
+            got, want,
+            "`write` is shared with a server and `unused` is not reached"
+        );
+    }
+
+    #[test]
+    fn many_mains_calling_common_names_stay_linear_and_each_is_decided() {
+        // Hundreds of binaries calling the same names: each is still decided.
+        let lib = [node("new", &["get"]), node("get", &[])];
+        let tools: Vec<[FnNode; 1]> = (0..300).map(|_| [main_fn(&["new"])]).collect();
+        let mut files: Vec<&[FnNode]> = vec![&lib];
+        files.extend(tools.iter().map(|t| t.as_slice()));
+        let got = one_off(&files);
+        assert_eq!(got.len(), 300);
+        assert!(got.iter().all(|id| id.file > 0 && id.index == 0));
+    }
 }

@@ -437,6 +437,11 @@ pub struct Operation {
     /// element one to one (`chunk.iter().map(..).collect()`): `n`, a literal or a
     /// constant. `children` then holds the one request the mapping builds.
     pub batch_size: Option<ValueInfo>,
+    /// A typed request (`Put::builder()` .. `.build()`) folded from one chain that
+    /// ends in `build()` and calls no method the scanner does not know: a parameter
+    /// missing from `setters` is missing from the request (a transaction `Put` with no
+    /// `table_name`).
+    pub complete_builder: bool,
     pub context: Context,
     /// The normalised text of the call (whitespace folded): the baseline fingerprint.
     pub fingerprint_text: String,
@@ -481,6 +486,7 @@ impl Operation {
             total_segments: None,
             children: Vec::new(),
             batch_size: None,
+            complete_builder: false,
             context: Context::default(),
             fingerprint_text: String::new(),
         }

@@ -28,21 +28,31 @@ use crate::source::Span;
 
 /// Links file indexes into the crate's operations.
 pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
-    match parse_skipped_callers(files, settings) {
-        Some(completed) => link_complete(&completed, settings),
+    let started = std::time::Instant::now();
+    let mut stats = super::ScanStats::count(files);
+    let mut result = match parse_skipped_callers(files, settings) {
+        Some((completed, reparsed)) => {
+            stats.reparsed = reparsed;
+            link_complete(&completed, settings)
+        }
         None => link_complete(files, settings),
-    }
+    };
+    stats.operations = result.operations.len();
+    stats.link = started.elapsed();
+    result.stats = stats;
+    result
 }
 
 /// The byte pre-filter's second look. A file without an SDK marker can still send a
 /// builder that a helper in another file returns (`recent_orders(&c, id).send()`);
 /// which functions return builders is known only now. Files the pre-filter skipped
 /// whose tokens chain a call of one of them into a setter are indexed again, parsed.
-/// `None` (nothing to redo) is the usual case and costs one pass over the names.
+/// `None` (nothing to redo) is the usual case and costs one pass over the names; else
+/// the files, and how many were indexed again.
 fn parse_skipped_callers(
     files: &[Arc<FileIndex>],
     settings: &ScanSettings,
-) -> Option<Vec<Arc<FileIndex>>> {
+) -> Option<(Vec<Arc<FileIndex>>, usize)> {
     let returned: HashSet<&str> = files
         .iter()
         .flat_map(|f| &f.ops)
@@ -66,11 +76,12 @@ fn parse_skipped_callers(
     if redo.is_empty() {
         return None;
     }
+    let reparsed = redo.len();
     let mut out = files.to_vec();
     for (i, index) in redo {
         out[i] = Arc::new(index);
     }
-    Some(out)
+    Some((out, reparsed))
 }
 
 /// [`link`] once every file that can hold a request has been parsed.

@@ -58,6 +58,7 @@ mod returns;
 mod scope;
 mod sdk;
 mod sparse;
+mod stats;
 mod syntax;
 
 use std::sync::Arc;
@@ -67,6 +68,7 @@ use rayon::prelude::*;
 pub use create_table::TableDecl;
 pub use index::{may_call_dynamodb, module_of, FileIndex};
 pub use ir::*;
+pub use stats::ScanStats;
 
 use crate::model::Model;
 use crate::source::SourceFile;
@@ -94,6 +96,8 @@ pub struct ScanResult {
     pub problems: Vec<ScanProblem>,
     /// Tables the code declares with `create_table` / `update_table`.
     pub tables: Vec<TableDecl>,
+    /// What the scan worked on and its phases' times (`check --stats`).
+    pub stats: ScanStats,
 }
 
 /// The per-file phase: what one file says, independent of every other file.
@@ -122,6 +126,7 @@ pub fn scan_reporting(
     report: Report<'_>,
 ) -> ScanResult {
     let total = files.len();
+    let started = std::time::Instant::now();
     let done = std::sync::atomic::AtomicUsize::new(0);
     report("parsing", 0, total);
     let indexes: Vec<Arc<FileIndex>> = files
@@ -133,8 +138,10 @@ pub fn scan_reporting(
             index
         })
         .collect();
+    let index_time = started.elapsed();
     report("following calls across files", 0, 0);
-    let result = link(&indexes, settings);
+    let mut result = link(&indexes, settings);
+    result.stats.index = index_time;
     // Freeing every file's index is real work too: spread over the workers instead of
     // running after the link on one thread.
     indexes.into_par_iter().for_each(drop);
