@@ -190,6 +190,7 @@ fn create_body(t: &TableSchema) -> Value {
         .collect();
     let mut body = json!({
         "TableName": t.name,
+        "BillingMode": "PAY_PER_REQUEST",
         "KeySchema": keys(&t.keys),
         "AttributeDefinitions": defs.iter().map(|(n, ty)| json!({"AttributeName": n, "AttributeType": ty.as_str()})).collect::<Vec<_>>(),
     });

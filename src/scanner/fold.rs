@@ -908,6 +908,7 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
     let mut op = Operation::new(kind, path.clone(), span(n));
     op.method_span = field(n, "name").map(span).unwrap_or(op.span);
     let body = field(n, "body")?;
+    let mut key_conditions = None;
     for f in named_children(body) {
         let (fname, value) = match f.kind() {
             "field_initializer" => (field(f, "field").map(|x| src.of(x)), field(f, "value")),
@@ -926,6 +927,9 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
         let value = unwrap_some(cx, peel(value)).unwrap_or(value);
         if src.of(peel(value)) == "None" {
             continue;
+        }
+        if fname == "key_conditions" {
+            key_conditions = Some(value);
         }
         if let Some((s, _)) = setter(fname) {
             let as_set = matches!(
@@ -973,6 +977,9 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
                 }
             }
         }
+    }
+    if let Some(map) = key_conditions {
+        super::key_conditions::apply(cx, &mut op, map);
     }
     let st = State {
         sent: true,
