@@ -55,7 +55,10 @@ pub(super) fn run(args: CallsArgs) -> i32 {
     for n in &project.model_notes {
         eprintln!("note: {n}");
     }
-    eprintln!("model: {}", project.source.describe());
+    // Said only when it is not the usual `dynalint.toml` (stderr stays quiet then).
+    if !matches!(project.source, crate::infer::ModelSource::Config(_)) {
+        eprintln!("note: model: {}", project.source.describe());
+    }
     EXIT_OK
 }
 
