@@ -8,7 +8,9 @@
 
 use indexmap::IndexMap;
 
-use crate::model::{Attribute, Index, IndexKind, Projection, Table};
+use crate::model::{
+    Attribute, BillingMode, Index, IndexKind, OriginKind, Projection, Table, TableOrigin,
+};
 use crate::scanner::create_table::{DeclKind, KeyDecl, KeyRole, ProjectionDecl, TableDecl};
 use crate::scanner::Resolved;
 use crate::source::{FilePath, SourceFile, Span};
@@ -70,7 +72,14 @@ pub fn tables(
                 continue;
             }
         };
-        let mut t = blank(name, refs, pk, sk, d.span);
+        let origin = TableOrigin {
+            kind: OriginKind::RustCode,
+            path: d.file.clone(),
+            line: line(d),
+            id: None,
+        };
+        let mut t = blank(name, refs, pk, sk, d.span, origin);
+        t.billing_mode = d.billing_mode.as_deref().and_then(BillingMode::parse);
         add_attributes(&mut t, d);
         for i in &d.indexes {
             match index(&t, i, d.span) {
@@ -202,7 +211,14 @@ fn keys(schema: &[KeyDecl]) -> Result<(String, Option<String>), String> {
     }
 }
 
-fn blank(name: String, refs: Vec<String>, pk: String, sk: Option<String>, span: Span) -> Table {
+fn blank(
+    name: String,
+    refs: Vec<String>,
+    pk: String,
+    sk: Option<String>,
+    span: Span,
+    origin: TableOrigin,
+) -> Table {
     Table {
         name,
         refs,
@@ -214,6 +230,9 @@ fn blank(name: String, refs: Vec<String>, pk: String, sk: Option<String>, span: 
         attributes: IndexMap::new(),
         indexes: Vec::new(),
         entities: Vec::new(),
+        billing_mode: None,
+        provisioned: None,
+        origin,
         span,
         name_span: span,
         fields: Default::default(),
@@ -282,6 +301,7 @@ fn index(
         partition_key: pk,
         sort_key: sk,
         projection,
+        provisioned: None,
         span,
         name_span: span,
         fields: Default::default(),

@@ -8,7 +8,6 @@ use std::fmt::Write;
 
 use super::Inferred;
 use crate::model::{IndexKind, Projection, Table};
-use crate::workspace::display_path;
 
 /// A TOML string literal.
 fn q(s: &str) -> String {
@@ -63,23 +62,20 @@ pub fn render(inferred: &Inferred) -> String {
              # SK = \"S\"\n",
         );
     }
-    for (i, t) in inferred.model.tables.iter().enumerate() {
-        let origin = inferred.origins.get(i);
-        table(&mut out, t, origin.map(|(p, l)| (display_path(p), *l)));
+    for t in &inferred.model.tables {
+        table(
+            &mut out,
+            t,
+            &crate::model::show::origin(&inferred.model, &t.origin),
+        );
     }
     access_pattern_example(&mut out, inferred.model.tables.first());
     out
 }
 
-fn table(out: &mut String, t: &Table, origin: Option<(String, usize)>) {
+fn table(out: &mut String, t: &Table, origin: &str) {
     out.push_str("\n[[table]]\n");
-    if let Some((path, line)) = origin {
-        if line > 0 {
-            let _ = writeln!(out, "# from {path}:{line}");
-        } else {
-            let _ = writeln!(out, "# from {path}");
-        }
-    }
+    let _ = writeln!(out, "# from {origin}");
     let _ = writeln!(out, "name = {}", q(&t.name));
     if !t.refs.is_empty() {
         let refs: Vec<String> = t.refs.iter().map(|r| q(r)).collect();
@@ -236,7 +232,8 @@ async fn setup(c: &Client) -> Result<()> {
     fn inferred() -> Inferred {
         let f = SourceFile::new("src/bin/setup.rs", CODE);
         let scanned = scan(std::slice::from_ref(&f), &ScanSettings::default());
-        super::super::infer(std::path::Path::new("."), &scanned.tables, &[f])
+        let imported = crate::model::import::Imported::default();
+        super::super::infer_with(std::path::Path::new("."), imported, &scanned.tables, &[f])
     }
 
     #[test]
@@ -281,7 +278,8 @@ async fn setup(c: &Client) -> Result<()> {
 
     #[test]
     fn with_no_table_the_file_is_still_valid() {
-        let inf = super::super::infer(std::path::Path::new("."), &[], &[]);
+        let imported = crate::model::import::Imported::default();
+        let inf = super::super::infer_with(std::path::Path::new("."), imported, &[], &[]);
         let text = render(&inf);
         let loaded = crate::model::load_str(std::path::Path::new("dynalint.toml"), &text)
             .unwrap_or_else(|p| panic!("{p:#?}\n{text}"));

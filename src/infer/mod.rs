@@ -11,9 +11,10 @@ pub mod init;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::model::{Model, Table};
+use crate::model::import::{self, Imported};
+use crate::model::Model;
 use crate::scanner::TableDecl;
-use crate::source::{FilePath, SourceFile};
+use crate::source::SourceFile;
 
 /// Where the model of a run came from; the summary says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,90 +44,89 @@ impl ModelSource {
     }
 }
 
-/// The inferred model, where each table came from, and what could not be used.
+/// The inferred model (each table with its origin) and what could not be used.
 #[derive(Debug, Clone)]
 pub struct Inferred {
     pub model: Model,
-    /// Per table of `model`, in order: the file and 1-based line it was declared at.
-    pub origins: Vec<(FilePath, usize)>,
     pub source: ModelSource,
     /// `file:line: message`, ready to print.
     pub notes: Vec<String>,
+    /// The template files read (their text, for findings that point into them).
+    pub files: Vec<PathBuf>,
 }
 
-/// The path an inferred model stands at: where `dynalint init` would write one. Rules
-/// label model items with it only for tables declared nowhere else.
+/// The path an inferred model stands at: where `dynalint init` would write one.
 pub fn model_path(root: &Path) -> PathBuf {
     root.join(crate::model::CONFIG_FILE_NAME)
 }
 
-/// Infers the model of the project at `root` from the declarations the scanner found
-/// in `files`.
+/// Infers the model of the project at `root`: the tables its templates declare
+/// (`model::import::discover`), then those its code creates (`decls`, found by the
+/// scanner in `files`). A table declared in both with the same keys is one table;
+/// with different keys the template's is kept and a note names both places.
 pub fn infer(root: &Path, decls: &[TableDecl], files: &[SourceFile]) -> Inferred {
+    infer_with(root, import::discover(root), decls, files)
+}
+
+/// [`infer`] with the templates already read.
+pub fn infer_with(
+    root: &Path,
+    mut imported: Imported,
+    decls: &[TableDecl],
+    files: &[SourceFile],
+) -> Inferred {
+    let (code, code_notes) = from_code::tables(decls, files, &mut imported.tables);
+    import::merge(
+        &mut imported,
+        Imported {
+            tables: code.into_iter().map(|c| c.table).collect(),
+            ..Imported::default()
+        },
+    );
+    infer_from(root, imported, code_notes)
+}
+
+fn infer_from(root: &Path, imported: Imported, code_notes: Vec<from_code::CodeNote>) -> Inferred {
     let mut model = Model::empty(Arc::from(model_path(root)));
-    let mut origins: Vec<(FilePath, usize)> = Vec::new();
-    let mut notes = Vec::new();
-    let mut others: Vec<Table> = Vec::new();
-    let (code, code_notes) = from_code::tables(decls, files, &mut others);
-    for c in code {
-        match model.tables.iter().position(|t| t.name == c.table.name) {
-            Some(i) => {
-                let kept = &model.tables[i];
-                if kept.partition_key != c.table.partition_key || kept.sort_key != c.table.sort_key
-                {
-                    let (kf, kl) = &origins[i];
-                    notes.push(format!(
-                        "{}:{}: table `{}` is declared with keys {} here and with keys {} at {}:{}; the declaration at {}:{} is used — remove the stale one, or declare the table in `dynalint.toml`",
-                        show(&c.file),
-                        c.line,
-                        c.table.name,
-                        keys(&c.table),
-                        keys(kept),
-                        show(kf),
-                        kl,
-                        show(kf),
-                        kl
-                    ));
-                }
-            }
-            None => {
-                origins.push((c.file.clone(), c.line));
-                model.tables.push(c.table);
-            }
-        }
-    }
+    let mut notes: Vec<String> = imported
+        .notes
+        .iter()
+        .map(|n| {
+            let mut n = n.clone();
+            n.path = Arc::from(PathBuf::from(show(&n.path)));
+            n.to_string()
+        })
+        .collect();
     notes.extend(
         code_notes
             .into_iter()
             .map(|n| format!("{}:{}: {}", show(&n.file), n.line, n.message)),
     );
-    let mut files_used: Vec<PathBuf> = Vec::new();
-    for (f, _) in &origins {
-        if !files_used.iter().any(|u| u.as_path() == &**f) {
-            files_used.push(f.to_path_buf());
+    model.tables = imported.tables;
+    let mut used: Vec<PathBuf> = Vec::new();
+    for t in &model.tables {
+        if !used.iter().any(|u| u.as_path() == &*t.origin.path) {
+            used.push(t.origin.path.to_path_buf());
         }
     }
-    let source = if files_used.is_empty() {
+    let source = if used.is_empty() {
         ModelSource::None
     } else {
-        ModelSource::Inferred(files_used)
+        ModelSource::Inferred(used)
     };
+    let files = imported
+        .files
+        .into_iter()
+        .map(|f| f.path.to_path_buf())
+        .collect();
     Inferred {
         model,
-        origins,
         source,
         notes,
+        files,
     }
 }
 
 fn show(p: &Path) -> String {
     crate::workspace::display_path(p)
-}
-
-/// `(pk)` or `(pk, sk)`.
-fn keys(t: &Table) -> String {
-    match &t.sort_key {
-        Some(sk) => format!("({}, {sk})", t.partition_key),
-        None => format!("({})", t.partition_key),
-    }
 }
