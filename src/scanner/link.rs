@@ -208,6 +208,13 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
             ops.push(((fi, oi), op));
         }
     }
+    for (fi, f) in files.iter().enumerate() {
+        for d in &f.tables {
+            let mut d = d.clone();
+            linker.resolve_decl(fi, &mut d);
+            result.tables.push(d);
+        }
+    }
     // A helper's own builder is reported only where no caller continues it.
     result.operations = ops
         .into_iter()
@@ -481,6 +488,22 @@ impl<'a> Linker<'a> {
         if depth < 4 {
             for c in &mut op.children {
                 self.resolve_op(fi, c, depth + 1);
+            }
+        }
+    }
+
+    /// Replaces every pending reference in a `create_table` declaration.
+    fn resolve_decl(&self, fi: usize, d: &mut super::create_table::TableDecl) {
+        use super::create_table::ProjectionDecl;
+        let r = |x: &mut Resolved| self.resolve(fi, x, 0);
+        d.table.iter_mut().for_each(r);
+        d.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
+        d.attributes.iter_mut().for_each(|a| r(&mut a.attribute));
+        for i in &mut d.indexes {
+            r(&mut i.name);
+            i.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
+            if let Some(ProjectionDecl::Include(attrs)) = &mut i.projection {
+                attrs.iter_mut().for_each(r);
             }
         }
     }
@@ -945,14 +968,21 @@ impl<'a> Linker<'a> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
-        let cands: Vec<(usize, usize)> = self
-            .consts
-            .get(last.as_str())
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(|(cf, ci)| ends_with(&self.files[*cf].consts[*ci].path, segs))
-            .collect();
+        let matching = |segs: &[String]| -> Vec<(usize, usize)> {
+            self.consts
+                .get(last.as_str())
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|(cf, ci)| ends_with(&self.files[*cf].consts[*ci].path, segs))
+                .collect()
+        };
+        let mut cands = matching(segs);
+        if cands.is_empty() && segs.len() > 1 {
+            // `use orders_service::TABLE` in a binary names its own library by the
+            // package's name, which module paths do not carry.
+            cands = matching(&segs[1..]);
+        }
         self.narrow(fi, module, cands, &|cf, ci| {
             self.files[cf].consts[ci].path.as_slice()
         })
