@@ -208,7 +208,9 @@ fn engine_pages(e: &mut Engine, op: &str, mut body: Value, index: Option<&str>) 
         let units = match index {
             Some(i) => {
                 assert_eq!(c["Table"]["CapacityUnits"], json!(0.0));
-                c["GlobalSecondaryIndexes"][i]["CapacityUnits"].as_f64().unwrap()
+                c["GlobalSecondaryIndexes"][i]["CapacityUnits"]
+                    .as_f64()
+                    .unwrap()
             }
             None => c["Table"]["CapacityUnits"].as_f64().unwrap(),
         };
