@@ -693,23 +693,33 @@ fn apply(
         Setter::Update => op.update = first.map(|a| expr_arg(cx, a, conditional)),
         Setter::Statement => op.statement = first.map(|a| expr_arg(cx, a, conditional)),
         Setter::Names => {
-            for (k, v, c) in pairs(cx, &args, set) {
-                if let Some(key) = cx.string(k).value() {
-                    op.names.insert(
-                        key.to_string(),
-                        NameArg {
-                            name: cx.string(v),
-                            span: span(v),
-                            conditional: conditional || c,
-                        },
-                    );
+            let (entries, complete) = pairs(cx, &args, set);
+            op.names_complete &= complete;
+            for (k, v, c) in entries {
+                match cx.string(k).value() {
+                    Some(key) => {
+                        op.names.insert(
+                            key.to_string(),
+                            NameArg {
+                                name: cx.string(v),
+                                span: span(v),
+                                conditional: conditional || c,
+                            },
+                        );
+                    }
+                    None => op.names_complete = false,
                 }
             }
         }
         Setter::Values => {
-            for (k, v, _) in pairs(cx, &args, set) {
-                if let Some(key) = cx.string(k).value() {
-                    op.values.insert(key.to_string(), cx.value(v));
+            let (entries, complete) = pairs(cx, &args, set);
+            op.values_complete &= complete;
+            for (k, v, _) in entries {
+                match cx.string(k).value() {
+                    Some(key) => {
+                        op.values.insert(key.to_string(), cx.value(v));
+                    }
+                    None => op.values_complete = false,
                 }
             }
         }
@@ -807,14 +817,17 @@ fn unwrap_some<'t>(cx: &FileCx<'t>, a: Node<'t>) -> Option<Node<'t>> {
     call_args(a).first().copied()
 }
 
-/// The (key, value) pairs of a map setter: two arguments, or a whole map.
-fn pairs<'t>(cx: &FileCx<'t>, args: &[Node<'t>], set: bool) -> Vec<(Node<'t>, Node<'t>, bool)> {
+/// The (key, value) pairs of a map setter: two arguments, or a whole map; and whether
+/// they are all of them.
+type Pairs<'t> = (Vec<(Node<'t>, Node<'t>, bool)>, bool);
+
+fn pairs<'t>(cx: &FileCx<'t>, args: &[Node<'t>], set: bool) -> Pairs<'t> {
     if !set && args.len() == 2 {
-        return vec![(args[0], args[1], false)];
+        return (vec![(args[0], args[1], false)], true);
     }
     match args.first() {
-        Some(m) => items::map_entries(cx, *m, 0),
-        None => Vec::new(),
+        Some(m) => items::entries(cx, *m, 0),
+        None => (Vec::new(), true),
     }
 }
 
@@ -951,23 +964,33 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
                     merge_map(slot, map);
                 }
                 Setter::Names => {
-                    for (k, v, c) in items::map_entries(cx, value, 0) {
-                        if let Some(key) = cx.string(k).value() {
-                            op.names.insert(
-                                key.to_string(),
-                                NameArg {
-                                    name: cx.string(v),
-                                    span: span(v),
-                                    conditional: c,
-                                },
-                            );
+                    let (entries, complete) = items::entries(cx, value, 0);
+                    op.names_complete &= complete;
+                    for (k, v, c) in entries {
+                        match cx.string(k).value() {
+                            Some(key) => {
+                                op.names.insert(
+                                    key.to_string(),
+                                    NameArg {
+                                        name: cx.string(v),
+                                        span: span(v),
+                                        conditional: c,
+                                    },
+                                );
+                            }
+                            None => op.names_complete = false,
                         }
                     }
                 }
                 Setter::Values => {
-                    for (k, v, _) in items::map_entries(cx, value, 0) {
-                        if let Some(key) = cx.string(k).value() {
-                            op.values.insert(key.to_string(), cx.value(v));
+                    let (entries, complete) = items::entries(cx, value, 0);
+                    op.values_complete &= complete;
+                    for (k, v, _) in entries {
+                        match cx.string(k).value() {
+                            Some(key) => {
+                                op.values.insert(key.to_string(), cx.value(v));
+                            }
+                            None => op.values_complete = false,
                         }
                     }
                 }
