@@ -478,7 +478,11 @@ impl<'a> Parser<'a> {
                 [Tok::Word(a) | Tok::Quoted(a), Tok::P("="), _, ..]
                     if self.values.len() == values_before + 1 =>
                 {
-                    self.values.values().next_back().cloned().map(|v| (a.clone(), v))
+                    self.values
+                        .values()
+                        .next_back()
+                        .cloned()
+                        .map(|v| (a.clone(), v))
                 }
                 _ => None,
             }
