@@ -175,7 +175,8 @@ impl Rule for FilterInsteadOfIndex {
             Err(_) => String::new(),
         };
         let file = op.file.clone();
-        let model_path = cx.model.path.clone();
+        // Labels point where the table is declared: `dynalint.toml` or a template.
+        let model_path = table.origin.path.clone();
         let d = cx.report(
             file.clone(),
             file_span(filter_arg, term.span),
