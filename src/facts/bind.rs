@@ -87,13 +87,56 @@ fn holder_name(text: &str) -> Option<&str> {
     is_name.then_some(last)
 }
 
-/// A table matches when any name the reference is known by is its name or in its refs.
+/// A table matches when any name the reference is known by is its name or in its refs;
+/// failing that, a name the code builds (`format!("{}-orders", stage)`) or a literal
+/// (`"prod-orders"`) matches a table whose name is a template (`{Stage}-orders`, from
+/// `!Sub "${Stage}-orders"`) — when exactly one table's does.
 pub fn find_table<'a>(model: &'a Model, r: &Resolved) -> Option<&'a Table> {
     let names = r.names();
-    model
+    if let Some(t) = model
         .tables
         .iter()
         .find(|t| names.iter().any(|n| t.is_named_by(n)))
+    {
+        return Some(t);
+    }
+    let fits = |t: &Table| match r.innermost() {
+        Resolved::Template { template } => {
+            let code = shape(template);
+            code.contains(HOLE) && code == shape(&t.name)
+        }
+        Resolved::Literal { value } => t.name_template().is_some_and(|tpl| tpl.matches(value)),
+        _ => false,
+    };
+    let mut found = model.tables.iter().filter(|t| fits(t));
+    match (found.next(), found.next()) {
+        (Some(t), None) => Some(t),
+        _ => None,
+    }
+}
+
+/// What stands for a hole in [`shape`].
+const HOLE: char = '\u{1}';
+
+/// A name with every hole (`{}`, `{stage}`, `${Stage}`) made one [`HOLE`], so a
+/// template the code builds and one a template file declares compare by their
+/// literal parts.
+fn shape(name: &str) -> String {
+    let mut out = String::new();
+    let mut rest = name;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let lit = rest[..open].strip_suffix('$').unwrap_or(&rest[..open]);
+        out.push_str(lit);
+        if !out.ends_with(HOLE) || !lit.is_empty() {
+            out.push(HOLE);
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -120,6 +163,38 @@ PK = "S"
         o.table = Some(table);
         o.table_text = Some(text.to_string());
         o
+    }
+
+    #[test]
+    fn built_names_bind_to_a_table_named_by_a_template() {
+        let model = |names: &[&str]| {
+            let text: String = names
+                .iter()
+                .map(|n| format!("[[table]]\nname = \"{n}\"\npartition-key = \"PK\"\n[table.attributes]\nPK = \"S\"\n"))
+                .collect();
+            crate::model::load_str(std::path::Path::new("m.toml"), &text).unwrap()
+        };
+        let m = model(&["{Stage}-orders", "{Stage}-users"]);
+        let tpl = |t: &str| Resolved::Template {
+            template: t.to_string(),
+        };
+        let bound = |r: &Resolved| find_table(&m, r).map(|t| t.name.clone());
+        assert_eq!(bound(&tpl("{}-orders")).as_deref(), Some("{Stage}-orders"));
+        assert_eq!(
+            bound(&tpl("{stage}-users")).as_deref(),
+            Some("{Stage}-users")
+        );
+        assert_eq!(
+            bound(&Resolved::literal("prod-users")).as_deref(),
+            Some("{Stage}-users")
+        );
+        assert_eq!(bound(&tpl("{}_orders")), None, "the literal parts differ");
+        assert_eq!(bound(&tpl("orders-{}")), None);
+        // Two templates a literal fits: no guess.
+        let m2 = model(&["{A}-orders", "prod-{B}"]);
+        assert!(find_table(&m2, &Resolved::literal("prod-orders")).is_none());
+        assert_eq!(shape("${Stage}-orders"), shape("{}-orders"));
+        assert_eq!(shape("{a}{b}-x"), shape("{}-x"));
     }
 
     #[test]
