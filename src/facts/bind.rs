@@ -88,9 +88,9 @@ fn holder_name(text: &str) -> Option<&str> {
 }
 
 /// A table matches when any name the reference is known by is its name or in its refs;
-/// failing that, a name the code builds (`format!("{}-orders", stage)`) or a literal
-/// (`"prod-orders"`) matches a table whose name is a template (`{Stage}-orders`, from
-/// `!Sub "${Stage}-orders"`) — when exactly one table's does.
+/// else, for a table whose name a deployment builds (`{Stage}-orders`, imported from a
+/// template), when the code builds the same shape (`format!("{}-orders", stage)`) or
+/// writes one instance of it (`"prod-orders"`) — and no other table's does.
 pub fn find_table<'a>(model: &'a Model, r: &Resolved) -> Option<&'a Table> {
     let names = r.names();
     if let Some(t) = model
@@ -100,43 +100,44 @@ pub fn find_table<'a>(model: &'a Model, r: &Resolved) -> Option<&'a Table> {
     {
         return Some(t);
     }
-    let fits = |t: &Table| match r.innermost() {
-        Resolved::Template { template } => {
-            let code = shape(template);
-            code.contains(HOLE) && code == shape(&t.name)
+    let fits = |t: &&Table| -> bool {
+        let Some(template) = t.name_template() else {
+            return false;
+        };
+        match r.innermost() {
+            Resolved::Template { template: code } => skeleton(code)
+                .is_some_and(|s| s == skeleton(&template.to_string()).unwrap_or_default()),
+            Resolved::Literal { value } => {
+                !template.literal_parts_empty() && template.matches(value)
+            }
+            _ => false,
         }
-        Resolved::Literal { value } => t.name_template().is_some_and(|tpl| tpl.matches(value)),
-        _ => false,
     };
-    let mut found = model.tables.iter().filter(|t| fits(t));
-    match (found.next(), found.next()) {
+    let mut matching = model.tables.iter().filter(fits);
+    match (matching.next(), matching.next()) {
         (Some(t), None) => Some(t),
+        // Two built names fit: which one is meant is not known.
         _ => None,
     }
 }
 
-/// What stands for a hole in [`shape`].
-const HOLE: char = '\u{1}';
-
-/// A name with every hole (`{}`, `{stage}`, `${Stage}`) made one [`HOLE`], so a
-/// template the code builds and one a template file declares compare by their
-/// literal parts.
-fn shape(name: &str) -> String {
+/// A name template with every `{hole}` made one marker: `{}-orders` and
+/// `{Stage}-orders` have the same skeleton. `None` when the template has no literal
+/// text, which any name would fit.
+fn skeleton(template: &str) -> Option<String> {
     let mut out = String::new();
-    let mut rest = name;
+    let mut literal = false;
+    let mut rest = template;
     while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}') else {
-            break;
-        };
-        let lit = rest[..open].strip_suffix('$').unwrap_or(&rest[..open]);
-        out.push_str(lit);
-        if !out.ends_with(HOLE) || !lit.is_empty() {
-            out.push(HOLE);
-        }
-        rest = &rest[open + close + 1..];
+        out.push_str(&rest[..open]);
+        literal |= open > 0;
+        let close = rest[open..].find('}')? + open;
+        out.push('\u{0}');
+        rest = &rest[close + 1..];
     }
+    literal |= !rest.is_empty();
     out.push_str(rest);
-    out
+    literal.then_some(out)
 }
 
 #[cfg(test)]
@@ -163,38 +164,6 @@ PK = "S"
         o.table = Some(table);
         o.table_text = Some(text.to_string());
         o
-    }
-
-    #[test]
-    fn built_names_bind_to_a_table_named_by_a_template() {
-        let model = |names: &[&str]| {
-            let text: String = names
-                .iter()
-                .map(|n| format!("[[table]]\nname = \"{n}\"\npartition-key = \"PK\"\n[table.attributes]\nPK = \"S\"\n"))
-                .collect();
-            crate::model::load_str(std::path::Path::new("m.toml"), &text).unwrap()
-        };
-        let m = model(&["{Stage}-orders", "{Stage}-users"]);
-        let tpl = |t: &str| Resolved::Template {
-            template: t.to_string(),
-        };
-        let bound = |r: &Resolved| find_table(&m, r).map(|t| t.name.clone());
-        assert_eq!(bound(&tpl("{}-orders")).as_deref(), Some("{Stage}-orders"));
-        assert_eq!(
-            bound(&tpl("{stage}-users")).as_deref(),
-            Some("{Stage}-users")
-        );
-        assert_eq!(
-            bound(&Resolved::literal("prod-users")).as_deref(),
-            Some("{Stage}-users")
-        );
-        assert_eq!(bound(&tpl("{}_orders")), None, "the literal parts differ");
-        assert_eq!(bound(&tpl("orders-{}")), None);
-        // Two templates a literal fits: no guess.
-        let m2 = model(&["{A}-orders", "prod-{B}"]);
-        assert!(find_table(&m2, &Resolved::literal("prod-orders")).is_none());
-        assert_eq!(shape("${Stage}-orders"), shape("{}-orders"));
-        assert_eq!(shape("{a}{b}-x"), shape("{}-x"));
     }
 
     #[test]
@@ -233,5 +202,51 @@ PK = "S"
         // A known value that names no table is not rescued by its holder's name.
         let literal = op(Resolved::literal("Users"), "orders_table");
         assert!(bind(&m, &literal).table.is_none());
+    }
+
+    #[test]
+    fn built_names_bind_to_the_same_shape_and_to_instances() {
+        let m = crate::model::load_str(
+            std::path::Path::new("m.toml"),
+            r#"
+[[table]]
+name = "{Stage}-orders"
+partition-key = "PK"
+[table.attributes]
+PK = "S"
+
+[[table]]
+name = "{Stage}-users"
+partition-key = "id"
+[table.attributes]
+id = "S"
+"#,
+        )
+        .unwrap();
+        let name = |r: Resolved| find_table(&m, &r).map(|t| t.name.clone());
+        let template = |t: &str| Resolved::Template {
+            template: t.to_string(),
+        };
+        assert_eq!(
+            name(template("{}-orders")).as_deref(),
+            Some("{Stage}-orders")
+        );
+        assert_eq!(
+            name(Resolved::literal("prod-users")).as_deref(),
+            Some("{Stage}-users")
+        );
+        // No literal text to go by, another shape, or a name that is not an instance.
+        assert_eq!(name(template("{}")), None);
+        assert_eq!(name(template("orders-{}")), None);
+        assert_eq!(name(Resolved::literal("-orders")), None);
+        assert_eq!(name(Resolved::literal("orders")), None);
+        // Two built names of one shape: which is meant is unknown.
+        let two = crate::model::load_str(
+            std::path::Path::new("m.toml"),
+            "[[table]]\nname = \"{a}-x\"\npartition-key = \"k\"\n[table.attributes]\nk = \"S\"\n\
+             [[table]]\nname = \"{b}-x\"\npartition-key = \"k\"\n[table.attributes]\nk = \"S\"\n",
+        )
+        .unwrap();
+        assert!(find_table(&two, &template("{}-x")).is_none());
     }
 }

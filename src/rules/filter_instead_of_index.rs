@@ -175,7 +175,7 @@ impl Rule for FilterInsteadOfIndex {
             Err(_) => String::new(),
         };
         let file = op.file.clone();
-        // Labels point where the table is declared: `dynalint.toml` or a template.
+        // Spans of the table, its indexes and entities index into the file it came from.
         let model_path = table.origin.path.clone();
         let d = cx.report(
             file.clone(),

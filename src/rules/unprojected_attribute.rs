@@ -42,7 +42,6 @@ impl Rule for UnprojectedAttribute {
             Projection::Include(list) => format!("INCLUDE [{}]", list.join(", ")),
             Projection::All => return,
         };
-        // The index is declared where its table is: `dynalint.toml` or a template.
         let model_path = table.origin.path.clone();
         let mut seen: Vec<String> = Vec::new();
         for (kind, arg) in [

@@ -65,7 +65,6 @@ fn read_by_pattern(facts: &ProjectFacts<'_>, table: &Table, index: &Index) -> bo
 }
 
 fn report(cx: &mut RuleContext<'_>, table: &Table, index: &Index) {
-    // The index is declared where its table is: `dynalint.toml` or a template.
     let path = table.origin.path.clone();
     let stored = match (
         &index.projection,

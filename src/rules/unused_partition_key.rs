@@ -203,7 +203,6 @@ fn statement_access<'a>(model: &'a Model, b: &BoundOperation<'a>) -> Access<'a> 
 }
 
 fn report(cx: &mut RuleContext<'_>, table: &Table, gsi: &Index, on_table: &[&BoundOperation<'_>]) {
-    // The index is declared where its table is: `dynalint.toml` or a template.
     let path = table.origin.path.clone();
     let pk = &table.partition_key;
     let gpk = &gsi.partition_key;
