@@ -61,6 +61,10 @@ fn a_setup_binary_s_create_table_is_the_model_on_the_first_run() {
     assert_eq!(v["summary"]["model"]["source"], "inferred");
     assert_eq!(v["summary"]["model"]["files"][0], "src/bin/setup.rs");
 
+    let (out, _, code) = dynalint(&dir, &["model", "show"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("src/bin/setup.rs:8 (Rust code)"), "{out}");
+
     let (out, err, code) = dynalint(&dir, &["calls", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let v = json(&out);
@@ -147,6 +151,14 @@ fn a_sam_template_and_its_handler_give_model_based_findings_on_the_first_run() {
     assert!(out.contains("`ByStatus` projects KEYS_ONLY"), "{out}");
     assert!(
         out.contains("model: 1 table inferred from template.yaml"),
+        "{out}"
+    );
+
+    let (out, err, code) = dynalint(&dir, &["model", "show"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("model inferred from template.yaml"), "{out}");
+    assert!(
+        out.contains("from       template.yaml:18 (SAM OrdersTable)"),
         "{out}"
     );
 
