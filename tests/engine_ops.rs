@@ -271,3 +271,29 @@ fn starting_keys_outside_the_read_are_named() {
         "The provided starting key is invalid: The provided key element does not match the schema"
     );
 }
+
+#[test]
+fn operand_types_are_checked_before_reading() {
+    let mut e = engine();
+    let scan = |e: &mut Engine, filter: &str, values: Value| {
+        e.handle(
+            "Scan",
+            &json!({"TableName": "Orders", "FilterExpression": filter,
+                    "ExpressionAttributeValues": values}),
+        )
+        .unwrap_err()
+        .message
+    };
+    assert_eq!(
+        scan(&mut e, "n BETWEEN :a AND :b", json!({":a": {"N": "1"}, ":b": {"S": "x"}})),
+        "Invalid FilterExpression: The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: AttributeValue: {N:1}, upper bound operand: AttributeValue: {S:x}"
+    );
+    assert_eq!(
+        scan(&mut e, "n BETWEEN :a AND :b", json!({":a": {"N": "5"}, ":b": {"N": "1"}})),
+        "Invalid FilterExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:5}, upper bound operand: AttributeValue: {N:1}"
+    );
+    assert_eq!(
+        scan(&mut e, "size(:a) > n", json!({":a": {"N": "5"}})),
+        "Invalid FilterExpression: Incorrect operand type for operator or function; operator or function: size, operand type: N"
+    );
+}
