@@ -82,6 +82,7 @@ fn finish(
     let mut diagnostics = run_rules_with(model, &scanned.operations, selection, cache);
     diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
     sort(&mut diagnostics);
+    dedup(&mut diagnostics);
     Analysis {
         operations: scanned.operations,
         diagnostics,
@@ -89,6 +90,24 @@ fn finish(
         scan_stats: scanned.stats,
         rules_time: started.elapsed(),
     }
+}
+
+/// Drops a finding identical to one already kept (sorted input): a builder one helper
+/// returns and two callers send the same way is two operations with one place and one
+/// message, and one finding is what the reader needs.
+fn dedup(diagnostics: &mut Vec<Diagnostic>) {
+    let mut kept: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
+    for d in diagnostics.drain(..) {
+        let seen = kept
+            .iter()
+            .rev()
+            .take_while(|k| k.sort_key() == d.sort_key())
+            .any(|k| *k == d);
+        if !seen {
+            kept.push(d);
+        }
+    }
+    *diagnostics = kept;
 }
 
 /// Runs every enabled rule over the model and the operations.
@@ -146,6 +165,10 @@ fn run_rules_with(
 fn push_bound<'a>(model: &'a Model, op: &'a Operation, out: &mut Vec<BoundOperation<'a>>) {
     out.push(bind(model, op));
     for child in &op.children {
+        let at = out.len();
         push_bound(model, child, out);
+        if let Some(b) = out.get_mut(at) {
+            b.parent = Some(op.kind);
+        }
     }
 }

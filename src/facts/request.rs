@@ -27,6 +27,11 @@ use super::BoundOperation;
 /// its table or index is not known statically, or an expression's text is not.
 pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequest)> {
     let op = bound.op;
+    // Names or values the scanner could not read make a placeholder verdict a guess:
+    // the request is unknown when its first expression error is one.
+    if !placeholders_known(op) && raw_check(op).is_some_and(|r| placeholder_error(&r)) {
+        return None;
+    }
     let table = bound.table?;
     let kind = match op.kind {
         OpKind::Query => SymbolicOp::Query,
@@ -35,6 +40,7 @@ pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequ
         OpKind::PutItem => SymbolicOp::PutItem,
         OpKind::UpdateItem => SymbolicOp::UpdateItem,
         OpKind::DeleteItem => SymbolicOp::DeleteItem,
+        OpKind::ConditionCheck => SymbolicOp::ConditionCheck,
         _ => return None,
     };
     let schema = TableSchema::from_model(table);
@@ -65,7 +71,10 @@ pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequ
         .collect();
     let attrs = match kind {
         SymbolicOp::PutItem => op.item.as_ref(),
-        SymbolicOp::GetItem | SymbolicOp::UpdateItem | SymbolicOp::DeleteItem => op.key.as_ref(),
+        SymbolicOp::GetItem
+        | SymbolicOp::UpdateItem
+        | SymbolicOp::DeleteItem
+        | SymbolicOp::ConditionCheck => op.key.as_ref(),
         SymbolicOp::Query | SymbolicOp::Scan => None,
     };
     if !matches!(kind, SymbolicOp::Query | SymbolicOp::Scan) {
@@ -179,6 +188,35 @@ pub fn takes_values(kind: OpKind) -> bool {
 /// and unused placeholders, overlapping paths) in DynamoDB's order; `None` when the
 /// request is not known statically.
 pub fn check_exprs(op: &Operation) -> Option<Result<Vec<(ExprKind, Ast)>, ExprError>> {
+    let checked = raw_check(op)?;
+    if !placeholders_known(op) && placeholder_error(&checked) {
+        return None;
+    }
+    Some(checked)
+}
+
+/// An undefined or unused `#name`/`:value`: what maps the scanner could not read make
+/// uncertain.
+fn placeholder_error(checked: &Result<Vec<(ExprKind, Ast)>, ExprError>) -> bool {
+    checked.as_ref().err().is_some_and(|e| {
+        matches!(
+            e.code,
+            ErrorCode::UndefinedName
+                | ErrorCode::UndefinedValue
+                | ErrorCode::UnusedNames
+                | ErrorCode::UnusedValues
+        )
+    })
+}
+
+/// Whether every `#name` and `:value` key of the request is known (see
+/// [`Operation::names_complete`]).
+fn placeholders_known(op: &Operation) -> bool {
+    op.names_complete && op.values_complete
+}
+
+/// [`check_exprs`] with the names and values the scanner read, all of them or not.
+fn raw_check(op: &Operation) -> Option<Result<Vec<(ExprKind, Ast)>, ExprError>> {
     let exprs = static_exprs(op)?;
     let pairs: Vec<(ExprKind, &str)> = exprs.iter().map(|e| (e.kind, e.text)).collect();
     let names = names(op);
@@ -210,8 +248,22 @@ pub fn locate(op: &Operation, err: &ExprError) -> Span {
         ErrorCode::UnusedNames | ErrorCode::UnusedValues => {
             placeholder_in(&err.message, op).unwrap_or(op.method_span)
         }
+        ErrorCode::InvalidPlaceholderMap => invalid_key(&err.message, op).unwrap_or(op.method_span),
         _ => op.method_span,
     }
+}
+
+/// The pair setter (or else the value) of the key that `... contains invalid key:
+/// Syntax error; key: "k"` names.
+fn invalid_key(message: &str, op: &Operation) -> Option<Span> {
+    let key = message.split_once("; key: \"")?.1.strip_suffix('"')?;
+    if let Some(s) = op.setters.iter().find(|s| s.key.as_deref() == Some(key)) {
+        return Some(s.span);
+    }
+    op.names
+        .get(key)
+        .map(|n| n.span)
+        .or_else(|| op.values.get(key).map(|v| v.span))
 }
 
 /// The span of the first `#name`/`:value` of the request that `message` mentions as

@@ -89,6 +89,8 @@ fn check_target(
         return;
     }
     let model_path = cx.model.path.clone();
+    // The key's span indexes into the file that declared the table.
+    let table_path = target.table.origin.path.clone();
     let summary = format!(
         "partition key `{pk}` of {} has {} value{}",
         target.label(),
@@ -98,7 +100,7 @@ fn check_target(
     let load_text = load.text(&plan);
     let help = shard_help(pk, &plan);
     let d = cx.report(
-        model_path.clone(),
+        table_path.clone(),
         target.partition_key_span(),
         format!("{summary}: {load_text}"),
     );
@@ -150,7 +152,7 @@ fn check_target(
             ),
         );
         d.label(
-            model_path.clone(),
+            table_path.clone(),
             target.partition_key_span(),
             summary.clone(),
         );

@@ -49,7 +49,11 @@ impl Rule for RejectedRequest {
             batch_size(cx, op);
             return;
         }
+        if no_table_name(cx, bound) {
+            return;
+        }
         let Some((schema, req)) = symbolic(bound) else {
+            unbound_exprs(cx, bound);
             return;
         };
         // DynamoDB answers with its first error; the engine's first verdict is that
@@ -73,6 +77,73 @@ impl Rule for RejectedRequest {
     }
 }
 
+/// An item of a transaction whose builder is seen whole, from `X::builder()` to its
+/// `build()`, and never sets `table_name`: every such request fails. Reports it and
+/// says whether it did.
+fn no_table_name(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -> bool {
+    let op = bound.op;
+    let Some(parent) = bound.parent else {
+        return false;
+    };
+    // Batch items take their table from the `request_items` map key.
+    let in_transaction = matches!(
+        parent,
+        OpKind::TransactWriteItems | OpKind::TransactGetItems
+    );
+    if !in_transaction || op.table.is_some() || !op.complete_builder {
+        return false;
+    }
+    let item = item_name(parent, op.kind);
+    cx.report(
+        op.file.clone(),
+        op.method_span,
+        format!(
+            "the `{item}` of `{}` sets no table name: the request always fails",
+            parent.sdk_method()
+        ),
+    )
+    .note(format!(
+        "`table_name` is required on every transaction item: the SDK's `{item}::builder().build()` returns a `BuildError` without it, and DynamoDB rejects an item without `TableName` with a ValidationException"
+    ))
+    .help(format!("add `.table_name(..)` to the `{item}` builder"));
+    true
+}
+
+/// A request whose table (or index) the model does not bind: the expression checks
+/// that do not depend on the table (syntax, reserved words, undefined or unused
+/// placeholders, a placeholder key without its `#`/`:`) still decide a rejection.
+fn unbound_exprs(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
+    let op = bound.op;
+    if has_conditional_parts(op) {
+        return;
+    }
+    let Some(Err(e)) = check_exprs(op) else {
+        return;
+    };
+    let what = match bound.parent {
+        Some(parent) => format!(
+            "the `{}` of `{}`",
+            item_name(parent, op.kind),
+            parent.sdk_method()
+        ),
+        None => format!("`{}`", op.kind.sdk_method()),
+    };
+    let d = cx.report(
+        op.file.clone(),
+        locate(op, &e),
+        format!(
+            "{what} is rejected whatever its table: ValidationException \"{}\"",
+            e.message
+        ),
+    );
+    if let Some(help) = expr_help(op, &e) {
+        d.help(help);
+    }
+    if let Some(fix) = reserved_word_fix(op, &e).or_else(|| unused_placeholder_fix(op, &e)) {
+        d.fix(fix);
+    }
+}
+
 /// An undefined or unused `#name`/`:value`.
 fn is_placeholder_error(e: &ExprError) -> bool {
     matches!(
@@ -84,8 +155,18 @@ fn is_placeholder_error(e: &ExprError) -> bool {
     )
 }
 
-/// `` `query` on index `ByStatus` of `Orders` ``.
-fn target(op: &Operation, schema: &TableSchema) -> String {
+/// `` `query` on index `ByStatus` of `Orders` ``, or for an item of a batch or a
+/// transaction `` the `Put` of `transact_write_items` on `Orders` ``.
+fn target(bound: &BoundOperation<'_>, schema: &TableSchema) -> String {
+    let op = bound.op;
+    if let Some(parent) = bound.parent {
+        return format!(
+            "the `{}` of `{}` on `{}`",
+            item_name(parent, op.kind),
+            parent.sdk_method(),
+            schema.name
+        );
+    }
     match op.index.as_ref().and_then(|i| i.value()) {
         Some(i) => format!(
             "`{}` on index `{i}` of `{}`",
@@ -93,6 +174,20 @@ fn target(op: &Operation, schema: &TableSchema) -> String {
             schema.name
         ),
         None => format!("`{}` on `{}`", op.kind.sdk_method(), schema.name),
+    }
+}
+
+/// The SDK's name of a request inside a batch or transaction.
+fn item_name(parent: OpKind, kind: OpKind) -> &'static str {
+    match (parent, kind) {
+        (OpKind::BatchWriteItem, OpKind::DeleteItem) => "DeleteRequest",
+        (OpKind::BatchWriteItem, _) => "PutRequest",
+        (OpKind::BatchGetItem, _) => "KeysAndAttributes",
+        (_, OpKind::PutItem) => "Put",
+        (_, OpKind::UpdateItem) => "Update",
+        (_, OpKind::DeleteItem) => "Delete",
+        (_, OpKind::GetItem) => "Get",
+        (_, _) => "ConditionCheck",
     }
 }
 
@@ -127,7 +222,7 @@ fn report(
         span,
         format!(
             "{} is rejected: {} \"{}\"",
-            target(op, schema),
+            target(bound, schema),
             verdict.error.name(),
             verdict.message
         ),
@@ -246,7 +341,7 @@ fn path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>, schema: &T
             locate(op, &error),
             format!(
                 "{} is rejected {when}: {} \"{}\"",
-                target(op, schema),
+                target(bound, schema),
                 verdict.error.name(),
                 verdict.message
             ),
@@ -289,6 +384,7 @@ fn same_verdict(
             table: bound.table,
             index: bound.index,
             unbound: None,
+            parent: bound.parent,
         };
         let (schema, req) = symbolic(&b)?;
         let v = validate(&schema, &req).into_iter().next()?;
@@ -362,6 +458,14 @@ fn expr_error(op: &Operation, schema: &TableSchema, index: Option<&str>) -> Opti
 /// key attribute it names, or the call.
 fn fallback_span(op: &Operation, v: &Verdict) -> Span {
     let m = v.message.as_str();
+    // A key attribute missing from a put's item: the item.
+    if missing_key(m).is_some() {
+        // The whole map's setter; pair setters (`.item("a", ..)`) each hold one entry.
+        if let Some(s) = op.setter("item").filter(|s| s.method == "set_item") {
+            return s.span;
+        }
+        return op.method_span;
+    }
     if m.contains("index") {
         if let Some(s) = op.index_span {
             return s;
@@ -423,41 +527,45 @@ fn help(
     schema: &TableSchema,
 ) -> Option<String> {
     if let Some(e) = e {
-        let h = match e.code {
-            ErrorCode::ReservedKeyword => {
-                let word = offending_text(op, e)?;
-                format!(
-                    "use a name placeholder: `{}` in the expression and `.expression_attribute_names(\"{}\", \"{word}\")`",
-                    placeholder_for(op, word),
-                    placeholder_for(op, word)
-                )
-            }
-            ErrorCode::UndefinedName | ErrorCode::UndefinedValue => {
-                "define the placeholder with `.expression_attribute_names(..)`/`.expression_attribute_values(..)`, or fix its spelling".to_string()
-            }
-            ErrorCode::UnusedNames | ErrorCode::UnusedValues => {
-                "remove the unused placeholder, or use it in an expression: DynamoDB rejects extra entries".to_string()
-            }
-            ErrorCode::KeyCondition | ErrorCode::OperandType => {
-                let keys = match &op.index {
-                    Some(i) => schema.index(i.value()?).map(|i| &i.keys),
-                    None => Some(&schema.keys),
-                }?;
-                match &keys.range {
-                    Some(sk) => format!(
-                        "the key condition must be `{} = :value`, optionally `AND` one condition on `{}` (`=`, `<`, `<=`, `>`, `>=`, `BETWEEN`{})",
-                        keys.hash.name,
-                        sk.name,
-                        if sk.ty == crate::attr::AttributeType::N { "" } else { ", `begins_with`" }
-                    ),
-                    None => format!("the key condition must be `{} = :value` alone", keys.hash.name),
-                }
-            }
-            _ => return None,
-        };
-        return Some(h);
+        if let Some(h) = expr_help(op, e) {
+            return Some(h);
+        }
+        if !matches!(e.code, ErrorCode::KeyCondition | ErrorCode::OperandType) {
+            return None;
+        }
+        let keys = match &op.index {
+            Some(i) => schema.index(i.value()?).map(|i| &i.keys),
+            None => Some(&schema.keys),
+        }?;
+        return Some(match &keys.range {
+            Some(sk) => format!(
+                "the key condition must be `{} = :value`, optionally `AND` one condition on `{}` (`=`, `<`, `<=`, `>`, `>=`, `BETWEEN`{})",
+                keys.hash.name,
+                sk.name,
+                if sk.ty == crate::attr::AttributeType::N { "" } else { ", `begins_with`" }
+            ),
+            None => format!("the key condition must be `{} = :value` alone", keys.hash.name),
+        });
     }
     let m = v.message.as_str();
+    if let Some(key) = missing_key(m) {
+        let keys: Vec<String> = schema
+            .keys
+            .attributes()
+            .map(|k| format!("`{}`", k.name))
+            .collect();
+        let keys = keys.join(" + ");
+        return Some(match op.item.as_ref().and_then(|i| i.from_type.as_deref()) {
+            Some(ty) => format!(
+                "the item is `{ty}` as serde writes it, and no field of `{ty}` is written as `{key}`: add one (or `#[serde(rename = \"{key}\")]` on the field that holds it); the key of `{}` is {keys}",
+                schema.name
+            ),
+            None => format!(
+                "add `{key}` to the item: every item of `{}` carries its whole key, {keys}",
+                schema.name
+            ),
+        });
+    }
     if m.contains("Consistent reads are not supported on global secondary indexes") {
         return Some("drop `consistent_read(true)`: a GSI is eventually consistent only; read the table or a local index when the read must be strongly consistent".into());
     }
@@ -488,6 +596,70 @@ fn help(
         return Some("give the key attribute a non-empty value, or leave an index key attribute out of the item so the index skips it (a sparse index)".into());
     }
     None
+}
+
+/// What to do about an expression error that does not depend on the table.
+fn expr_help(op: &Operation, e: &ExprError) -> Option<String> {
+    Some(match e.code {
+        ErrorCode::ReservedKeyword => {
+            let word = offending_text(op, e)?;
+            format!(
+                "use a name placeholder: `{}` in the expression and `.expression_attribute_names(\"{}\", \"{word}\")`",
+                placeholder_for(op, word),
+                placeholder_for(op, word)
+            )
+        }
+        ErrorCode::UndefinedName | ErrorCode::UndefinedValue => {
+            "define the placeholder with `.expression_attribute_names(..)`/`.expression_attribute_values(..)`, or fix its spelling".to_string()
+        }
+        ErrorCode::UnusedNames | ErrorCode::UnusedValues => {
+            "remove the unused placeholder, or use it in an expression: DynamoDB rejects extra entries".to_string()
+        }
+        ErrorCode::InvalidPlaceholderMap => {
+            let key = bad_placeholder_key(&e.message)?;
+            let (map, sigil) = if e.message.starts_with("ExpressionAttributeNames") {
+                ("ExpressionAttributeNames", '#')
+            } else {
+                ("ExpressionAttributeValues", ':')
+            };
+            format!(
+                "write the key as `{sigil}{key}`: every key of {map} starts with `{sigil}`, as the expression spells it"
+            )
+        }
+        ErrorCode::InvalidFunction => {
+            let f = UPDATE_ONLY_FUNCTIONS
+                .iter()
+                .find(|f| e.message.ends_with(&format!("function: {f}")))?;
+            let instead = match *f {
+                "if_not_exists" => "`attribute_not_exists(path)`",
+                _ => "`attribute_exists(path)`, `contains(path, :v)` or `size(path)`",
+            };
+            format!(
+                "`{f}` exists only in an UpdateExpression (`SET a = {f}(..)`); a condition or filter tests with {instead}"
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// `sk` of `... Missing the key sk in the item`.
+fn missing_key(message: &str) -> Option<&str> {
+    message
+        .split_once("Missing the key ")?
+        .1
+        .strip_suffix(" in the item")
+}
+
+/// Functions only an UpdateExpression's `SET` takes.
+const UPDATE_ONLY_FUNCTIONS: &[&str] = &["if_not_exists", "list_append"];
+
+/// `e` of `ExpressionAttributeValues contains invalid key: Syntax error; key: "e"`.
+fn bad_placeholder_key(message: &str) -> Option<&str> {
+    message
+        .split_once("; key: \"")?
+        .1
+        .strip_suffix('"')
+        .filter(|k| !k.is_empty())
 }
 
 /// The text an expression error points at, when the argument is a literal.
@@ -565,6 +737,22 @@ fn reserved_word_fix(op: &Operation, e: &ExprError) -> Option<Fix> {
     })
 }
 
+/// DynamoDB echoes the whole offending list in a length violation (`Value '[...]' at
+/// 'transactItems'`); in a finding, a long echo is shortened to `…`.
+fn elide_echo(message: &str) -> String {
+    const LONGEST: usize = 60;
+    let Some((head, rest)) = message.split_once("Value '") else {
+        return message.to_string();
+    };
+    let Some(end) = rest.rfind("' at '") else {
+        return message.to_string();
+    };
+    if end <= LONGEST {
+        return message.to_string();
+    }
+    format!("{head}Value '…{}", &rest[end..])
+}
+
 /// Most requests DynamoDB takes in one call of a batch or transaction API.
 fn limit_of(kind: OpKind) -> usize {
     match kind {
@@ -601,9 +789,10 @@ fn batch_size(cx: &mut RuleContext<'_>, op: &Operation) {
     let Some(body) = batch_body(op.kind, &requests) else {
         return;
     };
-    let Err(err) = Engine::new().handle(op.kind.api_name(), &body) else {
+    let Err(mut err) = Engine::new().handle(op.kind.api_name(), &body) else {
         return;
     };
+    err.message = elide_echo(&err.message);
     let limit = limit_of(op.kind);
     let what = match op.kind {
         OpKind::BatchGetItem => "keys",
@@ -762,7 +951,16 @@ projection = "KEYS_ONLY"
                 Op::new(Scan, "Orders").filter("OrderDate > :d").value(":d", None).value(":x", None),
                 "unused in expressions",
             ),
-            ("a table the model does not know", Op::new(Scan, "Nope").filter("a > :zz"), ""),
+            (
+                "a table the model does not know, a well-formed filter",
+                Op::new(Scan, "Nope").filter("a > :zz").value(":zz", None),
+                "",
+            ),
+            (
+                "a table the model does not know: placeholders do not depend on it",
+                Op::new(Scan, "Nope").filter("a > :zz"),
+                "`scan` is rejected whatever its table: ValidationException \"Invalid FilterExpression: An expression attribute value used in expression is not defined; attribute value: :zz\"",
+            ),
             (
                 "a filter on the queried sort key",
                 q("CustomerId = :c").filter("OrderDate > :d").value(":d", None),

@@ -65,7 +65,7 @@ fn read_by_pattern(facts: &ProjectFacts<'_>, table: &Table, index: &Index) -> bo
 }
 
 fn report(cx: &mut RuleContext<'_>, table: &Table, index: &Index) {
-    let path = cx.model.path.clone();
+    let path = table.origin.path.clone();
     let stored = match (
         &index.projection,
         table.items_in(Some(index)),

@@ -413,6 +413,12 @@ pub struct Operation {
     pub names: IndexMap<String, NameArg>,
     /// `:value` → what is known of it.
     pub values: IndexMap<String, ValueInfo>,
+    /// False when some `#name` keys could not be read (a map built in a loop, a
+    /// parameter, a helper's map, `format!("#{k}")`): `names` is then not all of them,
+    /// and what the request defines is unknown.
+    pub names_complete: bool,
+    /// The same for `:value` keys and `values`.
+    pub values_complete: bool,
     /// The item of a PutItem (or a transaction Put).
     pub item: Option<AttrMap>,
     /// The key of a GetItem/UpdateItem/DeleteItem (or BatchGet key list, merged).
@@ -437,6 +443,11 @@ pub struct Operation {
     /// element one to one (`chunk.iter().map(..).collect()`): `n`, a literal or a
     /// constant. `children` then holds the one request the mapping builds.
     pub batch_size: Option<ValueInfo>,
+    /// A typed request (`Put::builder()` .. `.build()`) folded from one chain that
+    /// ends in `build()` and calls no method the scanner does not know: a parameter
+    /// missing from `setters` is missing from the request (a transaction `Put` with no
+    /// `table_name`).
+    pub complete_builder: bool,
     pub context: Context,
     /// The normalised text of the call (whitespace folded): the baseline fingerprint.
     pub fingerprint_text: String,
@@ -469,6 +480,8 @@ impl Operation {
             statement: None,
             names: IndexMap::new(),
             values: IndexMap::new(),
+            names_complete: true,
+            values_complete: true,
             item: None,
             key: None,
             consistent_read: None,
@@ -481,6 +494,7 @@ impl Operation {
             total_segments: None,
             children: Vec::new(),
             batch_size: None,
+            complete_builder: false,
             context: Context::default(),
             fingerprint_text: String::new(),
         }

@@ -138,7 +138,21 @@ pub fn entries<'t>(
                             _ => {}
                         }
                     }
-                    (out, complete)
+                    // Lent mutably (`add_keys(&mut item)`) or assigned again: entries
+                    // the scanner does not see may be added.
+                    let changed_elsewhere = !descendants_between(block, from, to, &mut |n| {
+                        let lent = n.kind() == "reference_expression"
+                            && src.of(n).starts_with("&mut")
+                            && field(n, "value").is_some_and(|v| src.of(peel(v)) == name);
+                        let assigned = matches!(
+                            n.kind(),
+                            "assignment_expression" | "compound_assignment_expr"
+                        ) && field(n, "left")
+                            .is_some_and(|l| src.of(peel(l)) == name);
+                        lent || assigned
+                    })
+                    .is_empty();
+                    (out, complete && !changed_elsewhere)
                 }
                 _ => (Vec::new(), false),
             }

@@ -43,12 +43,14 @@
 mod batch;
 mod call_site_loop;
 mod context;
+pub mod create_table;
 mod expr_crate;
 mod fold;
 mod graph;
 mod index;
 pub mod ir;
 mod items;
+mod key_conditions;
 mod lex;
 mod link;
 mod parse;
@@ -64,6 +66,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+pub use create_table::TableDecl;
 pub use index::{may_call_dynamodb, module_of, FileIndex};
 pub use ir::*;
 pub use stats::ScanStats;
@@ -71,18 +74,34 @@ pub use stats::ScanStats;
 use crate::model::Model;
 use crate::source::SourceFile;
 
-/// What the scanner needs from the model: only the path globs of `[lint]`.
+/// What the scanner needs from the model: only the path globs of `[lint]`, and the
+/// folder they are relative to.
 #[derive(Debug, Clone, Default)]
 pub struct ScanSettings {
     pub hot_paths: Vec<String>,
     pub cold_paths: Vec<String>,
+    /// The folder of `dynalint.toml`: `src/api/**` matches `src/api/x.rs` under it,
+    /// whatever path the file was reached by (`./sub/dir`, an absolute path).
+    pub root: Option<std::path::PathBuf>,
 }
 
 impl ScanSettings {
     pub fn from_model(model: &Model) -> Self {
+        let root = model
+            .path
+            .parent()
+            .map(|p| {
+                if p.as_os_str().is_empty() {
+                    std::path::Path::new(".")
+                } else {
+                    p
+                }
+            })
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()));
         Self {
             hot_paths: model.lint.hot_paths.clone(),
             cold_paths: model.lint.cold_paths.clone(),
+            root,
         }
     }
 }
@@ -92,6 +111,8 @@ impl ScanSettings {
 pub struct ScanResult {
     pub operations: Vec<Operation>,
     pub problems: Vec<ScanProblem>,
+    /// Tables the code declares with `create_table` / `update_table`.
+    pub tables: Vec<TableDecl>,
     /// What the scan worked on and its phases' times (`check --stats`).
     pub stats: ScanStats,
 }
