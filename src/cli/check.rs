@@ -68,6 +68,8 @@ pub(super) struct Project {
     pub root: PathBuf,
     pub files: Vec<SourceFile>,
     pub notes: Vec<Note>,
+    /// Sources in other languages that name DynamoDB (not checked).
+    pub other_languages: Vec<workspace::OtherSources>,
 }
 
 /// Finds and loads the model; prints the error and returns `Err(exit code)` on failure.
@@ -183,6 +185,7 @@ pub(super) fn load_project(
         root,
         files: sources.files,
         notes: sources.notes,
+        other_languages: sources.other_languages,
     })
 }
 
@@ -303,7 +306,13 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         }
     };
     let loaded = started.elapsed();
-    let analysis = analysis::analyze_reporting(&project.model, &project.files, &selection, &report);
+    let analysis = analysis::analyze_reporting(
+        &project.model,
+        &project.files,
+        &project.other_languages,
+        &selection,
+        &report,
+    );
     let (scan_stats, rules_time) = (analysis.scan_stats.clone(), analysis.rules_time);
     drop(progress);
 

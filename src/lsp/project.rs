@@ -37,6 +37,8 @@ pub struct Project {
     pub model_problems: Vec<ModelProblem>,
     /// `.rs` files of the project as on disk; `None` until first walked.
     disk: Option<BTreeMap<PathBuf, SourceFile>>,
+    /// Sources in other languages that name DynamoDB, found by the same walk.
+    other_languages: Vec<workspace::OtherSources>,
     exclude: GlobSet,
     /// The last analysis, and the texts it saw.
     pub snapshot: Option<Snapshot>,
@@ -79,6 +81,7 @@ impl Project {
             model: None,
             model_problems: Vec::new(),
             disk: None,
+            other_languages: Vec::new(),
             exclude: GlobSet::empty(),
             snapshot: None,
             indexes: HashMap::new(),
@@ -182,6 +185,7 @@ impl Project {
                 .iter()
                 .map(|n| format!("{}: {}", n.path.display(), n.message)),
         );
+        self.other_languages = sources.other_languages;
         self.disk = Some(
             sources
                 .files
@@ -295,7 +299,14 @@ impl Project {
         let rule_cache = &mut self.rule_cache;
         let linked = catch_unwind(AssertUnwindSafe(|| {
             let scanned = scanner::link(&indexes, &settings);
-            analysis::analyze_scanned_cached(model, &healthy_files, scanned, &selection, rule_cache)
+            analysis::analyze_scanned_cached(
+                model,
+                &healthy_files,
+                &self.other_languages,
+                scanned,
+                &selection,
+                rule_cache,
+            )
         }));
         match linked {
             Ok(a) => (a, crashed),

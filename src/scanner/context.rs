@@ -9,7 +9,7 @@ use super::ir::{ColdReason, LoopInfo};
 use super::resolve::type_name;
 use super::syntax::{
     ancestors, call_path, descendants, descendants_after, field, kind_id, last_segment,
-    method_call, named_children, span, type_segment, Src,
+    method_call, named_children, peel, span, type_segment, Src,
 };
 use crate::source::Span;
 
@@ -79,6 +79,7 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
                         kind: kind.to_string(),
                         span: span(anc),
                         caller: None,
+                        elements: field(anc, "value").and_then(|v| fixed_elements(src, v)),
                     }));
                 }
             }
@@ -102,6 +103,7 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
                         kind: name.to_string(),
                         span: span(anc),
                         caller: None,
+                        elements: None,
                     });
                 }
             }
@@ -110,6 +112,47 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
         prev = anc;
     }
     adaptor
+}
+
+/// How many elements a `for` walks when the code fixes them: an array literal
+/// (`["a", "b"]`, `&[a, b]`, `[a, b].iter()`) or a range of integer literals
+/// (`0..3`, `1..=2`).
+fn fixed_elements(src: Src<'_>, value: Node<'_>) -> Option<u64> {
+    let mut node = peel(value);
+    for _ in 0..4 {
+        match node.kind() {
+            "reference_expression" => node = peel(field(node, "value")?),
+            "call_expression" => {
+                let (recv, m, _) = method_call(src, node)?;
+                if !matches!(m.as_str(), "iter" | "into_iter" | "copied" | "cloned") {
+                    return None;
+                }
+                node = peel(recv);
+            }
+            _ => break,
+        }
+    }
+    match node.kind() {
+        // `[x; n]` has a `length`; its count is not the elements written.
+        "array_expression" if field(node, "length").is_none() => Some(
+            named_children(node)
+                .iter()
+                .filter(|c| !c.kind().ends_with("comment"))
+                .count() as u64,
+        ),
+        "range_expression" => {
+            let ints: Vec<u64> = named_children(node)
+                .iter()
+                .map(|c| src.of(*c).replace('_', "").parse::<u64>().ok())
+                .collect::<Option<_>>()?;
+            let [from, to] = ints.as_slice() else {
+                return None;
+            };
+            let inclusive = src.of(node).contains("..=");
+            Some(if inclusive { to + 1 } else { *to }.saturating_sub(*from))
+        }
+        _ => None,
+    }
 }
 
 /// A closure passed to `.map(..)`/`.for_each(..)` that awaits (or is an async block)
@@ -136,6 +179,7 @@ fn adaptor_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
         kind: name.to_string(),
         span: span(call),
         caller: None,
+        elements: None,
     })
 }
 
@@ -195,6 +239,7 @@ fn futures_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
         kind: name,
         span: method_span(src, call),
         caller: None,
+        elements: None,
     })
 }
 
@@ -239,6 +284,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                             kind: m,
                             span: method_span(src, call),
                             caller: None,
+                            elements: None,
                         });
                     }
                     if m == "collect" {
@@ -247,6 +293,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                                 kind: set.to_string(),
                                 span: method_span(src, call),
                                 caller: None,
+                                elements: None,
                             });
                         }
                     }
@@ -263,6 +310,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                             kind: last.to_string(),
                             span: span(call),
                             caller: None,
+                            elements: None,
                         });
                     }
                     if last == "from_iter" {
@@ -273,6 +321,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                                 kind: set.to_string(),
                                 span: span(call),
                                 caller: None,
+                                elements: None,
                             });
                         }
                     }
@@ -292,6 +341,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                             kind: "for".to_string(),
                             span: span(p),
                             caller: None,
+                            elements: None,
                         });
                     }
                     break;
