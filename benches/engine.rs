@@ -27,6 +27,7 @@ fn main() {
         "CreateTable",
         &json!({
             "TableName": "Bench",
+            "BillingMode": "PAY_PER_REQUEST",
             "AttributeDefinitions": [
                 {"AttributeName": "pk", "AttributeType": "S"},
                 {"AttributeName": "sk", "AttributeType": "N"},

@@ -53,6 +53,7 @@ fn engine() -> Engine {
         "CreateTable",
         &json!({
             "TableName": "Tbl",
+            "BillingMode": "PAY_PER_REQUEST",
             "AttributeDefinitions": [
                 {"AttributeName": "pk", "AttributeType": "S"},
                 {"AttributeName": "sk", "AttributeType": "N"},

@@ -154,6 +154,12 @@ fn render_op(op: &Operation, files: &[SourceFile], out: &mut String, ind: &str) 
     if op.exclusive_start_key {
         flags.push("exclusive_start_key".into());
     }
+    if !op.names_complete {
+        flags.push("names_incomplete".into());
+    }
+    if !op.values_complete {
+        flags.push("values_incomplete".into());
+    }
     if let Some(t) = &op.total_segments {
         flags.push(format!("total_segments={}", value(t)));
     }

@@ -102,6 +102,7 @@ fn finish(
     );
     diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
     sort(&mut diagnostics);
+    dedup(&mut diagnostics);
     Analysis {
         operations: scanned.operations,
         diagnostics,
@@ -109,6 +110,24 @@ fn finish(
         scan_stats: scanned.stats,
         rules_time: started.elapsed(),
     }
+}
+
+/// Drops a finding identical to one already kept (sorted input): a builder one helper
+/// returns and two callers send the same way is two operations with one place and one
+/// message, and one finding is what the reader needs.
+fn dedup(diagnostics: &mut Vec<Diagnostic>) {
+    let mut kept: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
+    for d in diagnostics.drain(..) {
+        let seen = kept
+            .iter()
+            .rev()
+            .take_while(|k| k.sort_key() == d.sort_key())
+            .any(|k| *k == d);
+        if !seen {
+            kept.push(d);
+        }
+    }
+    *diagnostics = kept;
 }
 
 /// Runs every enabled rule over the model and the operations.

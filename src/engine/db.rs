@@ -14,6 +14,9 @@ use super::table::Table;
 #[derive(Debug, Clone, Default)]
 pub struct Engine {
     pub(crate) tables: BTreeMap<String, Table>,
+    /// TransactWriteItems' `ClientRequestToken`s: the request's `TransactItems` and
+    /// the answer given, so a retry is answered alike and a reuse refused.
+    pub(crate) transaction_tokens: BTreeMap<String, (Value, Value)>,
 }
 
 impl Engine {
@@ -52,6 +55,7 @@ impl Engine {
             "DescribeTable" => ops::tables::describe_table(self, body),
             "DeleteTable" => ops::tables::delete_table(self, body),
             "ListTables" => ops::tables::list_tables(self, body),
+            "UpdateTable" => ops::tables::update_table(self, body),
             "PutItem" => ops::items::put_item(self, body),
             "GetItem" => ops::items::get_item(self, body),
             "DeleteItem" => ops::items::delete_item(self, body),

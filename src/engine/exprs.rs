@@ -2,7 +2,7 @@
 //! maps well-formed, every `#name`/`:value` defined, none unused, legacy parameters
 //! not mixed in, in DynamoDB's order and words.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use crate::expr::ast::{
     Condition, Function, Operand, Path, PathElement, SetOperand, SetValue, UpdateClause, UpdateExpr,
@@ -11,6 +11,7 @@ use crate::expr::{self, ExprError, ExprKind};
 
 use super::error::{DynamoError, DynamoResult};
 use super::eval::{Placeholders, Step};
+use super::legacy;
 use super::wire::{value_from_json, Body};
 
 /// The parsed expressions of one request and its placeholder values.
@@ -167,20 +168,89 @@ impl Allowed {
     };
 }
 
-/// Legacy (non-expression) parameters and the expression parameters they conflict
-/// with, as DynamoDB lists them.
-const LEGACY: [(&str, &str); 7] = [
-    ("AttributesToGet", "ProjectionExpression"),
-    ("KeyConditions", "KeyConditionExpression"),
-    ("QueryFilter", "FilterExpression"),
-    ("ScanFilter", "FilterExpression"),
-    ("Expected", "ConditionExpression"),
-    ("AttributeUpdates", "UpdateExpression"),
-    ("ConditionalOperator", "FilterExpression"),
-];
+impl Allowed {
+    /// The expression parameters the operation takes, in the order DynamoDB names
+    /// them in its messages.
+    fn expression_params(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (on, name) in [
+            (self.projection, "ProjectionExpression"),
+            (self.filter, "FilterExpression"),
+            (self.key_condition, "KeyConditionExpression"),
+            (self.update, "UpdateExpression"),
+            (self.condition, "ConditionExpression"),
+        ] {
+            if on {
+                out.push(name);
+            }
+        }
+        out
+    }
 
-/// Parses and checks the expressions of a request body.
+    /// The legacy parameters the operation takes.
+    fn legacy_params(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (on, name) in [
+            (self.projection, "AttributesToGet"),
+            (self.key_condition && self.filter, "QueryFilter"),
+            (!self.key_condition && self.filter, "ScanFilter"),
+            (self.filter || self.condition, "ConditionalOperator"),
+            (self.key_condition, "KeyConditions"),
+            (self.condition, "Expected"),
+            (self.update, "AttributeUpdates"),
+        ] {
+            if on {
+                out.push(name);
+            }
+        }
+        out
+    }
+}
+
+/// The checks on which expression and legacy parameters a request carries, before
+/// its attribute values are read: no mixing of the two forms, no placeholder maps
+/// without an expression that could use them.
+pub fn check_forms(b: &Body<'_>, allowed: Allowed) -> DynamoResult<()> {
+    let legacy_params = allowed.legacy_params();
+    let expr_params = allowed.expression_params();
+    if let Some(msg) = legacy::mixed(b, &legacy_params, &expr_params) {
+        return Err(DynamoError::validation(msg));
+    }
+    let present = expr_params.iter().any(|e| b.has(e));
+    if b.has("ExpressionAttributeNames") && !present {
+        return Err(DynamoError::validation(
+            "ExpressionAttributeNames can only be specified when using expressions",
+        ));
+    }
+    let value_exprs: Vec<&str> = expr_params
+        .iter()
+        .copied()
+        .filter(|e| *e != "ProjectionExpression")
+        .collect();
+    if allowed.values && b.has("ExpressionAttributeValues") && !value_exprs.iter().any(|e| b.has(e))
+    {
+        return Err(DynamoError::validation(format!(
+            "ExpressionAttributeValues can only be specified when using expressions: {} {} null",
+            value_exprs.join(" and "),
+            if value_exprs.len() > 1 { "are" } else { "is" }
+        )));
+    }
+    Ok(())
+}
+
+/// Parses and checks the expressions of a request body, legacy parameters included
+/// (rewritten as expressions once checked, see [`super::legacy`]).
 pub fn prepare(b: &Body<'_>, allowed: Allowed) -> DynamoResult<Prepared> {
+    check_forms(b, allowed)?;
+    let legacy_params = allowed.legacy_params();
+    match legacy::rewrite(b, &legacy_params)? {
+        Some(rewritten) => prepare_expressions(&Body::new(&rewritten)?, allowed),
+        None => prepare_expressions(b, allowed),
+    }
+}
+
+/// Parses and checks the expression parameters of a body without legacy parameters.
+fn prepare_expressions(b: &Body<'_>, allowed: Allowed) -> DynamoResult<Prepared> {
     let text = |name: &str, on: bool| -> DynamoResult<Option<&str>> {
         if on {
             b.str(name)
@@ -197,40 +267,6 @@ pub fn prepare(b: &Body<'_>, allowed: Allowed) -> DynamoResult<Prepared> {
         .iter()
         .any(Option::is_some);
 
-    // Legacy parameters may not be mixed with expressions.
-    let legacy: Vec<&str> = LEGACY
-        .iter()
-        .map(|(l, _)| *l)
-        .filter(|l| b.has(l))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    if any_expr && !legacy.is_empty() {
-        let mut exprs: Vec<&str> = Vec::new();
-        for (name, present) in [
-            ("KeyConditionExpression", kce.is_some()),
-            ("ConditionExpression", cond.is_some()),
-            ("FilterExpression", filter.is_some()),
-            ("ProjectionExpression", proj.is_some()),
-            ("UpdateExpression", update.is_some()),
-        ] {
-            if present {
-                exprs.push(name);
-            }
-        }
-        exprs.sort();
-        return Err(DynamoError::validation(format!(
-            "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {{{}}} Expression parameters: {{{}}}",
-            legacy.join(", "),
-            exprs.join(", ")
-        )));
-    }
-    if let Some(l) = legacy.iter().find(|l| **l != "AttributesToGet") {
-        return Err(DynamoError::validation(format!(
-            "The legacy parameter {l} is not supported by this engine; use the expression parameters"
-        )));
-    }
-
     let names = b.string_map("ExpressionAttributeNames")?;
     let values_body = if allowed.values {
         b.object("ExpressionAttributeValues")?
@@ -238,11 +274,6 @@ pub fn prepare(b: &Body<'_>, allowed: Allowed) -> DynamoResult<Prepared> {
         None
     };
     if let Some(names) = &names {
-        if !any_expr {
-            return Err(DynamoError::validation(
-                "ExpressionAttributeNames can only be specified when using expressions",
-            ));
-        }
         if names.is_empty() {
             return Err(DynamoError::validation(
                 "ExpressionAttributeNames must not be empty",
@@ -255,12 +286,7 @@ pub fn prepare(b: &Body<'_>, allowed: Allowed) -> DynamoResult<Prepared> {
         }
     }
     let mut ph = Placeholders::default();
-    if let Some(vb) = values_body {
-        if !any_expr {
-            return Err(DynamoError::validation(
-                "ExpressionAttributeValues can only be specified when using expressions",
-            ));
-        }
+    if let Some(vb) = values_body.filter(|_| any_expr) {
         let entries: Vec<_> = vb.entries().collect();
         if entries.is_empty() {
             return Err(DynamoError::validation(
@@ -346,15 +372,6 @@ pub fn prepare(b: &Body<'_>, allowed: Allowed) -> DynamoResult<Prepared> {
         let resolved: Vec<Vec<Step>> = p.paths.iter().map(|x| ph.resolve(x)).collect();
         check_overlap(&resolved, ExprKind::Projection)?;
         out.projection = Some(resolved);
-    } else if let Some(list) = b.list("AttributesToGet")? {
-        let mut paths = Vec::new();
-        for v in list {
-            let name = v
-                .as_str()
-                .ok_or_else(|| DynamoError::serialization("AttributesToGet must be strings"))?;
-            paths.push(vec![Step::Key(name.to_string())]);
-        }
-        out.projection = Some(paths);
     }
     let mut unused_names: Vec<&String> = ph
         .names

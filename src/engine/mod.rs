@@ -14,6 +14,7 @@ pub mod exprs;
 pub mod http;
 pub mod keycond;
 pub mod keys;
+pub mod legacy;
 pub mod number;
 pub mod ops;
 pub mod schema;
@@ -21,6 +22,7 @@ pub mod server;
 pub mod size;
 pub mod symbolic;
 pub mod table;
+pub mod validate;
 pub mod value;
 pub mod wire;
 

@@ -11,12 +11,24 @@ use super::schema::{IndexSchema, Projection, TableSchema};
 use super::size::item_size;
 use super::value::{Item, KeyValue};
 
+/// How a table is billed (`BillingMode`), with its provisioned throughput.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Billing {
+    /// On-demand.
+    #[default]
+    PayPerRequest,
+    /// Provisioned read and write capacity units.
+    Provisioned { read: i64, write: i64 },
+}
+
 /// One table: schema, items, index entries.
 #[derive(Debug, Clone)]
 pub struct Table {
     pub schema: TableSchema,
     /// Creation time, seconds since the epoch (DescribeTable's `CreationDateTime`).
     pub created: f64,
+    /// Billing mode and throughput (CreateTable, UpdateTable, DescribeTable).
+    pub billing: Billing,
     items: BTreeMap<PrimaryKey, Item>,
     /// Parallel to `schema.indexes`.
     indexes: Vec<BTreeSet<IndexEntry>>,
@@ -30,6 +42,7 @@ impl Table {
         Self {
             schema,
             created,
+            billing: Billing::default(),
             items: BTreeMap::new(),
             indexes,
             total_bytes: 0,
@@ -103,6 +116,23 @@ impl Table {
             }
         }
         Some(old)
+    }
+
+    /// Bytes of the item collection of partition `hash`: its items and what its local
+    /// secondary indexes store for them (`ItemCollectionMetrics`).
+    pub fn collection_bytes(&self, hash: &KeyValue) -> u64 {
+        let mut total = 0;
+        for (_, item) in self.partition_range(hash, Bound::Unbounded, Bound::Unbounded, true) {
+            total += item_size(item);
+            for index in &self.schema.indexes {
+                if index.kind == super::schema::IndexKind::Local
+                    && index.keys.attributes().all(|k| item.contains_key(&k.name))
+                {
+                    total += item_size(&project_index(&self.schema, index, item));
+                }
+            }
+        }
+        total
     }
 
     /// Items of partition `hash` with sort keys within `(lower, upper)`, in key order

@@ -111,7 +111,12 @@ pub fn value_from_json(v: &Value) -> DynamoResult<AttributeValue> {
 /// DynamoDB's checks on a set as written: not empty, no duplicates (by value).
 fn check_set<T: Ord + Clone>(what: &str, raw: &[String], mut values: Vec<T>) -> DynamoResult<()> {
     if values.is_empty() {
-        return Err(invalid(format!("An {what} set  may not be empty")));
+        // DynamoDB words the empty binary set differently from the other two.
+        return Err(invalid(if what == "binary" {
+            "Binary sets should not be empty".to_string()
+        } else {
+            format!("An {what} set  may not be empty")
+        }));
     }
     values.sort();
     let len = values.len();

@@ -24,6 +24,7 @@ pub mod ast;
 mod condition;
 pub mod error;
 pub mod key_condition;
+pub mod legacy;
 mod lexer;
 mod parser;
 pub mod placeholders;

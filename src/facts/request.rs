@@ -27,6 +27,11 @@ use super::BoundOperation;
 /// its table or index is not known statically, or an expression's text is not.
 pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequest)> {
     let op = bound.op;
+    // Names or values the scanner could not read make a placeholder verdict a guess:
+    // the request is unknown when its first expression error is one.
+    if !placeholders_known(op) && raw_check(op).is_some_and(|r| placeholder_error(&r)) {
+        return None;
+    }
     let table = bound.table?;
     let kind = match op.kind {
         OpKind::Query => SymbolicOp::Query,
@@ -183,6 +188,35 @@ pub fn takes_values(kind: OpKind) -> bool {
 /// and unused placeholders, overlapping paths) in DynamoDB's order; `None` when the
 /// request is not known statically.
 pub fn check_exprs(op: &Operation) -> Option<Result<Vec<(ExprKind, Ast)>, ExprError>> {
+    let checked = raw_check(op)?;
+    if !placeholders_known(op) && placeholder_error(&checked) {
+        return None;
+    }
+    Some(checked)
+}
+
+/// An undefined or unused `#name`/`:value`: what maps the scanner could not read make
+/// uncertain.
+fn placeholder_error(checked: &Result<Vec<(ExprKind, Ast)>, ExprError>) -> bool {
+    checked.as_ref().err().is_some_and(|e| {
+        matches!(
+            e.code,
+            ErrorCode::UndefinedName
+                | ErrorCode::UndefinedValue
+                | ErrorCode::UnusedNames
+                | ErrorCode::UnusedValues
+        )
+    })
+}
+
+/// Whether every `#name` and `:value` key of the request is known (see
+/// [`Operation::names_complete`]).
+fn placeholders_known(op: &Operation) -> bool {
+    op.names_complete && op.values_complete
+}
+
+/// [`check_exprs`] with the names and values the scanner read, all of them or not.
+fn raw_check(op: &Operation) -> Option<Result<Vec<(ExprKind, Ast)>, ExprError>> {
     let exprs = static_exprs(op)?;
     let pairs: Vec<(ExprKind, &str)> = exprs.iter().map(|e| (e.kind, e.text)).collect();
     let names = names(op);

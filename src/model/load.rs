@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use toml::de::DeTable;
 
+use super::import::{self, Imported};
 pub use super::problem::{ModelError, ModelProblem, ProblemKind};
 use super::read::{self, Broken};
 use super::types::Model;
@@ -67,14 +68,52 @@ pub fn load_str(path: &Path, text: &str) -> Result<Model, Vec<ModelProblem>> {
     let mut problems = Vec::new();
     let mut model = Model::empty(Arc::from(path));
     let mut broken = Broken::default();
+    let imported = imports(path, doc.get_ref(), &mut problems);
+    broken.imported = imported.tables.iter().map(|t| t.name.clone()).collect();
     read::document(doc.get_ref(), &mut model, &mut broken, &mut problems);
+    for t in &mut model.tables {
+        t.origin.line = line_of(text, t.span.start);
+    }
+    import::fill_keys(&mut model, &imported);
     validate::check(&model, text, &broken, &mut problems);
+    model.import_notes = import::apply_to_model(&mut model, imported);
     if problems.is_empty() {
         Ok(model)
     } else {
         sort(&mut problems);
         Err(problems)
     }
+}
+
+/// Reads the files of `import = [..]`, relative to the `dynalint.toml`. A file that
+/// cannot be read is a problem of the model (it names a file that is not there); what
+/// is inside it that cannot be imported is a note.
+fn imports(path: &Path, doc: &DeTable<'_>, problems: &mut Vec<ModelProblem>) -> Imported {
+    let mut out = Imported::default();
+    let Some(list) = doc.get("import").and_then(|v| v.get_ref().as_array()) else {
+        return out;
+    };
+    let base = path.parent().unwrap_or(Path::new(""));
+    for item in list.iter() {
+        let Some(file) = item.get_ref().as_str() else {
+            // `read` reports the wrong type.
+            continue;
+        };
+        let span = Span::from(item.span());
+        let p = base.join(file);
+        match std::fs::read_to_string(&p) {
+            Ok(text) => import::merge(&mut out, import::import_file(&p, &text)),
+            Err(e) => problems.push(
+                ModelProblem::of(
+                    ProblemKind::InvalidValue,
+                    span,
+                    format!("cannot read `{file}` named in `import`: {e}"),
+                )
+                .with_help("paths in `import` are relative to the folder of `dynalint.toml`"),
+            ),
+        }
+    }
+    out
 }
 
 /// TOML's parser messages, in our style (lowercase start, no trailing period).
@@ -87,6 +126,16 @@ fn syntax_message(m: &str) -> String {
         first.unwrap_or_default(),
         chars.as_str()
     )
+}
+
+/// The 1-based line of a byte offset.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 fn clamp(span: Span, len: usize) -> Span {

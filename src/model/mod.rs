@@ -6,6 +6,7 @@
 //! DynamoDB's limits). Every problem is a [`ModelProblem`] with a span into the TOML.
 
 pub mod facts;
+pub mod import;
 pub mod load;
 pub mod problem;
 mod read;

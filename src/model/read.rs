@@ -17,7 +17,7 @@ use crate::attr::AttributeType;
 use crate::report::Severity;
 use crate::source::Span;
 
-const TOP_FIELDS: &[&str] = &["lint", "rules", "table", "access-pattern"];
+const TOP_FIELDS: &[&str] = &["import", "lint", "rules", "table", "access-pattern"];
 const LINT_FIELDS: &[&str] = &[
     "fail-on",
     "exclude",
@@ -36,9 +36,20 @@ const TABLE_FIELDS: &[&str] = &[
     "attributes",
     "index",
     "entity",
+    "billing-mode",
+    "read-capacity",
+    "write-capacity",
 ];
 const ATTRIBUTE_FIELDS: &[&str] = &["type", "values", "unique", "cardinality"];
-const INDEX_FIELDS: &[&str] = &["name", "kind", "partition-key", "sort-key", "projection"];
+const INDEX_FIELDS: &[&str] = &[
+    "name",
+    "kind",
+    "partition-key",
+    "sort-key",
+    "projection",
+    "read-capacity",
+    "write-capacity",
+];
 const ENTITY_FIELDS: &[&str] = &["name", "count", "keys", "attributes", "write-rate"];
 const PATTERN_FIELDS: &[&str] = &["name", "table", "index", "key", "order", "limit", "rate"];
 /// The levels a `[rules]` entry may set.
@@ -50,6 +61,9 @@ pub const RULE_LEVELS: &[&str] = &["error", "warning", "info", "off"];
 pub struct Broken {
     /// (table index, attribute name) whose declaration did not read.
     pub attributes: HashSet<(usize, String)>,
+    /// Names of tables an `import`ed file declares: a `[[table]]` of that name may
+    /// leave out its keys and only add figures.
+    pub imported: HashSet<String>,
 }
 
 /// Reads a whole document. The model is best effort when `problems` grows.
@@ -66,6 +80,13 @@ pub fn document(
         TOP_FIELDS,
         problems,
     );
+    if let Some((files, span)) = top.strings("import", problems) {
+        model.imports = files
+            .into_iter()
+            .map(|(file, span)| Import { file, span })
+            .collect();
+        model.import_span = Some(span);
+    }
     if let Some((t, at)) = top.table("lint", problems) {
         model.lint = lint(t, at, problems);
     }
@@ -76,7 +97,8 @@ pub fn document(
         .into_iter()
         .enumerate()
     {
-        model.tables.push(table(i, t, broken, problems));
+        let origin = TableOrigin::toml(model.path.clone());
+        model.tables.push(table(i, t, origin, broken, problems));
     }
     for p in array_of_tables(
         top.get("access-pattern"),
@@ -224,6 +246,7 @@ fn rules(t: &DeTable<'_>, problems: &mut Vec<ModelProblem>) -> IndexMap<String, 
 fn table(
     index_in_model: usize,
     v: &Value<'_>,
+    origin: TableOrigin,
     broken: &mut Broken,
     problems: &mut Vec<ModelProblem>,
 ) -> Table {
@@ -233,7 +256,8 @@ fn table(
     let mut fields = FieldSpans::default();
     let (name, name_span) = f.required_string("name", problems).unwrap_or_default();
     let what_name = if name.is_empty() { "?" } else { &name };
-    let partition_key = string_field(&f, "partition-key", true, &mut fields, problems);
+    let keys_imported = broken.imported.contains(&name);
+    let partition_key = string_field(&f, "partition-key", !keys_imported, &mut fields, problems);
     let sort_key = string_field(&f, "sort-key", false, &mut fields, problems);
     let refs = f
         .strings("refs", problems)
@@ -245,6 +269,20 @@ fn table(
     let item_count = count_field(&f, "item-count", &mut fields, problems);
     let avg_item_size = count_field(&f, "avg-item-size", &mut fields, problems);
     let write_rate = rate_field(&f, "write-rate", &mut fields, problems);
+    let billing_mode = f.string("billing-mode", problems).and_then(|(m, span)| {
+        fields.insert("billing-mode", span);
+        let mode = BillingMode::parse(&m);
+        if mode.is_none() {
+            problems.push(bad_choice(
+                span,
+                format!("`billing-mode` cannot be `{m}`"),
+                &m,
+                &["PAY_PER_REQUEST", "PROVISIONED"],
+            ));
+        }
+        mode
+    });
+    let provisioned = throughput(&f, &mut fields, problems);
 
     let mut attributes = IndexMap::new();
     if let Some((attrs, span)) = f.table("attributes", problems) {
@@ -281,10 +319,24 @@ fn table(
         attributes,
         indexes,
         entities,
+        billing_mode,
+        provisioned,
+        origin,
         span: extent(v),
         name_span,
         fields,
     }
+}
+
+/// `read-capacity` and `write-capacity`: provisioned throughput, when either is given.
+fn throughput(
+    f: &Fields<'_, '_>,
+    fields: &mut FieldSpans,
+    problems: &mut Vec<ModelProblem>,
+) -> Option<Throughput> {
+    let read = count_field(f, "read-capacity", fields, problems);
+    let write = count_field(f, "write-capacity", fields, problems);
+    (read.is_some() || write.is_some()).then_some(Throughput { read, write })
 }
 
 /// A string field recorded in `fields`.
@@ -561,12 +613,14 @@ fn index(v: &Value<'_>, table_pk: &Option<String>, problems: &mut Vec<ModelProbl
             projection(p, &mut fields, problems)
         })
         .unwrap_or(Projection::All);
+    let provisioned = throughput(&f, &mut fields, problems);
     Index {
         name,
         kind,
         partition_key,
         sort_key,
         projection,
+        provisioned,
         span: extent(v),
         name_span,
         fields,

@@ -6,6 +6,26 @@ use std::fmt::Write;
 use super::facts::{Presence, Projected};
 use super::types::*;
 
+/// Where a table came from: `dynalint.toml:3`, `infra/template.yaml:12 (SAM OrdersTable)`.
+/// Paths under the model's folder are shown relative to it, so output is the same
+/// wherever the command runs.
+pub fn origin(model: &Model, o: &TableOrigin) -> String {
+    let base = model.path.parent().unwrap_or(std::path::Path::new(""));
+    let path = o.path.strip_prefix(base).unwrap_or(&o.path);
+    let mut s = path.to_string_lossy().replace('\\', "/");
+    if o.line > 0 {
+        let _ = write!(s, ":{}", o.line);
+    }
+    if o.kind != OriginKind::DynalintToml {
+        let _ = write!(s, " ({}", o.kind.label());
+        if let Some(id) = &o.id {
+            let _ = write!(s, " {id}");
+        }
+        s.push(')');
+    }
+    s
+}
+
 /// Renders the whole model. Deterministic (declaration order), no colour, no trailing
 /// spaces, so it can be snapshot-tested and piped.
 pub fn render(model: &Model) -> String {
@@ -17,7 +37,7 @@ pub fn render(model: &Model) -> String {
         if n > 0 {
             out.push('\n');
         }
-        table(&mut out, t);
+        table(&mut out, model, t);
     }
     if !model.access_patterns.is_empty() {
         out.push_str("\naccess patterns\n");
@@ -72,12 +92,13 @@ fn bytes(n: f64) -> String {
     }
 }
 
-fn table(out: &mut String, t: &Table) {
+fn table(out: &mut String, model: &Model, t: &Table) {
     let _ = write!(out, "table {}", t.name);
     if !t.refs.is_empty() {
         let _ = write!(out, " (also named {})", t.refs.join(", "));
     }
     out.push('\n');
+    let _ = writeln!(out, "  from       {}", origin(model, &t.origin));
     let _ = writeln!(
         out,
         "  key        {}",
@@ -104,6 +125,13 @@ fn table(out: &mut String, t: &Table) {
     if let Some(r) = t.write_rate {
         let _ = writeln!(out, "  writes     {} items/s", thousands(r.round() as u64));
     }
+    if t.billing_mode.is_some() || t.provisioned.is_some() {
+        let _ = writeln!(
+            out,
+            "  billing    {}",
+            billing(t.billing_mode, t.provisioned)
+        );
+    }
     if !t.attributes.is_empty() {
         out.push_str("  attributes\n");
         for a in t.attributes.values() {
@@ -122,6 +150,26 @@ fn table(out: &mut String, t: &Table) {
             entity(out, t, e);
         }
     }
+}
+
+/// `PAY_PER_REQUEST`, `PROVISIONED 5 RCU, 5 WCU`.
+fn billing(mode: Option<BillingMode>, p: Option<Throughput>) -> String {
+    let mode = match (mode, p) {
+        (Some(m), _) => m.as_str(),
+        // CloudFormation's default when capacity is given and no mode is.
+        (None, Some(_)) => BillingMode::Provisioned.as_str(),
+        (None, None) => "?",
+    };
+    match p {
+        Some(p) => format!("{mode} {}", capacity(p)),
+        None => mode.to_string(),
+    }
+}
+
+/// `5 RCU, 5 WCU`, `? RCU` for a figure not known.
+fn capacity(p: Throughput) -> String {
+    let n = |v: Option<u64>| v.map_or("?".to_string(), thousands);
+    format!("{} RCU, {} WCU", n(p.read), n(p.write))
 }
 
 fn attribute(out: &mut String, a: &Attribute) {
@@ -166,6 +214,9 @@ fn index(out: &mut String, t: &Table, i: &Index) {
         (Projection::Include(_), Projected::Only(a)) => format!("INCLUDE: {}", a.join(", ")),
     };
     let _ = writeln!(out, "      projects {projection}");
+    if let Some(p) = i.provisioned {
+        let _ = writeln!(out, "      capacity {}", capacity(p));
+    }
     if t.entities.is_empty() {
         return;
     }

@@ -3,6 +3,7 @@
 
 use indexmap::IndexMap;
 
+use super::template::KeyTemplate;
 use crate::attr::AttributeType;
 use crate::report::Severity;
 use crate::source::{FilePath, Span};
@@ -20,6 +21,23 @@ pub struct Model {
     pub tables: Vec<Table>,
     /// `[[access-pattern]]`, in file order.
     pub access_patterns: Vec<AccessPattern>,
+    /// `import = ["template.yaml"]`: templates whose tables join the model, paths
+    /// relative to the `dynalint.toml`.
+    pub imports: Vec<Import>,
+    /// The span of the `import` array, when written.
+    pub import_span: Option<Span>,
+    /// What importing those files could not do (unreadable declarations, conflicts
+    /// with the TOML): notes, never errors.
+    pub import_notes: Vec<super::import::ImportNote>,
+}
+
+/// One entry of `import`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    /// The file, as written (relative to the `dynalint.toml`).
+    pub file: String,
+    /// The span of the string in the TOML.
+    pub span: Span,
 }
 
 impl Model {
@@ -31,6 +49,9 @@ impl Model {
             rules: IndexMap::new(),
             tables: Vec::new(),
             access_patterns: Vec::new(),
+            imports: Vec::new(),
+            import_span: None,
+            import_notes: Vec::new(),
         }
     }
 
@@ -126,6 +147,13 @@ pub struct Table {
     pub indexes: Vec<Index>,
     /// `[[table.entity]]`, in file order.
     pub entities: Vec<Entity>,
+    /// `billing-mode`: on-demand or provisioned, when declared.
+    pub billing_mode: Option<BillingMode>,
+    /// `read-capacity`/`write-capacity`: the table's provisioned throughput, when given.
+    pub provisioned: Option<Throughput>,
+    /// Where the table was declared: `dynalint.toml`, a template, the Rust code. Its
+    /// `path` is the file that `span`, `name_span` and `fields` index into.
+    pub origin: TableOrigin,
     /// The `[[table]]` header and body.
     pub span: Span,
     /// The value of `name`.
@@ -149,6 +177,121 @@ impl Table {
     pub fn is_named_by(&self, name: &str) -> bool {
         self.name == name || self.refs.iter().any(|r| r == name)
     }
+
+    /// The table's name as a template when it is built from parts a deployment fills in
+    /// (`{Stage}-orders` from `!Sub "${Stage}-orders"`); `None` for a plain name.
+    pub fn name_template(&self) -> Option<KeyTemplate> {
+        KeyTemplate::parse(&self.name)
+            .ok()
+            .filter(|t| !t.is_constant())
+    }
+}
+
+/// Where a table's declaration came from, so `model show`, `init` and conflict notes
+/// can name the file and line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableOrigin {
+    /// What kind of file declared it.
+    pub kind: OriginKind,
+    /// The file (the one the table's spans index into).
+    pub path: FilePath,
+    /// 1-based line of the declaration; 0 when not known.
+    pub line: usize,
+    /// The name the file gives the declaration besides the table name: the logical id of
+    /// a CloudFormation resource (`OrdersTable`), a Terraform address
+    /// (`aws_dynamodb_table.orders`).
+    pub id: Option<String>,
+}
+
+impl TableOrigin {
+    /// A table of a `dynalint.toml` at `path`, line unknown yet.
+    pub fn toml(path: FilePath) -> Self {
+        Self {
+            kind: OriginKind::DynalintToml,
+            path,
+            line: 0,
+            id: None,
+        }
+    }
+}
+
+/// The kinds of file a table can be declared in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OriginKind {
+    /// A `[[table]]` of `dynalint.toml`.
+    DynalintToml,
+    /// A CloudFormation template (YAML or JSON): `AWS::DynamoDB::Table`/`GlobalTable`.
+    CloudFormation,
+    /// A SAM template (`Transform: AWS::Serverless-2016-10-31`), including
+    /// `AWS::Serverless::SimpleTable`.
+    Sam,
+    /// A CDK app's synthesised template (`cdk.out/*.template.json`).
+    Cdk,
+    /// The `resources` of a Serverless Framework `serverless.yml`.
+    Serverless,
+    /// A Terraform `aws_dynamodb_table` resource.
+    Terraform,
+    /// A NoSQL Workbench data model export.
+    NoSqlWorkbench,
+    /// The output of `aws dynamodb describe-table`.
+    DescribeTable,
+    /// A `create_table` call in the Rust code.
+    RustCode,
+}
+
+impl OriginKind {
+    /// How `model show` and notes name the kind.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::DynalintToml => "dynalint.toml",
+            Self::CloudFormation => "CloudFormation",
+            Self::Sam => "SAM",
+            Self::Cdk => "CDK",
+            Self::Serverless => "Serverless Framework",
+            Self::Terraform => "Terraform",
+            Self::NoSqlWorkbench => "NoSQL Workbench",
+            Self::DescribeTable => "describe-table",
+            Self::RustCode => "Rust code",
+        }
+    }
+}
+
+/// How a table's reads and writes are paid for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BillingMode {
+    /// `PAY_PER_REQUEST`: on-demand, billed per request.
+    PayPerRequest,
+    /// `PROVISIONED`: a fixed read and write capacity per second.
+    Provisioned,
+}
+
+impl BillingMode {
+    /// DynamoDB's name: `PAY_PER_REQUEST` or `PROVISIONED`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PayPerRequest => "PAY_PER_REQUEST",
+            Self::Provisioned => "PROVISIONED",
+        }
+    }
+
+    /// Parses DynamoDB's name.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "PAY_PER_REQUEST" => Some(Self::PayPerRequest),
+            "PROVISIONED" => Some(Self::Provisioned),
+            _ => None,
+        }
+    }
+}
+
+/// Provisioned throughput: capacity units per second; `None` when not known (a
+/// parameter without a default, an auto-scaled figure).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Throughput {
+    /// `ReadCapacityUnits`.
+    pub read: Option<u64>,
+    /// `WriteCapacityUnits`.
+    pub write: Option<u64>,
 }
 
 /// A declared value distribution: a plain list, or value → share of items.
@@ -229,6 +372,8 @@ pub struct Index {
     pub sort_key: Option<String>,
     /// `projection` (`ALL` when not written).
     pub projection: Projection,
+    /// `read-capacity`/`write-capacity` of a global index, when given.
+    pub provisioned: Option<Throughput>,
     /// The `[[table.index]]` header and body.
     pub span: Span,
     /// The value of `name`.

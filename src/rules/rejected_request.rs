@@ -737,6 +737,22 @@ fn reserved_word_fix(op: &Operation, e: &ExprError) -> Option<Fix> {
     })
 }
 
+/// DynamoDB echoes the whole offending list in a length violation (`Value '[...]' at
+/// 'transactItems'`); in a finding, a long echo is shortened to `…`.
+fn elide_echo(message: &str) -> String {
+    const LONGEST: usize = 60;
+    let Some((head, rest)) = message.split_once("Value '") else {
+        return message.to_string();
+    };
+    let Some(end) = rest.rfind("' at '") else {
+        return message.to_string();
+    };
+    if end <= LONGEST {
+        return message.to_string();
+    }
+    format!("{head}Value '…{}", &rest[end..])
+}
+
 /// Most requests DynamoDB takes in one call of a batch or transaction API.
 fn limit_of(kind: OpKind) -> usize {
     match kind {
@@ -773,9 +789,10 @@ fn batch_size(cx: &mut RuleContext<'_>, op: &Operation) {
     let Some(body) = batch_body(op.kind, &requests) else {
         return;
     };
-    let Err(err) = Engine::new().handle(op.kind.api_name(), &body) else {
+    let Err(mut err) = Engine::new().handle(op.kind.api_name(), &body) else {
         return;
     };
+    err.message = elide_echo(&err.message);
     let limit = limit_of(op.kind);
     let what = match op.kind {
         OpKind::BatchGetItem => "keys",

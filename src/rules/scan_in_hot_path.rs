@@ -78,13 +78,9 @@ impl Rule for ScanInHotPath {
             }
             d.note(format!("hot because: {}", hot.entry));
             d.help("serve this access pattern with a `query` on the partition key or a GSI");
-        } else if let Some(lp) = op.context.in_loop.as_ref().filter(|lp| {
-            // A `while` that feeds `last_evaluated_key` back reads the pages of one scan,
-            // and a bare `loop` is as often a retry or a page loop as a walk: neither
-            // repeats the scan per element. A `for` over tenants that paginates a scan
-            // each does.
-            lp.kind != "loop" && !(lp.kind == "while" && op.exclusive_start_key)
-        }) {
+        } else if let Some(lp) = &op.context.in_loop {
+            // The scanner leaves out the loop that reads the pages of one scan (or
+            // retries it): a loop here repeats the whole read.
             cx.report(
                 file.clone(),
                 op.method_span,

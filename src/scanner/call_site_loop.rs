@@ -80,13 +80,19 @@ pub fn loop_at_call_site(
             return None;
         }
         // The first caller in file order (so the answer does not depend on hashing)
-        // whose loop calls one of the names.
-        if let Some(&(gi, ni)) = Callers::of(&callers.in_loops, &names).first() {
-            let caller = graphs.get(gi)?.get(ni)?;
-            let lc = caller
-                .loop_calls
-                .iter()
-                .find(|c| names.contains(&c.name.as_str()))?;
+        // whose loop calls one of the names once per iteration: a loop that pages
+        // through the read or retries it is no repetition, and the search goes on up.
+        let found = Callers::of(&callers.in_loops, &names)
+            .into_iter()
+            .find_map(|(gi, ni)| {
+                let caller = graphs.get(gi)?.get(ni)?;
+                let lc = caller.loop_calls.iter().find(|c| {
+                    names.contains(&c.name.as_str())
+                        && c.shape.repeats(&c.kind, op.exclusive_start_key)
+                })?;
+                Some((gi, caller, lc))
+            });
+        if let Some((gi, caller, lc)) = found {
             let file = files.get(gi)?;
             return Some(LoopInfo {
                 kind: lc.kind.clone(),

@@ -58,10 +58,71 @@ pub fn qualified_fn_name(src: Src<'_>, f: Node<'_>) -> String {
     }
 }
 
-/// The innermost loop around `node` inside its function, if any.
-pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
+/// What a `for`/`while`/`loop` does besides walking a collection, read from its text
+/// (the keyword to the closing brace). Not every loop around a request repeats it per
+/// element: a pagination loop reads the next page of one read, a retry loop sends the
+/// same request again until it succeeds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoopShape {
+    /// Follows the response's `last_evaluated_key`.
+    pub pages: bool,
+    /// Retries: it leaves on success (`break`/`return`), names a retry, an attempt, a
+    /// backoff or a sleep, and does not walk a collection (`loop`, `while`, or a `for`
+    /// over a range of attempts).
+    pub retries: bool,
+}
+
+impl LoopShape {
+    /// Reads the loop's text; `kind` is `for`, `while` or `loop`.
+    pub fn of(kind: &str, text: &str) -> Self {
+        let pages = text.contains("last_evaluated_key") || text.contains("LastEvaluatedKey");
+        let lower = text.to_ascii_lowercase();
+        let names_retry = ["retry", "retries", "attempt", "backoff", "sleep"]
+            .iter()
+            .any(|w| lower.contains(w));
+        let exits = has_word(text, "break") || has_word(text, "return");
+        // `for attempt in 0..MAX` retries; `for id in ids` walks a collection.
+        let over_range = kind != "for"
+            || text
+                .split_once('{')
+                .is_some_and(|(head, _)| head.contains(".."));
+        Self {
+            pages,
+            retries: names_retry && exits && over_range,
+        }
+    }
+
+    /// Whether a request in this loop runs once per iteration of it. A request that
+    /// sets `exclusive_start_key` in a loop that follows `last_evaluated_key`, or in a
+    /// `loop`/`while` (the key travels under another name: `next`, `cursor`), is one
+    /// paginated read.
+    pub fn repeats(self, kind: &str, exclusive_start_key: bool) -> bool {
+        !(self.retries || (exclusive_start_key && (self.pages || kind != "for")))
+    }
+}
+
+/// Whether `word` occurs in `text` as a whole word.
+fn has_word(text: &str, word: &str) -> bool {
+    let bytes = text.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = i.checked_sub(1).and_then(|j| bytes.get(j)).copied();
+        let after = bytes.get(i + word.len()).copied();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
+/// The innermost loop around `node` inside its function that runs it once per
+/// iteration, if any, and whether a loop around it pages through a read
+/// (see [`LoopShape`]; `exclusive_start_key` says the request sets one).
+pub fn enclosing_loop(
+    src: Src<'_>,
+    node: Node<'_>,
+    exclusive_start_key: bool,
+) -> (Option<LoopInfo>, bool) {
     let mut prev = node;
     let mut adaptor: Option<LoopInfo> = None;
+    let mut paged = false;
     for anc in ancestors(src, node) {
         match anc.kind() {
             "function_item" => break,
@@ -69,18 +130,27 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
                 // The iterated expression of a `for` runs once; only its body loops.
                 let in_head = anc.kind() == "for_expression"
                     && field(anc, "value").is_some_and(|v| v.id() == prev.id());
-                if !in_head {
-                    let kind = match anc.kind() {
-                        "for_expression" => "for",
-                        "while_expression" => "while",
-                        _ => "loop",
-                    };
-                    return Some(adaptor.unwrap_or(LoopInfo {
-                        kind: kind.to_string(),
-                        span: span(anc),
-                        caller: None,
-                        elements: field(anc, "value").and_then(|v| fixed_elements(src, v)),
-                    }));
+                let kind = match anc.kind() {
+                    "for_expression" => "for",
+                    "while_expression" => "while",
+                    _ => "loop",
+                };
+                let shape = LoopShape::of(kind, src.of(anc));
+                // Only the innermost paging loop pages: one around it (`for tenant in
+                // tenants { loop { .. } }`) repeats the whole read.
+                let pages_here = exclusive_start_key && !paged;
+                if !in_head && adaptor.is_none() && !shape.repeats(kind, pages_here) {
+                    paged |= !shape.retries;
+                } else if !in_head {
+                    return (
+                        Some(adaptor.unwrap_or(LoopInfo {
+                            kind: kind.to_string(),
+                            span: span(anc),
+                            caller: None,
+                            elements: field(anc, "value").and_then(|v| fixed_elements(src, v)),
+                        })),
+                        paged,
+                    );
                 }
             }
             "closure_expression" if adaptor.is_none() => {
@@ -88,7 +158,7 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
                     adaptor = Some(info);
                 } else if let Some(info) = futures_loop(src, anc) {
                     // The innermost repetition: nothing further out is more precise.
-                    return Some(info);
+                    return (Some(info), paged);
                 }
             }
             "call_expression" => {
@@ -99,19 +169,22 @@ pub fn enclosing_loop(src: Src<'_>, node: Node<'_>) -> Option<LoopInfo> {
                     && name != "collect"
                     && name != "from_iter"
                 {
-                    return Some(LoopInfo {
-                        kind: name.to_string(),
-                        span: span(anc),
-                        caller: None,
-                        elements: None,
-                    });
+                    return (
+                        Some(LoopInfo {
+                            kind: name.to_string(),
+                            span: span(anc),
+                            caller: None,
+                            elements: None,
+                        }),
+                        paged,
+                    );
                 }
             }
             _ => {}
         }
         prev = anc;
     }
-    adaptor
+    (adaptor, paged)
 }
 
 /// How many elements a `for` walks when the code fixes them: an array literal

@@ -57,23 +57,28 @@ pub struct Folded {
 pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded {
     let src = cx.src;
     let mut out = Folded::default();
-    let roots = nodes.iter().copied().filter(|n| match n.kind() {
-        "call_expression" => root_kind(cx, *n).is_some() || helper_name(cx, *n).is_some(),
-        "struct_expression" => rusoto_kind(cx, *n).is_some(),
-        _ => false,
-    });
-    for n in roots {
+    for n in nodes.iter().copied() {
         if n.kind() == "struct_expression" {
+            if rusoto_kind(cx, n).is_none() {
+                continue;
+            }
             if let Some(op) = fold_rusoto(cx, path, n) {
                 out.ops.push((op, Escape::None));
             }
             continue;
         }
-        let helper = match root_kind(cx, n) {
+        if n.kind() != "call_expression" {
+            continue;
+        }
+        let root = root_kind(cx, n);
+        let helper = match root {
             Some(_) => None,
-            None => helper_name(cx, n),
+            None => match helper_name(cx, n) {
+                Some(h) => Some(h),
+                None => continue,
+            },
         };
-        let kind = root_kind(cx, n).unwrap_or(OpKind::Query);
+        let kind = root.unwrap_or(OpKind::Query);
         let mut op = Operation::new(kind, path.clone(), span(n));
         op.method_span = method_span(n);
         if helper.is_none() {
@@ -179,8 +184,9 @@ pub(super) const HELPER_SETTERS: &[&str] = &[
     "key",
 ];
 
-/// `base(&client)` or `self.base()` followed by a builder setter: a helper that
-/// returns a builder (decided at link time, when every helper is known).
+/// `base(&client)` or `self.base()` followed by a builder setter, or handed to another
+/// function (`collect_all(self.base())`, `let q = self.base(); collect_all(q)`): a
+/// helper that returns a builder (decided at link time, when every helper is known).
 fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
     let src = cx.src;
     // What follows first: it rules out most calls without naming them.
@@ -188,17 +194,76 @@ fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
     while matches!(up.kind(), "try_expression" | "await_expression") {
         up = src.parent(up)?;
     }
-    if up.kind() != "field_expression" {
-        return None;
-    }
-    let m = field(up, "field").map(|f| src.of(f))?;
-    if !HELPER_SETTERS.contains(&m) {
+    let chained = up.kind() == "field_expression"
+        && field(up, "field").is_some_and(|f| HELPER_SETTERS.contains(&src.of(f)));
+    if !chained && !handed_on(cx, n) {
         return None;
     }
     match method_name(src, n) {
         Some(m) if setter(m).is_some() || op_for_method(m).is_some() => None,
         Some(m) => Some(m.to_string()),
         None => Some(last_segment(call_path(src, n)?).to_string()),
+    }
+}
+
+/// Blocks longer than this are not searched for a later use of a `let` (generated
+/// code): following every binding through a huge body would cost a walk each.
+const MAX_HANDED_BLOCK: usize = 16 * 1024;
+
+/// Whether the value of call `n` is handed to another function as it is: an argument
+/// of a call (not a setter's, nor `Some`/`Ok`), or bound by `let` to a name that is
+/// later such an argument.
+fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
+    let src = cx.src;
+    let Some(p) = src.parent(n) else {
+        return false;
+    };
+    match p.kind() {
+        "arguments" => receives(cx, p),
+        "let_declaration" if field(p, "value").is_some_and(|v| v.id() == n.id()) => {
+            let Some(name) = field(p, "pattern")
+                .map(|pat| src.of(pat).trim_start_matches("mut ").trim())
+                .filter(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            else {
+                return false;
+            };
+            let Some(block) = src
+                .parent(p)
+                .filter(|b| b.byte_range().len() <= MAX_HANDED_BLOCK)
+            else {
+                return false;
+            };
+            let ident = kind_id("identifier");
+            !descendants_after(block, p.end_byte(), &mut |u| {
+                u.kind_id() == ident
+                    && src.of(u) == name
+                    && src
+                        .parent(u)
+                        .is_some_and(|a| a.kind() == "arguments" && receives(cx, a))
+            })
+            .is_empty()
+        }
+        _ => false,
+    }
+}
+
+/// Whether the call owning `args` can be a crate function receiving a builder.
+fn receives(cx: &FileCx<'_>, args: Node<'_>) -> bool {
+    let Some(call) = cx
+        .src
+        .parent(args)
+        .filter(|c| c.kind() == "call_expression")
+    else {
+        return false;
+    };
+    match method_name(cx.src, call) {
+        Some(m) => setter(m).is_none() && op_for_method(m).is_none(),
+        None => call_path(cx.src, call).is_some_and(|p| {
+            !matches!(
+                last_segment(p),
+                "Some" | "Ok" | "Err" | "Box::pin" | "pin" | "new"
+            )
+        }),
     }
 }
 
@@ -262,6 +327,8 @@ fn method_span(call: Node<'_>) -> Span {
 #[derive(Default)]
 struct State {
     sent: bool,
+    /// `exclusive_start_key` is set inside a loop that pages (see `LoopShape`).
+    paged: bool,
     /// A method no DynamoDB builder has, called before the request was sent.
     foreign: bool,
     end: usize,
@@ -308,6 +375,9 @@ fn climb_apply<'t>(
                             }
                         }
                         Some((s, set)) => {
+                            if s == Setter::ExclusiveStartKey {
+                                st.paged |= enclosing_loop(src, call, true).1;
+                            }
                             record_setter(cx, op, name, set, p, call, conditional);
                             apply(cx, op, s, set, call, conditional)
                         }
@@ -623,23 +693,33 @@ fn apply(
         Setter::Update => op.update = first.map(|a| expr_arg(cx, a, conditional)),
         Setter::Statement => op.statement = first.map(|a| expr_arg(cx, a, conditional)),
         Setter::Names => {
-            for (k, v, c) in pairs(cx, &args, set) {
-                if let Some(key) = cx.string(k).value() {
-                    op.names.insert(
-                        key.to_string(),
-                        NameArg {
-                            name: cx.string(v),
-                            span: span(v),
-                            conditional: conditional || c,
-                        },
-                    );
+            let (entries, complete) = pairs(cx, &args, set);
+            op.names_complete &= complete;
+            for (k, v, c) in entries {
+                match cx.string(k).value() {
+                    Some(key) => {
+                        op.names.insert(
+                            key.to_string(),
+                            NameArg {
+                                name: cx.string(v),
+                                span: span(v),
+                                conditional: conditional || c,
+                            },
+                        );
+                    }
+                    None => op.names_complete = false,
                 }
             }
         }
         Setter::Values => {
-            for (k, v, _) in pairs(cx, &args, set) {
-                if let Some(key) = cx.string(k).value() {
-                    op.values.insert(key.to_string(), cx.value(v));
+            let (entries, complete) = pairs(cx, &args, set);
+            op.values_complete &= complete;
+            for (k, v, _) in entries {
+                match cx.string(k).value() {
+                    Some(key) => {
+                        op.values.insert(key.to_string(), cx.value(v));
+                    }
+                    None => op.values_complete = false,
                 }
             }
         }
@@ -737,14 +817,17 @@ fn unwrap_some<'t>(cx: &FileCx<'t>, a: Node<'t>) -> Option<Node<'t>> {
     call_args(a).first().copied()
 }
 
-/// The (key, value) pairs of a map setter: two arguments, or a whole map.
-fn pairs<'t>(cx: &FileCx<'t>, args: &[Node<'t>], set: bool) -> Vec<(Node<'t>, Node<'t>, bool)> {
+/// The (key, value) pairs of a map setter: two arguments, or a whole map; and whether
+/// they are all of them.
+type Pairs<'t> = (Vec<(Node<'t>, Node<'t>, bool)>, bool);
+
+fn pairs<'t>(cx: &FileCx<'t>, args: &[Node<'t>], set: bool) -> Pairs<'t> {
     if !set && args.len() == 2 {
-        return vec![(args[0], args[1], false)];
+        return (vec![(args[0], args[1], false)], true);
     }
     match args.first() {
-        Some(m) => items::map_entries(cx, *m, 0),
-        None => Vec::new(),
+        Some(m) => items::entries(cx, *m, 0),
+        None => (Vec::new(), true),
     }
 }
 
@@ -812,11 +895,15 @@ fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
     let src = cx.src;
     op.span = Span::new(op.span.start, st.end.max(op.span.end));
     op.context.function = enclosing_function(src, root);
-    op.context.in_loop = enclosing_loop(src, root);
+    let (in_loop, paged) = enclosing_loop(src, root, op.exclusive_start_key);
+    op.context.in_loop = in_loop;
     if is_test_code(src, root) {
         op.context.cold = Some(ColdReason::Test);
     }
-    if op.exclusive_start_key && op.context.in_loop.is_some() {
+    // A loop that feeds `last_evaluated_key` back as `exclusive_start_key` reads every
+    // page: around the whole chain, or only around the setter (`req =
+    // req.set_exclusive_start_key(..)` in a loop that sends `req`).
+    if paged || st.paged {
         op.paginated = true;
     }
     op.fingerprint_text = fold_whitespace(src.span_text(op.span));
@@ -834,6 +921,7 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
     let mut op = Operation::new(kind, path.clone(), span(n));
     op.method_span = field(n, "name").map(span).unwrap_or(op.span);
     let body = field(n, "body")?;
+    let mut key_conditions = None;
     for f in named_children(body) {
         let (fname, value) = match f.kind() {
             "field_initializer" => (field(f, "field").map(|x| src.of(x)), field(f, "value")),
@@ -852,6 +940,9 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
         let value = unwrap_some(cx, peel(value)).unwrap_or(value);
         if src.of(peel(value)) == "None" {
             continue;
+        }
+        if fname == "key_conditions" {
+            key_conditions = Some(value);
         }
         if let Some((s, _)) = setter(fname) {
             let as_set = matches!(
@@ -873,23 +964,33 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
                     merge_map(slot, map);
                 }
                 Setter::Names => {
-                    for (k, v, c) in items::map_entries(cx, value, 0) {
-                        if let Some(key) = cx.string(k).value() {
-                            op.names.insert(
-                                key.to_string(),
-                                NameArg {
-                                    name: cx.string(v),
-                                    span: span(v),
-                                    conditional: c,
-                                },
-                            );
+                    let (entries, complete) = items::entries(cx, value, 0);
+                    op.names_complete &= complete;
+                    for (k, v, c) in entries {
+                        match cx.string(k).value() {
+                            Some(key) => {
+                                op.names.insert(
+                                    key.to_string(),
+                                    NameArg {
+                                        name: cx.string(v),
+                                        span: span(v),
+                                        conditional: c,
+                                    },
+                                );
+                            }
+                            None => op.names_complete = false,
                         }
                     }
                 }
                 Setter::Values => {
-                    for (k, v, _) in items::map_entries(cx, value, 0) {
-                        if let Some(key) = cx.string(k).value() {
-                            op.values.insert(key.to_string(), cx.value(v));
+                    let (entries, complete) = items::entries(cx, value, 0);
+                    op.values_complete &= complete;
+                    for (k, v, _) in entries {
+                        match cx.string(k).value() {
+                            Some(key) => {
+                                op.values.insert(key.to_string(), cx.value(v));
+                            }
+                            None => op.values_complete = false,
                         }
                     }
                 }
@@ -899,6 +1000,9 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
                 }
             }
         }
+    }
+    if let Some(map) = key_conditions {
+        super::key_conditions::apply(cx, &mut op, map);
     }
     let st = State {
         sent: true,

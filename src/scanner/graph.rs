@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::context::is_test_attr;
+use super::context::{is_test_attr, LoopShape};
 use super::lex::{Tok, Token};
 use crate::source::Span;
 
@@ -41,6 +41,8 @@ pub struct LoopCall {
     pub kind: String,
     /// The loop's keyword.
     pub span: Span,
+    /// Whether it pages through a read or retries rather than walks a collection.
+    pub shape: LoopShape,
 }
 
 /// Keywords and std names that look like calls but never name a crate function.
@@ -267,6 +269,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                                     name: w.clone(),
                                     kind: kind.to_string(),
                                     span,
+                                    shape: LoopShape::default(),
                                 });
                             }
                         }
@@ -317,7 +320,20 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                 stack.push(frame);
             }
             Tok::Punct(b'}') => {
-                stack.pop();
+                if let Some(Frame::Loop { kind, span }) = stack.pop() {
+                    // Known only at its end: whether the loop pages or retries.
+                    let text = src.get(span.start..t.end as usize).unwrap_or_default();
+                    let shape = LoopShape::of(&kind, &String::from_utf8_lossy(text));
+                    let in_fn = stack.iter().rev().find_map(|f| match f {
+                        Frame::Fn { index } => Some(*index),
+                        _ => None,
+                    });
+                    if let Some(f) = in_fn.and_then(|fi| fns.get_mut(fi)) {
+                        for lc in f.loop_calls.iter_mut().filter(|c| c.span == span) {
+                            lc.shape = shape;
+                        }
+                    }
+                }
                 attrs.clear();
             }
             _ => {}

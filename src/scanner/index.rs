@@ -79,7 +79,8 @@ pub struct FileIndex {
     pub fns: Vec<FnNode>,
     pub problems: Vec<ScanProblem>,
     /// For a file the pre-filter ruled out: the names of calls whose result it chains
-    /// into a builder setter (`base(&c).send()`, `self.everything().limit(5)`). Should
+    /// into a builder setter (`base(&c).send()`, `self.everything().limit(5)`) or hands
+    /// to another function (`collect_all(self.base())`). Should
     /// one of them turn out to return a builder (known only once every file is
     /// indexed), the link phase indexes the file again with a parse.
     pub chained: Vec<String>,
@@ -121,8 +122,9 @@ pub fn may_call_dynamodb(text: &[u8]) -> bool {
 }
 
 /// Names of calls whose result the code chains into a builder setter, from tokens:
-/// `name(..)`, then any `?` and `.await`, then `.send`/`.limit`/`.key`/... — the shapes
-/// the fold recognises as a helper's returned builder.
+/// `name(..)`, then any `?` and `.await`, then `.send`/`.limit`/`.key`/..., or hands on
+/// (an argument, or the value of a `let`) — the shapes the fold recognises as a
+/// helper's returned builder.
 pub fn chained_calls(src: &[u8], toks: &[Token]) -> Vec<String> {
     // For each open `(`: the token index of the name before it, if it is a name.
     let mut open: Vec<Option<usize>> = Vec::new();
@@ -154,7 +156,16 @@ pub fn chained_calls(src: &[u8], toks: &[Token]) -> Vec<String> {
                             && std::str::from_utf8(t.text(src))
                                 .is_ok_and(|w| HELPER_SETTERS.contains(&w))
                     });
-                if setter {
+                // Handed on: an argument (`collect_all(self.base())`), or bound
+                // (`let q = self.base();`) to be one later.
+                let argument = j == i + 1
+                    && toks
+                        .get(j)
+                        .is_some_and(|t| t.is_punct(b')') || t.is_punct(b','));
+                let bound = j == i + 1
+                    && toks.get(j).is_some_and(|t| t.is_punct(b';'))
+                    && assigned(toks, name_at);
+                if setter || argument || bound {
                     out.push(String::from_utf8_lossy(toks[name_at].text(src)).into_owned());
                 }
             }
@@ -164,6 +175,21 @@ pub fn chained_calls(src: &[u8], toks: &[Token]) -> Vec<String> {
     out.sort();
     out.dedup();
     out
+}
+
+/// Whether the call whose name is token `name_at` is the value of an assignment or a
+/// `let`: `= a.b::c(`, walking back over its receiver and path.
+fn assigned(toks: &[Token], name_at: usize) -> bool {
+    let mut k = name_at;
+    while let Some(p) = k.checked_sub(1) {
+        let t = toks[p];
+        if t.kind == Tok::Ident || t.is_punct(b'.') || t.is_punct(b':') {
+            k = p;
+        } else {
+            return t.is_punct(b'=');
+        }
+    }
+    false
 }
 
 /// Indexes one file: operations (when the pre-filter lets it through), constants,
@@ -512,10 +538,18 @@ fn collect_uses(src: Src<'_>, n: Node<'_>, prefix: &[String], out: &mut Vec<UseA
 mod tests {
     use super::*;
 
-    /// (code, the calls chained into a builder setter).
+    /// (code, the calls chained into a builder setter or handed on).
     const CASES: &[(&str, &[&str])] = &[
         ("fn f() { base(&c).send(); }", &["base"]),
-        ("fn f() { let x = helper(a, b(c))?.limit(5); }", &["helper"]),
+        // `b(c)` is handed to `helper`: it could return a builder too.
+        (
+            "fn f() { let x = helper(a, b(c))?.limit(5); }",
+            &["b", "helper"],
+        ),
+        (
+            "fn f() { pager::all(self.repo.base(id)).await; let q = base(1); x(q + 1)?; }",
+            &["base"],
+        ),
         (
             "fn f() { self.everything().await?.send().await; }",
             &["everything"],

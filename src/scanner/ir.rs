@@ -416,6 +416,12 @@ pub struct Operation {
     pub names: IndexMap<String, NameArg>,
     /// `:value` → what is known of it.
     pub values: IndexMap<String, ValueInfo>,
+    /// False when some `#name` keys could not be read (a map built in a loop, a
+    /// parameter, a helper's map, `format!("#{k}")`): `names` is then not all of them,
+    /// and what the request defines is unknown.
+    pub names_complete: bool,
+    /// The same for `:value` keys and `values`.
+    pub values_complete: bool,
     /// The item of a PutItem (or a transaction Put).
     pub item: Option<AttrMap>,
     /// The key of a GetItem/UpdateItem/DeleteItem (or BatchGet key list, merged).
@@ -477,6 +483,8 @@ impl Operation {
             statement: None,
             names: IndexMap::new(),
             values: IndexMap::new(),
+            names_complete: true,
+            values_complete: true,
             item: None,
             key: None,
             consistent_read: None,

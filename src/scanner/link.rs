@@ -347,6 +347,8 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     take!(scan_index_forward);
     take!(select);
     take!(total_segments);
+    op.names_complete &= helper.names_complete;
+    op.values_complete &= helper.values_complete;
     op.paginated |= helper.paginated;
     op.exclusive_start_key |= helper.exclusive_start_key;
     if op.children.is_empty() {

@@ -49,6 +49,7 @@ mod graph;
 mod index;
 pub mod ir;
 mod items;
+mod key_conditions;
 mod lex;
 mod link;
 mod parse;

@@ -315,22 +315,115 @@ impl<'a> FileCx<'a> {
         let (from, to) = (decl.end_byte(), use_at.start_byte());
         let mut parts = vec![base];
         let mut any = false;
+        // A change made on some paths only (in an `if`, a loop, a closure) leaves the
+        // string unknown: each path builds another one, and a guess would be wrong on
+        // some (`SET a = :a` on one path, `SET a = :a, b = :b` on the other).
+        // A branch that holds the use too is a path the use is on: no choice there.
+        let holds_use = |a: Node<'_>| {
+            a.start_byte() <= use_at.start_byte() && use_at.end_byte() <= a.end_byte()
+        };
+        let on_some_paths = |n: Node<'_>| {
+            ancestors(src, n)
+                .take_while(|a| a.id() != block.id())
+                .any(|a| match a.kind() {
+                    "block" => {
+                        src.parent(a).is_some_and(|p| p.kind() == "if_expression") && !holds_use(a)
+                    }
+                    "match_arm" | "else_clause" => !holds_use(a),
+                    "while_expression" | "for_expression" | "loop_expression"
+                    | "closure_expression" => true,
+                    _ => false,
+                })
+        };
+        let changed_on_some_paths = || {
+            Resolved::unknown(format!(
+                "`{name}` is changed on some paths only: each path builds another string"
+            ))
+        };
         for n in descendants_between(block, from, to, &mut |n| {
-            matches!(n.kind(), "call_expression" | "compound_assignment_expr")
+            matches!(
+                n.kind(),
+                "call_expression"
+                    | "compound_assignment_expr"
+                    | "assignment_expression"
+                    | "macro_invocation"
+                    | "reference_expression"
+            )
         }) {
-            if n.kind() == "compound_assignment_expr" {
-                let left = field(n, "left").map(|l| src.of(l));
-                if left == Some(name) && src.of(n).contains("+=") {
-                    if let Some(r) = field(n, "right") {
-                        parts.push(self.string_at(r, depth + 1));
+            match n.kind() {
+                "compound_assignment_expr" => {
+                    let left = field(n, "left").map(|l| src.of(l));
+                    if left == Some(name) {
+                        if on_some_paths(n) || !src.of(n).contains("+=") {
+                            return changed_on_some_paths();
+                        }
+                        if let Some(r) = field(n, "right") {
+                            parts.push(self.string_at(r, depth + 1));
+                            any = true;
+                        }
+                    }
+                }
+                "assignment_expression" => {
+                    if field(n, "left").is_some_and(|l| src.of(l) == name) {
+                        if on_some_paths(n) {
+                            return changed_on_some_paths();
+                        }
+                        // Assigned anew: what came before no longer counts.
+                        let Some(r) = field(n, "right") else {
+                            return changed_on_some_paths();
+                        };
+                        parts = vec![self.string_at(r, depth + 1)];
                         any = true;
                     }
                 }
-            } else if let Some((recv, m, call)) = method_call(src, n) {
-                if src.of(recv) == name && (m == "push_str" || m == "push") {
-                    if let Some(a) = call_args(call).first() {
-                        parts.push(self.string_at(*a, depth + 1));
-                        any = true;
+                // `write!(s, ..)`, `&mut s` handed to a function: changed in ways the
+                // scanner does not follow.
+                "macro_invocation" => {
+                    let first_arg = src.of(n).split_once('(').map(|(_, rest)| {
+                        rest.split(',')
+                            .next()
+                            .unwrap_or("")
+                            .trim()
+                            .trim_start_matches("&mut ")
+                    });
+                    if first_arg == Some(name) {
+                        return Resolved::unknown(format!(
+                            "`{name}` is written to by a macro dynalint does not expand"
+                        ));
+                    }
+                }
+                "reference_expression" => {
+                    let mutable = src.of(n).starts_with("&mut");
+                    if mutable && named_children(n).last().is_some_and(|v| src.of(*v) == name) {
+                        return Resolved::unknown(format!(
+                            "`{name}` is lent as `&mut` and may be changed"
+                        ));
+                    }
+                }
+                _ => {
+                    let Some((recv, m, call)) = method_call(src, n) else {
+                        continue;
+                    };
+                    if src.of(recv) != name {
+                        continue;
+                    }
+                    match m.as_str() {
+                        "push_str" | "push" => {
+                            if on_some_paths(n) {
+                                return changed_on_some_paths();
+                            }
+                            if let Some(a) = call_args(call).first() {
+                                parts.push(self.string_at(*a, depth + 1));
+                                any = true;
+                            }
+                        }
+                        "pop" | "truncate" | "clear" | "insert" | "insert_str" | "remove"
+                        | "retain" | "drain" | "replace_range" | "extend" | "split_off" => {
+                            return Resolved::unknown(format!(
+                                "`{name}` is changed by `.{m}()`, which dynalint does not follow"
+                            ));
+                        }
+                        _ => {}
                     }
                 }
             }

@@ -12,6 +12,9 @@ use crate::engine::exprs::{prepare, Allowed};
 use crate::engine::keys::{request_primary_key, WriteKind};
 use crate::engine::ops::items::{validate_new_item, write_consumed};
 use crate::engine::size::item_size;
+use crate::engine::validate::{
+    java_repr, violations_message, Constraints, RETURN_CAPACITY, RETURN_METRICS,
+};
 use crate::engine::value::Item;
 use crate::engine::wire::{item_from_json, item_to_json, Body};
 
@@ -35,13 +38,49 @@ fn add_capacity(
     }
 }
 
+/// `RequestItems`, checked as DynamoDB does: present, not empty, and every key a
+/// valid table name.
+fn request_items<'a>(b: &Body<'a>, op: &str) -> DynamoResult<Body<'a>> {
+    let Some(items) = b.object("RequestItems")? else {
+        return Err(DynamoError::missing_member("requestItems"));
+    };
+    if items.entries().next().is_none() {
+        return Err(DynamoError::validation(format!(
+            "The requestItems parameter is required for {op}"
+        )));
+    }
+    let mut c = Constraints::new();
+    for (name, _) in items.entries() {
+        c.name(Some(name), "requestItems", 3);
+        if !c.is_empty() {
+            return Err(DynamoError::validation(violations_message(&[format!(
+                "Value '{}' at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]",
+                java_repr(b.raw("RequestItems").unwrap_or(&Value::Null))
+            )])));
+        }
+    }
+    let mut c = Constraints::new();
+    c.enumeration(
+        b.str("ReturnConsumedCapacity")?,
+        "returnConsumedCapacity",
+        RETURN_CAPACITY,
+    );
+    if op == "BatchWriteItem" {
+        c.enumeration(
+            b.str("ReturnItemCollectionMetrics")?,
+            "returnItemCollectionMetrics",
+            RETURN_METRICS,
+        );
+    }
+    c.finish()?;
+    Ok(items)
+}
+
 /// `BatchGetItem`.
 pub fn batch_get_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
+    let request_items = request_items(&b, "BatchGetItem")?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
-    let Some(request_items) = b.object("RequestItems")? else {
-        return Err(DynamoError::missing_member("requestItems"));
-    };
     let mut total = 0;
     let mut plans = Vec::new();
     for (table_name, spec) in request_items.entries() {
@@ -134,10 +173,23 @@ enum BatchWrite {
 /// `BatchWriteItem`.
 pub fn batch_write_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
+    let request_items = request_items(&b, "BatchWriteItem")?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
-    let Some(request_items) = b.object("RequestItems")? else {
-        return Err(DynamoError::missing_member("requestItems"));
-    };
+    // Each table's list holds 1 to 25 requests (a constraint of the service model,
+    // which echoes the whole map); all tables together hold at most 25.
+    let mut c = Constraints::new();
+    for (_, list) in request_items.entries() {
+        let len = list.as_array().map_or(0, Vec::len);
+        if !(1..=MAX_BATCH_WRITE).contains(&len) {
+            c.fail(
+                Some(&java_repr(b.raw("RequestItems").unwrap_or(&Value::Null))),
+                "requestItems",
+                "Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]",
+            );
+            break;
+        }
+    }
+    c.finish()?;
     let mut writes: Vec<(String, BatchWrite)> = Vec::new();
     for (table_name, list) in request_items.entries() {
         let list = list.as_array().ok_or_else(|| {
@@ -145,11 +197,6 @@ pub fn batch_write_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value
                 "Unexpected value type in payload for RequestItems: expected a list",
             )
         })?;
-        if list.is_empty() {
-            return Err(DynamoError::validation(format!(
-                "1 validation error detected: Value '{{{table_name}=[]}}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
-            )));
-        }
         for w in list {
             let w = Body::new(w)?;
             let put = w.object("PutRequest")?;
@@ -172,7 +219,7 @@ pub fn batch_write_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value
     }
     if writes.len() > MAX_BATCH_WRITE {
         return Err(DynamoError::validation(
-            "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]",
+            "Too many items requested for the BatchWriteItem call",
         ));
     }
     // Validate everything before writing anything: a bad request writes nothing.

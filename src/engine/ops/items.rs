@@ -9,13 +9,17 @@ use crate::engine::capacity::{
 use crate::engine::db::Engine;
 use crate::engine::error::{DynamoError, DynamoResult};
 use crate::engine::eval::{apply_update, eval_condition, finish_projection, project, Step};
-use crate::engine::exprs::{prepare, Allowed, Prepared};
+use crate::engine::exprs::{check_forms, prepare, Allowed, Prepared};
 use crate::engine::keys::{
     check_index_keys, item_primary_key, request_primary_key, PrimaryKey, WriteKind,
 };
 use crate::engine::size::{item_size, MAX_ITEM_SIZE};
 use crate::engine::table::Table;
-use crate::engine::value::Item;
+use crate::engine::validate::{
+    java_repr, table_name, Constraints, CONDITIONAL_OPERATORS, RETURN_CAPACITY, RETURN_METRICS,
+    RETURN_ON_FAILURE, RETURN_VALUES,
+};
+use crate::engine::value::{Item, KeyValue};
 use crate::engine::wire::{item_to_json, Body};
 
 /// `ReturnValues` of a write.
@@ -28,19 +32,15 @@ pub enum ReturnValues {
     UpdatedNew,
 }
 
-/// Reads `ReturnValues`, allowing only what the operation supports.
+/// Reads `ReturnValues` (its enum was checked with the other constraints), allowing
+/// only what the operation supports.
 pub fn return_values(b: &Body<'_>, update: bool) -> DynamoResult<ReturnValues> {
     let v = match b.str("ReturnValues")? {
-        None | Some("NONE") => ReturnValues::None,
         Some("ALL_OLD") => ReturnValues::AllOld,
         Some("UPDATED_OLD") => ReturnValues::UpdatedOld,
         Some("ALL_NEW") => ReturnValues::AllNew,
         Some("UPDATED_NEW") => ReturnValues::UpdatedNew,
-        Some(other) => {
-            return Err(DynamoError::validation(format!(
-                "1 validation error detected: Value '{other}' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"
-            )))
-        }
+        _ => ReturnValues::None,
     };
     if !update && !matches!(v, ReturnValues::None | ReturnValues::AllOld) {
         return Err(DynamoError::validation(
@@ -52,13 +52,62 @@ pub fn return_values(b: &Body<'_>, update: bool) -> DynamoResult<ReturnValues> {
 
 /// Whether a failed condition should carry the item (`ReturnValuesOnConditionCheckFailure`).
 fn return_on_failure(b: &Body<'_>) -> DynamoResult<bool> {
-    match b.str("ReturnValuesOnConditionCheckFailure")? {
-        None | Some("NONE") => Ok(false),
-        Some("ALL_OLD") => Ok(true),
-        Some(other) => Err(DynamoError::validation(format!(
-            "1 validation error detected: Value '{other}' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]"
-        ))),
+    Ok(b.str("ReturnValuesOnConditionCheckFailure")? == Some("ALL_OLD"))
+}
+
+/// The member constraints of a single-item write (PutItem, DeleteItem, UpdateItem),
+/// in DynamoDB's order; `what` is the item member (`item` or `key`).
+fn write_constraints(b: &Body<'_>, what: (&str, &str)) -> DynamoResult<()> {
+    let mut c = Constraints::new();
+    c.enumeration(
+        b.str("ReturnConsumedCapacity")?,
+        "returnConsumedCapacity",
+        RETURN_CAPACITY,
+    );
+    c.not_null(b.has(what.0), what.1);
+    c.enumeration(
+        b.str("ConditionalOperator")?,
+        "conditionalOperator",
+        CONDITIONAL_OPERATORS,
+    );
+    c.enumeration(b.str("ReturnValues")?, "returnValues", RETURN_VALUES);
+    c.enumeration(
+        b.str("ReturnItemCollectionMetrics")?,
+        "returnItemCollectionMetrics",
+        RETURN_METRICS,
+    );
+    c.enumeration(
+        b.str("ReturnValuesOnConditionCheckFailure")?,
+        "returnValuesOnConditionCheckFailure",
+        RETURN_ON_FAILURE,
+    );
+    c.finish()
+}
+
+/// `ItemCollectionMetrics` of a write to partition `hash`, when asked for (`SIZE`)
+/// and the table has a local secondary index (only those have item collections).
+pub fn collection_metrics(
+    b: &Body<'_>,
+    table: &Table,
+    hash: &KeyValue,
+) -> DynamoResult<Option<Value>> {
+    if b.str("ReturnItemCollectionMetrics")? != Some("SIZE")
+        || !table
+            .schema
+            .indexes
+            .iter()
+            .any(|i| i.kind == crate::engine::schema::IndexKind::Local)
+    {
+        return Ok(None);
     }
+    let gb = table.collection_bytes(hash) as f64 / (1024.0 * 1024.0 * 1024.0);
+    let low = gb.floor();
+    let mut key = Item::new();
+    key.insert(table.schema.keys.hash.name.clone(), hash.to_value());
+    Ok(Some(json!({
+        "ItemCollectionKey": item_to_json(&key),
+        "SizeEstimateRangeGB": [low, low + 1.0],
+    })))
 }
 
 /// Checks a request's `ConditionExpression` against the current item.
@@ -129,51 +178,72 @@ fn put_attributes(out: &mut Map<String, Value>, item: Option<Item>) {
 /// `PutItem`.
 pub fn put_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
-    let name = b.required_str("TableName", "tableName")?;
-    let item = b
-        .item("Item")?
-        .ok_or_else(|| DynamoError::missing_member("item"))?;
+    let name = table_name(&b)?;
+    write_constraints(&b, ("Item", "item"))?;
+    let allowed = Allowed {
+        condition: true,
+        ..Allowed::NONE
+    };
+    check_forms(&b, allowed)?;
+    let item = b.item("Item")?.unwrap_or_default();
     let rv = return_values(&b, false)?;
+    if item_size(&item) > MAX_ITEM_SIZE {
+        return Err(DynamoError::validation(
+            "Item size has exceeded the maximum allowed size",
+        ));
+    }
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let on_fail = return_on_failure(&b)?;
-    let p = prepare(
-        &b,
-        Allowed {
-            condition: true,
-            ..Allowed::NONE
-        },
-    )?;
+    let p = prepare(&b, allowed)?;
     let table = engine.table_mut(name)?;
     let pk = validate_new_item(table, &item, WriteKind::Put)?;
     let old = table.get(&pk);
     check_condition(&p, old, on_fail)?;
     let consumed = write_consumed_if(mode, table, old, Some(&item));
+    let hash = pk.hash.clone();
     let old = table.put(pk, item);
     let mut out = Map::new();
     if rv == ReturnValues::AllOld {
         put_attributes(&mut out, old);
     }
     finish(&mut out, table, &consumed, mode);
+    if let Some(m) = collection_metrics(&b, table, &hash)? {
+        out.insert("ItemCollectionMetrics".into(), m);
+    }
     Ok(Value::Object(out))
 }
 
 /// `GetItem`.
 pub fn get_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
-    let name = b.required_str("TableName", "tableName")?;
-    let key = b
-        .item("Key")?
-        .ok_or_else(|| DynamoError::missing_member("key"))?;
+    let name = table_name(&b)?;
+    let mut c = Constraints::new();
+    if let Some(list) = b.list("AttributesToGet")? {
+        c.length(
+            list.len(),
+            &java_repr(&Value::Array(list.clone())),
+            "attributesToGet",
+            1,
+            Some(255),
+        );
+    }
+    c.enumeration(
+        b.str("ReturnConsumedCapacity")?,
+        "returnConsumedCapacity",
+        RETURN_CAPACITY,
+    );
+    c.not_null(b.has("Key"), "key");
+    c.finish()?;
+    let allowed = Allowed {
+        projection: true,
+        values: false,
+        ..Allowed::NONE
+    };
+    check_forms(&b, allowed)?;
+    let key = b.item("Key")?.unwrap_or_default();
     let consistent = b.bool("ConsistentRead")?.unwrap_or(false);
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
-    let p = prepare(
-        &b,
-        Allowed {
-            projection: true,
-            values: false,
-            ..Allowed::NONE
-        },
-    )?;
+    let p = prepare(&b, allowed)?;
     let table = engine.table(name)?;
     let pk = request_primary_key(&table.schema, &key)?;
     let found = table.get(&pk);
@@ -194,20 +264,18 @@ pub fn get_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
 /// `DeleteItem`.
 pub fn delete_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
-    let name = b.required_str("TableName", "tableName")?;
-    let key = b
-        .item("Key")?
-        .ok_or_else(|| DynamoError::missing_member("key"))?;
+    let name = table_name(&b)?;
+    write_constraints(&b, ("Key", "key"))?;
+    let allowed = Allowed {
+        condition: true,
+        ..Allowed::NONE
+    };
+    check_forms(&b, allowed)?;
+    let key = b.item("Key")?.unwrap_or_default();
     let rv = return_values(&b, false)?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let on_fail = return_on_failure(&b)?;
-    let p = prepare(
-        &b,
-        Allowed {
-            condition: true,
-            ..Allowed::NONE
-        },
-    )?;
+    let p = prepare(&b, allowed)?;
     let table = engine.table_mut(name)?;
     let pk = request_primary_key(&table.schema, &key)?;
     let old = table.get(&pk);
@@ -219,6 +287,9 @@ pub fn delete_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
         put_attributes(&mut out, old);
     }
     finish(&mut out, table, &consumed, mode);
+    if let Some(m) = collection_metrics(&b, table, &pk.hash)? {
+        out.insert("ItemCollectionMetrics".into(), m);
+    }
     Ok(Value::Object(out))
 }
 
@@ -251,21 +322,19 @@ pub fn updated_item(
 /// `UpdateItem`.
 pub fn update_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
-    let name = b.required_str("TableName", "tableName")?;
-    let key = b
-        .item("Key")?
-        .ok_or_else(|| DynamoError::missing_member("key"))?;
+    let name = table_name(&b)?;
+    write_constraints(&b, ("Key", "key"))?;
+    let allowed = Allowed {
+        condition: true,
+        update: true,
+        ..Allowed::NONE
+    };
+    check_forms(&b, allowed)?;
+    let key = b.item("Key")?.unwrap_or_default();
     let rv = return_values(&b, true)?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let on_fail = return_on_failure(&b)?;
-    let p = prepare(
-        &b,
-        Allowed {
-            condition: true,
-            update: true,
-            ..Allowed::NONE
-        },
-    )?;
+    let p = prepare(&b, allowed)?;
     let table = engine.table_mut(name)?;
     let pk = request_primary_key(&table.schema, &key)?;
     let old = table.get(&pk).cloned();
@@ -273,7 +342,7 @@ pub fn update_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let new = updated_item(table, &p, &key, old.as_ref())?;
     check_condition(&p, old.as_ref(), on_fail)?;
     let consumed = write_consumed_if(mode, table, old.as_ref(), Some(&new));
-    table.put(pk, new.clone());
+    table.put(pk.clone(), new.clone());
     let mut out = Map::new();
     let touched: Vec<Vec<Step>> = p
         .update
@@ -294,6 +363,9 @@ pub fn update_item(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     };
     put_attributes(&mut out, attrs);
     finish(&mut out, table, &consumed, mode);
+    if let Some(m) = collection_metrics(&b, table, &pk.hash)? {
+        out.insert("ItemCollectionMetrics".into(), m);
+    }
     Ok(Value::Object(out))
 }
 

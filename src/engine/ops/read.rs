@@ -11,12 +11,15 @@ use crate::engine::capacity::{read_units, Consumed, ReturnCapacity};
 use crate::engine::db::Engine;
 use crate::engine::error::{DynamoError, DynamoResult};
 use crate::engine::eval::{eval_condition, finish_projection, project};
-use crate::engine::exprs::{prepare, top_level_names, Allowed, Prepared};
+use crate::engine::exprs::{check_forms, prepare, top_level_names, Allowed, Prepared};
 use crate::engine::keycond::{key_range, KeyRange};
 use crate::engine::keys::{after, before, key_item, Bounded, IndexEntry, PrimaryKey, Sort};
 use crate::engine::schema::{IndexKind, IndexSchema, KeySchema, Projection};
 use crate::engine::size::item_size;
 use crate::engine::table::{project_index, Table};
+use crate::engine::validate::{
+    java_repr, table_name, Constraints, CONDITIONAL_OPERATORS, RETURN_CAPACITY, SELECT,
+};
 use crate::engine::value::{Item, KeyValue};
 use crate::engine::wire::{item_to_json, Body};
 
@@ -44,42 +47,80 @@ struct ReadRequest<'a> {
     exprs: Prepared,
 }
 
+/// The member constraints of a Query or Scan, in DynamoDB's order.
+fn read_constraints(b: &Body<'_>, query: bool) -> DynamoResult<()> {
+    let mut c = Constraints::new();
+    if let Some(list) = b.list("AttributesToGet")? {
+        c.length(
+            list.len(),
+            &java_repr(&Value::Array(list.clone())),
+            "attributesToGet",
+            1,
+            Some(255),
+        );
+    }
+    c.enumeration(b.str("Select")?, "select", SELECT);
+    let index = b.str("IndexName")?;
+    c.name(index, "indexName", 3);
+    c.enumeration(
+        b.str("ReturnConsumedCapacity")?,
+        "returnConsumedCapacity",
+        RETURN_CAPACITY,
+    );
+    c.enumeration(
+        b.str("ConditionalOperator")?,
+        "conditionalOperator",
+        CONDITIONAL_OPERATORS,
+    );
+    match b.int("Limit")? {
+        // Query words its Limit violation in the older form, without the value.
+        Some(l) if query && l < 1 => c.fail_raw(
+            "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+        ),
+        limit => c.range(limit, "limit", Some(1), None),
+    }
+    if !query {
+        c.range(b.int("Segment")?, "segment", Some(0), Some(999_999));
+        c.range(
+            b.int("TotalSegments")?,
+            "totalSegments",
+            Some(1),
+            Some(1_000_000),
+        );
+    }
+    c.finish()
+}
+
 fn read_request<'a>(b: &Body<'a>, query: bool) -> DynamoResult<ReadRequest<'a>> {
-    let table = b.required_str("TableName", "tableName")?;
+    let table = table_name(b)?;
+    read_constraints(b, query)?;
+    let allowed = Allowed {
+        key_condition: query,
+        filter: true,
+        projection: true,
+        ..Allowed::NONE
+    };
+    check_forms(b, allowed)?;
     let index = b.str("IndexName")?;
     let select = match b.str("Select")? {
-        None => None,
         Some("ALL_ATTRIBUTES") => Some(Select::AllAttributes),
         Some("ALL_PROJECTED_ATTRIBUTES") => Some(Select::AllProjected),
         Some("SPECIFIC_ATTRIBUTES") => Some(Select::Specific),
         Some("COUNT") => Some(Select::Count),
-        Some(other) => {
-            return Err(DynamoError::validation(format!(
-                "1 validation error detected: Value '{other}' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"
-            )))
-        }
+        _ => None,
     };
-    let limit = match b.int("Limit")? {
-        Some(l) if l < 1 => {
-            return Err(DynamoError::validation(
-                "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
-            ))
-        }
-        Some(l) => Some(usize::try_from(l).unwrap_or(usize::MAX)),
-        None => None,
-    };
+    let limit = b
+        .int("Limit")?
+        .map(|l| usize::try_from(l).unwrap_or(usize::MAX));
     let consistent = b.bool("ConsistentRead")?.unwrap_or(false);
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let start = b.item("ExclusiveStartKey")?;
-    let exprs = prepare(
-        b,
-        Allowed {
-            key_condition: query,
-            filter: true,
-            projection: true,
-            ..Allowed::NONE
-        },
-    )?;
+    if query && !b.has("KeyConditions") && !b.has("KeyConditionExpression") {
+        return Err(DynamoError::validation(
+            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
+        ));
+    }
+    let exprs = prepare(b, allowed)?;
     match (select, exprs.projection.is_some()) {
         (Some(Select::Specific), false) => {
             return Err(DynamoError::validation(
@@ -147,27 +188,6 @@ fn index_checks<'t>(
             )));
         }
     }
-    if index.kind == IndexKind::Global {
-        // A GSI cannot fetch from the table: naming an attribute it does not store is
-        // rejected (an LSI would fetch it, at extra cost).
-        if let Some(paths) = &req.exprs.projection {
-            let mut missing: Vec<&str> = Vec::new();
-            for p in paths {
-                if let Some(crate::engine::eval::Step::Key(k)) = p.first() {
-                    if !table.schema.index_projects(index, k) && !missing.contains(&k.as_str()) {
-                        missing.push(k);
-                    }
-                }
-            }
-            if !missing.is_empty() {
-                return Err(DynamoError::validation(format!(
-                    "One or more parameter values were invalid: Global secondary index {} does not project [{}]",
-                    index.name,
-                    missing.join(", ")
-                )));
-            }
-        }
-    }
     Ok(Some((pos, index)))
 }
 
@@ -196,7 +216,8 @@ fn read_entries<'a>(
     };
     let count_only = req.select == Some(Select::Count);
     // Only ALL_ATTRIBUTES (allowed on an LSI or an ALL index) reads the whole item; a
-    // projection on an index sees what the index stores.
+    // projection on an index sees what the index stores, and an attribute the index
+    // does not project is silently missing from the result.
     let whole_item = req.select == Some(Select::AllAttributes);
     for (key, item) in entries {
         let stored = match index {
@@ -435,26 +456,8 @@ fn segment_hash(k: &KeyValue) -> u64 {
 /// `Scan`.
 pub fn scan(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
-    let segment = b.int("Segment")?;
-    let total = b.int("TotalSegments")?;
-    if let Some(s) = segment.filter(|s| *s < 0) {
-        return Err(DynamoError::validation(format!(
-            "1 validation error detected: Value '{s}' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0"
-        )));
-    }
-    if let Some(t) = total {
-        if t < 1 {
-            return Err(DynamoError::validation(format!(
-                "1 validation error detected: Value '{t}' at 'totalSegments' failed to satisfy constraint: Member must have value greater than or equal to 1"
-            )));
-        }
-        if t > 1_000_000 {
-            return Err(DynamoError::validation(format!(
-                "1 validation error detected: Value '{t}' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000"
-            )));
-        }
-    }
     let req = read_request(&b, false)?;
+    let (segment, total) = (b.int("Segment")?, b.int("TotalSegments")?);
     let segments = match (segment, total) {
         (Some(_), None) => {
             return Err(DynamoError::validation(

@@ -10,7 +10,8 @@ use crate::engine::error::{DynamoError, DynamoResult, ErrorKind};
 use crate::engine::schema::{
     IndexKind, IndexSchema, KeyAttribute, KeySchema, Projection, TableSchema,
 };
-use crate::engine::table::Table;
+use crate::engine::table::{Billing, Table};
+use crate::engine::validate::{table_name_at, Constraints, BILLING_MODES};
 use crate::engine::wire::Body;
 
 /// Most global secondary indexes per table (DynamoDB's default quota).
@@ -25,161 +26,338 @@ fn invalid(msg: impl Into<String>) -> DynamoError {
     ))
 }
 
-/// Reads a `KeySchema` list against the declared attribute definitions.
-fn key_schema(
-    list: &[Value],
-    defs: &[(String, AttributeType)],
-    what: &str,
-) -> DynamoResult<KeySchema> {
-    let mut hash = None;
-    let mut range = None;
+/// A `KeySchema` element as DynamoDB echoes it in a violation.
+fn key_element_repr(v: &Value) -> String {
+    let field = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("null")
+            .to_string()
+    };
+    format!(
+        "KeySchemaElement(attributeName={}, keyType={})",
+        field("AttributeName"),
+        field("KeyType")
+    )
+}
+
+/// The member constraints of a `KeySchema` at `path` (1 or 2 elements, each with a
+/// name and a HASH or RANGE key type).
+fn key_schema_constraints(c: &mut Constraints, list: Option<&Vec<Value>>, path: &str) {
+    let Some(list) = list else {
+        c.not_null(false, path);
+        return;
+    };
+    let shown = format!(
+        "[{}]",
+        list.iter()
+            .map(key_element_repr)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    c.length(list.len(), &shown, path, 1, Some(2));
     for (i, el) in list.iter().enumerate() {
-        let el = Body::new(el)?;
-        let name = el.required_str("AttributeName", "keySchema.member.attributeName")?;
-        let kind = el.required_str("KeyType", "keySchema.member.keyType")?;
-        let ty = defs
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| *t)
-            .ok_or_else(|| {
-                invalid(format!(
-                    "Some index key attributes are not defined in AttributeDefinitions. Keys: [{name}], AttributeDefinitions: [{}]",
-                    defs.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
-                ))
-            })?;
-        let attr = KeyAttribute::new(name, ty);
-        match (kind, i) {
-            ("HASH", 0) => hash = Some(attr),
-            ("RANGE", 1) => range = Some(attr),
-            ("HASH" | "RANGE", _) => {
-                return Err(invalid(format!(
-                    "Invalid KeySchema: The first KeySchemaElement is not a HASH key type ({what})"
-                )))
-            }
-            (other, _) => {
-                return Err(DynamoError::validation(format!(
-                    "1 validation error detected: Value '{other}' at 'keySchema.{}.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]",
-                    i + 1
-                )))
-            }
-        }
+        let kt = el.get("KeyType").and_then(Value::as_str);
+        c.not_null(
+            el.get("AttributeName").is_some_and(|v| !v.is_null()),
+            &format!("{path}.{}.member.attributeName", i + 1),
+        );
+        c.not_null(kt.is_some(), &format!("{path}.{}.member.keyType", i + 1));
+        c.enumeration(
+            kt,
+            &format!("{path}.{}.member.keyType", i + 1),
+            &["HASH", "RANGE"],
+        );
     }
-    let hash = hash.ok_or_else(|| {
-        invalid(format!(
-            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type ({what})"
-        ))
-    })?;
-    if range.as_ref().is_some_and(|r| r.name == hash.name) {
-        return Err(invalid(
+}
+
+/// The names of a `KeySchema`, in order.
+fn key_names(list: &[Value]) -> Vec<&str> {
+    list.iter()
+        .filter_map(|e| e.get("AttributeName").and_then(Value::as_str))
+        .collect()
+}
+
+fn key_type(list: &[Value], i: usize) -> Option<&str> {
+    list.get(i)
+        .and_then(|e| e.get("KeyType"))
+        .and_then(Value::as_str)
+}
+
+/// DynamoDB's checks on one key schema (the table's or an index's) against the
+/// attribute definitions, and the schema they describe.
+fn key_schema(list: &[Value], defs: &[(String, AttributeType)]) -> DynamoResult<KeySchema> {
+    let names = key_names(list);
+    let def_names: Vec<&str> = defs.iter().map(|(n, _)| n.as_str()).collect();
+    if names.iter().any(|k| !def_names.contains(k)) {
+        return Err(invalid(format!(
+            "Some index key attributes are not defined in AttributeDefinitions. Keys: [{}], AttributeDefinitions: [{}]",
+            names.join(", "),
+            def_names.join(", ")
+        )));
+    }
+    if names.len() == 2 && names[0] == names[1] {
+        return Err(DynamoError::validation(
             "Both the Hash Key and the Range Key element in the KeySchema have the same name",
         ));
     }
-    Ok(KeySchema { hash, range })
+    if key_type(list, 0) != Some("HASH") {
+        return Err(DynamoError::validation(
+            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
+        ));
+    }
+    if list.len() > 1 && key_type(list, 1) != Some("RANGE") {
+        return Err(DynamoError::validation(
+            "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type",
+        ));
+    }
+    let attr = |name: &str| {
+        let ty = defs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(AttributeType::S, |(_, t)| *t);
+        KeyAttribute::new(name, ty)
+    };
+    Ok(KeySchema {
+        hash: attr(names.first().copied().unwrap_or_default()),
+        range: names.get(1).map(|n| attr(n)),
+    })
 }
 
-fn projection(body: Option<Body<'_>>) -> DynamoResult<Projection> {
-    let Some(p) = body else {
-        return Err(invalid("Projection is required for secondary indexes"));
+fn projection(p: Option<Body<'_>>) -> DynamoResult<Projection> {
+    let Some(p) = p else {
+        return Err(invalid("Unknown ProjectionType: null"));
     };
-    match p.str("ProjectionType")? {
-        Some("ALL") | None => Ok(Projection::All),
+    let ty = p.str("ProjectionType")?;
+    let non_key = p.list("NonKeyAttributes")?;
+    if let (Some(t), Some(_)) = (ty, non_key) {
+        if t != "INCLUDE" {
+            return Err(invalid(format!(
+                "ProjectionType is {t}, but NonKeyAttributes is specified"
+            )));
+        }
+    }
+    match ty {
+        Some("ALL") => Ok(Projection::All),
         Some("KEYS_ONLY") => Ok(Projection::KeysOnly),
         Some("INCLUDE") => {
-            let list = p.list("NonKeyAttributes")?.cloned().unwrap_or_default();
-            let names = list
+            let names = non_key
+                .cloned()
+                .unwrap_or_default()
                 .iter()
                 .map(|v| v.as_str().map(str::to_string))
                 .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| DynamoError::serialization("NonKeyAttributes must be strings"))?;
+                .ok_or_else(|| {
+                    DynamoError::serialization(
+                        "Unexpected value type in payload for NonKeyAttributes",
+                    )
+                })?;
             Ok(Projection::Include(names))
         }
-        Some(other) => Err(DynamoError::validation(format!(
-            "1 validation error detected: Value '{other}' at 'projection.projectionType' failed to satisfy constraint: Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]"
-        ))),
+        _ => Err(invalid("Unknown ProjectionType: null")),
     }
 }
 
-/// Builds a table schema from a CreateTable body.
-pub fn schema_from_request(body: &Value) -> DynamoResult<TableSchema> {
+/// `BillingMode` and `ProvisionedThroughput` of a CreateTable, checked.
+fn billing(b: &Body<'_>) -> DynamoResult<Billing> {
+    let mode = b.str("BillingMode")?.unwrap_or("PROVISIONED");
+    let pt = b.object("ProvisionedThroughput")?;
+    if mode == "PAY_PER_REQUEST" {
+        if pt.is_some() {
+            return Err(invalid(
+                "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+            ));
+        }
+        return Ok(Billing::PayPerRequest);
+    }
+    let units = |k: &str| -> DynamoResult<Option<i64>> { pt.map_or(Ok(None), |p| p.int(k)) };
+    let (Some(read), Some(write)) = (units("ReadCapacityUnits")?, units("WriteCapacityUnits")?)
+    else {
+        return Err(invalid(
+            "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
+        ));
+    };
+    for (name, v) in [("ReadCapacityUnits", read), ("WriteCapacityUnits", write)] {
+        if v > 1_000_000_000_000 {
+            return Err(DynamoError::validation(format!(
+                "Given value {v} for {name} is out of bounds"
+            )));
+        }
+    }
+    Ok(Billing::Provisioned { read, write })
+}
+
+/// The constraints of a `ProvisionedThroughput` at `path`.
+fn throughput_constraints(
+    c: &mut Constraints,
+    pt: Option<Body<'_>>,
+    path: &str,
+) -> DynamoResult<()> {
+    let Some(pt) = pt else { return Ok(()) };
+    for (k, p) in [
+        ("ReadCapacityUnits", "readCapacityUnits"),
+        ("WriteCapacityUnits", "writeCapacityUnits"),
+    ] {
+        let v = pt.int(k)?;
+        c.not_null(v.is_some(), &format!("{path}.{p}"));
+        c.range(v, &format!("{path}.{p}"), Some(1), None);
+    }
+    Ok(())
+}
+
+/// Builds a table from a CreateTable body, in DynamoDB's order of checks: the table
+/// name, the members' constraints, then billing, key schema and indexes.
+pub fn schema_from_request(body: &Value) -> DynamoResult<(TableSchema, Billing)> {
     let b = Body::new(body)?;
-    let name = b.required_str("TableName", "tableName")?;
-    if name.len() < 3 || name.len() > 255 {
+    if !b.has("TableName") {
         return Err(DynamoError::validation(
-            "TableName must be at least 3 characters long and at most 255 characters long",
+            "The parameter 'TableName' is required but was not present in the request",
         ));
     }
+    let name = table_name_at(&b, "TableName", "tableName", 3)?;
+    let def_list = b.list("AttributeDefinitions")?;
+    let ks = b.list("KeySchema")?;
+    let mut c = Constraints::new();
+    c.not_null(def_list.is_some(), "attributeDefinitions");
+    for (i, d) in def_list.into_iter().flatten().enumerate() {
+        let t = d.get("AttributeType").and_then(Value::as_str);
+        let path = format!("attributeDefinitions.{}.member.attributeType", i + 1);
+        c.not_null(t.is_some(), &path);
+        c.enumeration(t, &path, &["B", "N", "S"]);
+    }
+    c.enumeration(b.str("BillingMode")?, "billingMode", BILLING_MODES);
+    throughput_constraints(
+        &mut c,
+        b.object("ProvisionedThroughput")?,
+        "provisionedThroughput",
+    )?;
+    key_schema_constraints(&mut c, ks, "keySchema");
+    for (field, path) in [
+        ("LocalSecondaryIndexes", "localSecondaryIndexes"),
+        ("GlobalSecondaryIndexes", "globalSecondaryIndexes"),
+    ] {
+        for (i, ix) in b.list(field)?.into_iter().flatten().enumerate() {
+            let at = format!("{path}.{}.member", i + 1);
+            let iname = ix.get("IndexName").and_then(Value::as_str);
+            c.not_null(iname.is_some(), &format!("{at}.indexName"));
+            c.name(iname, &format!("{at}.indexName"), 3);
+            key_schema_constraints(
+                &mut c,
+                ix.get("KeySchema").and_then(Value::as_array),
+                &format!("{at}.keySchema"),
+            );
+            let pt = ix.get("Projection").and_then(|p| p.get("ProjectionType"));
+            c.enumeration(
+                pt.and_then(Value::as_str),
+                &format!("{at}.projection.projectionType"),
+                &["ALL", "INCLUDE", "KEYS_ONLY"],
+            );
+        }
+    }
+    c.finish()?;
+
+    let billing = billing(&b)?;
     let mut defs = Vec::new();
-    for d in b.list("AttributeDefinitions")?.cloned().unwrap_or_default() {
-        let d = Body::new(&d)?;
-        let n = d.required_str("AttributeName", "attributeDefinitions.member.attributeName")?;
-        let t = d.required_str("AttributeType", "attributeDefinitions.member.attributeType")?;
-        let ty = AttributeType::parse(t).filter(|t| t.is_key_type()).ok_or_else(|| {
-            DynamoError::validation(format!(
-                "1 validation error detected: Value '{t}' at 'attributeDefinitions.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]"
-            ))
-        })?;
+    for d in def_list.into_iter().flatten() {
+        let d = Body::new(d)?;
+        let n = d.str("AttributeName")?.unwrap_or_default();
+        let t = d.str("AttributeType")?.unwrap_or_default();
+        let ty = AttributeType::parse(t).unwrap_or(AttributeType::S);
         defs.push((n.to_string(), ty));
     }
-    let ks = b
-        .list("KeySchema")?
-        .ok_or_else(|| DynamoError::missing_member("keySchema"))?;
-    let keys = key_schema(ks, &defs, "table")?;
-    let mut indexes = Vec::new();
-    for (field, kind) in [
-        ("GlobalSecondaryIndexes", IndexKind::Global),
-        ("LocalSecondaryIndexes", IndexKind::Local),
-    ] {
-        for ix in b.list(field)?.cloned().unwrap_or_default() {
-            let ix = Body::new(&ix)?;
-            let iname = ix.required_str("IndexName", "indexName")?;
+    let ks = ks.map_or(&[][..], Vec::as_slice);
+    if ks.len() > defs.len() {
+        return Err(DynamoError::validation(
+            "Invalid KeySchema: Some index key attribute have no definition",
+        ));
+    }
+    let keys = key_schema(ks, &defs)?;
+    let lsis = b.list("LocalSecondaryIndexes")?;
+    let gsis = b.list("GlobalSecondaryIndexes")?;
+    if lsis.is_none() && gsis.is_none() && ks.len() != defs.len() {
+        return Err(invalid(
+            "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
+        ));
+    }
+    let mut indexes: Vec<IndexSchema> = Vec::new();
+    for (list, kind) in [(lsis, IndexKind::Local), (gsis, IndexKind::Global)] {
+        let Some(list) = list else { continue };
+        let what = if kind == IndexKind::Local {
+            "LocalSecondaryIndexes"
+        } else {
+            "GlobalSecondaryIndexes"
+        };
+        if list.is_empty() {
+            return Err(invalid(format!("List of {what} is empty")));
+        }
+        if kind == IndexKind::Local && keys.range.is_none() {
+            return Err(invalid(
+                "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex",
+            ));
+        }
+        for ix in list {
+            let ix = Body::new(ix)?;
+            let iname = ix.str("IndexName")?.unwrap_or_default();
             let iks = ix.list("KeySchema")?.cloned().unwrap_or_default();
-            let ikeys = key_schema(&iks, &defs, iname)?;
+            let ikeys = key_schema(&iks, &defs)?;
             if kind == IndexKind::Local {
-                if ikeys.hash != keys.hash {
+                if ikeys.range.is_none() {
+                    return Err(invalid(format!(
+                        "Index KeySchema does not have a range key for index: {iname}"
+                    )));
+                }
+                if ikeys.hash.name != keys.hash.name {
                     return Err(invalid(format!(
                         "Index KeySchema does not have the same leading hash key as table KeySchema for index: {iname}. index hash key: {}, table hash key: {}",
                         ikeys.hash.name, keys.hash.name
                     )));
                 }
-                if ikeys.range.is_none() || keys.range.is_none() {
-                    return Err(invalid(
-                        "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex",
-                    ));
-                }
             }
-            if indexes.iter().any(|i: &IndexSchema| i.name == iname) {
+            let projection = projection(ix.object("Projection")?)?;
+            if kind == IndexKind::Global
+                && billing == Billing::PayPerRequest
+                && ix.has("ProvisionedThroughput")
+            {
+                return Err(invalid(format!(
+                    "ProvisionedThroughput should not be specified for index: {iname} when BillingMode is PAY_PER_REQUEST"
+                )));
+            }
+            if indexes.iter().any(|i| i.name == iname) {
                 return Err(invalid(format!("Duplicate index name: {iname}")));
             }
             indexes.push(IndexSchema {
                 name: iname.to_string(),
                 kind,
                 keys: ikeys,
-                projection: projection(ix.object("Projection")?)?,
+                projection,
             });
         }
-    }
-    let count = |k| indexes.iter().filter(|i| i.kind == k).count();
-    if count(IndexKind::Global) > MAX_GSIS {
-        return Err(DynamoError::validation(
-            "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of 20",
-        ));
-    }
-    if count(IndexKind::Local) > MAX_LSIS {
-        return Err(DynamoError::validation(
-            "One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5",
-        ));
+        let count = indexes.iter().filter(|i| i.kind == kind).count();
+        if kind == IndexKind::Local && count > MAX_LSIS {
+            return Err(invalid(
+                "Number of LocalSecondaryIndexes exceeds per-table limit of 5",
+            ));
+        }
+        if kind == IndexKind::Global && count > MAX_GSIS {
+            return Err(invalid(
+                "GlobalSecondaryIndex count exceeds the per-table limit of 20",
+            ));
+        }
     }
     let used = |n: &str| keys.contains(n) || indexes.iter().any(|i| i.keys.contains(n));
-    if let Some((unused, _)) = defs.iter().find(|(n, _)| !used(n)) {
-        return Err(invalid(format!(
-            "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions ({unused})"
-        )));
+    if defs.iter().any(|(n, _)| !used(n)) {
+        return Err(invalid(
+            "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
+        ));
     }
-    Ok(TableSchema {
-        name: name.to_string(),
-        keys,
-        indexes,
-    })
+    Ok((
+        TableSchema {
+            name: name.to_string(),
+            keys,
+            indexes,
+        },
+        billing,
+    ))
 }
 
 fn now() -> f64 {
@@ -191,7 +369,7 @@ fn now() -> f64 {
 
 /// `CreateTable`: the table is ACTIVE at once (no CREATING phase in memory).
 pub fn create_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
-    let schema = schema_from_request(body)?;
+    let (schema, billing) = schema_from_request(body)?;
     if engine.tables.contains_key(&schema.name) {
         return Err(DynamoError::new(
             ErrorKind::ResourceInUse,
@@ -199,9 +377,9 @@ pub fn create_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
         ));
     }
     let name = schema.name.clone();
-    engine
-        .tables
-        .insert(name.clone(), Table::new(schema, now()));
+    let mut table = Table::new(schema, now());
+    table.billing = billing;
+    engine.tables.insert(name.clone(), table);
     let table = engine.table(&name)?;
     Ok(json!({ "TableDescription": describe(table) }))
 }
@@ -249,13 +427,14 @@ pub fn describe(t: &Table) -> Value {
             s.name
         )),
     );
-    d.insert(
-        "BillingModeSummary".into(),
-        json!({"BillingMode": "PAY_PER_REQUEST"}),
-    );
+    let (mode, read, write) = match t.billing {
+        Billing::PayPerRequest => ("PAY_PER_REQUEST", 0, 0),
+        Billing::Provisioned { read, write } => ("PROVISIONED", read, write),
+    };
+    d.insert("BillingModeSummary".into(), json!({"BillingMode": mode}));
     d.insert(
         "ProvisionedThroughput".into(),
-        json!({"NumberOfDecreasesToday": 0, "ReadCapacityUnits": 0, "WriteCapacityUnits": 0}),
+        json!({"NumberOfDecreasesToday": 0, "ReadCapacityUnits": read, "WriteCapacityUnits": write}),
     );
     let mut gsis = Vec::new();
     let mut lsis = Vec::new();
@@ -283,7 +462,7 @@ pub fn describe(t: &Table) -> Value {
                 o.insert("IndexStatus".into(), json!("ACTIVE"));
                 o.insert(
                     "ProvisionedThroughput".into(),
-                    json!({"NumberOfDecreasesToday": 0, "ReadCapacityUnits": 0, "WriteCapacityUnits": 0}),
+                    json!({"NumberOfDecreasesToday": 0, "ReadCapacityUnits": read, "WriteCapacityUnits": write}),
                 );
                 gsis.push(Value::Object(o));
             }
@@ -302,14 +481,14 @@ pub fn describe(t: &Table) -> Value {
 /// `DescribeTable`.
 pub fn describe_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
-    let name = b.required_str("TableName", "tableName")?;
+    let name = table_name_at(&b, "TableName", "tableName", 3)?;
     Ok(json!({ "Table": describe(engine.table(name)?) }))
 }
 
 /// `DeleteTable`: gone at once.
 pub fn delete_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
-    let name = b.required_str("TableName", "tableName")?;
+    let name = table_name_at(&b, "TableName", "tableName", 3)?;
     let table = engine
         .tables
         .remove(name)
@@ -346,4 +525,59 @@ pub fn list_tables(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
         }
     }
     Ok(Value::Object(out))
+}
+
+/// `UpdateTable`: billing mode and provisioned throughput (index changes are not
+/// modelled: a request for them is refused rather than half done).
+pub fn update_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
+    let b = Body::new(body)?;
+    let name = table_name_at(&b, "TableName", "tableName", 3)?;
+    let mut c = Constraints::new();
+    c.enumeration(b.str("BillingMode")?, "billingMode", BILLING_MODES);
+    let pt = b.object("ProvisionedThroughput")?;
+    throughput_constraints(&mut c, pt, "provisionedThroughput")?;
+    c.finish()?;
+    let table = engine.table_mut(name)?;
+    if b.has("GlobalSecondaryIndexUpdates") || b.has("ReplicaUpdates") {
+        return Err(DynamoError::validation(
+            "UpdateTable of indexes and replicas is not supported by dynalint serve",
+        ));
+    }
+    let units = |k: &str| -> DynamoResult<Option<i64>> { pt.map_or(Ok(None), |p| p.int(k)) };
+    let requested = (units("ReadCapacityUnits")?, units("WriteCapacityUnits")?);
+    let next = match (b.str("BillingMode")?, table.billing) {
+        (Some("PAY_PER_REQUEST"), _) if pt.is_some() => {
+            return Err(invalid(
+                "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+            ))
+        }
+        (Some("PAY_PER_REQUEST"), _) => Billing::PayPerRequest,
+        (Some("PROVISIONED") | None, current) => match (requested, current) {
+            ((Some(read), Some(write)), _) => Billing::Provisioned { read, write },
+            ((None, None), Billing::PayPerRequest) if b.has("BillingMode") => {
+                return Err(invalid(
+                    "ProvisionedThroughput must be specified when BillingMode is PROVISIONED",
+                ))
+            }
+            ((None, None), current) => current,
+            _ => {
+                return Err(invalid(
+                    "ReadCapacityUnits and WriteCapacityUnits must both be specified",
+                ))
+            }
+        },
+        (Some(_), current) => current,
+    };
+    if next == table.billing && matches!(next, Billing::Provisioned { .. }) {
+        let Billing::Provisioned { read, write } = next else {
+            return Err(invalid(
+                "The provisioned throughput for the table will not change",
+            ));
+        };
+        return Err(invalid(format!(
+            "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: {read}. Requested ReadCapacityUnits: {read}. Current WriteCapacityUnits provisioned for the table: {write}. Requested WriteCapacityUnits: {write}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+        )));
+    }
+    table.billing = next;
+    Ok(json!({ "TableDescription": describe(table) }))
 }

@@ -11,24 +11,93 @@ use crate::engine::exprs::{prepare, Allowed, Prepared};
 use crate::engine::keys::{request_primary_key, PrimaryKey, WriteKind};
 use crate::engine::ops::items::{updated_item, validate_new_item, write_consumed};
 use crate::engine::size::item_size;
+use crate::engine::validate::{java_repr, Constraints, RETURN_CAPACITY, RETURN_METRICS};
 use crate::engine::value::Item;
 use crate::engine::wire::{item_to_json, Body};
 
 /// Most actions in one transaction.
 pub const MAX_ACTIONS: usize = 100;
 
-fn actions<'a>(b: &Body<'a>) -> DynamoResult<&'a Vec<Value>> {
-    let list = b
-        .list("TransactItems")?
-        .ok_or_else(|| DynamoError::missing_member("transactItems"))?;
-    if list.is_empty() || list.len() > MAX_ACTIONS {
-        return Err(DynamoError::validation(format!(
-            "1 validation error detected: Value '{}' at 'transactItems' failed to satisfy constraint: Member must have length {}",
-            list.len(),
-            if list.is_empty() { "greater than or equal to 1" } else { "less than or equal to 100" }
-        )));
+/// Largest transaction request: the items it writes, together.
+pub const MAX_TRANSACTION_BYTES: u64 = 4 * 1024 * 1024;
+
+/// `TransactItems` and the other members' constraints, in DynamoDB's order.
+fn actions<'a>(b: &Body<'a>, write: bool) -> DynamoResult<&'a Vec<Value>> {
+    let list = b.list("TransactItems")?;
+    let mut c = Constraints::new();
+    c.not_null(list.is_some(), "transactItems");
+    if let Some(l) = list {
+        c.length(
+            l.len(),
+            &java_repr(b.raw("TransactItems").unwrap_or(&Value::Null)),
+            "transactItems",
+            1,
+            Some(MAX_ACTIONS),
+        );
     }
-    Ok(list)
+    c.enumeration(
+        b.str("ReturnConsumedCapacity")?,
+        "returnConsumedCapacity",
+        RETURN_CAPACITY,
+    );
+    if write {
+        c.enumeration(
+            b.str("ReturnItemCollectionMetrics")?,
+            "returnItemCollectionMetrics",
+            RETURN_METRICS,
+        );
+        if let Some(t) = b.str("ClientRequestToken")? {
+            c.length(t.chars().count(), t, "clientRequestToken", 1, Some(36));
+        }
+    }
+    c.finish()?;
+    Ok(list.map_or(&EMPTY, |l| l))
+}
+
+static EMPTY: Vec<Value> = Vec::new();
+
+/// A key that does not fit the table's schema cancels the transaction with a
+/// `ValidationError` reason for that action (`None` for the others), as DynamoDB does.
+fn key_or_cancel(
+    schema: &crate::engine::schema::TableSchema,
+    key: &Item,
+    at: usize,
+    total: usize,
+) -> DynamoResult<PrimaryKey> {
+    request_primary_key(schema, key).map_err(|e| {
+        let reasons: Vec<CancellationReason> = (0..total)
+            .map(|i| {
+                if i == at {
+                    CancellationReason {
+                        code: "ValidationError".into(),
+                        message: Some(e.message.clone()),
+                        item: None,
+                    }
+                } else {
+                    CancellationReason {
+                        code: "None".into(),
+                        message: None,
+                        item: None,
+                    }
+                }
+            })
+            .collect();
+        cancelled(reasons)
+    })
+}
+
+/// `TransactionCanceledException` with `reasons`, one per action.
+fn cancelled(reasons: Vec<CancellationReason>) -> DynamoError {
+    let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+    DynamoError {
+        kind: ErrorKind::TransactionCanceled,
+        message: format!(
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+            codes.join(", ")
+        ),
+        item: None,
+        cancellation_reasons: reasons,
+    }
 }
 
 fn merge(all: &mut Vec<Consumed>, c: Consumed) {
@@ -60,9 +129,10 @@ fn capacity_json(engine: &Engine, all: Vec<Consumed>, mode: ReturnCapacity) -> O
 /// `TransactGetItems`.
 pub fn transact_get_items(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
+    let list = actions(&b, false)?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
     let mut gets = Vec::new();
-    for a in actions(&b)? {
+    for a in list {
         let a = Body::new(a)?;
         let g = a.object("Get")?.ok_or_else(|| {
             DynamoError::validation("TransactGetItems actions must each contain a Get")
@@ -82,9 +152,10 @@ pub fn transact_get_items(engine: &mut Engine, body: &Value) -> DynamoResult<Val
     let mut responses = Vec::new();
     let mut capacity = Vec::new();
     let mut seen: Vec<(String, PrimaryKey)> = Vec::new();
-    for (name, key, p) in &gets {
+    let total = gets.len();
+    for (at, (name, key, p)) in gets.iter().enumerate() {
         let table = engine.table(name)?;
-        let pk = request_primary_key(&table.schema, key)?;
+        let pk = key_or_cancel(&table.schema, key, at, total)?;
         if seen.iter().any(|(t, k)| t == name && *k == pk) {
             return Err(DynamoError::validation(
                 "Transaction request cannot include multiple operations on one item",
@@ -127,9 +198,46 @@ struct Action {
 /// `TransactWriteItems`.
 pub fn transact_write_items(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
+    let list = actions(&b, true)?;
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
+    // A retry with the same ClientRequestToken (within DynamoDB's 10 minutes; here,
+    // the engine's life) answers as the first call did, without writing again; the
+    // same token on a different request is refused.
+    let token = b.str("ClientRequestToken")?;
+    if let Some(t) = token {
+        if let Some((items, answer)) = engine.transaction_tokens.get(t) {
+            if items == b.raw("TransactItems").unwrap_or(&Value::Null) {
+                return Ok(answer.clone());
+            }
+            return Err(DynamoError::new(
+                ErrorKind::IdempotentParameterMismatch,
+                "Specified ClientRequestToken is already in use for a different request payload",
+            ));
+        }
+    }
+    let answer = transact_write(engine, &b, list, mode)?;
+    if let Some(t) = token {
+        engine.transaction_tokens.insert(
+            t.to_string(),
+            (
+                b.raw("TransactItems").cloned().unwrap_or(Value::Null),
+                answer.clone(),
+            ),
+        );
+    }
+    Ok(answer)
+}
+
+fn transact_write(
+    engine: &mut Engine,
+    b: &Body<'_>,
+    list: &[Value],
+    mode: ReturnCapacity,
+) -> DynamoResult<Value> {
+    let _ = b;
     let mut acts = Vec::new();
-    for a in actions(&b)? {
+    let mut bytes = 0u64;
+    for a in list {
         let a = Body::new(a)?;
         let found: Vec<(&'static str, Body<'_>)> = ["ConditionCheck", "Put", "Delete", "Update"]
             .into_iter()
@@ -164,6 +272,12 @@ pub fn transact_write_items(engine: &mut Engine, body: &Value) -> DynamoResult<V
             ));
         }
         let return_old = o.str("ReturnValuesOnConditionCheckFailure")? == Some("ALL_OLD");
+        bytes += item.as_ref().map_or(0, item_size);
+        if bytes > MAX_TRANSACTION_BYTES {
+            return Err(DynamoError::validation(
+                "Transaction request cannot be larger than 4 MB",
+            ));
+        }
         acts.push(Action {
             table: table.to_string(),
             kind,
@@ -177,11 +291,12 @@ pub fn transact_write_items(engine: &mut Engine, body: &Value) -> DynamoResult<V
     let mut plan: Vec<(String, PrimaryKey, Option<Item>)> = Vec::new();
     let mut reasons = Vec::new();
     let mut failed = false;
-    for a in &acts {
+    let total = acts.len();
+    for (at, a) in acts.iter().enumerate() {
         let table = engine.table(&a.table)?;
         let pk = match &a.item {
             Some(item) => validate_new_item(table, item, WriteKind::Put)?,
-            None => request_primary_key(&table.schema, &a.key)?,
+            None => key_or_cancel(&table.schema, &a.key, at, total)?,
         };
         if plan.iter().any(|(t, k, _)| *t == a.table && *k == pk) {
             return Err(DynamoError::validation(
@@ -220,16 +335,7 @@ pub fn transact_write_items(engine: &mut Engine, body: &Value) -> DynamoResult<V
         plan.push((a.table.clone(), pk, stored));
     }
     if failed {
-        let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
-        return Err(DynamoError {
-            kind: ErrorKind::TransactionCanceled,
-            message: format!(
-                "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
-                codes.join(", ")
-            ),
-            item: None,
-            cancellation_reasons: reasons,
-        });
+        return Err(cancelled(reasons));
     }
     let mut capacity = Vec::new();
     for ((name, pk, stored), a) in plan.into_iter().zip(&acts) {

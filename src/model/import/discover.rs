@@ -1,0 +1,158 @@
+//! Finding a project's infrastructure files: every template under a folder that
+//! declares a table, respecting `.gitignore`, skipping build output (`target/`,
+//! `node_modules/`, hidden folders such as `.aws-sam/`, `.serverless/`,
+//! `.terraform/` that hold copies of the sources). CDK's `cdk.out/` is read beside
+//! each `cdk.json` even when ignored: it is where a CDK app's tables are written down.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{import_file, merge, terraform, ImportNote, Imported};
+use crate::source::{FilePath, Span};
+
+/// Larger files are not templates a person maintains (CDK output of a big app stays
+/// well under this).
+const MAX_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Folders never searched.
+const SKIPPED_DIRS: &[&str] = &["target", "node_modules", "cdk.out", "vendor"];
+
+/// What a file must mention to be worth parsing: every format names DynamoDB's types
+/// or key fields.
+const MARKERS: &[&str] = &[
+    "AWS::DynamoDB::",
+    "AWS::Serverless::SimpleTable",
+    "KeySchema",
+    "KeyAttributes",
+];
+
+/// Imports every recognised file under `root`, in path order, joining tables declared
+/// in several files and noting conflicts.
+pub fn discover(root: &Path) -> Imported {
+    let mut out = Imported::default();
+    let mut documents = Vec::new();
+    let mut terraform_dirs: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    let mut cdk_apps = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .follow_links(true)
+        .require_git(false)
+        .hidden(true)
+        .filter_entry(|e| {
+            !(e.file_type().is_some_and(|t| t.is_dir())
+                && e.file_name()
+                    .to_str()
+                    .is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+        })
+        .build();
+    for entry in walker {
+        let e = match entry {
+            Ok(e) => e,
+            Err(err) => {
+                out.notes.push(note(
+                    root,
+                    format!("cannot search this folder fully: {err}"),
+                ));
+                continue;
+            }
+        };
+        if !e.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let p = e.path();
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let ext = p.extension().and_then(|x| x.to_str()).unwrap_or_default();
+        if name == "cdk.json" {
+            if let Some(dir) = p.parent() {
+                cdk_apps.push(dir.join("cdk.out"));
+            }
+        }
+        match ext {
+            "tf" => terraform_dirs
+                .entry(p.parent().unwrap_or(root).to_path_buf())
+                .or_default()
+                .push(p.to_path_buf()),
+            "yaml" | "yml" | "json" | "template" => documents.push(p.to_path_buf()),
+            _ => {}
+        }
+    }
+    for dir in cdk_apps {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.to_string_lossy().ends_with(".template.json") {
+                documents.push(p);
+            }
+        }
+    }
+    documents.sort();
+    documents.dedup();
+    for p in documents {
+        if let Some(text) = read(&p, &mut out.notes) {
+            if MARKERS.iter().any(|m| text.contains(m)) {
+                merge(&mut out, import_file(&p, &text));
+            }
+        }
+    }
+    for (_, mut files) in terraform_dirs {
+        files.sort();
+        let texts: Vec<(FilePath, String)> = files
+            .iter()
+            .filter_map(|p| Some((Arc::from(p.as_path()), read(p, &mut out.notes)?)))
+            .collect();
+        if texts.iter().any(|(_, t)| terraform::mentions_table(t)) {
+            merge(&mut out, terraform::import_module(&texts));
+        }
+    }
+    out
+}
+
+fn note(path: &Path, message: String) -> ImportNote {
+    ImportNote {
+        path: Arc::from(path),
+        line: 0,
+        span: Span::default(),
+        message,
+    }
+}
+
+/// A file's text, or a note saying why not.
+fn read(p: &Path, notes: &mut Vec<ImportNote>) -> Option<String> {
+    match std::fs::metadata(p) {
+        Ok(m) if m.len() > MAX_BYTES => {
+            notes.push(note(
+                p,
+                format!(
+                    "skipped: {} bytes is larger than the {} MB a template is read up to",
+                    m.len(),
+                    MAX_BYTES / (1024 * 1024)
+                ),
+            ));
+            return None;
+        }
+        Ok(_) => {}
+        Err(e) => {
+            notes.push(note(p, format!("cannot read this file: {e}")));
+            return None;
+        }
+    }
+    match std::fs::read(p) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                // Binary, or another encoding: a note only when it would have been read.
+                let lossy = String::from_utf8_lossy(e.as_bytes());
+                if MARKERS.iter().any(|m| lossy.contains(m)) {
+                    notes.push(note(p, "skipped: this file is not UTF-8".to_string()));
+                }
+                None
+            }
+        },
+        Err(e) => {
+            notes.push(note(p, format!("cannot read this file: {e}")));
+            None
+        }
+    }
+}

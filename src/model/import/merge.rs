@@ -1,0 +1,134 @@
+//! Putting tables from several files together, and onto a `dynalint.toml` model.
+//!
+//! One table declared in two places with the same keys is one table (its refs and
+//! indexes joined). With different keys it is a note naming both places: the first
+//! declaration (in path order; the `dynalint.toml`'s, for a model) is kept, and the note
+//! says so — never a silent choice.
+
+use super::{ImportNote, Imported};
+use crate::model::types::{Model, Table, TableOrigin};
+
+/// `pk` or `pk, sk`.
+fn keys(t: &Table) -> String {
+    match &t.sort_key {
+        Some(sk) => format!("({}, {sk})", t.partition_key),
+        None => format!("({})", t.partition_key),
+    }
+}
+
+fn place(o: &TableOrigin) -> String {
+    let path = o.path.to_string_lossy().replace('\\', "/");
+    if o.line > 0 {
+        format!("{path}:{}", o.line)
+    } else {
+        path
+    }
+}
+
+/// True when two declarations agree on what decides where items live: the table's keys.
+fn same_keys(a: &Table, b: &Table) -> bool {
+    a.partition_key == b.partition_key && a.sort_key == b.sort_key
+}
+
+/// The refs and indexes `extra` declares that `kept` lacks.
+fn join(kept: &mut Table, extra: &Table) {
+    for r in &extra.refs {
+        if !kept.refs.contains(r) {
+            kept.refs.push(r.clone());
+        }
+    }
+    for i in &extra.indexes {
+        if kept.index(&i.name).is_none() {
+            let mut i = i.clone();
+            // Spans index into the kept table's file; the other file's would mislead.
+            i.span = kept.span;
+            i.name_span = kept.name_span;
+            i.fields = Default::default();
+            kept.indexes.push(i);
+        }
+    }
+    for (name, a) in &extra.attributes {
+        if !kept.attributes.contains_key(name) {
+            let mut a = a.clone();
+            a.span = kept.span;
+            a.name_span = kept.name_span;
+            a.fields = Default::default();
+            kept.attributes.insert(name.clone(), a);
+        }
+    }
+}
+
+fn conflict(kept: &Table, other: &Table) -> ImportNote {
+    ImportNote {
+        path: other.origin.path.clone(),
+        line: other.origin.line,
+        span: other.name_span,
+        message: format!(
+            "table `{}` is declared with keys {} here and with keys {} at {}; \
+             the declaration at {} is used — remove the stale one, or declare the \
+             table in `dynalint.toml`",
+            other.name,
+            keys(other),
+            keys(kept),
+            place(&kept.origin),
+            place(&kept.origin),
+        ),
+    }
+}
+
+/// Adds `more` to `into`: tables by name, conflicts as notes.
+pub fn merge(into: &mut Imported, more: Imported) {
+    into.notes.extend(more.notes);
+    into.files.extend(more.files);
+    for t in more.tables {
+        match into.tables.iter_mut().find(|k| k.name == t.name) {
+            Some(kept) if same_keys(kept, &t) => join(kept, &t),
+            Some(kept) => {
+                let note = conflict(kept, &t);
+                into.notes.push(note);
+            }
+            None => into.tables.push(t),
+        }
+    }
+}
+
+/// Gives a `[[table]]` that leaves its keys to an imported file (it only adds figures)
+/// the keys and attribute types of the imported table of the same name, before the
+/// model is validated.
+pub fn fill_keys(model: &mut Model, imported: &Imported) {
+    for kept in &mut model.tables {
+        if !kept.partition_key.is_empty() {
+            continue;
+        }
+        if let Some(t) = imported.tables.iter().find(|t| t.name == kept.name) {
+            kept.partition_key = t.partition_key.clone();
+            kept.sort_key = t.sort_key.clone();
+            join(kept, t);
+        }
+    }
+}
+
+/// Puts imported tables into a `dynalint.toml` model. The TOML always wins: a table it
+/// declares under the same name (or one of the imported table's refs) keeps its keys
+/// and figures, and gains the imported refs and indexes it does not declare; keys
+/// that differ are a note. Other imported tables join the model as they are.
+pub fn apply_to_model(model: &mut Model, imported: Imported) -> Vec<ImportNote> {
+    let mut notes = imported.notes;
+    for t in imported.tables {
+        let own = model
+            .tables
+            .iter_mut()
+            .find(|k| k.name == t.name || t.refs.iter().any(|r| k.is_named_by(r)));
+        match own {
+            Some(kept) => {
+                if same_keys(kept, &t) {
+                    join(kept, &t);
+                } else {
+                    notes.push(conflict(kept, &t));
+                }
+            }
+            None => model.tables.push(t),
+        }
+    }
+    notes
+}

@@ -1,0 +1,200 @@
+//! Model import: the tables a project already declares in its infrastructure files —
+//! CloudFormation/SAM/CDK templates, Serverless Framework, Terraform, NoSQL Workbench
+//! exports, `describe-table` JSON — read into model [`Table`]s, each with the file and
+//! line it came from. The environment variables a template hands a function
+//! (`TABLE_NAME: !Ref OrdersTable`) become the table's `refs`.
+//!
+//! Importing never fails: a file that does not read, or a table whose keys cannot be
+//! known, is an [`ImportNote`] with a location. Two declarations of one table with
+//! different keys are a note naming both, never silently resolved.
+//!
+//! One file per format; `tree` is the spanned YAML/JSON tree they share, `shape` the
+//! `KeySchema`/`AttributeDefinitions` shape DynamoDB's own JSON and CloudFormation share.
+
+mod cloudformation;
+mod describe;
+mod discover;
+mod merge;
+mod serverless;
+mod shape;
+mod terraform;
+pub mod tree;
+mod workbench;
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+pub use discover::discover;
+pub use merge::{apply_to_model, fill_keys, merge};
+
+use crate::model::types::{OriginKind, Table, TableOrigin};
+use crate::source::{FilePath, Span};
+
+/// What importing found: tables, notes, and which files were read as what.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Imported {
+    /// The tables, in file order (files in path order).
+    pub tables: Vec<Table>,
+    /// Files or declarations that could not be read, conflicts.
+    pub notes: Vec<ImportNote>,
+    /// Every file recognised as a format, with how many tables it gave.
+    pub files: Vec<ImportedFile>,
+}
+
+/// A file that was read as one of the formats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedFile {
+    /// The file.
+    pub path: FilePath,
+    /// What it was read as.
+    pub kind: OriginKind,
+    /// How many tables it declared.
+    pub tables: usize,
+}
+
+/// Something importing could not do, with where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportNote {
+    /// The file.
+    pub path: FilePath,
+    /// 1-based line; 0 when the note is about the whole file.
+    pub line: usize,
+    /// Byte span in the file (empty when about the whole file).
+    pub span: Span,
+    /// Lowercase, code in backticks.
+    pub message: String,
+}
+
+impl fmt::Display for ImportNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.to_string_lossy().replace('\\', "/");
+        if self.line > 0 {
+            write!(f, "{path}:{}: {}", self.line, self.message)
+        } else {
+            write!(f, "{path}: {}", self.message)
+        }
+    }
+}
+
+/// One file being imported: its tables and notes.
+pub(crate) struct Found {
+    path: FilePath,
+    kind: OriginKind,
+    tables: Vec<Table>,
+    notes: Vec<ImportNote>,
+}
+
+impl Found {
+    fn new(path: FilePath, kind: OriginKind) -> Self {
+        Self {
+            path,
+            kind,
+            tables: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// A note about a node of the file.
+    fn note(&mut self, node: &tree::Node, message: impl Into<String>) {
+        self.note_at(node.span, node.line, message);
+    }
+
+    fn note_at(&mut self, span: Span, line: usize, message: impl Into<String>) {
+        self.notes.push(ImportNote {
+            path: self.path.clone(),
+            line,
+            span,
+            message: message.into(),
+        });
+    }
+
+    /// Where a declaration at `line` came from.
+    fn origin(&self, line: usize, id: Option<String>) -> TableOrigin {
+        TableOrigin {
+            kind: self.kind,
+            path: self.path.clone(),
+            line,
+            id,
+        }
+    }
+
+    fn finish(self) -> Imported {
+        Imported {
+            files: vec![ImportedFile {
+                path: self.path,
+                kind: self.kind,
+                tables: self.tables.len(),
+            }],
+            tables: self.tables,
+            notes: self.notes,
+        }
+    }
+}
+
+/// Which format a file is in, from its name and content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Terraform,
+    /// YAML or JSON; which document it is decides after parsing.
+    Document,
+}
+
+fn format_of(path: &Path) -> Format {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("tf") => Format::Terraform,
+        _ => Format::Document,
+    }
+}
+
+/// Imports one file, detecting its format by name and content. A file that is none of
+/// the formats is a note.
+pub fn import_file(path: &Path, text: &str) -> Imported {
+    let file: FilePath = Arc::from(path);
+    match format_of(path) {
+        Format::Terraform => terraform::import(file, text),
+        Format::Document => import_document(file, text),
+    }
+}
+
+fn import_document(file: FilePath, text: &str) -> Imported {
+    let doc = match tree::parse(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let mut f = Found::new(file, OriginKind::CloudFormation);
+            f.note_at(
+                Span::new(e.offset, e.offset),
+                e.line,
+                format!("cannot read this file as YAML or JSON: {}", e.message),
+            );
+            return Imported {
+                notes: f.notes,
+                ..Imported::default()
+            };
+        }
+    };
+    if workbench::is_workbench(&doc) {
+        workbench::import(file, &doc)
+    } else if describe::is_describe(&doc) {
+        describe::import(file, &doc)
+    } else if serverless::is_serverless(&doc) {
+        serverless::import(file, &doc)
+    } else if cloudformation::is_template(&doc) {
+        cloudformation::import(file, &doc)
+    } else {
+        let mut f = Found::new(file, OriginKind::CloudFormation);
+        f.note_at(
+            Span::default(),
+            0,
+            "not a CloudFormation, SAM, Serverless, NoSQL Workbench or describe-table file; \
+             nothing was imported",
+        );
+        Imported {
+            notes: f.notes,
+            ..Imported::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

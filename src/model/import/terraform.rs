@@ -1,0 +1,642 @@
+//! Terraform: `resource "aws_dynamodb_table"` blocks, and `module` blocks sourcing the
+//! community `dynamodb-table` module, across every `.tf` file of a folder (a module
+//! spreads its `variable` and `locals` blocks over several files).
+//!
+//! Key names and figures resolve through literal variable defaults and locals; a table
+//! name keeps what a deployment fills in as `{placeholders}` (`"${var.env}-orders"` →
+//! `{env}-orders`). `variables` maps (a Lambda's `environment { variables = {..} }`,
+//! `environment_variables = {..}`) and ECS `{ name, value }` pairs that hand a table's
+//! `.name`/`.id`/`.arn` to a program become its `refs`.
+
+use std::collections::HashMap;
+
+use hcl_edit::expr::{Expression, Object, ObjectKey, TraversalOperator};
+use hcl_edit::structure::{Block, Body};
+use hcl_edit::template::Element;
+use hcl_edit::Span as _;
+
+use super::shape::{attribute, blank_table};
+use super::{Found, ImportNote, Imported};
+use crate::attr::AttributeType;
+use crate::model::load::line_of;
+use crate::model::template::KeyTemplate;
+use crate::model::types::*;
+use crate::source::{FilePath, Span};
+
+/// Variables referring to locals referring to variables stop here.
+const MAX_DEPTH: usize = 16;
+
+/// True when a file may declare a table (a cheap test before parsing).
+pub fn mentions_table(text: &str) -> bool {
+    text.contains("aws_dynamodb_table") || text.contains("dynamodb-table")
+}
+
+/// Imports one `.tf` file on its own.
+pub fn import(file: FilePath, text: &str) -> Imported {
+    import_module(&[(file, text.to_string())])
+}
+
+struct File<'a> {
+    path: &'a FilePath,
+    text: &'a str,
+    body: Body,
+}
+
+/// Imports the tables of one Terraform module: the `.tf` files of one folder.
+pub fn import_module(files: &[(FilePath, String)]) -> Imported {
+    let mut out = Imported::default();
+    let mut parsed = Vec::new();
+    for (path, text) in files {
+        match hcl_edit::parser::parse_body(text) {
+            Ok(body) => parsed.push(File { path, text, body }),
+            Err(e) => {
+                let loc = e.location();
+                out.notes.push(ImportNote {
+                    path: path.clone(),
+                    line: loc.line(),
+                    span: Span::new(loc.offset(), loc.offset()),
+                    message: format!("cannot read this file as Terraform: {}", e.message()),
+                });
+            }
+        }
+    }
+    let ctx = Context::new(&parsed);
+    for f in &parsed {
+        let mut found = Found::new(f.path.clone(), OriginKind::Terraform);
+        for b in f.body.blocks() {
+            let label = |i: usize| b.labels.get(i).map(|l| l.as_str());
+            let is_table = b.ident.as_str() == "resource" && label(0) == Some("aws_dynamodb_table");
+            let is_module = b.ident.as_str() == "module"
+                && b.body
+                    .get_attribute("source")
+                    .and_then(|s| ctx.value(&s.value, 0))
+                    .is_some_and(|s| s.contains("dynamodb-table"));
+            let id = match (is_table, is_module) {
+                (true, _) => label(1).map(|l| format!("aws_dynamodb_table.{l}")),
+                (_, true) => label(0).map(|l| format!("module.{l}")),
+                _ => None,
+            };
+            if let Some(id) = id {
+                let shape = if is_table {
+                    Shape::Resource
+                } else {
+                    Shape::Module
+                };
+                if let Some(t) = table(f, b, id, shape, &ctx, &mut found) {
+                    found.tables.push(t);
+                }
+            }
+        }
+        if !found.tables.is_empty() || !found.notes.is_empty() {
+            super::merge(&mut out, found.finish());
+        }
+    }
+    // Refs after every table is known: a function in `lambda.tf` names a table of
+    // `dynamodb.tf`.
+    for f in &parsed {
+        let mut pairs = Vec::new();
+        env_pairs_body(&f.body, 0, &mut pairs);
+        for (var, value) in pairs {
+            if let Some(t) = table_named_by(value, &mut out.tables, &ctx) {
+                if !t.refs.contains(&var) {
+                    t.refs.push(var);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `variable` defaults and `locals` of the module.
+struct Context<'a> {
+    defaults: HashMap<&'a str, &'a Expression>,
+    variables: HashMap<&'a str, ()>,
+    locals: HashMap<&'a str, &'a Expression>,
+}
+
+impl<'a> Context<'a> {
+    fn new(files: &'a [File<'a>]) -> Self {
+        let mut c = Self {
+            defaults: HashMap::new(),
+            variables: HashMap::new(),
+            locals: HashMap::new(),
+        };
+        for f in files {
+            for b in f.body.blocks() {
+                match b.ident.as_str() {
+                    "variable" => {
+                        if let Some(name) = b.labels.first().map(|l| l.as_str()) {
+                            c.variables.insert(name, ());
+                            if let Some(d) = b.body.get_attribute("default") {
+                                c.defaults.insert(name, &d.value);
+                            }
+                        }
+                    }
+                    "locals" => {
+                        for a in b.body.attributes() {
+                            c.locals.insert(a.key.as_str(), &a.value);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        c
+    }
+
+    /// The value an expression certainly has.
+    fn value(&self, e: &Expression, depth: usize) -> Option<String> {
+        self.eval(e, depth, false)
+    }
+
+    /// A table name: what a deployment fills in becomes a `{placeholder}`.
+    fn name(&self, e: &Expression) -> Option<String> {
+        // A name that is one variable is its default: the variable names the table.
+        let p = path(e).unwrap_or_default();
+        if let [root, v] = p.as_slice() {
+            let d = (root == "var")
+                .then(|| self.defaults.get(v.as_str()))
+                .flatten();
+            if let Some(d) = d {
+                if let Some(s) = self.value(d, 1) {
+                    return Some(s);
+                }
+            }
+        }
+        let t = self.eval(e, 0, true)?;
+        KeyTemplate::parse(&t).ok().map(|_| t)
+    }
+
+    fn eval(&self, e: &Expression, depth: usize, template: bool) -> Option<String> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match e {
+            Expression::String(s) => {
+                let s = s.value();
+                (!template || !s.contains(['{', '}'])).then(|| s.to_string())
+            }
+            Expression::Number(n) => Some(n.value().to_string()),
+            Expression::Bool(b) => Some(b.value().to_string()),
+            Expression::StringTemplate(t) => {
+                let mut out = String::new();
+                for el in t.iter() {
+                    match el {
+                        Element::Literal(l) => {
+                            if template && l.value().contains(['{', '}']) {
+                                return None;
+                            }
+                            out.push_str(l.value());
+                        }
+                        Element::Interpolation(i) => {
+                            out.push_str(&self.eval(&i.expr, depth + 1, template)?)
+                        }
+                        Element::Directive(_) => return None,
+                    }
+                }
+                Some(out)
+            }
+            Expression::Parenthesis(p) => self.eval(p.inner(), depth + 1, template),
+            Expression::Conditional(c) => {
+                let a = self.eval(&c.true_expr, depth + 1, template)?;
+                (self.eval(&c.false_expr, depth + 1, template)? == a).then_some(a)
+            }
+            Expression::FuncCall(f) if f.name.name.as_str() == "format" => {
+                let mut args = f.args.iter();
+                let fmt = self.eval(args.next()?, depth + 1, false)?;
+                let mut out = String::new();
+                let mut rest = fmt.as_str();
+                while let Some(i) = rest.find('%') {
+                    out.push_str(&rest[..i]);
+                    let verb = rest[i + 1..].chars().next()?;
+                    match verb {
+                        '%' => out.push('%'),
+                        's' | 'd' | 'v' => {
+                            out.push_str(&self.eval(args.next()?, depth + 1, template)?)
+                        }
+                        _ => return None,
+                    }
+                    rest = &rest[i + 1 + verb.len_utf8()..];
+                }
+                out.push_str(rest);
+                Some(out)
+            }
+            Expression::Traversal(_) | Expression::Variable(_) => {
+                let p = path(e)?;
+                match p.as_slice() {
+                    [root, name] if root == "var" => {
+                        if template && self.variables.contains_key(name.as_str()) {
+                            return Some(format!("{{{name}}}"));
+                        }
+                        self.eval(self.defaults.get(name.as_str())?, depth + 1, template)
+                    }
+                    [root, name] if root == "local" => {
+                        self.eval(self.locals.get(name.as_str())?, depth + 1, template)
+                    }
+                    [root, name] if root == "terraform" && name == "workspace" && template => {
+                        Some("{workspace}".to_string())
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn count(&self, e: &Expression) -> Option<u64> {
+        self.value(e, 0)?.parse().ok()
+    }
+}
+
+/// `var.env` → `["var", "env"]`; `aws_dynamodb_table.orders[0].name` →
+/// `["aws_dynamodb_table", "orders", "name"]` (indexes skipped).
+fn path(e: &Expression) -> Option<Vec<String>> {
+    match e {
+        Expression::Variable(v) => Some(vec![v.value().as_str().to_string()]),
+        Expression::Traversal(t) => {
+            let mut p = path(&t.expr)?;
+            for op in &t.operators {
+                match op.value() {
+                    TraversalOperator::GetAttr(a) => p.push(a.value().as_str().to_string()),
+                    TraversalOperator::Index(_) | TraversalOperator::LegacyIndex(_) => {}
+                    _ => return None,
+                }
+            }
+            Some(p)
+        }
+        _ => None,
+    }
+}
+
+/// A block body or an object: the resource writes `attribute { .. }` blocks, the
+/// module `attributes = [{ .. }]` objects, with the same fields.
+#[derive(Clone, Copy)]
+enum Obj<'a> {
+    Body(&'a Body),
+    Object(&'a Object),
+}
+
+impl<'a> Obj<'a> {
+    fn attr(&self, key: &str) -> Option<&'a Expression> {
+        match self {
+            Obj::Body(b) => b.get_attribute(key).map(|a| &a.value),
+            Obj::Object(o) => o.iter().find_map(|(k, v)| {
+                let name = match k {
+                    ObjectKey::Ident(i) => i.value().as_str().to_string(),
+                    ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                    ObjectKey::Expression(_) => return None,
+                };
+                (name == key).then(|| v.expr())
+            }),
+        }
+    }
+
+    /// Blocks named `key`, or the objects of a list attribute `key`.
+    fn nested(&self, key: &'a str) -> Vec<(Obj<'a>, Span)> {
+        let mut out = Vec::new();
+        if let Obj::Body(b) = self {
+            for blk in b.get_blocks(key) {
+                out.push((Obj::Body(&blk.body), span_of(blk.span())));
+            }
+        }
+        if let Some(Expression::Array(a)) = self.attr(key) {
+            for item in a.iter() {
+                if let Expression::Object(o) = item {
+                    out.push((Obj::Object(o), span_of(item.span())));
+                }
+            }
+        }
+        out
+    }
+}
+
+fn span_of(r: Option<std::ops::Range<usize>>) -> Span {
+    r.map(Span::from).unwrap_or_default()
+}
+
+fn expr_span(e: &Expression) -> Span {
+    span_of(e.span())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// `resource "aws_dynamodb_table"`: `attribute`, `global_secondary_index` blocks;
+    /// billing defaults to provisioned.
+    Resource,
+    /// The community module: `attributes`, `global_secondary_indexes` lists; billing
+    /// defaults to on-demand.
+    Module,
+}
+
+fn table(
+    f: &File<'_>,
+    b: &Block,
+    id: String,
+    shape: Shape,
+    ctx: &Context<'_>,
+    found: &mut Found,
+) -> Option<Table> {
+    let o = Obj::Body(&b.body);
+    let bspan = span_of(b.span());
+    let line = line_of(f.text, bspan.start);
+    let (name, name_span) = match o.attr("name") {
+        Some(e) => match ctx.name(e) {
+            Some(n) => (n, expr_span(e)),
+            None => {
+                found.note_at(
+                    expr_span(e),
+                    line_of(f.text, expr_span(e).start),
+                    format!(
+                        "the name of `{id}` is not known statically; calls bind to it only \
+                         through the environment variables that carry it"
+                    ),
+                );
+                (id.clone(), expr_span(e))
+            }
+        },
+        None => (id.clone(), bspan),
+    };
+    let what = format!("`{id}`");
+    let text = |key: &str| o.attr(key).and_then(|e| ctx.value(e, 0));
+    let Some(hash) = o.attr("hash_key") else {
+        found.note_at(
+            bspan,
+            line,
+            format!("{what} has no `hash_key`; it is not imported"),
+        );
+        return None;
+    };
+    let Some(pk) = ctx.value(hash, 0) else {
+        found.note_at(
+            expr_span(hash),
+            line_of(f.text, expr_span(hash).start),
+            format!("the `hash_key` of {what} is not known statically; it is not imported"),
+        );
+        return None;
+    };
+    let mut t = blank_table(name, name_span, bspan, found.origin(line, Some(id.clone())));
+    t.fields.insert("partition-key", expr_span(hash));
+    t.partition_key = pk;
+    if let Some(r) = o.attr("range_key") {
+        match ctx.value(r, 0) {
+            Some(sk) => {
+                t.fields.insert("sort-key", expr_span(r));
+                t.sort_key = Some(sk);
+            }
+            None => {
+                found.note_at(
+                    expr_span(r),
+                    line_of(f.text, expr_span(r).start),
+                    format!(
+                        "the `range_key` of {what} is not known statically; it is not imported"
+                    ),
+                );
+                return None;
+            }
+        }
+    }
+    let attrs_key = if shape == Shape::Resource {
+        "attribute"
+    } else {
+        "attributes"
+    };
+    for (a, span) in o.nested(attrs_key) {
+        let name = a.attr("name").and_then(|e| ctx.value(e, 0));
+        let ty = a
+            .attr("type")
+            .and_then(|e| ctx.value(e, 0))
+            .and_then(|s| AttributeType::parse(&s));
+        match (name, ty) {
+            (Some(n), Some(ty)) => {
+                t.attributes.insert(n.clone(), attribute(n, ty, span, span));
+            }
+            _ => found.note_at(
+                span,
+                line_of(f.text, span.start),
+                format!("an attribute of {what} has no known name and type"),
+            ),
+        }
+    }
+    let mode = text("billing_mode");
+    t.billing_mode = match mode.as_deref() {
+        Some(m) => BillingMode::parse(m),
+        None if shape == Shape::Resource => Some(BillingMode::Provisioned),
+        None => Some(BillingMode::PayPerRequest),
+    };
+    if t.billing_mode == Some(BillingMode::Provisioned) {
+        t.provisioned = throughput(o, ctx);
+    }
+    let (gsi_key, lsi_key) = match shape {
+        Shape::Resource => ("global_secondary_index", "local_secondary_index"),
+        Shape::Module => ("global_secondary_indexes", "local_secondary_indexes"),
+    };
+    for (key, kind) in [(gsi_key, IndexKind::Global), (lsi_key, IndexKind::Local)] {
+        for (i, span) in o.nested(key) {
+            match index(i, span, kind, &t, ctx) {
+                Ok(index) => t.indexes.push(index),
+                Err(why) => found.note_at(
+                    span,
+                    line_of(f.text, span.start),
+                    format!("an index of {what} is not imported: {why}"),
+                ),
+            }
+        }
+    }
+    if let Obj::Body(body) = o {
+        for d in body.get_blocks("dynamic") {
+            let target = d.labels.first().map(|l| l.as_str()).unwrap_or_default();
+            if target.ends_with("secondary_index") || target == "attribute" {
+                let span = span_of(d.span());
+                found.note_at(
+                    span,
+                    line_of(f.text, span.start),
+                    format!("`dynamic \"{target}\"` blocks of {what} are built at plan time; they are not imported"),
+                );
+            }
+        }
+    }
+    Some(t)
+}
+
+fn throughput(o: Obj<'_>, ctx: &Context<'_>) -> Option<Throughput> {
+    let read = o.attr("read_capacity").and_then(|e| ctx.count(e));
+    let write = o.attr("write_capacity").and_then(|e| ctx.count(e));
+    (read.is_some() || write.is_some()).then_some(Throughput { read, write })
+}
+
+fn index(
+    i: Obj<'_>,
+    span: Span,
+    kind: IndexKind,
+    table: &Table,
+    ctx: &Context<'_>,
+) -> Result<Index, String> {
+    let name_e = i.attr("name").ok_or("it has no `name`")?;
+    let name = ctx
+        .value(name_e, 0)
+        .ok_or("its `name` is not known statically")?;
+    let mut fields = FieldSpans::default();
+    let partition_key = match (kind, i.attr("hash_key")) {
+        (_, Some(h)) => {
+            fields.insert("partition-key", expr_span(h));
+            ctx.value(h, 0).ok_or(format!(
+                "the `hash_key` of `{name}` is not known statically"
+            ))?
+        }
+        // A local index shares the table's partition key.
+        (IndexKind::Local, None) => table.partition_key.clone(),
+        (IndexKind::Global, None) => return Err(format!("`{name}` has no `hash_key`")),
+    };
+    let sort_key = match i.attr("range_key") {
+        Some(r) => {
+            fields.insert("sort-key", expr_span(r));
+            Some(ctx.value(r, 0).ok_or(format!(
+                "the `range_key` of `{name}` is not known statically"
+            ))?)
+        }
+        None => None,
+    };
+    let projection = match i
+        .attr("projection_type")
+        .and_then(|e| ctx.value(e, 0))
+        .as_deref()
+    {
+        Some("KEYS_ONLY") => Projection::KeysOnly,
+        Some("INCLUDE") => {
+            let attrs = match i.attr("non_key_attributes") {
+                Some(Expression::Array(a)) => a
+                    .iter()
+                    .map(|e| ctx.value(e, 0))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or(format!(
+                        "the `non_key_attributes` of `{name}` are not known statically"
+                    ))?,
+                Some(_) => {
+                    return Err(format!(
+                        "the `non_key_attributes` of `{name}` are not known statically"
+                    ))
+                }
+                None => Vec::new(),
+            };
+            Projection::Include(attrs)
+        }
+        Some("ALL") => Projection::All,
+        Some(other) => return Err(format!("`{other}` is not a projection type")),
+        None => return Err(format!("`{name}` has no known `projection_type`")),
+    };
+    if let Some(p) = i.attr("projection_type") {
+        fields.insert("projection", expr_span(p));
+    }
+    Ok(Index {
+        name,
+        kind,
+        partition_key,
+        sort_key,
+        projection,
+        provisioned: throughput(i, ctx),
+        span,
+        name_span: expr_span(name_e),
+        fields,
+    })
+}
+
+/// `(variable, value)` pairs handed to programs: `variables = {..}` and
+/// `environment_variables = {..}` maps, and `{ name = .., value = .. }` objects.
+fn env_pairs_body<'a>(body: &'a Body, depth: usize, out: &mut Vec<(String, &'a Expression)>) {
+    if depth > 32 {
+        return;
+    }
+    for a in body.attributes() {
+        env_pairs_attr(a.key.as_str(), &a.value, depth, out);
+    }
+    for b in body.blocks() {
+        env_pairs_body(&b.body, depth + 1, out);
+    }
+}
+
+fn env_pairs_attr<'a>(
+    key: &str,
+    value: &'a Expression,
+    depth: usize,
+    out: &mut Vec<(String, &'a Expression)>,
+) {
+    if depth > 32 {
+        return;
+    }
+    match value {
+        Expression::Object(o) => {
+            let obj = Obj::Object(o);
+            if key == "variables" || key == "environment_variables" {
+                for (k, v) in o.iter() {
+                    let name = match k {
+                        ObjectKey::Ident(i) => i.value().as_str().to_string(),
+                        ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                        ObjectKey::Expression(_) => continue,
+                    };
+                    out.push((name, v.expr()));
+                }
+            } else if let (Some(Expression::String(n)), Some(v)) =
+                (obj.attr("name"), obj.attr("value"))
+            {
+                out.push((n.value().to_string(), v));
+            }
+            for (k, v) in o.iter() {
+                let k = match k {
+                    ObjectKey::Ident(i) => i.value().as_str().to_string(),
+                    ObjectKey::Expression(Expression::String(s)) => s.value().to_string(),
+                    ObjectKey::Expression(_) => String::new(),
+                };
+                env_pairs_attr(&k, v.expr(), depth + 1, out);
+            }
+        }
+        Expression::Array(a) => {
+            for item in a.iter() {
+                env_pairs_attr("", item, depth + 1, out);
+            }
+        }
+        // `jsonencode([{ name = "TABLE", value = .. }])` in container definitions.
+        Expression::FuncCall(f) => {
+            for arg in f.args.iter() {
+                env_pairs_attr("", arg, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The table an environment value names: `aws_dynamodb_table.orders.name` (or `.id`,
+/// `.arn`), `module.orders.dynamodb_table_id`, a template that is only one of those,
+/// or the table's own name.
+fn table_named_by<'t>(
+    value: &Expression,
+    tables: &'t mut [Table],
+    ctx: &Context<'_>,
+) -> Option<&'t mut Table> {
+    let inner = match value {
+        Expression::StringTemplate(t) => match t.iter().collect::<Vec<_>>().as_slice() {
+            [Element::Interpolation(i)] => &i.expr,
+            _ => value,
+        },
+        _ => value,
+    };
+    if let Some(p) = path(inner) {
+        let id = match p.as_slice() {
+            [ty, label, attr, ..]
+                if ty == "aws_dynamodb_table" && matches!(attr.as_str(), "name" | "id" | "arn") =>
+            {
+                Some(format!("aws_dynamodb_table.{label}"))
+            }
+            [m, label, attr, ..] if m == "module" && attr.starts_with("dynamodb_table_") => {
+                Some(format!("module.{label}"))
+            }
+            _ => None,
+        };
+        if let Some(id) = id {
+            return tables
+                .iter_mut()
+                .find(|t| t.origin.id.as_deref() == Some(&id));
+        }
+    }
+    let name = ctx.name(value)?;
+    tables.iter_mut().find(|t| t.name == name)
+}

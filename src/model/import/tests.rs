@@ -1,0 +1,409 @@
+//! Each importer on the files of `test-fixtures/_import/`, written the way projects
+//! write them (intrinsic tags, parameters, several stacks and files), broken ones too.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::attr::AttributeType;
+use crate::model::types::*;
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("test-fixtures/_import")
+        .join(rel)
+}
+
+fn import(rel: &str) -> Imported {
+    let p = fixture(rel);
+    let text = std::fs::read_to_string(&p).unwrap();
+    import_file(&p, &text)
+}
+
+fn table<'a>(i: &'a Imported, name: &str) -> &'a Table {
+    i.tables
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no table {name} in {:#?}", names(i)))
+}
+
+fn names(i: &Imported) -> Vec<&str> {
+    i.tables.iter().map(|t| t.name.as_str()).collect()
+}
+
+fn notes(i: &Imported) -> String {
+    i.notes
+        .iter()
+        .map(|n| format!("{}: {}", n.line, n.message))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The text a span covers in a fixture file.
+fn slice(t: &Table, span: crate::source::Span) -> String {
+    let text = std::fs::read_to_string(&*t.origin.path).unwrap();
+    text[span.start..span.end].to_string()
+}
+
+#[test]
+fn sam_template_with_tags_parameters_globals_and_simple_tables() {
+    let i = import("sam/template.yaml");
+    assert_eq!(
+        names(&i),
+        [
+            "{Stage}-orders",
+            "sessions",
+            "{StackName}-CountersTable-{suffix}"
+        ]
+    );
+    let orders = table(&i, "{Stage}-orders");
+    assert_eq!(orders.origin.kind, OriginKind::Sam);
+    assert_eq!(orders.origin.id.as_deref(), Some("OrdersTable"));
+    assert_eq!(orders.origin.line, 37);
+    assert_eq!(orders.partition_key, "PK");
+    // `!FindInMap [KeyNames, Orders, Sort]` resolves through `Mappings`.
+    assert_eq!(orders.sort_key.as_deref(), Some("SK"));
+    assert_eq!(orders.attribute("createdAt").unwrap().ty, AttributeType::N);
+    assert_eq!(orders.billing_mode, Some(BillingMode::Provisioned));
+    // `!Ref OrdersReadCapacity` is the parameter's default.
+    assert_eq!(
+        orders.provisioned,
+        Some(Throughput {
+            read: Some(5),
+            write: Some(2)
+        })
+    );
+    let gsi = orders.index("GSI1").unwrap();
+    assert_eq!(gsi.kind, IndexKind::Global);
+    assert_eq!(
+        gsi.projection,
+        Projection::Include(vec!["status".into(), "total".into()])
+    );
+    assert_eq!(gsi.provisioned.unwrap().read, Some(1));
+    let lsi = orders.index("ByCreatedAt").unwrap();
+    assert_eq!(lsi.kind, IndexKind::Local);
+    assert_eq!(lsi.projection, Projection::KeysOnly);
+    assert_eq!(lsi.sort_key.as_deref(), Some("createdAt"));
+    // SAM's `Globals` hand the table to every function.
+    assert_eq!(orders.refs, ["ORDERS_TABLE"]);
+    assert_eq!(slice(orders, orders.name_span), "!Sub \"${Stage}-orders\"");
+    assert_eq!(
+        slice(orders, orders.fields.get("partition-key").unwrap()),
+        "PK"
+    );
+    assert!(orders.name_template().is_some());
+
+    // A whole name from one parameter is its default.
+    let sessions = table(&i, "sessions");
+    assert_eq!(sessions.partition_key, "sessionId");
+    assert_eq!(
+        sessions.attribute("sessionId").unwrap().ty,
+        AttributeType::S
+    );
+    assert_eq!(sessions.billing_mode, Some(BillingMode::PayPerRequest));
+    assert_eq!(sessions.refs, ["SESSIONS"]);
+    // No `PrimaryKey`: SAM's `id` of type String; the ARN names it too.
+    let counters = table(&i, "{StackName}-CountersTable-{suffix}");
+    assert_eq!(counters.partition_key, "id");
+    assert_eq!(counters.refs, ["COUNTERS_TABLE_ARN"]);
+    assert!(i.notes.is_empty(), "{}", notes(&i));
+    assert_eq!(i.files.len(), 1);
+    assert_eq!(i.files[0].tables, 3);
+}
+
+#[test]
+fn cloudformation_json_with_long_form_functions_and_containers() {
+    let i = import("cfn-json/stack.json");
+    let t = table(&i, "inventory-{Env}");
+    assert_eq!(t.origin.kind, OriginKind::CloudFormation);
+    assert_eq!(
+        (t.partition_key.as_str(), t.sort_key.as_deref()),
+        ("sku", Some("warehouse"))
+    );
+    assert_eq!(
+        t.provisioned,
+        Some(Throughput {
+            read: Some(3),
+            write: Some(1)
+        })
+    );
+    // `billing-mode` is not written: provisioned throughput says which.
+    assert_eq!(t.billing_mode, None);
+    assert_eq!(t.index("ByWarehouse").unwrap().sort_key, None);
+    assert_eq!(t.refs, ["INVENTORY_TABLE"]);
+    assert!(i.notes.is_empty(), "{}", notes(&i));
+}
+
+#[test]
+fn serverless_resources_with_variables_and_function_environments() {
+    let i = import("serverless/serverless.yml");
+    let notes_table = table(&i, "notes-api-notes-{stage}");
+    assert_eq!(notes_table.origin.kind, OriginKind::Serverless);
+    assert_eq!(notes_table.partition_key, "userId");
+    assert_eq!(notes_table.sort_key.as_deref(), Some("noteId"));
+    assert_eq!(notes_table.provisioned.unwrap().write, Some(4));
+    // The provider's `environment` carries the same resolved name.
+    assert_eq!(notes_table.refs, ["NOTES_TABLE"]);
+    let audit = table(&i, "{StackName}-AuditTable-{suffix}");
+    assert_eq!(audit.refs, ["AUDIT_TABLE"]);
+    assert_eq!(audit.billing_mode, Some(BillingMode::PayPerRequest));
+    assert!(i.notes.is_empty(), "{}", notes(&i));
+}
+
+#[test]
+fn terraform_module_across_files_with_variables_locals_and_the_community_module() {
+    let dir = fixture("terraform");
+    let mut files = Vec::new();
+    for name in ["dynamodb.tf", "lambda.tf", "variables.tf"] {
+        let p = dir.join(name);
+        files.push((
+            std::sync::Arc::from(p.as_path()),
+            std::fs::read_to_string(&p).unwrap(),
+        ));
+    }
+    let i = terraform::import_module(&files);
+    assert_eq!(names(&i), ["shop-{env}-carts", "events", "{env}-sessions"]);
+    let carts = table(&i, "shop-{env}-carts");
+    assert_eq!(carts.origin.kind, OriginKind::Terraform);
+    assert_eq!(carts.origin.id.as_deref(), Some("aws_dynamodb_table.carts"));
+    assert_eq!(carts.origin.line, 6);
+    // `hash_key = local.user_key`.
+    assert_eq!(carts.partition_key, "userId");
+    assert_eq!(carts.attribute("addedAt").unwrap().ty, AttributeType::N);
+    assert_eq!(
+        carts.provisioned,
+        Some(Throughput {
+            read: Some(10),
+            write: Some(5)
+        })
+    );
+    let by_item = carts.index("ByItem").unwrap();
+    assert_eq!(
+        by_item.projection,
+        Projection::Include(vec!["quantity".into()])
+    );
+    let lsi = carts.index("ByAddedAt").unwrap();
+    assert_eq!(
+        (lsi.kind, lsi.partition_key.as_str()),
+        (IndexKind::Local, "userId")
+    );
+    assert_eq!(carts.refs, ["CARTS_TABLE", "CARTS"]);
+
+    let events = table(&i, "events");
+    assert_eq!(events.billing_mode, Some(BillingMode::PayPerRequest));
+    assert_eq!(events.refs, ["EVENTS_TABLE"]);
+    // `projection_type = var.gsi_projection` has no default: the index is a note.
+    assert!(events.indexes.is_empty());
+    let n = notes(&i);
+    assert!(
+        n.contains("an index of `aws_dynamodb_table.events` is not imported"),
+        "{n}"
+    );
+
+    let sessions = table(&i, "{env}-sessions");
+    assert_eq!(sessions.origin.id.as_deref(), Some("module.sessions"));
+    assert_eq!(sessions.sort_key.as_deref(), Some("created"));
+    assert_eq!(sessions.attribute("created").unwrap().ty, AttributeType::N);
+    assert_eq!(sessions.billing_mode, Some(BillingMode::PayPerRequest));
+    assert_eq!(sessions.refs, ["SESSIONS"]);
+}
+
+#[test]
+fn cdk_output_workbench_and_describe_table() {
+    let i = import("cdk/cdk.out/AppStack.template.json");
+    let users = table(&i, "{StackName}-UsersTable9725E9C8-{suffix}");
+    assert_eq!(users.origin.kind, OriginKind::Cdk);
+    assert_eq!(users.refs, ["USERS_TABLE"]);
+    assert_eq!(
+        users.index("ByEmail").unwrap().projection,
+        Projection::KeysOnly
+    );
+
+    let i = import("workbench/orders-model.json");
+    let orders = table(&i, "Orders");
+    assert_eq!(orders.origin.kind, OriginKind::NoSqlWorkbench);
+    assert_eq!(orders.sort_key.as_deref(), Some("SK"));
+    assert_eq!(orders.attribute("status").unwrap().ty, AttributeType::S);
+    assert_eq!(
+        orders.index("GSI1").unwrap().projection,
+        Projection::Include(vec!["status".into()])
+    );
+    assert_eq!(orders.provisioned.unwrap().read, Some(5));
+
+    let i = import("describe/payments.json");
+    let p = table(&i, "payments");
+    assert_eq!(p.origin.kind, OriginKind::DescribeTable);
+    assert_eq!(p.item_count, Some(204_800));
+    assert_eq!(p.avg_item_size, Some(256));
+    assert_eq!(p.billing_mode, Some(BillingMode::PayPerRequest));
+    // On-demand tables report zero capacity: no throughput at all.
+    assert_eq!(p.provisioned, None);
+    assert_eq!(
+        p.index("ByCustomer").unwrap().sort_key.as_deref(),
+        Some("paidAt")
+    );
+
+    let i = import("describe/create-table.json");
+    let a = table(&i, "audit-log");
+    assert_eq!(a.provisioned.unwrap().write, Some(1));
+    assert_eq!(a.item_count, None);
+}
+
+#[test]
+fn broken_files_are_notes_with_locations() {
+    let i = import("broken/template.yaml");
+    assert!(i.tables.is_empty());
+    assert_eq!(i.notes.len(), 1, "{}", notes(&i));
+    assert!(i.notes[0]
+        .message
+        .starts_with("cannot read this file as YAML or JSON"));
+    assert!(i.notes[0].line >= 9, "{}", notes(&i));
+
+    let i = import("broken/main.tf");
+    assert!(i.tables.is_empty());
+    assert!(
+        notes(&i).contains("cannot read this file as Terraform"),
+        "{}",
+        notes(&i)
+    );
+
+    let i = import("broken/no-keys.yaml");
+    // Only the table whose keys are known is imported; its name depends on a
+    // condition, so it binds through refs alone.
+    assert_eq!(names(&i), ["ConditionalIndexes"]);
+    let n = notes(&i);
+    assert!(n.contains("table `no-keys` has no `KeySchema`"), "{n}");
+    assert!(
+        n.contains("a key of table `param-key` has no known `AttributeName`"),
+        "{n}"
+    );
+    assert!(n.contains("`GlobalSecondaryIndexes` of table"), "{n}");
+    assert!(
+        n.contains("the `TableName` of `ConditionalIndexes` is not known"),
+        "{n}"
+    );
+    assert!(i.notes.iter().all(|n| n.line > 0), "{n}");
+
+    let i = import_file(Path::new("notes.yaml"), "just: text\n");
+    assert!(i.tables.is_empty());
+    assert!(notes(&i).contains("not a CloudFormation"), "{}", notes(&i));
+}
+
+#[test]
+fn discover_walks_a_project_and_notes_conflicts() {
+    let i = discover(&fixture("two-stacks"));
+    assert_eq!(names(&i), ["orders"]);
+    assert_eq!(i.tables[0].partition_key, "orderId");
+    assert_eq!(i.notes.len(), 1);
+    let n = &i.notes[0];
+    assert!(n.path.ends_with("orders-v2/template.yaml"), "{n}");
+    assert!(
+        n.message
+            .contains("keys (PK, SK) here and with keys (orderId) at")
+            && n.message.contains("orders-v1/template.yaml:2"),
+        "{n}"
+    );
+
+    // The whole fixture tree: every format found, cdk.out beside cdk.json, broken files
+    // as notes, Terraform files of one folder read together.
+    let all = discover(&fixture(""));
+    let kinds: std::collections::BTreeSet<OriginKind> = all.files.iter().map(|f| f.kind).collect();
+    for k in [
+        OriginKind::Sam,
+        OriginKind::CloudFormation,
+        OriginKind::Cdk,
+        OriginKind::Serverless,
+        OriginKind::Terraform,
+        OriginKind::NoSqlWorkbench,
+        OriginKind::DescribeTable,
+    ] {
+        assert!(kinds.contains(&k), "{k:?} missing from {kinds:?}");
+    }
+    assert!(table(&all, "shop-{env}-carts")
+        .refs
+        .contains(&"CARTS_TABLE".to_string()));
+    let n = notes(&all);
+    assert!(n.contains("cannot read this file as Terraform"), "{n}");
+    assert!(n.contains("cannot read this file as YAML or JSON"), "{n}");
+}
+
+#[test]
+fn toml_tables_win_over_imports_and_conflicts_are_noted() {
+    let toml = r#"
+[[table]]
+name = "orders"
+partition-key = "orderId"
+item-count = 1000
+[table.attributes]
+orderId = "S"
+"#;
+    let mut m = crate::model::load_str(Path::new("dynalint.toml"), toml).unwrap();
+    let i = discover(&fixture("two-stacks"));
+    let notes = apply_to_model(&mut m, i);
+    assert_eq!(m.tables.len(), 1);
+    assert_eq!(m.tables[0].origin.kind, OriginKind::DynalintToml);
+    assert_eq!(m.tables[0].item_count, Some(1000));
+    // v1 agrees with the TOML; v2 is the conflict discover already noted.
+    assert_eq!(notes.len(), 1, "{notes:?}");
+}
+
+#[test]
+fn dynalint_toml_imports_a_template_and_adds_figures() {
+    let m = crate::model::load_file(&fixture("with-toml/dynalint.toml"))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let orders = m
+        .tables
+        .iter()
+        .find(|t| t.name == "{Stage}-orders")
+        .unwrap();
+    // Keys from the template, figures and entities from the TOML.
+    assert_eq!(orders.origin.kind, OriginKind::DynalintToml);
+    assert_eq!(
+        (orders.partition_key.as_str(), orders.sort_key.as_deref()),
+        ("PK", Some("SK"))
+    );
+    assert_eq!(orders.item_count, Some(2_000_000));
+    assert_eq!(orders.entities.len(), 1);
+    assert!(orders.index("GSI1").is_some());
+    assert_eq!(orders.refs, ["ORDERS_TABLE"]);
+    assert_eq!(
+        orders
+            .attribute("status")
+            .unwrap()
+            .values
+            .as_ref()
+            .unwrap()
+            .len(),
+        3
+    );
+    // The TOML's own keys win over the template's, and the difference is a note.
+    let sessions = m.tables.iter().find(|t| t.name == "sessions").unwrap();
+    assert_eq!(sessions.partition_key, "token");
+    assert_eq!(m.import_notes.len(), 1, "{:?}", m.import_notes);
+    assert!(m.import_notes[0]
+        .message
+        .contains("keys (sessionId) here and with keys (token)"));
+    // The template's other table joins as it is.
+    assert!(m
+        .tables
+        .iter()
+        .any(|t| t.name == "{StackName}-CountersTable-{suffix}"));
+    let shown = crate::model::show::render(&m);
+    assert!(
+        shown.contains("from       ../sam/template.yaml:"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn an_import_that_cannot_be_read_is_a_model_problem() {
+    let err = crate::model::load_str(
+        &fixture("with-toml/dynalint.toml"),
+        "import = [\"missing.yaml\"]\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.len(), 1);
+    assert!(err[0]
+        .message
+        .starts_with("cannot read `missing.yaml` named in `import`"));
+    assert_eq!(err[0].span, crate::source::Span::new(10, 24));
+}

@@ -1,0 +1,5 @@
+resource "aws_dynamodb_table" "broken" {
+  name     = "broken"
+  hash_key = "id"
+  attribute {
+    name = "id"
