@@ -12,6 +12,7 @@ pub mod engine;
 pub mod expr;
 pub mod facts;
 pub mod fix;
+pub mod infer;
 pub mod lsp;
 pub mod model;
 pub mod report;

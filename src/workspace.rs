@@ -344,3 +344,25 @@ pub fn display_path(path: &Path) -> String {
         s
     }
 }
+
+/// The root of the project `start` is in, when there is no `dynalint.toml` to say:
+/// the nearest folder at or above it holding a `Cargo.toml` or `.git`, else `start`'s
+/// own folder. Templates are looked for under it.
+pub fn project_root(start: &Path) -> PathBuf {
+    let dir = if start.is_file() {
+        start
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+    } else {
+        start
+    };
+    let Ok(abs) = std::fs::canonicalize(dir) else {
+        return dir.to_path_buf();
+    };
+    let found = abs
+        .ancestors()
+        .find(|d| d.join("Cargo.toml").is_file() || d.join(".git").exists())
+        .unwrap_or(&abs);
+    PathBuf::from(display_path(found))
+}

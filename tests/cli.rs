@@ -276,9 +276,14 @@ fn cargo_dynalint_shim_drops_cargos_argument() {
 fn missing_and_broken_models_exit_2_with_a_location() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("a.rs"), "fn a() {}").unwrap();
-    let (_, err, code) = dynalint(tmp.path(), &["check"]);
+    // No model is no error: `check` runs what needs none; `model check` needs one.
+    let (out, err, code) = dynalint(tmp.path(), &["check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("model: none"), "{out}");
+    let (_, err, code) = dynalint(tmp.path(), &["model", "check"]);
     assert_eq!(code, 2);
     assert!(err.contains("no `dynalint.toml` found"), "{err}");
+    assert!(err.contains("dynalint init"), "{err}");
     let (_, err, code) = dynalint(&fixture("broken-model"), &["check"]);
     assert_eq!(code, 2);
     assert!(

@@ -49,3 +49,30 @@ pub fn check(data: &[u8], kind: ExprKind) {
         }
     }
 }
+
+/// What every import target checks: importing any text as the named file never
+/// panics, and every note and table points inside the text, on character boundaries.
+pub fn check_import(data: &[u8], file_name: &str) {
+    let text = String::from_utf8_lossy(data);
+    let path = std::path::Path::new(file_name);
+    let imported = dynalint::model::import::import_file(path, &text);
+    let inside = |s: dynalint::source::Span| {
+        s.start <= s.end
+            && s.end <= text.len()
+            && text.is_char_boundary(s.start)
+            && text.is_char_boundary(s.end)
+    };
+    for n in &imported.notes {
+        assert!(inside(n.span), "{n}: {:?} outside {} bytes", n.span, text.len());
+    }
+    for t in &imported.tables {
+        assert!(inside(t.span) && inside(t.name_span), "table {}", t.name);
+        assert!(!t.partition_key.is_empty(), "table {} has no key", t.name);
+        for (_, s) in t.fields.iter() {
+            assert!(inside(s), "table {}", t.name);
+        }
+        for i in &t.indexes {
+            assert!(inside(i.span) && inside(i.name_span), "index {}", i.name);
+        }
+    }
+}

@@ -63,6 +63,18 @@ pub fn analyze_scanned(
     finish(model, files, &[], scanned, selection, None)
 }
 
+/// [`analyze_scanned`] with the project's sources in other languages that name
+/// DynamoDB (see [`analyze_reporting`]).
+pub fn analyze_scanned_beside(
+    model: &Model,
+    files: &[SourceFile],
+    other_languages: &[OtherSources],
+    scanned: scanner::ScanResult,
+    selection: &RuleSelection,
+) -> Analysis {
+    finish(model, files, other_languages, scanned, selection, None)
+}
+
 /// [`analyze_scanned`] with the rules' per-operation findings reused from `cache`
 /// where an operation is unchanged (see [`RuleCache`]).
 pub fn analyze_scanned_cached(

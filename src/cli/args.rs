@@ -13,7 +13,9 @@ Exit codes:
      or a source file that could not be read ([lint] skipped-files = \"allow\" to pass)
   2  usage, config, model or IO error
 
-Configuration is read from the nearest dynalint.toml at or above the first PATH.
+Configuration is read from the nearest dynalint.toml at or above the first PATH; without
+one, the tables the repository's templates and create_table calls declare are used
+(`dynalint init` writes them out as a dynalint.toml).
 Suppress a finding with `// dynalint: allow(rule-id) -- reason` on the line or the line above.";
 
 /// A static access-pattern linter for Amazon DynamoDB code.
@@ -34,6 +36,9 @@ pub enum Command {
     Explain(ExplainArgs),
     /// List every DynamoDB call found: the team's access-pattern inventory.
     Calls(CallsArgs),
+    /// Write a dynalint.toml from the tables the repository declares (templates,
+    /// Terraform, `create_table` calls), with the figures to fill in commented out.
+    Init(InitArgs),
     /// Validate or show the key model (`dynalint.toml`).
     #[command(subcommand)]
     Model(ModelCommand),
@@ -153,6 +158,15 @@ pub struct CallsArgs {
     pub project: ProjectArgs,
     #[arg(long, value_enum, default_value_t = ListFormat::Human)]
     pub format: ListFormat,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct InitArgs {
+    /// The project folder to read and to write dynalint.toml into [default: .]
+    pub path: Option<PathBuf>,
+    /// Print the file instead of writing it.
+    #[arg(long)]
+    pub stdout: bool,
 }
 
 #[derive(Debug, Clone, Subcommand)]

@@ -14,11 +14,14 @@ use crate::source::SourceFile;
 use crate::workspace::display_path;
 
 pub(super) fn run(args: CallsArgs) -> i32 {
-    let project = match load_project(&args.project, false, None) {
+    let mut project = match load_project(&args.project, false, None) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let scanned = scanner::scan(&project.files, &ScanSettings::from_model(&project.model));
+    let scanned = match project.scanned.take() {
+        Some(s) => s,
+        None => scanner::scan(&project.files, &ScanSettings::from_model(&project.model)),
+    };
     let files: std::collections::HashMap<_, _> =
         project.files.iter().map(|f| (&f.path, f)).collect();
     let mut ops: Vec<&Operation> = scanned.operations.iter().collect();
@@ -48,6 +51,13 @@ pub(super) fn run(args: CallsArgs) -> i32 {
     }
     for p in &scanned.problems {
         eprintln!("note: {}: {}", display_path(&p.file), p.message);
+    }
+    for n in &project.model_notes {
+        eprintln!("note: {n}");
+    }
+    // Said only when it is not the usual `dynalint.toml` (stderr stays quiet then).
+    if !matches!(project.source, crate::infer::ModelSource::Config(_)) {
+        eprintln!("note: model: {}", project.source.describe());
     }
     EXIT_OK
 }

@@ -9,9 +9,11 @@ use super::out::out;
 use super::progress::Progress;
 use super::{error, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{self, baseline};
+use crate::infer::{self, ModelSource};
 use crate::model::{self, Model};
 use crate::report::{github, human, json, position::Positions, sarif, Severity};
 use crate::rules::{self, RuleSelection, UNUSED_ALLOW};
+use crate::scanner::{self, ScanResult, ScanSettings};
 use crate::source::SourceFile;
 use crate::workspace::{self, display_path, Note};
 
@@ -61,43 +63,64 @@ fn peak_memory_kb() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// A loaded project: the model, its text, and the sources to check.
+/// A loaded project: the model, where it came from, and the sources to check.
 pub(super) struct Project {
     pub model: Model,
-    pub model_file: SourceFile,
+    /// The `dynalint.toml`, when there is one.
+    pub model_file: Option<SourceFile>,
+    pub source: ModelSource,
+    /// What inferring the model could not use (`file:line: message`).
+    pub model_notes: Vec<String>,
     pub root: PathBuf,
     pub files: Vec<SourceFile>,
     pub notes: Vec<Note>,
+    /// The scan an inferred model was read from, for the analysis to reuse.
+    pub scanned: Option<ScanResult>,
     /// Sources in other languages that name DynamoDB (not checked).
     pub other_languages: Vec<workspace::OtherSources>,
 }
 
-/// Finds and loads the model; prints the error and returns `Err(exit code)` on failure.
+/// The `dynalint.toml` to use: `--config`, else the nearest one at or above `paths`;
+/// `Ok(None)` when there is none. Prints the error for a path that does not exist.
+pub(super) fn find_config(
+    paths: &[PathBuf],
+    config: Option<&Path>,
+) -> Result<Option<PathBuf>, i32> {
+    if let Some(missing) = paths.iter().find(|p| !p.exists()) {
+        return Err(error(format!("`{}` does not exist", display_path(missing))));
+    }
+    if let Some(c) = config {
+        return Ok(Some(c.to_path_buf()));
+    }
+    let start = paths.first().cloned().unwrap_or_else(|| PathBuf::from("."));
+    Ok(model::discover(&start).map(|p| relative_if_under_cwd(&p)))
+}
+
+/// Finds and loads the model; prints the error and returns `Err(exit code)` on failure,
+/// a missing `dynalint.toml` included (`model check` needs one).
 pub(super) fn load_model(
     paths: &[PathBuf],
     config: Option<&Path>,
     color: bool,
 ) -> Result<(Model, SourceFile), i32> {
-    if let Some(missing) = paths.iter().find(|p| !p.exists()) {
-        return Err(error(format!("`{}` does not exist", display_path(missing))));
+    match find_config(paths, config)? {
+        Some(c) => load_config(&c, color),
+        None => {
+            let start = paths.first().cloned().unwrap_or_else(|| PathBuf::from("."));
+            Err(error(format!(
+                "no `{}` found in `{}` or any folder above it\n  = help: `dynalint init` writes one from the tables your templates and code declare; `dynalint check` runs without one",
+                model::CONFIG_FILE_NAME,
+                display_path(&start)
+            )))
+        }
     }
-    let start = paths.first().cloned().unwrap_or_else(|| PathBuf::from("."));
-    let config = match config {
-        Some(c) => c.to_path_buf(),
-        None => match model::discover(&start) {
-            Some(p) => relative_if_under_cwd(&p),
-            None => {
-                return Err(error(format!(
-                    "no `{}` found in `{}` or any folder above it\n  = help: create one that declares your tables (see the README), or pass `--config FILE`",
-                    model::CONFIG_FILE_NAME,
-                    display_path(&start)
-                )))
-            }
-        },
-    };
-    match model::load_file(&config) {
+}
+
+/// Loads a `dynalint.toml`: every problem is printed, and is exit 2.
+pub(super) fn load_config(config: &Path, color: bool) -> Result<(Model, SourceFile), i32> {
+    match model::load_file(config) {
         Ok(m) => {
-            let text = std::fs::read_to_string(&config).unwrap_or_default();
+            let text = std::fs::read_to_string(config).unwrap_or_default();
             // `[rules]` ids are checked here: the model cannot see the rule registry.
             let mut known: Vec<&str> = rules::REGISTRY.iter().map(|r| r.meta().id).collect();
             known.push(UNUSED_ALLOW);
@@ -105,23 +128,23 @@ pub(super) fn load_model(
             if !problems.is_empty() {
                 eprint!(
                     "{}",
-                    human::render_model_problems(&config, &text, &problems, color)
+                    human::render_model_problems(config, &text, &problems, color)
                 );
                 eprintln!(
                     "error: `{}` has {} problem(s); fix them and run again",
-                    display_path(&config),
+                    display_path(config),
                     problems.len()
                 );
                 return Err(EXIT_ERROR);
             }
-            Ok((m, SourceFile::new(&config, text)))
+            Ok((m, SourceFile::new(config, text)))
         }
         Err(e) => {
             eprint!("{}", human::render_model_error(&e, color));
             if let model::ModelError::Invalid { problems, .. } = &e {
                 eprintln!(
                     "error: `{}` has {} problem(s); fix them and run again",
-                    display_path(&config),
+                    display_path(config),
                     problems.len()
                 );
             }
@@ -130,7 +153,9 @@ pub(super) fn load_model(
     }
 }
 
-/// Loads the model and reads the sources; errors are printed.
+/// Loads the model and reads the sources; errors are printed. Without a
+/// `dynalint.toml` the model is inferred from the project (`infer`), which needs the
+/// sources scanned: that scan is kept in [`Project::scanned`].
 pub(super) fn load_project(
     p: &ProjectArgs,
     color: bool,
@@ -152,22 +177,36 @@ pub(super) fn load_project(
         _ if paths.is_empty() => vec![PathBuf::from(".")],
         _ => paths.clone(),
     };
-    let (model, model_file) = load_model(&discover_from, p.config.as_deref(), color)?;
-    let root = model_file
-        .path
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
+    let config = find_config(&discover_from, p.config.as_deref())?;
+    let loaded = match &config {
+        Some(c) => Some(load_config(c, color)?),
+        None => None,
+    };
+    let root = match &loaded {
+        Some((_, file)) => file
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
+        None => workspace::project_root(
+            discover_from
+                .first()
+                .map_or(Path::new("."), |p| p.as_path()),
+        ),
+    };
     let root = if root.as_os_str().is_empty() {
         PathBuf::from(".")
     } else {
         root
     };
+    let exclude = loaded
+        .as_ref()
+        .map(|(m, _)| m.lint.exclude.clone())
+        .unwrap_or_default();
     let cb = progress.map(|pr| move |done: usize, total: usize| pr.update(done, total));
     let cb_ref: Option<&(dyn Fn(usize, usize) + Sync)> =
         cb.as_ref().map(|c| c as &(dyn Fn(usize, usize) + Sync));
-    let mut sources =
-        workspace::collect_sources(&paths, &root, &model.lint.exclude, cb_ref).map_err(error)?;
+    let mut sources = workspace::collect_sources(&paths, &root, &exclude, cb_ref).map_err(error)?;
     if stdin {
         let name = p
             .stdin_filename
@@ -179,12 +218,35 @@ pub(super) fn load_project(
             .map_err(|e| error(format!("cannot read stdin: {e}")))?;
         sources.files.push(SourceFile::new(name, text));
     }
+    if let Some((model, file)) = loaded {
+        return Ok(Project {
+            source: ModelSource::Config(file.path.to_path_buf()),
+            model,
+            model_file: Some(file),
+            model_notes: Vec::new(),
+            root,
+            files: sources.files,
+            notes: sources.notes,
+            scanned: None,
+            other_languages: sources.other_languages,
+        });
+    }
+    let report = |phase: &'static str, done: usize, total: usize| {
+        if let Some(p) = progress {
+            p.set(phase, done, total);
+        }
+    };
+    let scanned = scanner::scan_reporting(&sources.files, &ScanSettings::default(), &report);
+    let inferred = infer::infer(&root, &scanned.tables, &sources.files);
     Ok(Project {
-        model,
-        model_file,
+        model: inferred.model,
+        model_file: None,
+        source: inferred.source,
+        model_notes: inferred.notes,
         root,
         files: sources.files,
         notes: sources.notes,
+        scanned: Some(scanned),
         other_languages: sources.other_languages,
     })
 }
@@ -296,7 +358,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         }
     }
     let progress = (!args.quiet && std::io::stderr().is_terminal()).then(Progress::start);
-    let project = match load_project(&args.project, color, progress.as_ref()) {
+    let mut project = match load_project(&args.project, color, progress.as_ref()) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -306,18 +368,30 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         }
     };
     let loaded = started.elapsed();
-    let analysis = analysis::analyze_reporting(
-        &project.model,
-        &project.files,
-        &project.other_languages,
-        &selection,
-        &report,
-    );
+    let analysis = match project.scanned.take() {
+        Some(scanned) => {
+            report("checking rules", 0, 0);
+            analysis::analyze_scanned_beside(
+                &project.model,
+                &project.files,
+                &project.other_languages,
+                scanned,
+                &selection,
+            )
+        }
+        None => analysis::analyze_reporting(
+            &project.model,
+            &project.files,
+            &project.other_languages,
+            &selection,
+            &report,
+        ),
+    };
     let (scan_stats, rules_time) = (analysis.scan_stats.clone(), analysis.rules_time);
     drop(progress);
 
     let mut all_files: Vec<SourceFile> = project.files.clone();
-    all_files.push(project.model_file.clone());
+    all_files.extend(project.model_file.clone());
     let root_abs = std::fs::canonicalize(&project.root).unwrap_or_else(|_| project.root.clone());
     let keys = baseline::entries(
         &root_abs,
@@ -351,6 +425,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         .notes
         .iter()
         .map(|n| format!("{}: {}", display_path(&n.path), n.message))
+        .chain(project.model_notes.iter().cloned())
         .chain(
             analysis
                 .problems
@@ -362,6 +437,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     let summary = json::Summary {
         files: project.files.len(),
         operations: analysis.operations.len(),
+        model: model_summary(&project.source),
     };
     let out = match args.format {
         _ if args.statistics => super::statistics::render(&diagnostics, args.format),
@@ -372,7 +448,8 @@ pub(super) fn run(args: CheckArgs) -> i32 {
                 for n in &notes {
                     eprintln!("note: {n}");
                 }
-                s.push_str(&summary_line(&diagnostics, summary, args.fix));
+                s.push_str(&summary_line(&diagnostics, &summary, args.fix));
+                s.push_str(&model_line(&project.source, &project.model));
             }
             s
         }
@@ -471,9 +548,41 @@ fn fix_all(args: &CheckArgs, color: bool, selection: &RuleSelection) -> Result<F
     Ok(Fixed { files: changed })
 }
 
+/// Where the model came from, for the JSON summary.
+fn model_summary(source: &ModelSource) -> json::ModelSummary {
+    match source {
+        ModelSource::Config(p) => json::ModelSummary {
+            source: "dynalint.toml",
+            files: vec![display_path(p)],
+        },
+        ModelSource::Inferred(files) => json::ModelSummary {
+            source: "inferred",
+            files: files.iter().map(|f| display_path(f)).collect(),
+        },
+        ModelSource::None => json::ModelSummary {
+            source: "none",
+            files: Vec::new(),
+        },
+    }
+}
+
+/// The summary's second line: which model the findings rest on.
+fn model_line(source: &ModelSource, model: &Model) -> String {
+    match source {
+        ModelSource::Config(_) => format!("model: {}\n", source.describe()),
+        ModelSource::Inferred(_) => format!(
+            "model: {} table{} {} (no `dynalint.toml`; `dynalint init` writes one to add figures to)\n",
+            model.tables.len(),
+            if model.tables.len() == 1 { "" } else { "s" },
+            source.describe()
+        ),
+        ModelSource::None => "model: none (no `dynalint.toml`, and no template or `create_table` call declares a table): rules that need a key model had no table to bind to\n".to_string(),
+    }
+}
+
 fn summary_line(
     diagnostics: &[crate::report::Diagnostic],
-    s: json::Summary,
+    s: &json::Summary,
     fixing: bool,
 ) -> String {
     let count = |sev| diagnostics.iter().filter(|d| d.severity == sev).count();

@@ -8,6 +8,7 @@ mod args;
 mod calls;
 mod check;
 mod diff;
+mod init_cmd;
 mod model_cmd;
 mod out;
 mod progress;
@@ -30,7 +31,7 @@ pub const EXIT_FINDINGS: i32 = 1;
 pub const EXIT_ERROR: i32 = 2;
 
 const SUBCOMMANDS: &[&str] = &[
-    "check", "rules", "explain", "calls", "model", "lsp", "serve", "simulate", "help",
+    "check", "rules", "explain", "calls", "init", "model", "lsp", "serve", "simulate", "help",
 ];
 
 /// Runs the CLI and returns the exit code.
@@ -48,6 +49,7 @@ pub fn main(argv: Vec<OsString>) -> i32 {
         Command::Rules(a) => rules_cmd::rules(a),
         Command::Explain(a) => rules_cmd::explain(a),
         Command::Calls(a) => calls::run(a),
+        Command::Init(a) => init_cmd::run(a),
         Command::Model(a) => model_cmd::run(a),
         Command::Simulate(a) => simulate_cmd::run(a),
         Command::Serve(a) => {

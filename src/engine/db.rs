@@ -66,6 +66,9 @@ impl Engine {
             "BatchWriteItem" => ops::batch::batch_write_item(self, body),
             "TransactGetItems" => ops::transact::transact_get_items(self, body),
             "TransactWriteItems" => ops::transact::transact_write_items(self, body),
+            "ExecuteStatement" => super::partiql::execute_statement(self, body),
+            "BatchExecuteStatement" => super::partiql::batch_execute_statement(self, body),
+            "ExecuteTransaction" => super::partiql::execute_transaction(self, body),
             _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
         }
     }

@@ -17,6 +17,7 @@ pub mod keys;
 pub mod legacy;
 pub mod number;
 pub mod ops;
+pub mod partiql;
 pub mod schema;
 pub mod server;
 pub mod size;

@@ -87,13 +87,57 @@ fn holder_name(text: &str) -> Option<&str> {
     is_name.then_some(last)
 }
 
-/// A table matches when any name the reference is known by is its name or in its refs.
+/// A table matches when any name the reference is known by is its name or in its refs;
+/// else, for a table whose name a deployment builds (`{Stage}-orders`, imported from a
+/// template), when the code builds the same shape (`format!("{}-orders", stage)`) or
+/// writes one instance of it (`"prod-orders"`) — and no other table's does.
 pub fn find_table<'a>(model: &'a Model, r: &Resolved) -> Option<&'a Table> {
     let names = r.names();
-    model
+    if let Some(t) = model
         .tables
         .iter()
         .find(|t| names.iter().any(|n| t.is_named_by(n)))
+    {
+        return Some(t);
+    }
+    let fits = |t: &&Table| -> bool {
+        let Some(template) = t.name_template() else {
+            return false;
+        };
+        match r.innermost() {
+            Resolved::Template { template: code } => skeleton(code)
+                .is_some_and(|s| s == skeleton(&template.to_string()).unwrap_or_default()),
+            Resolved::Literal { value } => {
+                !template.literal_parts_empty() && template.matches(value)
+            }
+            _ => false,
+        }
+    };
+    let mut matching = model.tables.iter().filter(fits);
+    match (matching.next(), matching.next()) {
+        (Some(t), None) => Some(t),
+        // Two built names fit: which one is meant is not known.
+        _ => None,
+    }
+}
+
+/// A name template with every `{hole}` made one marker: `{}-orders` and
+/// `{Stage}-orders` have the same skeleton. `None` when the template has no literal
+/// text, which any name would fit.
+fn skeleton(template: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut literal = false;
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        literal |= open > 0;
+        let close = rest[open..].find('}')? + open;
+        out.push('\u{0}');
+        rest = &rest[close + 1..];
+    }
+    literal |= !rest.is_empty();
+    out.push_str(rest);
+    literal.then_some(out)
 }
 
 #[cfg(test)]
@@ -158,5 +202,51 @@ PK = "S"
         // A known value that names no table is not rescued by its holder's name.
         let literal = op(Resolved::literal("Users"), "orders_table");
         assert!(bind(&m, &literal).table.is_none());
+    }
+
+    #[test]
+    fn built_names_bind_to_the_same_shape_and_to_instances() {
+        let m = crate::model::load_str(
+            std::path::Path::new("m.toml"),
+            r#"
+[[table]]
+name = "{Stage}-orders"
+partition-key = "PK"
+[table.attributes]
+PK = "S"
+
+[[table]]
+name = "{Stage}-users"
+partition-key = "id"
+[table.attributes]
+id = "S"
+"#,
+        )
+        .unwrap();
+        let name = |r: Resolved| find_table(&m, &r).map(|t| t.name.clone());
+        let template = |t: &str| Resolved::Template {
+            template: t.to_string(),
+        };
+        assert_eq!(
+            name(template("{}-orders")).as_deref(),
+            Some("{Stage}-orders")
+        );
+        assert_eq!(
+            name(Resolved::literal("prod-users")).as_deref(),
+            Some("{Stage}-users")
+        );
+        // No literal text to go by, another shape, or a name that is not an instance.
+        assert_eq!(name(template("{}")), None);
+        assert_eq!(name(template("orders-{}")), None);
+        assert_eq!(name(Resolved::literal("-orders")), None);
+        assert_eq!(name(Resolved::literal("orders")), None);
+        // Two built names of one shape: which is meant is unknown.
+        let two = crate::model::load_str(
+            std::path::Path::new("m.toml"),
+            "[[table]]\nname = \"{a}-x\"\npartition-key = \"k\"\n[table.attributes]\nk = \"S\"\n\
+             [[table]]\nname = \"{b}-x\"\npartition-key = \"k\"\n[table.attributes]\nk = \"S\"\n",
+        )
+        .unwrap();
+        assert!(find_table(&two, &template("{}-x")).is_none());
     }
 }

@@ -137,6 +137,13 @@ impl KeyTemplate {
         }
     }
 
+    /// True when the template has no literal text (`{a}{b}`): any value fits it.
+    pub fn literal_parts_empty(&self) -> bool {
+        self.parts
+            .iter()
+            .all(|p| matches!(p, TemplatePart::Placeholder(_)))
+    }
+
     /// True when a template is only one placeholder (`{orderId}`): the key is the raw
     /// value, with no entity prefix.
     pub fn is_bare_placeholder(&self) -> bool {

@@ -4,7 +4,8 @@
 //! "column","end_line","end_column","help","labels":[{"file","line","column","message"}],
 //! "notes","fix":null|{"title","edits":[{"file","line","column","end_line","end_column",
 //! "replacement"}]}}],
-//! "summary":{"files","operations","errors","warnings"}}` — extend, never rename.
+//! "summary":{"files","operations","errors","warnings","infos","model":{"source","files"}}}`
+//! — extend, never rename.
 
 use serde_json::{json, Value};
 
@@ -12,10 +13,20 @@ use super::position::Positions;
 use super::{Diagnostic, Severity};
 
 /// Counts shown in the summary.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Summary {
     pub files: usize,
     pub operations: usize,
+    /// Where the model came from.
+    pub model: ModelSummary,
+}
+
+/// `"model": {"source": "dynalint.toml" | "inferred" | "none", "files": [..]}`.
+#[derive(Debug, Clone, Default)]
+pub struct ModelSummary {
+    pub source: &'static str,
+    /// The `dynalint.toml`, or the files the inferred tables were read from.
+    pub files: Vec<String>,
 }
 
 /// Renders the JSON report (pretty-printed, with a trailing newline).
@@ -72,6 +83,7 @@ pub fn render(
             "errors": count(Severity::Error),
             "warnings": count(Severity::Warning),
             "infos": count(Severity::Info),
+            "model": {"source": summary.model.source, "files": summary.model.files},
         },
         "notes": notes,
     });

@@ -175,7 +175,8 @@ impl Rule for FilterInsteadOfIndex {
             Err(_) => String::new(),
         };
         let file = op.file.clone();
-        let model_path = cx.model.path.clone();
+        // Spans of the table, its indexes and entities index into the file it came from.
+        let model_path = table.origin.path.clone();
         let d = cx.report(
             file.clone(),
             file_span(filter_arg, term.span),

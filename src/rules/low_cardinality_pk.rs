@@ -124,6 +124,8 @@ fn sized(
         return;
     }
     let model_path = cx.model.path.clone();
+    // The key's span indexes into the file that declared the table.
+    let table_path = target.table.origin.path.clone();
     let summary = format!(
         "partition key `{pk}` of {} has {} value{}",
         target.label(),
@@ -133,7 +135,7 @@ fn sized(
     let load_text = load.text(&plan);
     let help = shard_help(pk, &plan);
     let d = cx.report(
-        model_path.clone(),
+        table_path.clone(),
         target.partition_key_span(),
         format!("{summary}: {load_text}"),
     );
@@ -185,7 +187,7 @@ fn sized(
             ),
         );
         d.label(
-            model_path.clone(),
+            table_path.clone(),
             target.partition_key_span(),
             summary.clone(),
         );

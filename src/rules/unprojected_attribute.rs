@@ -42,7 +42,7 @@ impl Rule for UnprojectedAttribute {
             Projection::Include(list) => format!("INCLUDE [{}]", list.join(", ")),
             Projection::All => return,
         };
-        let model_path = cx.model.path.clone();
+        let model_path = table.origin.path.clone();
         let mut seen: Vec<String> = Vec::new();
         for (kind, arg) in [
             (ExprKind::Projection, &op.projection),

@@ -88,7 +88,7 @@ fn read_by_pattern(facts: &ProjectFacts<'_>, table: &Table, index: &Index) -> bo
 }
 
 fn report(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, table: &Table, index: &Index) {
-    let path = cx.model.path.clone();
+    let path = table.origin.path.clone();
     // Only what the model says: without `item-count` (or counted entities) the number
     // of entries is not known.
     let stored = match (

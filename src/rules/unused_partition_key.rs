@@ -203,7 +203,7 @@ fn statement_access<'a>(model: &'a Model, b: &BoundOperation<'a>) -> Access<'a> 
 }
 
 fn report(cx: &mut RuleContext<'_>, table: &Table, gsi: &Index, on_table: &[&BoundOperation<'_>]) {
-    let path = cx.model.path.clone();
+    let path = table.origin.path.clone();
     let pk = &table.partition_key;
     let gpk = &gsi.partition_key;
     let table_wcu = table

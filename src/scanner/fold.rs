@@ -297,6 +297,14 @@ fn root_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
             if super::expr_crate::is_wrapped(cx, n) {
                 return None;
             }
+            // A fluent builder is sent, not awaited: `repo.scan().await` is a method of
+            // the crate's own repository named like the API.
+            if src
+                .parent(n)
+                .is_some_and(|p| p.kind() == "await_expression")
+            {
+                return None;
+            }
             return op_for_method(name);
         }
         return super::expr_crate::root_kind(cx, n);

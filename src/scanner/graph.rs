@@ -230,6 +230,12 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     i += 1;
                     continue;
                 }
+                // A project's own handler macro: its definition, or an item-level call.
+                if in_fn.is_none() && next.is_some_and(|n| n.is_punct(b'!')) {
+                    if let Some(node) = macro_node(src, toks, i) {
+                        fns.push(node);
+                    }
+                }
                 // `for x in ..`, `while ..`, `loop`; not `for<'a>` nor `impl X for Y`.
                 if in_fn.is_some()
                     && matches!(word, b"for" | b"while" | b"loop")
@@ -257,9 +263,21 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     let sdk_setter = prev.is_some_and(|p| p.is_punct(b'.'))
                         && super::sdk::setter(&w)
                             .is_some_and(|(s, _)| s != super::sdk::Setter::Wrapped);
+                    // `client.scan().table_name(..)` starts an SDK request; a crate's
+                    // `repo.scan()` is not followed by a setter.
+                    let sdk_request = prev.is_some_and(|p| p.is_punct(b'.'))
+                        && super::sdk::op_for_method(&w).is_some()
+                        && toks.get(i + 2).is_some_and(|t| t.is_punct(b')'))
+                        && toks.get(i + 3).is_some_and(|t| t.is_punct(b'.'))
+                        && toks.get(i + 4).is_some_and(|t| {
+                            t.kind == Tok::Ident
+                                && std::str::from_utf8(t.text(src))
+                                    .is_ok_and(|m| super::sdk::setter(m).is_some())
+                        });
                     if (called || turbofish || as_value)
                         && !macro_call
                         && !sdk_setter
+                        && !sdk_request
                         && !NOT_CALLS.contains(&w.as_str())
                     {
                         if let Some(f) = fns.get_mut(fi) {
@@ -284,6 +302,11 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         if let Some(reason) = route_call(&w, last_str.as_deref(), src, toks, i) {
                             if let Some(h) = handler_after(src, toks, i + 1) {
                                 entries_by_name.push((h, reason));
+                            } else {
+                                // A closure handler: what it calls runs per request.
+                                for h in closure_calls(src, toks, i + 1) {
+                                    entries_by_name.push((h, reason.clone()));
+                                }
                             }
                         }
                     }
@@ -408,7 +431,7 @@ fn starts_server(name: &str, src: &[u8], toks: &[Token], i: usize) -> bool {
     match name {
         "run" => toks
             .get(i + 2)
-            .is_some_and(|t| t.is_ident(src, "service_fn")),
+            .is_some_and(|t| t.is_ident(src, "service_fn") || t.is_ident(src, "handler_fn")),
         "serve" => mentions(b"axum") || mentions(b"warp"),
         _ => false,
     }
@@ -446,6 +469,15 @@ fn impl_entry(attrs: &[String], trait_path: &[String], server_traits: &[String])
         matches!(last, "Object" | "Subscription" | "ComplexObject")
     }) {
         return Some(format!("async-graphql resolver (#[{a}])"));
+    }
+    if let Some(a) = attrs.iter().find(|a| {
+        let n = a.split(['(', ' ']).next().unwrap_or("");
+        matches!(
+            n.rsplit("::").next().unwrap_or(n),
+            "graphql_object" | "graphql_subscription"
+        )
+    }) {
+        return Some(format!("juniper resolver (#[{a}])"));
     }
     let tr = trait_path.last()?;
     let generated = trait_path.iter().any(|s| s.ends_with("_server")) || server_traits.contains(tr);
@@ -528,6 +560,8 @@ fn route_call(
     let prev_dot = i >= 1 && toks[i - 1].is_punct(b'.');
     match name {
         "service_fn" => Some(service_fn_origin(src).to_string()),
+        // lambda_runtime before 0.4: `lambda_runtime::run(handler_fn(func))`.
+        "handler_fn" => Some("lambda_runtime::handler_fn".to_string()),
         "run" if prev_is_path_of("lambda_http") || prev_is_path_of("lambda_runtime") => {
             Some("lambda_http::run".to_string())
         }
@@ -594,6 +628,138 @@ fn chained_route(src: &[u8], toks: &[Token], i: usize) -> bool {
         }
     }
     false
+}
+
+/// Marks a pseudo-function for a `macro_rules!` that starts a Lambda runtime with the
+/// handler it is given (its `qualified` is the macro's name).
+pub const ENTRY_MACRO_PREFIX: &str = "\u{0}entry:macro_rules!";
+
+/// Marks a pseudo-function for an item-level macro call (`lambda_main!(handler)`,
+/// `handler! { async fn export(..) {..} }`): `calls` holds the functions it names or
+/// defines, `qualified` the macro's name. The link phase makes it an entry when the
+/// crate defines that macro as a handler macro.
+pub const MACRO_CALL_PREFIX: &str = "\u{0}entry:macro!";
+
+/// Tokens of a macro that are read at most.
+const MAX_MACRO_TOKENS: usize = 4096;
+
+/// The pseudo-function of a macro definition or an item-level macro call at token `i`
+/// (the macro's name, followed by `!`).
+fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
+    let text = |t: &Token| String::from_utf8_lossy(t.text(src)).into_owned();
+    let is_def = toks[i].is_ident(src, "macro_rules");
+    let (name, open) = if is_def {
+        (text(toks.get(i + 2)?), i + 3)
+    } else {
+        (text(&toks[i]), i + 2)
+    };
+    if !toks
+        .get(open)
+        .is_some_and(|t| t.is_punct(b'(') || t.is_punct(b'{') || t.is_punct(b'['))
+    {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut end = open;
+    for (k, t) in toks.iter().enumerate().skip(open).take(MAX_MACRO_TOKENS) {
+        match t.kind {
+            Tok::Punct(b'(') | Tok::Punct(b'{') | Tok::Punct(b'[') => depth += 1,
+            Tok::Punct(b')') | Tok::Punct(b'}') | Tok::Punct(b']') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    end = k;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let body = toks.get(open + 1..end)?;
+    let node = |name: String, qualified: String, calls: Vec<String>| FnNode {
+        name,
+        qualified,
+        span: Span::new(toks[i].start as usize, toks[i].end as usize),
+        calls,
+        entry: None,
+        test: false,
+        main: false,
+        starts_server: false,
+        loop_calls: Vec::new(),
+    };
+    if is_def {
+        let starts_lambda = body.iter().any(|t| {
+            t.kind == Tok::Ident
+                && matches!(
+                    t.text(src),
+                    b"service_fn" | b"handler_fn" | b"lambda_runtime" | b"lambda_http"
+                )
+        });
+        return starts_lambda
+            .then(|| node(format!("{ENTRY_MACRO_PREFIX}{name}"), name, Vec::new()));
+    }
+    // What the call hands over: a bare function name (`lambda_main!(list_all)`), or a
+    // function it defines (`fn export`).
+    let mut calls = Vec::new();
+    for (k, t) in body.iter().enumerate() {
+        if t.kind != Tok::Ident {
+            continue;
+        }
+        let prev = k.checked_sub(1).map(|p| body[p]);
+        let next = body.get(k + 1);
+        let defined = prev.is_some_and(|p| p.is_ident(src, "fn"));
+        let bare = prev.is_none_or(|p| p.is_punct(b',') || p.is_punct(b'>'))
+            && next.is_none_or(|n| n.is_punct(b','));
+        if defined || bare {
+            calls.push(text(t));
+        }
+    }
+    calls.sort();
+    calls.dedup();
+    (!calls.is_empty()).then(|| node(format!("{MACRO_CALL_PREFIX}{name}"), name, calls))
+}
+
+/// How many tokens of a closure handler are read for its calls: a handler closure
+/// delegates in a line or two; a long body is read no further.
+const MAX_CLOSURE_TOKENS: usize = 400;
+
+/// The functions a closure handler right after a call's `(` calls:
+/// `service_fn(|event| get_products(&store, event))`, `get(|s| async move { list(s).await })`.
+fn closure_calls(src: &[u8], toks: &[Token], open: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    if !toks.get(open).is_some_and(|t| t.is_punct(b'(')) {
+        return out;
+    }
+    let mut j = open + 1;
+    while toks
+        .get(j)
+        .is_some_and(|t| t.is_ident(src, "move") || t.is_ident(src, "async"))
+    {
+        j += 1;
+    }
+    if !toks.get(j).is_some_and(|t| t.is_punct(b'|')) {
+        return out;
+    }
+    let mut depth = 0usize;
+    for k in open..toks.len().min(open + MAX_CLOSURE_TOKENS) {
+        let t = toks[k];
+        match t.kind {
+            Tok::Punct(b'(') | Tok::Punct(b'{') | Tok::Punct(b'[') => depth += 1,
+            Tok::Punct(b')') | Tok::Punct(b'}') | Tok::Punct(b']') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            Tok::Ident if toks.get(k + 1).is_some_and(|n| n.is_punct(b'(')) => {
+                let w = String::from_utf8_lossy(t.text(src)).into_owned();
+                if !NOT_CALLS.contains(&w.as_str()) && !out.contains(&w) {
+                    out.push(w);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The handler named in `(path::to::handler)` or `(handler)` right after a call's `(`.

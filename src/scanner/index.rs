@@ -66,6 +66,8 @@ pub struct FileIndex {
     pub templates: Vec<Template>,
     /// Chains continuing a builder some helper returns, with the helper's name.
     pub helper_calls: Vec<(Operation, Escape, String)>,
+    /// `create_table` / `update_table` calls: tables the code declares.
+    pub tables: Vec<super::create_table::TableDecl>,
     pub refs: Vec<PendingRef>,
     pub consts: Vec<ConstDef>,
     pub field_inits: Vec<FieldInit>,
@@ -216,6 +218,7 @@ pub fn index_source(
         ops: Vec::new(),
         templates: Vec::new(),
         helper_calls: Vec::new(),
+        tables: Vec::new(),
         refs: Vec::new(),
         consts: Vec::new(),
         field_inits: Vec::new(),
@@ -288,6 +291,7 @@ pub fn index_source(
         idx.ops = folded.ops;
         idx.templates = folded.templates;
         idx.helper_calls = folded.helper_calls;
+        idx.tables = super::create_table::declarations(&cx, path, &nodes);
         if let Some(c) = cold {
             for op in idx
                 .ops

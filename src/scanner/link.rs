@@ -14,7 +14,9 @@ use rayon::prelude::*;
 
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::fold::Escape;
-use super::graph::{one_off, reach, FnId, FnNode, ENTRY_PREFIX};
+use super::graph::{
+    one_off, reach, FnId, FnNode, ENTRY_MACRO_PREFIX, ENTRY_PREFIX, MACRO_CALL_PREFIX,
+};
 use super::index::{index_source, FileIndex};
 use super::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
@@ -93,18 +95,35 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
     // Files matched by a hot-paths glob: every function in them is an entry. Only those
     // are copied (linking runs on every edit in the LSP).
     let mut glob_entries: Vec<Cow<'_, [FnNode]>> = Vec::with_capacity(files.len());
+    // The crate's handler macros (`macro_rules!` that start a Lambda runtime): a call of
+    // one registers the functions it names or defines, in whichever file.
+    let entry_macros: HashSet<&str> = files
+        .iter()
+        .flat_map(|f| &f.fns)
+        .filter(|n| n.name.starts_with(ENTRY_MACRO_PREFIX))
+        .map(|n| n.qualified.as_str())
+        .collect();
+    let macro_entry = |n: &FnNode| {
+        (n.name.starts_with(MACRO_CALL_PREFIX) && entry_macros.contains(n.qualified.as_str()))
+            .then(|| format!("handler macro `{}!`", n.qualified))
+    };
     for f in files {
         let hot = hot_globs
             .as_ref()
             .and_then(|(set, pats)| set.matches(&*f.path).first().map(|i| pats[*i].clone()));
-        let Some(g) = hot else {
+        let registers = f.fns.iter().any(|n| macro_entry(n).is_some());
+        if hot.is_none() && !registers {
             glob_entries.push(Cow::Borrowed(&f.fns));
             continue;
-        };
+        }
         let mut fns = f.fns.clone();
         for n in &mut fns {
             if n.entry.is_none() && !n.test {
-                n.entry = Some(format!("hot-paths glob `{g}`"));
+                n.entry = macro_entry(n).or_else(|| {
+                    hot.as_ref()
+                        .filter(|_| !n.name.starts_with(ENTRY_PREFIX))
+                        .map(|g| format!("hot-paths glob `{g}`"))
+                });
             }
         }
         glob_entries.push(Cow::Owned(fns));
@@ -187,6 +206,13 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
             linker.resolve_op(fi, &mut op, 0);
             finish(&mut op, escape, fi, cold_glob.as_deref());
             ops.push(((fi, oi), op));
+        }
+    }
+    for (fi, f) in files.iter().enumerate() {
+        for d in &f.tables {
+            let mut d = d.clone();
+            linker.resolve_decl(fi, &mut d);
+            result.tables.push(d);
         }
     }
     // A helper's own builder is reported only where no caller continues it.
@@ -462,6 +488,22 @@ impl<'a> Linker<'a> {
         if depth < 4 {
             for c in &mut op.children {
                 self.resolve_op(fi, c, depth + 1);
+            }
+        }
+    }
+
+    /// Replaces every pending reference in a `create_table` declaration.
+    fn resolve_decl(&self, fi: usize, d: &mut super::create_table::TableDecl) {
+        use super::create_table::ProjectionDecl;
+        let r = |x: &mut Resolved| self.resolve(fi, x, 0);
+        d.table.iter_mut().for_each(r);
+        d.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
+        d.attributes.iter_mut().for_each(|a| r(&mut a.attribute));
+        for i in &mut d.indexes {
+            r(&mut i.name);
+            i.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
+            if let Some(ProjectionDecl::Include(attrs)) = &mut i.projection {
+                attrs.iter_mut().for_each(r);
             }
         }
     }
@@ -926,14 +968,21 @@ impl<'a> Linker<'a> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
-        let cands: Vec<(usize, usize)> = self
-            .consts
-            .get(last.as_str())
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(|(cf, ci)| ends_with(&self.files[*cf].consts[*ci].path, segs))
-            .collect();
+        let matching = |segs: &[String]| -> Vec<(usize, usize)> {
+            self.consts
+                .get(last.as_str())
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|(cf, ci)| ends_with(&self.files[*cf].consts[*ci].path, segs))
+                .collect()
+        };
+        let mut cands = matching(segs);
+        if cands.is_empty() && segs.len() > 1 {
+            // `use orders_service::TABLE` in a binary names its own library by the
+            // package's name, which module paths do not carry.
+            cands = matching(&segs[1..]);
+        }
         self.narrow(fi, module, cands, &|cf, ci| {
             self.files[cf].consts[ci].path.as_slice()
         })

@@ -43,6 +43,7 @@
 mod batch;
 mod call_site_loop;
 mod context;
+pub mod create_table;
 mod expr_crate;
 mod fold;
 mod graph;
@@ -65,6 +66,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+pub use create_table::TableDecl;
 pub use index::{may_call_dynamodb, module_of, FileIndex};
 pub use ir::*;
 pub use stats::ScanStats;
@@ -93,6 +95,8 @@ impl ScanSettings {
 pub struct ScanResult {
     pub operations: Vec<Operation>,
     pub problems: Vec<ScanProblem>,
+    /// Tables the code declares with `create_table` / `update_table`.
+    pub tables: Vec<TableDecl>,
     /// What the scan worked on and its phases' times (`check --stats`).
     pub stats: ScanStats,
 }

@@ -68,7 +68,7 @@ pub fn discover(root: &Path) -> Imported {
             }
         }
         match ext {
-            "tf" => terraform_dirs
+            "tf" | "tfvars" => terraform_dirs
                 .entry(p.parent().unwrap_or(root).to_path_buf())
                 .or_default()
                 .push(p.to_path_buf()),

@@ -142,7 +142,7 @@ enum Format {
 
 fn format_of(path: &Path) -> Format {
     match path.extension().and_then(|e| e.to_str()) {
-        Some("tf") => Format::Terraform,
+        Some("tf" | "tfvars") => Format::Terraform,
         _ => Format::Document,
     }
 }

@@ -61,7 +61,7 @@ pub fn import_module(files: &[(FilePath, String)]) -> Imported {
         }
     }
     let ctx = Context::new(&parsed);
-    for f in &parsed {
+    for f in parsed.iter().filter(|f| !is_tfvars(f.path)) {
         let mut found = Found::new(f.path.clone(), OriginKind::Terraform);
         for b in f.body.blocks() {
             let label = |i: usize| b.labels.get(i).map(|l| l.as_str());
@@ -109,6 +109,8 @@ pub fn import_module(files: &[(FilePath, String)]) -> Imported {
 
 /// `variable` defaults and `locals` of the module.
 struct Context<'a> {
+    /// A variable's value: set by every `.tfvars` file that sets it to the same value,
+    /// else its `default`.
     defaults: HashMap<&'a str, &'a Expression>,
     variables: HashMap<&'a str, ()>,
     locals: HashMap<&'a str, &'a Expression>,
@@ -121,6 +123,12 @@ impl<'a> Context<'a> {
             variables: HashMap::new(),
             locals: HashMap::new(),
         };
+        let mut set: HashMap<&'a str, Vec<&'a Expression>> = HashMap::new();
+        for f in files.iter().filter(|f| is_tfvars(f.path)) {
+            for a in f.body.attributes() {
+                set.entry(a.key.as_str()).or_default().push(&a.value);
+            }
+        }
         for f in files {
             for b in f.body.blocks() {
                 match b.ident.as_str() {
@@ -138,6 +146,19 @@ impl<'a> Context<'a> {
                         }
                     }
                     _ => {}
+                }
+            }
+        }
+        for (name, values) in set {
+            // `dev.tfvars` and `prod.tfvars` that disagree leave the variable to the
+            // deployment.
+            let agree = values.windows(2).all(|w| w[0] == w[1]);
+            match values.first() {
+                Some(v) if agree => {
+                    c.defaults.insert(name, v);
+                }
+                _ => {
+                    c.defaults.remove(name);
                 }
             }
         }
@@ -246,6 +267,11 @@ impl<'a> Context<'a> {
     fn count(&self, e: &Expression) -> Option<u64> {
         self.value(e, 0)?.parse().ok()
     }
+}
+
+/// `terraform.tfvars`, `prod.tfvars`, `x.auto.tfvars`: values for the variables.
+fn is_tfvars(p: &std::path::Path) -> bool {
+    p.extension().is_some_and(|e| e == "tfvars")
 }
 
 /// `var.env` → `["var", "env"]`; `aws_dynamodb_table.orders[0].name` →

@@ -407,3 +407,75 @@ fn an_import_that_cannot_be_read_is_a_model_problem() {
         .starts_with("cannot read `missing.yaml` named in `import`"));
     assert_eq!(err[0].span, crate::source::Span::new(10, 24));
 }
+
+/// Every fixture cut short at many points (a file saved half-way, a bad merge): each
+/// import ends with tables or notes, never a panic, and every span lies in the text.
+#[test]
+fn truncated_files_never_panic() {
+    let files = [
+        "sam/template.yaml",
+        "cfn-json/stack.json",
+        "serverless/serverless.yml",
+        "terraform/dynamodb.tf",
+        "terraform/lambda.tf",
+        "cdk/cdk.out/AppStack.template.json",
+        "workbench/orders-model.json",
+        "describe/payments.json",
+        "broken/no-keys.yaml",
+    ];
+    for rel in files {
+        let p = fixture(rel);
+        let text = std::fs::read_to_string(&p).unwrap();
+        let step = (text.len() / 150).max(1);
+        for cut in (0..text.len()).step_by(step) {
+            if !text.is_char_boundary(cut) {
+                continue;
+            }
+            let part = &text[..cut];
+            let i = import_file(&p, part);
+            for n in &i.notes {
+                assert!(n.span.end <= part.len(), "{rel} cut at {cut}: {n}");
+            }
+            for t in &i.tables {
+                assert!(t.span.end <= part.len(), "{rel} cut at {cut}: {}", t.name);
+                assert!(
+                    !t.partition_key.is_empty(),
+                    "{rel} cut at {cut}: {}",
+                    t.name
+                );
+            }
+        }
+    }
+}
+
+/// Hostile nesting: deep flow sequences and deep intrinsic functions end in notes.
+#[test]
+fn deep_nesting_is_bounded() {
+    let deep_yaml = format!(
+        "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: {}x{}\n",
+        "!Join [\"-\", [".repeat(200),
+        "]]".repeat(200)
+    );
+    let i = import_file(Path::new("t.yaml"), &deep_yaml);
+    assert!(i.tables.is_empty());
+    let deep_tf = format!(
+        "resource \"aws_dynamodb_table\" \"t\" {{\n  name = {}\"x\"{}\n  hash_key = \"id\"\n}}\n",
+        "(".repeat(300),
+        ")".repeat(300)
+    );
+    let _ = import_file(Path::new("main.tf"), &deep_tf);
+}
+
+#[test]
+fn tfvars_give_variables_their_values() {
+    // `discover` reads the folder's `.tfvars` with its `.tf` files.
+    let i = discover(&fixture("terraform"));
+    let events = table(&i, "events");
+    assert_eq!(
+        events.index("ByGsi").unwrap().projection,
+        Projection::KeysOnly
+    );
+    assert!(i.notes.is_empty(), "{}", notes(&i));
+    // Names keep the deployment's part as a placeholder whatever a `.tfvars` says.
+    assert!(i.tables.iter().any(|t| t.name == "shop-{env}-carts"));
+}

@@ -1,0 +1,1 @@
+//! Empty: this package only pins the crates whose sources the corpus test scans.

@@ -1,0 +1,55 @@
+//! `dynalint init`: writes `dynalint.toml` from what the repository declares. Never
+//! overwrites one.
+
+use std::path::PathBuf;
+
+use super::args::InitArgs;
+use super::out::out;
+use super::{error, EXIT_OK};
+use crate::infer;
+use crate::model::CONFIG_FILE_NAME;
+use crate::scanner::{self, ScanSettings};
+use crate::workspace::{self, display_path};
+
+pub(super) fn run(a: InitArgs) -> i32 {
+    let dir = a.path.unwrap_or_else(|| PathBuf::from("."));
+    if !dir.is_dir() {
+        return error(format!("`{}` is not a folder", display_path(&dir)));
+    }
+    let target = dir.join(CONFIG_FILE_NAME);
+    if target.exists() && !a.stdout {
+        return error(format!(
+            "`{}` already exists; `dynalint init` never overwrites it\n  = help: `dynalint init --stdout` prints what it would write",
+            display_path(&target)
+        ));
+    }
+    let sources = match workspace::collect_sources(std::slice::from_ref(&dir), &dir, &[], None) {
+        Ok(s) => s,
+        Err(e) => return error(e),
+    };
+    let scanned = scanner::scan(&sources.files, &ScanSettings::default());
+    let inferred = infer::infer(&dir, &scanned.tables, &sources.files);
+    let text = infer::init::render(&inferred);
+    if a.stdout {
+        out!("{text}");
+        return EXIT_OK;
+    }
+    if let Err(e) = std::fs::write(&target, &text) {
+        return error(format!("cannot write `{}`: {e}", display_path(&target)));
+    }
+    for n in &inferred.notes {
+        eprintln!("note: {n}");
+    }
+    eprintln!(
+        "wrote `{}`: {} table{} {}; check it with `dynalint model check`",
+        display_path(&target),
+        inferred.model.tables.len(),
+        if inferred.model.tables.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        inferred.source.describe()
+    );
+    EXIT_OK
+}

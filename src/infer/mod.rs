@@ -1,0 +1,132 @@
+//! The key model when there is no `dynalint.toml`: inferred from what the repository
+//! already declares — infrastructure templates (`model::import::discover`) and the
+//! Rust code's own `create_table` / `update_table` calls — so a first run needs no
+//! configuration. An explicit `dynalint.toml` always wins: nothing here runs then.
+//!
+//! `init.rs` writes the inferred model out as a `dynalint.toml` to start from.
+
+pub mod from_code;
+pub mod init;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::model::import::{self, Imported};
+use crate::model::Model;
+use crate::scanner::TableDecl;
+use crate::source::SourceFile;
+
+/// Where the model of a run came from; the summary says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelSource {
+    /// A `dynalint.toml`.
+    Config(PathBuf),
+    /// No `dynalint.toml`: tables read from these files.
+    Inferred(Vec<PathBuf>),
+    /// Neither: only the rules that need no model have something to bind.
+    None,
+}
+
+impl ModelSource {
+    /// `dynalint.toml`, `inferred from template.yaml, src/bin/setup.rs`, `none`.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Config(p) => crate::workspace::display_path(p),
+            Self::Inferred(files) => {
+                let shown: Vec<String> = files
+                    .iter()
+                    .map(|f| crate::workspace::display_path(f))
+                    .collect();
+                format!("inferred from {}", shown.join(", "))
+            }
+            Self::None => "none".to_string(),
+        }
+    }
+}
+
+/// The inferred model (each table with its origin) and what could not be used.
+#[derive(Debug, Clone)]
+pub struct Inferred {
+    pub model: Model,
+    pub source: ModelSource,
+    /// `file:line: message`, ready to print.
+    pub notes: Vec<String>,
+    /// The template files read (their text, for findings that point into them).
+    pub files: Vec<PathBuf>,
+}
+
+/// The path an inferred model stands at: where `dynalint init` would write one.
+pub fn model_path(root: &Path) -> PathBuf {
+    root.join(crate::model::CONFIG_FILE_NAME)
+}
+
+/// Infers the model of the project at `root`: the tables its templates declare
+/// (`model::import::discover`), then those its code creates (`decls`, found by the
+/// scanner in `files`). A table declared in both with the same keys is one table;
+/// with different keys the template's is kept and a note names both places.
+pub fn infer(root: &Path, decls: &[TableDecl], files: &[SourceFile]) -> Inferred {
+    infer_with(root, import::discover(root), decls, files)
+}
+
+/// [`infer`] with the templates already read.
+pub fn infer_with(
+    root: &Path,
+    mut imported: Imported,
+    decls: &[TableDecl],
+    files: &[SourceFile],
+) -> Inferred {
+    let (code, code_notes) = from_code::tables(decls, files, &mut imported.tables);
+    import::merge(
+        &mut imported,
+        Imported {
+            tables: code.into_iter().map(|c| c.table).collect(),
+            ..Imported::default()
+        },
+    );
+    infer_from(root, imported, code_notes)
+}
+
+fn infer_from(root: &Path, imported: Imported, code_notes: Vec<from_code::CodeNote>) -> Inferred {
+    let mut model = Model::empty(Arc::from(model_path(root)));
+    let mut notes: Vec<String> = imported
+        .notes
+        .iter()
+        .map(|n| {
+            let mut n = n.clone();
+            n.path = Arc::from(PathBuf::from(show(&n.path)));
+            n.to_string()
+        })
+        .collect();
+    notes.extend(
+        code_notes
+            .into_iter()
+            .map(|n| format!("{}:{}: {}", show(&n.file), n.line, n.message)),
+    );
+    model.tables = imported.tables;
+    let mut used: Vec<PathBuf> = Vec::new();
+    for t in &model.tables {
+        if !used.iter().any(|u| u.as_path() == &*t.origin.path) {
+            used.push(t.origin.path.to_path_buf());
+        }
+    }
+    let source = if used.is_empty() {
+        ModelSource::None
+    } else {
+        ModelSource::Inferred(used)
+    };
+    let files = imported
+        .files
+        .into_iter()
+        .map(|f| f.path.to_path_buf())
+        .collect();
+    Inferred {
+        model,
+        source,
+        notes,
+        files,
+    }
+}
+
+fn show(p: &Path) -> String {
+    crate::workspace::display_path(p)
+}

@@ -1,0 +1,2 @@
+gsi_projection = "KEYS_ONLY"
+env            = "prod"

@@ -1,0 +1,1 @@
+gsi_projection = "KEYS_ONLY"

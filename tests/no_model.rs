@@ -1,0 +1,134 @@
+//! End-to-end: projects with no `dynalint.toml`, written the way real services are.
+//! The model is inferred from what they declare; the first run already binds calls to
+//! tables, and `dynalint init` writes a `dynalint.toml` that `model check` accepts.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{dynalint, root};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// The fixture copied into a fresh folder with a `Cargo.toml`, as a real crate is.
+fn project(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(name);
+    copy_dir(&root().join("test-fixtures/_no-model").join(name), &dir);
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"orders-service\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    (tmp, dir)
+}
+
+fn json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[test]
+fn a_setup_binary_s_create_table_is_the_model_on_the_first_run() {
+    let (_tmp, dir) = project("setup-binary");
+    let (out, err, code) = dynalint(&dir, &["check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    // Model-based: the query's key condition misses the partition key the binary
+    // creates the table with.
+    assert!(out.contains("error[rejected-request]"), "{out}");
+    assert!(out.contains("customer_id"), "{out}");
+    // Needs no model, and still runs.
+    assert!(out.contains("warning[scan-in-hot-path]"), "{out}");
+    // A finding that needs a figure names the field that would decide it.
+    assert!(out.contains("`item-count` of table `orders`"), "{out}");
+    assert!(
+        out.contains("model: 1 table inferred from src/bin/setup.rs"),
+        "{out}"
+    );
+
+    let (out, _, _) = dynalint(&dir, &["check", "--format", "json"]);
+    let v = json(&out);
+    assert_eq!(v["summary"]["model"]["source"], "inferred");
+    assert_eq!(v["summary"]["model"]["files"][0], "src/bin/setup.rs");
+
+    let (out, err, code) = dynalint(&dir, &["calls", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    let tables: Vec<&str> = v["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["table"]["name"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(tables, ["orders", "orders"]);
+}
+
+#[test]
+fn init_writes_a_model_that_model_check_accepts_and_never_overwrites_it() {
+    let (_tmp, dir) = project("setup-binary");
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("wrote `dynalint.toml`: 1 table"), "{err}");
+    let text = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
+    assert!(text.contains("# from src/bin/setup.rs:8"), "{text}");
+    assert!(text.contains("refs = [\"ORDERS_TABLE\"]"), "{text}");
+    assert!(text.contains("# item-count = "), "{text}");
+    assert!(text.contains("# [[access-pattern]]"), "{text}");
+
+    let (out, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 table(s)"), "{out}");
+
+    // The written file is now the model, with the same findings.
+    let (out, _, code) = dynalint(&dir, &["check"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("error[rejected-request]"), "{out}");
+    assert!(out.contains("model: dynalint.toml"), "{out}");
+
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("already exists"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("dynalint.toml")).unwrap(),
+        text
+    );
+}
+
+#[test]
+fn a_table_declared_twice_with_different_keys_is_a_note_with_both_places() {
+    let (_tmp, dir) = project("conflict");
+    let (out, err, _) = dynalint(&dir, &["check"]);
+    let note = err
+        .lines()
+        .find(|l| l.contains("declared with keys"))
+        .unwrap_or_else(|| panic!("no conflict note: {err}\n{out}"));
+    assert!(note.contains("src/bin/setup.rs:8"), "{note}");
+    assert!(note.contains("src/lib.rs:11"), "{note}");
+    assert!(note.contains("(order_id)"), "{note}");
+    assert!(note.contains("(customer_id, order_id)"), "{note}");
+}
+
+#[test]
+fn with_nothing_declared_the_rules_that_need_no_model_still_run() {
+    let (_tmp, dir) = project("setup-binary");
+    std::fs::remove_file(dir.join("src/bin/setup.rs")).unwrap();
+    let (out, err, code) = dynalint(&dir, &["check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("warning[scan-in-hot-path]"), "{out}");
+    assert!(!out.contains("rejected-request"), "{out}");
+    assert!(out.contains("model: none"), "{out}");
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let (out, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -1,0 +1,156 @@
+//! The part of the real-world corpus CI can run: crates published on crates.io that call
+//! DynamoDB, pinned in `realworld/crates/Cargo.toml` and downloaded by cargo like any
+//! dependency. Each `realworld/crates/<crate>/` holds a `dynalint.toml` written from the
+//! crate's own schema declarations and an `expect.toml` of labels; the crate's `src/`
+//! is copied next to that model (never into this repository) and checked: every
+//! `[[finding]]` is reported and every `[[silent]]` call stays silent. A label marked
+//! `pending` states a shape dynalint does not handle yet: the test expects today's
+//! behaviour and fails once it changes, so the marker goes when the shape is handled.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+// `debatable` labels are read by the scorer only.
+#[allow(dead_code)]
+#[path = "../examples/realworld/labels.rs"]
+mod labels;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use labels::{diagnostics, Expect, Label};
+use serde_json::Value;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Crate name → its unpacked source folder, from `cargo metadata` (which downloads
+/// the pinned versions when they are not in cargo's cache yet).
+fn crate_sources() -> Vec<(String, PathBuf)> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--locked",
+            "--manifest-path",
+        ])
+        .arg(root().join("realworld/crates/Cargo.toml"))
+        .output()
+        .expect("run cargo metadata");
+    assert!(
+        out.status.success(),
+        "cargo metadata for realworld/crates failed (it downloads the pinned crates):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata JSON");
+    meta["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|p| {
+            let manifest = PathBuf::from(p["manifest_path"].as_str().expect("manifest_path"));
+            (
+                p["name"].as_str().expect("name").to_string(),
+                manifest.parent().expect("crate folder").to_path_buf(),
+            )
+        })
+        .collect()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn place(l: &Label) -> String {
+    format!(
+        "{} {}:{}-{} ({})",
+        l.rule, l.file, l.lines[0], l.lines[1], l.why
+    )
+}
+
+#[test]
+fn published_crates_meet_their_labels() {
+    let sources = crate_sources();
+    let mut labelled: Vec<PathBuf> = std::fs::read_dir(root().join("realworld/crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("expect.toml").is_file())
+        .collect();
+    labelled.sort();
+    assert!(
+        labelled.len() >= 2,
+        "realworld/crates holds no labelled crates"
+    );
+
+    let mut failures = Vec::new();
+    for dir in &labelled {
+        let name = dir.file_name().unwrap().to_str().unwrap().to_string();
+        let src = &sources
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| {
+                panic!("{name} is labelled but not pinned in realworld/crates/Cargo.toml")
+            })
+            .1;
+        let expect: Expect =
+            toml::from_str(&std::fs::read_to_string(dir.join("expect.toml")).unwrap())
+                .unwrap_or_else(|e| panic!("{name}/expect.toml: {e}"));
+
+        // Only the crate's own sources, with our model at the root as a user would put it.
+        let tree = tempfile::tempdir().unwrap();
+        copy_tree(&src.join("src"), &tree.path().join("src"));
+        std::fs::copy(dir.join("dynalint.toml"), tree.path().join("dynalint.toml")).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_dynalint"))
+            .args(["check", "--format", "json", "--exit-zero", "--quiet", "."])
+            .current_dir(tree.path())
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+            panic!(
+                "{name}: no JSON report: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        let diags = diagnostics(&report);
+
+        for f in &expect.finding {
+            let found = diags.iter().any(|d| f.covers(d));
+            match (&f.pending, found) {
+                (None, false) => failures.push(format!("{name}: missed {}", place(f))),
+                (Some(_), true) => failures.push(format!(
+                    "{name}: now found, remove its `pending`: {}",
+                    place(f)
+                )),
+                _ => {}
+            }
+        }
+        for s in &expect.silent {
+            let hit: Vec<_> = diags.iter().filter(|d| s.covers(d)).collect();
+            match (&s.pending, hit.first()) {
+                (None, Some(d)) => failures.push(format!(
+                    "{name}: labelled silent but reported {}: {} [{}] {}",
+                    place(s),
+                    d.line,
+                    d.severity,
+                    d.message
+                )),
+                (Some(_), None) => failures.push(format!(
+                    "{name}: now silent, remove its `pending`: {}",
+                    place(s)
+                )),
+                _ => {}
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
