@@ -437,6 +437,11 @@ fn table_named_by(value: &Node, tables: &[Table], cfn: &Template<'_>) -> Option<
     tables.iter().position(|t| t.name == name)
 }
 
+/// True for a name with literal text: `{Stage}` alone could be any table.
+fn names_something(name: &str) -> bool {
+    KeyTemplate::parse(name).is_ok_and(|t| !t.literal_parts_empty())
+}
+
 /// Every environment variable the document hands to something (a function, a
 /// container, SAM's `Globals`) whose value names one of `found`'s tables becomes one of
 /// that table's `refs`.
@@ -449,6 +454,8 @@ pub fn add_env_refs(cfn: &Template<'_>, doc: &Node, found: &mut Found) {
             if !refs.iter().any(|r| r == var) {
                 refs.push(var.to_string());
             }
+        } else if let Some(name) = cfn.name(value).filter(|n| names_something(n)) {
+            found.env_names.push((var.to_string(), name));
         }
     }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{import_file, merge, terraform, ImportNote, Imported};
+use super::{import_known, merge, terraform, ImportNote, Imported};
 use crate::source::{FilePath, Span};
 
 /// Larger files are not templates a person maintains (CDK output of a big app stays
@@ -18,14 +18,10 @@ const MAX_BYTES: u64 = 8 * 1024 * 1024;
 /// Folders never searched.
 const SKIPPED_DIRS: &[&str] = &["target", "node_modules", "cdk.out", "vendor"];
 
-/// What a file must mention to be worth parsing: every format names DynamoDB's types
-/// or key fields.
-const MARKERS: &[&str] = &[
-    "AWS::DynamoDB::",
-    "AWS::Serverless::SimpleTable",
-    "KeySchema",
-    "KeyAttributes",
-];
+/// What a file must mention to be worth parsing: a CloudFormation type (a template
+/// may declare tables, or only functions that name another template's), a key field of
+/// DynamoDB's JSON or Workbench's, or a Serverless service's provider.
+pub(super) const MARKERS: &[&str] = &["AWS::", "KeySchema", "KeyAttributes", "provider:"];
 
 /// Imports every recognised file under `root`, in path order, joining tables declared
 /// in several files and noting conflicts.
@@ -92,7 +88,13 @@ pub fn discover(root: &Path) -> Imported {
     for p in documents {
         if let Some(text) = read(&p, &mut out.notes) {
             if MARKERS.iter().any(|m| text.contains(m)) {
-                merge(&mut out, import_file(&p, &text));
+                // A YAML file that mentions one but is no template says nothing; one that
+                // does not parse is a note only when it is plainly a template.
+                if let Some(i) = import_known(&p, &text) {
+                    if !i.files.is_empty() || plainly_a_template(&p, &text) {
+                        merge(&mut out, i);
+                    }
+                }
             }
         }
     }
@@ -107,6 +109,23 @@ pub fn discover(root: &Path) -> Imported {
         }
     }
     out
+}
+
+/// A file that is a template by its name or its content, so that failing to read it
+/// is worth a note.
+fn plainly_a_template(p: &Path, text: &str) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    name.starts_with("template.")
+        || name.starts_with("serverless.")
+        || name.ends_with(".template.json")
+        || [
+            "AWSTemplateFormatVersion",
+            "AWS::DynamoDB::",
+            "AWS::Serverless-",
+            "KeySchema",
+        ]
+        .iter()
+        .any(|m| text.contains(m))
 }
 
 fn note(path: &Path, message: String) -> ImportNote {

@@ -80,6 +80,7 @@ fn conflict(kept: &Table, other: &Table) -> ImportNote {
 pub fn merge(into: &mut Imported, more: Imported) {
     into.notes.extend(more.notes);
     into.files.extend(more.files);
+    into.env_names.extend(more.env_names);
     for t in more.tables {
         match into.tables.iter_mut().find(|k| k.name == t.name) {
             Some(kept) if same_keys(kept, &t) => join(kept, &t),
@@ -88,6 +89,14 @@ pub fn merge(into: &mut Imported, more: Imported) {
                 into.notes.push(note);
             }
             None => into.tables.push(t),
+        }
+    }
+    // Variables of one file that name a table of another.
+    for (var, name) in &into.env_names {
+        if let Some(t) = into.tables.iter_mut().find(|t| t.name == *name) {
+            if !t.refs.contains(var) {
+                t.refs.push(var.clone());
+            }
         }
     }
 }

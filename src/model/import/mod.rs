@@ -40,6 +40,10 @@ pub struct Imported {
     pub notes: Vec<ImportNote>,
     /// Every file recognised as a format, with how many tables it gave.
     pub files: Vec<ImportedFile>,
+    /// Environment variables handed a table name that no file read so far declares
+    /// (`TABLE: orders-${Stage}` in one template, the table in another), as
+    /// (variable, name): they become refs when a table of that name is merged in.
+    pub env_names: Vec<(String, String)>,
 }
 
 /// A file that was read as one of the formats.
@@ -83,6 +87,7 @@ pub(crate) struct Found {
     kind: OriginKind,
     tables: Vec<Table>,
     notes: Vec<ImportNote>,
+    env_names: Vec<(String, String)>,
 }
 
 impl Found {
@@ -92,6 +97,7 @@ impl Found {
             kind,
             tables: Vec::new(),
             notes: Vec::new(),
+            env_names: Vec::new(),
         }
     }
 
@@ -128,6 +134,7 @@ impl Found {
             }],
             tables: self.tables,
             notes: self.notes,
+            env_names: self.env_names,
         }
     }
 }
@@ -150,14 +157,28 @@ fn format_of(path: &Path) -> Format {
 /// Imports one file, detecting its format by name and content. A file that is none of
 /// the formats is a note.
 pub fn import_file(path: &Path, text: &str) -> Imported {
-    let file: FilePath = Arc::from(path);
-    match format_of(path) {
-        Format::Terraform => terraform::import(file, text),
-        Format::Document => import_document(file, text),
-    }
+    import_known(path, text).unwrap_or_else(|| {
+        let mut f = Found::new(Arc::from(path), OriginKind::CloudFormation);
+        f.note_at(
+            Span::default(),
+            0,
+            "not a CloudFormation, SAM, Serverless, Terraform, NoSQL Workbench or \
+             describe-table file; nothing was imported",
+        );
+        Imported {
+            notes: f.notes,
+            ..Imported::default()
+        }
+    })
 }
 
-fn import_document(file: FilePath, text: &str) -> Imported {
+/// [`import_file`], or `None` for a file that is none of the formats (when walking a
+/// project, most YAML and JSON files are not templates, and say nothing).
+fn import_known(path: &Path, text: &str) -> Option<Imported> {
+    let file: FilePath = Arc::from(path);
+    if format_of(path) == Format::Terraform {
+        return Some(terraform::import(file, text));
+    }
     let doc = match tree::parse(text) {
         Ok(doc) => doc,
         Err(e) => {
@@ -167,13 +188,13 @@ fn import_document(file: FilePath, text: &str) -> Imported {
                 e.line,
                 format!("cannot read this file as YAML or JSON: {}", e.message),
             );
-            return Imported {
+            return Some(Imported {
                 notes: f.notes,
                 ..Imported::default()
-            };
+            });
         }
     };
-    if workbench::is_workbench(&doc) {
+    Some(if workbench::is_workbench(&doc) {
         workbench::import(file, &doc)
     } else if describe::is_describe(&doc) {
         describe::import(file, &doc)
@@ -182,18 +203,8 @@ fn import_document(file: FilePath, text: &str) -> Imported {
     } else if cloudformation::is_template(&doc) {
         cloudformation::import(file, &doc)
     } else {
-        let mut f = Found::new(file, OriginKind::CloudFormation);
-        f.note_at(
-            Span::default(),
-            0,
-            "not a CloudFormation, SAM, Serverless, NoSQL Workbench or describe-table file; \
-             nothing was imported",
-        );
-        Imported {
-            notes: f.notes,
-            ..Imported::default()
-        }
-    }
+        return None;
+    })
 }
 
 #[cfg(test)]

@@ -101,6 +101,11 @@ pub fn import_module(files: &[(FilePath, String)]) -> Imported {
                 if !t.refs.contains(&var) {
                     t.refs.push(var);
                 }
+            } else if let Some(name) = ctx
+                .name(value)
+                .filter(|n| KeyTemplate::parse(n).is_ok_and(|t| !t.literal_parts_empty()))
+            {
+                out.env_names.push((var, name));
             }
         }
     }

@@ -479,3 +479,11 @@ fn tfvars_give_variables_their_values() {
     // Names keep the deployment's part as a placeholder whatever a `.tfvars` says.
     assert!(i.tables.iter().any(|t| t.name == "shop-{env}-carts"));
 }
+
+#[test]
+fn a_function_in_one_template_names_a_table_of_another() {
+    // `functions.yaml` sorts first: its variable waits for the table.
+    let i = discover(&fixture("split-stacks"));
+    assert_eq!(names(&i), ["orders-{Stage}"]);
+    assert_eq!(i.tables[0].refs, ["ORDERS_TABLE"]);
+}

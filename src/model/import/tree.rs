@@ -2,13 +2,11 @@
 //! nearly is): scalars as text, mappings in file order, custom tags (`!Ref`) kept, byte
 //! spans into the file. The importers read this and never see the parser's types.
 
-use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span as ParserSpan, Tag};
 
 use crate::source::Span;
-
-/// Deeper than this, a document is not a template anyone wrote; the rest is dropped
-/// rather than recursed into (a hostile file must not exhaust the stack).
-const MAX_DEPTH: usize = 64;
 
 /// A value of the document.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,20 +116,244 @@ impl Node {
 }
 
 /// Parses YAML (or JSON) text. Only the first document is read: templates have one.
+///
+/// Built from the parser's events rather than a YAML library's document type, so that
+/// what real templates do is read the way CloudFormation and the Serverless Framework
+/// read it: a key written twice keeps its last value, `<<: *defaults` merges an
+/// anchored mapping, and aliases are expanded (within a budget: a file of nested
+/// aliases must not grow without bound).
 pub fn parse(text: &str) -> Result<Node, ParseError> {
     let offsets = CharOffsets::new(text);
-    let docs = MarkedYaml::load_from_str(text).map_err(|e| {
-        let m = e.marker();
-        ParseError {
-            offset: offsets.byte(m.index()),
-            line: m.line(),
-            message: e.info().to_string(),
+    let mut b = Builder {
+        offsets: &offsets,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        budget: MAX_NODES,
+        done: None,
+    };
+    for event in Parser::new_from_str(text) {
+        let (event, span) = event.map_err(|e| {
+            let m = e.marker();
+            ParseError {
+                offset: offsets.byte(m.index()),
+                line: m.line(),
+                message: e.info().to_string(),
+            }
+        })?;
+        if b.event(event, span).is_err() {
+            let (span, line) = offsets.span(&span);
+            return Err(ParseError {
+                offset: span.start,
+                line,
+                message: format!(
+                    "the document expands to more than {MAX_NODES} values (aliases of aliases?)"
+                ),
+            });
         }
-    })?;
-    Ok(docs
-        .first()
-        .map(|d| convert(d, &offsets, 0))
-        .unwrap_or_else(|| Node::null().clone()))
+        if b.done.is_some() {
+            break;
+        }
+    }
+    Ok(b.done.unwrap_or_else(|| Node::null().clone()))
+}
+
+/// Values a document may expand to, aliases included.
+const MAX_NODES: usize = 1_000_000;
+
+/// The budget ran out.
+struct TooLarge;
+
+/// A collection being read, with what is known of it so far.
+struct Open {
+    start: Span,
+    line: usize,
+    anchor: usize,
+    tag: Option<String>,
+    /// Values inside, for the alias budget.
+    size: usize,
+    kind: OpenKind,
+}
+
+enum OpenKind {
+    Seq(Vec<Node>),
+    Map {
+        entries: Vec<(String, Key, Node)>,
+        /// The key read, waiting for its value; `None` inside it for a key that is not
+        /// a scalar (its value is dropped).
+        key: Option<Option<(String, Key)>>,
+    },
+}
+
+struct Builder<'o> {
+    offsets: &'o CharOffsets,
+    stack: Vec<Open>,
+    /// Anchored values and their sizes, for aliases.
+    anchors: HashMap<usize, (Node, usize)>,
+    budget: usize,
+    done: Option<Node>,
+}
+
+impl Builder<'_> {
+    fn event(&mut self, event: Event<'_>, span: ParserSpan) -> Result<(), TooLarge> {
+        let (at, line) = self.offsets.span(&span);
+        let is_seq = matches!(event, Event::SequenceStart(..));
+        match event {
+            Event::Scalar(value, style, anchor, tag) => {
+                let value = scalar(&value, style);
+                let node = Node {
+                    span: at,
+                    line,
+                    value,
+                };
+                let node = tagged(node, tag.as_deref());
+                self.finish(node, anchor, 1)?;
+            }
+            Event::SequenceStart(anchor, tag) | Event::MappingStart(anchor, tag) => {
+                let kind = if is_seq {
+                    OpenKind::Seq(Vec::new())
+                } else {
+                    OpenKind::Map {
+                        entries: Vec::new(),
+                        key: None,
+                    }
+                };
+                self.stack.push(Open {
+                    start: at,
+                    line,
+                    anchor,
+                    tag: tag.filter(|t| !is_core(t)).map(|t| t.suffix.clone()),
+                    size: 1,
+                    kind,
+                });
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(open) = self.stack.pop() {
+                    let value = match open.kind {
+                        OpenKind::Seq(items) => Value::Seq(items),
+                        OpenKind::Map { entries, .. } => Value::Map(entries),
+                    };
+                    let node = Node {
+                        span: open.start.cover(at),
+                        line: open.line,
+                        value,
+                    };
+                    let node = match open.tag {
+                        Some(t) => Node {
+                            span: node.span,
+                            line: node.line,
+                            value: Value::Tagged(t, Box::new(node)),
+                        },
+                        None => node,
+                    };
+                    self.finish(node, open.anchor, open.size)?;
+                }
+            }
+            Event::Alias(id) => {
+                let (node, size) = match self.anchors.get(&id) {
+                    Some((n, size)) => (n.clone(), *size),
+                    None => (Node::null().clone(), 1),
+                };
+                self.budget = self.budget.checked_sub(size).ok_or(TooLarge)?;
+                // The alias is where it is written, whatever it expands to.
+                let node = Node {
+                    span: at,
+                    line,
+                    value: node.value,
+                };
+                self.finish(node, 0, size)?;
+            }
+            Event::DocumentEnd if self.stack.is_empty() && self.done.is_none() => {
+                self.done = Some(Node::null().clone());
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A complete value: into its parent, or the document when there is none.
+    fn finish(&mut self, node: Node, anchor: usize, size: usize) -> Result<(), TooLarge> {
+        self.budget = self.budget.checked_sub(1).ok_or(TooLarge)?;
+        if anchor > 0 {
+            self.anchors.insert(anchor, (node.clone(), size));
+        }
+        let Some(parent) = self.stack.last_mut() else {
+            self.done = Some(node);
+            return Ok(());
+        };
+        parent.size = parent.size.saturating_add(size);
+        match &mut parent.kind {
+            OpenKind::Seq(items) => items.push(node),
+            OpenKind::Map { entries, key } => match key.take() {
+                None => {
+                    let k = node.text().map(|t| {
+                        (
+                            t.to_string(),
+                            Key {
+                                span: node.span,
+                                line: node.line,
+                            },
+                        )
+                    });
+                    *key = Some(k);
+                }
+                Some(None) => {}
+                Some(Some((k, _))) if k == "<<" => {
+                    // `<<: *defaults` or `<<: [*a, *b]`: keys not written here.
+                    let sources: Vec<&Node> = match &node.value {
+                        Value::Seq(items) => items.iter().collect(),
+                        _ => vec![&node],
+                    };
+                    for src in sources {
+                        for (mk, mkey, mv) in src.entries() {
+                            if !entries.iter().any(|(k, _, _)| k == mk) {
+                                entries.push((mk.clone(), *mkey, mv.clone()));
+                            }
+                        }
+                    }
+                }
+                Some(Some((k, kspan))) => {
+                    // A key written twice keeps its last value, as CloudFormation does.
+                    entries.retain(|(e, _, _)| *e != k);
+                    entries.push((k, kspan, node));
+                }
+            },
+        }
+        Ok(())
+    }
+}
+
+/// A core-schema tag (`!!str`) only says how to read a scalar.
+fn is_core(t: &Tag) -> bool {
+    t.handle == "!!" || t.handle.starts_with("tag:yaml.org,2002:")
+}
+
+fn tagged(node: Node, tag: Option<&Tag>) -> Node {
+    match tag {
+        Some(t) if !is_core(t) => Node {
+            span: node.span,
+            line: node.line,
+            value: Value::Tagged(t.suffix.clone(), Box::new(node)),
+        },
+        _ => node,
+    }
+}
+
+/// YAML 1.2's core schema for plain scalars; quoted and block scalars are strings.
+fn scalar(text: &str, style: ScalarStyle) -> Value {
+    if style != ScalarStyle::Plain {
+        return Value::String(text.to_string());
+    }
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => Value::Null,
+        "true" | "True" | "TRUE" => Value::Bool(true),
+        "false" | "False" | "FALSE" => Value::Bool(false),
+        t if t.parse::<f64>().is_ok()
+            && t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') =>
+        {
+            Value::Number(t.to_string())
+        }
+        t => Value::String(t.to_string()),
+    }
 }
 
 /// The parser counts characters; spans are bytes.
@@ -166,68 +388,12 @@ impl CharOffsets {
         };
         b.min(self.len)
     }
-}
 
-fn span_of(y: &MarkedYaml<'_>, o: &CharOffsets) -> (Span, usize) {
-    let start = o.byte(y.span.start.index());
-    let end = o.byte(y.span.end.index()).max(start);
-    (Span::new(start, end), y.span.start.line())
-}
-
-fn convert(y: &MarkedYaml<'_>, o: &CharOffsets, depth: usize) -> Node {
-    let (span, line) = span_of(y, o);
-    let value = if depth > MAX_DEPTH {
-        Value::Null
-    } else {
-        match &y.data {
-            YamlData::Value(s) => scalar(s),
-            YamlData::Representation(text, _, _) => Value::String(text.to_string()),
-            YamlData::Sequence(items) => {
-                Value::Seq(items.iter().map(|i| convert(i, o, depth + 1)).collect())
-            }
-            YamlData::Mapping(m) => Value::Map(
-                m.iter()
-                    .filter_map(|(k, v)| {
-                        let key = match &k.data {
-                            YamlData::Value(s) => scalar_key(s)?,
-                            YamlData::Representation(text, _, _) => text.to_string(),
-                            _ => return None,
-                        };
-                        let (span, line) = span_of(k, o);
-                        Some((key, Key { span, line }, convert(v, o, depth + 1)))
-                    })
-                    .collect(),
-            ),
-            YamlData::Tagged(tag, inner) => {
-                let inner = convert(inner, o, depth + 1);
-                if tag.handle == "!!" || tag.handle == "tag:yaml.org,2002:" {
-                    // A core-schema tag (`!!str`) only says how to read the scalar.
-                    inner.value
-                } else {
-                    Value::Tagged(tag.suffix.clone(), Box::new(inner))
-                }
-            }
-            YamlData::Alias(_) | YamlData::BadValue => Value::Null,
-        }
-    };
-    Node { span, line, value }
-}
-
-fn scalar(s: &Scalar<'_>) -> Value {
-    match s {
-        Scalar::Null => Value::Null,
-        Scalar::Boolean(b) => Value::Bool(*b),
-        Scalar::Integer(i) => Value::Number(i.to_string()),
-        Scalar::FloatingPoint(f) => Value::Number(f.to_string()),
-        Scalar::String(s) => Value::String(s.to_string()),
-    }
-}
-
-fn scalar_key(s: &Scalar<'_>) -> Option<String> {
-    match scalar(s) {
-        Value::String(s) | Value::Number(s) => Some(s),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
+    /// A parser span as a byte span, and its 1-based line.
+    fn span(&self, s: &ParserSpan) -> (Span, usize) {
+        let start = self.byte(s.start.index());
+        let end = self.byte(s.end.index()).max(start);
+        (Span::new(start, end), s.start.line())
     }
 }
 
@@ -275,5 +441,28 @@ mod tests {
         let text = "[".repeat(500) + &"]".repeat(500);
         // Whatever the parser makes of it, reading it neither panics nor overflows.
         let _ = parse(&text);
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_value_and_merges_and_aliases_expand() {
+        let text = "defaults: &d\n  Runtime: x\n  Timeout: 3\nf:\n  <<: *d\n  Timeout: 9\n  Timeout: 10\ng: *d\n";
+        let n = parse(text).unwrap();
+        assert_eq!(n.at(&["f", "Timeout"]).unwrap().text(), Some("10"));
+        assert_eq!(n.at(&["f", "Runtime"]).unwrap().text(), Some("x"));
+        assert_eq!(n.at(&["g", "Timeout"]).unwrap().text(), Some("3"));
+        assert_eq!(n.get("f").unwrap().entries().len(), 2);
+    }
+
+    #[test]
+    fn aliases_of_aliases_are_bounded() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            text.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        let e = parse(&text).unwrap_err();
+        assert!(e.message.contains("expands to more than"), "{e:?}");
     }
 }
