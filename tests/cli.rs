@@ -668,6 +668,7 @@ pub async fn user(client: &aws_sdk_dynamodb::Client, id: &str) {
             && message.contains("may read it"),
         "{message}"
     );
+}
 
 /// `hot-paths`, `cold-paths` and `exclude` are relative to the folder of
 /// `dynalint.toml`, whichever path names the files: `.`, a sub-folder, the project from
