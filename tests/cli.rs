@@ -586,3 +586,61 @@ fn fix_applies_the_mechanical_fixes_and_reports_what_is_left() {
         fixed
     );
 }
+
+/// `hot-paths`, `cold-paths` and `exclude` are relative to the folder of
+/// `dynalint.toml`, whichever path names the files: `.`, a sub-folder, the project from
+/// its parent, an absolute path, or `cargo dynalint` run inside a sub-folder.
+#[test]
+fn path_globs_match_from_the_project_root_whatever_path_is_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let proj = tmp.path().join("proj");
+    for d in ["src/api", "src/jobs", "src/gen"] {
+        std::fs::create_dir_all(proj.join(d)).unwrap();
+    }
+    std::fs::write(
+        proj.join("dynalint.toml"),
+        "[lint]\nhot-paths = [\"src/api/**\"]\ncold-paths = [\"src/jobs/**\"]\nexclude = [\"src/gen/**\"]\n\n[[table]]\nname = \"Orders\"\npartition-key = \"PK\"\n[table.attributes]\nPK = \"S\"\n",
+    )
+    .unwrap();
+    let scan = |f: &str| {
+        format!("pub async fn {f}(c: &Client) {{ for x in xs {{ c.scan().table_name(\"Orders\").send().await; }} }}\n")
+    };
+    std::fs::write(proj.join("src/api/list.rs"), scan("list")).unwrap();
+    std::fs::write(proj.join("src/jobs/nightly.rs"), scan("nightly")).unwrap();
+    std::fs::write(proj.join("src/gen/generated.rs"), scan("generated")).unwrap();
+    let abs = proj.to_string_lossy().into_owned();
+    let runs: [(&Path, Vec<&str>); 4] = [
+        (&proj, vec!["check", "--format", "json"]),
+        (&proj, vec!["check", "--format", "json", "./src"]),
+        (tmp.path(), vec!["check", "--format", "json", "proj"]),
+        (tmp.path(), vec!["check", "--format", "json", abs.as_str()]),
+    ];
+    for (dir, args) in runs {
+        let (out, err, _) = dynalint(dir, &args);
+        let v: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+        let hot: Vec<String> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["rule"] == "scan-in-hot-path")
+            .map(|d| format!("{} {}", d["file"], d["message"]))
+            .collect();
+        assert_eq!(hot.len(), 1, "{args:?}: {hot:#?}");
+        assert!(
+            hot[0].contains("list.rs") && hot[0].contains("on every request"),
+            "{args:?}: {hot:?}"
+        );
+        assert!(
+            !out.contains("generated.rs"),
+            "{args:?}: excluded file checked"
+        );
+    }
+    let out = common::run_in(
+        env!("CARGO_BIN_EXE_cargo-dynalint"),
+        &proj.join("src"),
+        &["dynalint", "--format", "json"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("hot-paths glob"), "{text}");
+}

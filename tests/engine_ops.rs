@@ -216,3 +216,84 @@ fn tables_lifecycle() {
         ErrorKind::UnknownOperation
     );
 }
+
+#[test]
+fn starting_keys_outside_the_read_are_named() {
+    let mut e = Engine::new();
+    e.handle(
+        "CreateTable",
+        &json!({"TableName": "Seq", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                     {"AttributeName": "sk", "AttributeType": "N"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                          {"AttributeName": "sk", "KeyType": "RANGE"}]}),
+    )
+    .unwrap();
+    let query = |e: &mut Engine, kce: &str, start: Value| {
+        e.handle(
+            "Query",
+            &json!({"TableName": "Seq", "KeyConditionExpression": kce,
+                "ExpressionAttributeValues": {":p": {"S": "a"}, ":lo": {"N": "5"}},
+                "ExclusiveStartKey": start}),
+        )
+        .map(|_| ())
+        .map_err(|err| err.message)
+    };
+    let key = |pk: &str, sk: &str| json!({"pk": {"S": pk}, "sk": {"N": sk}});
+    assert_eq!(query(&mut e, "pk = :p AND sk > :lo", key("a", "7")), Ok(()));
+    assert_eq!(
+        query(&mut e, "pk = :p AND sk > :lo", key("a", "2")),
+        Err("The provided starting key does not match the range key predicate".into())
+    );
+    assert_eq!(
+        query(&mut e, "pk = :p AND sk > :lo", key("b", "7")),
+        Err("The query can return at most one row and cannot be restarted".into())
+    );
+    let e2 = e
+        .handle(
+            "Query",
+            &json!({"TableName": "Seq", "KeyConditionExpression": "pk = :p",
+                "ExpressionAttributeValues": {":p": {"S": "a"}}, "ExclusiveStartKey": key("b", "1")}),
+        )
+        .unwrap_err();
+    assert_eq!(
+        e2.message,
+        "The provided starting key is outside query boundaries based on provided conditions"
+    );
+    let scan = e
+        .handle(
+            "Scan",
+            &json!({"TableName": "Seq", "ExclusiveStartKey": {"pk": {"S": "a"}}}),
+        )
+        .unwrap_err();
+    assert_eq!(
+        scan.message,
+        "The provided starting key is invalid: The provided key element does not match the schema"
+    );
+}
+
+#[test]
+fn operand_types_are_checked_before_reading() {
+    let mut e = engine();
+    let scan = |e: &mut Engine, filter: &str, values: Value| {
+        e.handle(
+            "Scan",
+            &json!({"TableName": "Orders", "FilterExpression": filter,
+                    "ExpressionAttributeValues": values}),
+        )
+        .unwrap_err()
+        .message
+    };
+    assert_eq!(
+        scan(&mut e, "n BETWEEN :a AND :b", json!({":a": {"N": "1"}, ":b": {"S": "x"}})),
+        "Invalid FilterExpression: The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: AttributeValue: {N:1}, upper bound operand: AttributeValue: {S:x}"
+    );
+    assert_eq!(
+        scan(&mut e, "n BETWEEN :a AND :b", json!({":a": {"N": "5"}, ":b": {"N": "1"}})),
+        "Invalid FilterExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:5}, upper bound operand: AttributeValue: {N:1}"
+    );
+    assert_eq!(
+        scan(&mut e, "size(:a) > n", json!({":a": {"N": "5"}})),
+        "Invalid FilterExpression: Incorrect operand type for operator or function; operator or function: size, operand type: N"
+    );
+}

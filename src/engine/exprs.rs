@@ -453,13 +453,81 @@ fn check_overlap(paths: &[Vec<Step>], kind: ExprKind) -> DynamoResult<()> {
     Ok(())
 }
 
+/// `size(:v)` of a value that has no size (a number, a boolean, NULL).
+fn check_size_operand(o: &Operand, kind: ExprKind, ph: &Placeholders) -> DynamoResult<()> {
+    if let Operand::Size { arg, .. } = o {
+        if let Operand::Value(v) = arg.as_ref() {
+            if let Some(t) = ph.values.get(&v.name).map(|x| x.ty()) {
+                if matches!(
+                    t,
+                    crate::attr::AttributeType::N
+                        | crate::attr::AttributeType::Bool
+                        | crate::attr::AttributeType::Null
+                ) {
+                    return Err(DynamoError::validation(format!(
+                        "Invalid {}: Incorrect operand type for operator or function; operator or function: size, operand type: {t}",
+                        kind.parameter()
+                    )));
+                }
+            }
+        }
+        check_size_operand(arg, kind, ph)?;
+    }
+    Ok(())
+}
+
 /// Operand types DynamoDB rejects before reading any item: a `begins_with` value that
-/// is not a string or binary, an `attribute_type` type name it does not know.
+/// is not a string or binary, an `attribute_type` type name it does not know, the size
+/// of a number, and (outside key conditions, which check them against the schema)
+/// `BETWEEN` bounds of two types or in the wrong order.
 fn check_operand_types(c: &Condition, kind: ExprKind, ph: &Placeholders) -> DynamoResult<()> {
     let value_type = |o: &Operand| match o {
         Operand::Value(v) => ph.values.get(&v.name).map(|x| x.ty()),
         _ => None,
     };
+    if kind != ExprKind::KeyCondition {
+        match c {
+            Condition::Compare { left, right, .. } => {
+                check_size_operand(left, kind, ph)?;
+                check_size_operand(right, kind, ph)?;
+            }
+            Condition::Between {
+                operand, low, high, ..
+            } => {
+                for o in [operand, low, high] {
+                    check_size_operand(o, kind, ph)?;
+                }
+                if let (Operand::Value(lo), Operand::Value(hi)) = (low, high) {
+                    if let (Some(l), Some(h)) = (ph.values.get(&lo.name), ph.values.get(&hi.name)) {
+                        let shown = format!(
+                            "lower bound operand: AttributeValue: {}, upper bound operand: AttributeValue: {}",
+                            super::keycond::wire_repr(l),
+                            super::keycond::wire_repr(h)
+                        );
+                        if l.ty() != h.ty() {
+                            return Err(DynamoError::validation(format!(
+                                "Invalid {}: The BETWEEN operator requires same data type for lower and upper bounds; {shown}",
+                                kind.parameter()
+                            )));
+                        }
+                        if super::eval::compare(l, h) == Some(std::cmp::Ordering::Greater) {
+                            return Err(DynamoError::validation(format!(
+                                "Invalid {}: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; {shown}",
+                                kind.parameter()
+                            )));
+                        }
+                    }
+                }
+            }
+            Condition::In { operand, list, .. } => {
+                check_size_operand(operand, kind, ph)?;
+                for o in list {
+                    check_size_operand(o, kind, ph)?;
+                }
+            }
+            _ => {}
+        }
+    }
     match c {
         Condition::Function { function, .. } => match function {
             Function::BeginsWith(a, b) => {

@@ -181,7 +181,8 @@ fn key_value(name: &str, ph: &Placeholders, attr: &KeyAttribute) -> DynamoResult
     }
 }
 
-fn wire_repr(v: &AttributeValue) -> String {
+/// A value as DynamoDB shows it in an operand message: `{S:x}`, `{N:1}`.
+pub(crate) fn wire_repr(v: &AttributeValue) -> String {
     match v {
         AttributeValue::S(s) => format!("{{S:{s}}}"),
         AttributeValue::N(n) => format!("{{N:{n}}}"),

@@ -3,6 +3,8 @@
 //! `ConditionCheck`, `TransactGetItem` with `Get`, `WriteRequest` with
 //! `PutRequest`/`DeleteRequest`, and `KeysAndAttributes` per table of a BatchGetItem.
 
+use std::collections::HashMap;
+
 use tree_sitter::Node;
 
 use super::fold::{fold_typed, typed_root};
@@ -319,24 +321,75 @@ fn collect<'t>(
     want: &dyn Fn(Typed) -> bool,
     depth: usize,
 ) -> Vec<Node<'t>> {
-    if depth > 6 {
-        return Vec::new();
+    Collector {
+        cx,
+        want,
+        memo: HashMap::new(),
+        fns: None,
     }
-    let src = cx.src;
-    let mut found = descendants(node, &mut |n| typed_root(cx, n).is_some_and(want));
-    if !found.is_empty() {
-        return found;
+    .collect(node, depth)
+}
+
+/// More requests than any one batch or transaction takes (100): enough to say a
+/// request is too large, and a bound on helpers that each push several items.
+const MAX_ROOTS: usize = 101;
+
+/// One search for roots. Helpers call helpers and a binding is named many times, so
+/// without the memo the search is exponential in its depth (a 2,000-line file of
+/// transaction helpers took minutes); with it, each node is searched once per depth.
+struct Collector<'c, 't> {
+    cx: &'c FileCx<'t>,
+    want: &'c dyn Fn(Typed) -> bool,
+    memo: HashMap<(usize, usize), Vec<Node<'t>>>,
+    /// The file's functions by name, found on first need (one walk, not one per call).
+    fns: Option<HashMap<&'t str, Vec<Node<'t>>>>,
+}
+
+impl<'t> Collector<'_, 't> {
+    fn collect(&mut self, node: Node<'t>, depth: usize) -> Vec<Node<'t>> {
+        if depth > 6 {
+            return Vec::new();
+        }
+        if let Some(found) = self.memo.get(&(node.id(), depth)) {
+            return found.clone();
+        }
+        // Cut cycles (a helper that reaches itself): the node's own answer is empty
+        // while it is being searched.
+        self.memo.insert((node.id(), depth), Vec::new());
+        let mut found = self.search(node, depth);
+        found.truncate(MAX_ROOTS);
+        self.memo.insert((node.id(), depth), found.clone());
+        found
     }
-    for id in descendants(node, &mut |n| n.kind() == "identifier") {
-        let name = src.of(id);
-        if let Some(Binding::Let { decl, value, .. }) = lookup(src, id, name) {
+
+    fn search(&mut self, node: Node<'t>, depth: usize) -> Vec<Node<'t>> {
+        let (cx, want) = (self.cx, self.want);
+        let src = cx.src;
+        let mut found = descendants(node, &mut |n| typed_root(cx, n).is_some_and(want));
+        if !found.is_empty() {
+            return found;
+        }
+        // Each binding once, up to its last use here: its value, and what is pushed
+        // onto it before that use.
+        let mut bindings: Vec<(Node<'t>, Option<Node<'t>>, &str, usize)> = Vec::new();
+        for id in descendants(node, &mut |n| n.kind() == "identifier") {
+            let name = src.of(id);
+            let Some(Binding::Let { decl, value, .. }) = lookup(src, id, name) else {
+                continue;
+            };
+            match bindings.iter_mut().find(|b| b.0.id() == decl.id()) {
+                Some(b) => b.3 = b.3.max(id.start_byte()),
+                None => bindings.push((decl, value, name, id.start_byte())),
+            }
+        }
+        for (decl, value, name, last_use) in bindings {
             if let Some(v) = value {
-                found.extend(collect(cx, v, want, depth + 1));
+                found.extend(self.collect(v, depth + 1));
             }
             let Some(block) = src.parent(decl) else {
                 continue;
             };
-            let (from, to) = (decl.end_byte(), id.start_byte());
+            let (from, to) = (decl.end_byte(), last_use);
             for call in descendants(block, &mut |n| {
                 n.kind() == "call_expression" && n.start_byte() >= from && n.end_byte() <= to
             }) {
@@ -347,31 +400,44 @@ fn collect<'t>(
                     && matches!(m.as_str(), "push" | "extend" | "insert" | "push_back")
                 {
                     for a in call_args(c) {
-                        found.extend(collect(cx, a, want, depth + 1));
+                        found.extend(self.collect(a, depth + 1));
                     }
                 }
             }
         }
-    }
-    if !found.is_empty() {
-        return found;
-    }
-    // A helper in this file that builds the request: `items.push(put_order(&o))`.
-    let Some(root) = ancestors(src, node).last() else {
-        return found;
-    };
-    for call in descendants(node, &mut |n| n.kind() == "call_expression") {
-        let name = call_path(src, call)
-            .map(|p| last_segment(p).to_string())
-            .or_else(|| method_call(src, call).map(|(_, n, _)| n));
-        let Some(name) = name else { continue };
-        for f in descendants(root, &mut |n| {
-            n.kind() == "function_item" && field(n, "name").is_some_and(|x| src.of(x) == name)
-        }) {
-            if let Some(body) = field(f, "body") {
-                found.extend(collect(cx, body, want, depth + 1));
+        if !found.is_empty() {
+            return found;
+        }
+        // A helper in this file that builds the request: `items.push(put_order(&o))`.
+        for call in descendants(node, &mut |n| n.kind() == "call_expression") {
+            let name = call_path(src, call)
+                .map(|p| last_segment(p).to_string())
+                .or_else(|| method_call(src, call).map(|(_, n, _)| n));
+            let Some(name) = name else { continue };
+            let bodies: Vec<Node<'t>> = self
+                .functions(node)
+                .get(name.as_str())
+                .map(|fs| fs.iter().filter_map(|f| field(*f, "body")).collect())
+                .unwrap_or_default();
+            for body in bodies {
+                found.extend(self.collect(body, depth + 1));
             }
         }
+        found
     }
-    found
+
+    fn functions(&mut self, node: Node<'t>) -> &HashMap<&'t str, Vec<Node<'t>>> {
+        let src = self.cx.src;
+        self.fns.get_or_insert_with(|| {
+            let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
+            if let Some(root) = ancestors(src, node).last() {
+                for f in descendants(root, &mut |n| n.kind() == "function_item") {
+                    if let Some(name) = field(f, "name") {
+                        by_name.entry(src.of(name)).or_default().push(f);
+                    }
+                }
+            }
+            by_name
+        })
+    }
 }

@@ -108,9 +108,7 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
             .then(|| format!("handler macro `{}!`", n.qualified))
     };
     for f in files {
-        let hot = hot_globs
-            .as_ref()
-            .and_then(|(set, pats)| set.matches(&*f.path).first().map(|i| pats[*i].clone()));
+        let hot = glob_match(hot_globs.as_ref(), &f.path, settings.root.as_deref());
         let registers = f.fns.iter().any(|n| macro_entry(n).is_some());
         if hot.is_none() && !registers {
             glob_entries.push(Cow::Borrowed(&f.fns));
@@ -178,9 +176,7 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
     let mut ops: Vec<((usize, usize), Operation)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         result.problems.extend(f.problems.iter().cloned());
-        let cold_glob = cold_globs
-            .as_ref()
-            .and_then(|(set, pats)| set.matches(&*f.path).first().map(|i| pats[*i].clone()));
+        let cold_glob = glob_match(cold_globs.as_ref(), &f.path, settings.root.as_deref());
         // A chain on a helper's returned builder: the helper's setters, then ours.
         for (op, escape, helper) in &f.helper_calls {
             for (tf, ti) in returned.get(helper.as_str()).into_iter().flatten() {
@@ -290,6 +286,28 @@ fn decide_heat(
             chain: steps,
         });
     }
+}
+
+/// The first pattern of `globs` a file matches: by its path relative to the project's
+/// root (the folder of `dynalint.toml`), or as given.
+fn glob_match(
+    globs: Option<&(GlobSet, Vec<String>)>,
+    path: &std::path::Path,
+    root: Option<&std::path::Path>,
+) -> Option<String> {
+    let (set, pats) = globs?;
+    let first = |p: &std::path::Path| set.matches(p).first().map(|i| pats[*i].clone());
+    let relative = root.and_then(|root| {
+        let abs = std::fs::canonicalize(path).ok()?;
+        abs.strip_prefix(root)
+            .ok()
+            .map(std::path::Path::to_path_buf)
+    });
+    relative
+        .as_deref()
+        .and_then(first)
+        .or_else(|| first(path))
+        .or_else(|| path.strip_prefix(".").ok().and_then(first))
 }
 
 fn globs(patterns: &[String], problems: &mut Vec<ScanProblem>) -> Option<(GlobSet, Vec<String>)> {

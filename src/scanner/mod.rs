@@ -74,18 +74,34 @@ pub use stats::ScanStats;
 use crate::model::Model;
 use crate::source::SourceFile;
 
-/// What the scanner needs from the model: only the path globs of `[lint]`.
+/// What the scanner needs from the model: only the path globs of `[lint]`, and the
+/// folder they are relative to.
 #[derive(Debug, Clone, Default)]
 pub struct ScanSettings {
     pub hot_paths: Vec<String>,
     pub cold_paths: Vec<String>,
+    /// The folder of `dynalint.toml`: `src/api/**` matches `src/api/x.rs` under it,
+    /// whatever path the file was reached by (`./sub/dir`, an absolute path).
+    pub root: Option<std::path::PathBuf>,
 }
 
 impl ScanSettings {
     pub fn from_model(model: &Model) -> Self {
+        let root = model
+            .path
+            .parent()
+            .map(|p| {
+                if p.as_os_str().is_empty() {
+                    std::path::Path::new(".")
+                } else {
+                    p
+                }
+            })
+            .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()));
         Self {
             hot_paths: model.lint.hot_paths.clone(),
             cold_paths: model.lint.cold_paths.clone(),
+            root,
         }
     }
 }

@@ -114,7 +114,27 @@ fn read_request<'a>(b: &Body<'a>, query: bool) -> DynamoResult<ReadRequest<'a>> 
         .map(|l| usize::try_from(l).unwrap_or(usize::MAX));
     let consistent = b.bool("ConsistentRead")?.unwrap_or(false);
     let mode = ReturnCapacity::parse(b.str("ReturnConsumedCapacity")?)?;
-    let start = b.item("ExclusiveStartKey")?;
+    // A bad attribute value in the starting key is reported as a bad starting key,
+    // except the number and set errors, which DynamoDB words alike everywhere.
+    let start = b.item("ExclusiveStartKey").map_err(|e| {
+        let plain = [
+            "contains duplicates",
+            "number set",
+            "numeric value",
+            "significant digits",
+            "number with magnitude",
+        ];
+        if e.kind != crate::engine::ErrorKind::Validation
+            || plain.iter().any(|p| e.message.contains(p))
+        {
+            e
+        } else {
+            DynamoError::validation(format!(
+                "The provided starting key is invalid: {}",
+                e.message
+            ))
+        }
+    })?;
     if query && !b.has("KeyConditions") && !b.has("KeyConditionExpression") {
         return Err(DynamoError::validation(
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
@@ -289,6 +309,28 @@ fn entry_key(table: &Table, index: Option<&IndexSchema>, pk: &PrimaryKey, item: 
     key
 }
 
+/// A Query's starting key that lies outside what its key condition reads: DynamoDB
+/// names which part is wrong.
+fn start_outside(range: &KeyRange, hash: &KeyValue, sort: Option<&KeyValue>) -> DynamoResult<()> {
+    let has_sort_condition = !matches!(
+        (&range.lower, &range.upper, &range.prefix),
+        (Bound::Unbounded, Bound::Unbounded, None)
+    );
+    if has_sort_condition && !sort.is_some_and(|v| range.contains_sort(v)) {
+        return Err(DynamoError::validation(
+            "The provided starting key does not match the range key predicate",
+        ));
+    }
+    if *hash != range.hash {
+        return Err(DynamoError::validation(if has_sort_condition {
+            "The query can return at most one row and cannot be restarted"
+        } else {
+            "The provided starting key is outside query boundaries based on provided conditions"
+        }));
+    }
+    Ok(())
+}
+
 fn bad_start() -> DynamoError {
     DynamoError::validation("The provided starting key is invalid")
 }
@@ -381,9 +423,7 @@ pub fn query(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
                     return Err(bad_start());
                 }
                 let s = start_primary(&table.schema.keys, start)?;
-                if s.hash != range.hash {
-                    return Err(bad_start());
-                }
+                start_outside(&range, &s.hash, s.sort.value())?;
                 if forward {
                     lower = after(lower, s.sort);
                 } else {
@@ -410,9 +450,7 @@ pub fn query(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
             let mut upper = wrap(sort_bound(&range.upper), false);
             if let Some(start) = &req.start {
                 let (h, s, p) = start_entry(table, ix, start)?;
-                if h != range.hash {
-                    return Err(bad_start());
-                }
+                start_outside(&range, &h, s.value())?;
                 if forward {
                     lower = after(lower, (s, p));
                 } else {
@@ -453,6 +491,16 @@ fn segment_hash(k: &KeyValue) -> u64 {
     })
 }
 
+/// A parallel Scan's starting key must come from the same segment.
+fn start_in_segment(hash: &KeyValue, segments: Option<(u64, u64)>) -> DynamoResult<()> {
+    match segments {
+        Some((s, t)) if segment_hash(hash) % t != s => Err(DynamoError::validation(format!(
+            "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: {t} Segment: {s}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// `Scan`.
 pub fn scan(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let b = Body::new(body)?;
@@ -485,10 +533,17 @@ pub fn scan(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
         None => {
             let start = match &req.start {
                 Some(s) => {
+                    let schema_mismatch = || {
+                        DynamoError::validation(
+                            "The provided starting key is invalid: The provided key element does not match the schema",
+                        )
+                    };
                     if s.len() != table.schema.keys.attributes().count() {
-                        return Err(bad_start());
+                        return Err(schema_mismatch());
                     }
-                    Some(start_primary(&table.schema.keys, s)?)
+                    let pk = start_primary(&table.schema.keys, s).map_err(|_| schema_mismatch())?;
+                    start_in_segment(&pk.hash, segments)?;
+                    Some(pk)
                 }
                 None => None,
             };
@@ -500,7 +555,11 @@ pub fn scan(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
         }
         Some((pos, ix)) => {
             let start = match &req.start {
-                Some(s) => Some(start_entry(table, ix, s)?),
+                Some(s) => {
+                    let entry = start_entry(table, ix, s)?;
+                    start_in_segment(&entry.0, segments)?;
+                    Some(entry)
+                }
                 None => None,
             };
             let it = table

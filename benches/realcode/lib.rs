@@ -1,0 +1,1 @@
+//! Empty: the benchmark reads the dependencies' sources, it never builds them.
