@@ -247,6 +247,23 @@ pub(super) fn load_project(
     })
 }
 
+/// The files other than the checked sources and `dynalint.toml` that declare the
+/// model's tables (templates), read so findings can point into them. One that cannot
+/// be read is left out: its labels become notes.
+fn declaring_files(model: &Model, have: &[SourceFile]) -> Vec<SourceFile> {
+    let mut out: Vec<SourceFile> = Vec::new();
+    for t in &model.tables {
+        let p = &t.origin.path;
+        if have.iter().chain(&out).any(|f| f.path == *p) {
+            continue;
+        }
+        if let Ok(f) = workspace::read_source(p) {
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// The path that stands for stdin (`dynalint check - --stdin-filename src/db.rs`).
 const STDIN: &str = "-";
 
@@ -376,6 +393,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
 
     let mut all_files: Vec<SourceFile> = project.files.clone();
     all_files.extend(project.model_file.clone());
+    all_files.extend(declaring_files(&project.model, &all_files));
     let root_abs = std::fs::canonicalize(&project.root).unwrap_or_else(|_| project.root.clone());
     let keys = baseline::entries(
         &root_abs,
