@@ -219,11 +219,21 @@ pub(super) fn load_project(
         sources.files.push(SourceFile::new(name, text));
     }
     if let Some((model, file)) = loaded {
+        // What `import = [..]` could not use, said as inference's notes are.
+        let model_notes = model
+            .import_notes
+            .iter()
+            .map(|n| {
+                let mut n = n.clone();
+                n.path = std::sync::Arc::from(PathBuf::from(display_path(&n.path)));
+                n.to_string()
+            })
+            .collect();
         return Ok(Project {
             source: ModelSource::Config(file.path.to_path_buf()),
             model,
             model_file: Some(file),
-            model_notes: Vec::new(),
+            model_notes,
             root,
             files: sources.files,
             notes: sources.notes,
