@@ -170,6 +170,11 @@ impl Table {
     /// index holds only its present entities' items, so it needs their `count`s.
     pub fn items_in(&self, index: Option<&Index>) -> Option<u64> {
         let Some(index) = index else {
+            // No entities is no count (a sum of none would say 0 items): a table
+            // from a template declares its keys and nothing of its size.
+            if self.entities.is_empty() {
+                return self.item_count;
+            }
             return self
                 .item_count
                 .or_else(|| self.entities.iter().map(|e| e.count).sum());
@@ -323,6 +328,19 @@ mod tests {
 
     use super::*;
     use crate::model::load_str;
+
+    #[test]
+    fn a_table_without_count_or_entities_has_no_item_count() {
+        let m = load_str(
+            Path::new("m.toml"),
+            "[[table]]\nname = \"T\"\npartition-key = \"PK\"\n[table.attributes]\nPK = \"S\"\nGK = \"S\"\n\
+             [[table.index]]\nname = \"G\"\npartition-key = \"GK\"\n",
+        )
+        .unwrap();
+        let t = &m.tables[0];
+        assert_eq!(t.items_in(None), None);
+        assert_eq!(t.items_in(t.index("G")), None);
+    }
 
     const BLOG: &str = r#"
 [[table]]
