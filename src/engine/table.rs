@@ -118,6 +118,32 @@ impl Table {
         Some(old)
     }
 
+    /// Adds a secondary index and fills it from the items already stored (a GSI
+    /// created by UpdateTable; the backfill is instant in memory). An item whose
+    /// value for a new key attribute has the wrong type is left out of the index.
+    pub fn add_index(&mut self, index: IndexSchema) {
+        let mut entries = BTreeSet::new();
+        for (pk, item) in &self.items {
+            if let Ok(Some(entry)) = index_entry(&index, pk, item, WriteKind::Put) {
+                entries.insert(entry);
+            }
+        }
+        self.schema.indexes.push(index);
+        self.indexes.push(entries);
+    }
+
+    /// Drops the secondary index called `name`; false when there is none.
+    pub fn remove_index(&mut self, name: &str) -> bool {
+        let Some(pos) = self.schema.indexes.iter().position(|i| i.name == name) else {
+            return false;
+        };
+        self.schema.indexes.remove(pos);
+        if pos < self.indexes.len() {
+            self.indexes.remove(pos);
+        }
+        true
+    }
+
     /// Bytes of the item collection of partition `hash`: its items and what its local
     /// secondary indexes store for them (`ItemCollectionMetrics`).
     pub fn collection_bytes(&self, hash: &KeyValue) -> u64 {
