@@ -355,7 +355,10 @@ fn update_table_adds_and_drops_indexes() {
                 "KeyConditionExpression": "color = :c", "ExpressionAttributeValues": {":c": {"S": "red"}}}),
         )
         .unwrap();
-    assert_eq!(q["Items"], json!([{"pk": {"S": "a"}, "color": {"S": "red"}}]));
+    assert_eq!(
+        q["Items"],
+        json!([{"pk": {"S": "a"}, "color": {"S": "red"}}])
+    );
     let again = e
         .handle(
             "UpdateTable",
@@ -365,7 +368,10 @@ fn update_table_adds_and_drops_indexes() {
                     "Projection": {"ProjectionType": "ALL"}}}]}),
         )
         .unwrap_err();
-    assert_eq!(again.message, "Attempting to create an index which already exists");
+    assert_eq!(
+        again.message,
+        "Attempting to create an index which already exists"
+    );
     e.handle(
         "UpdateTable",
         &json!({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByColor"}}]}),

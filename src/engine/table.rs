@@ -29,6 +29,10 @@ pub struct Table {
     pub created: f64,
     /// Billing mode and throughput (CreateTable, UpdateTable, DescribeTable).
     pub billing: Billing,
+    /// The Time to Live attribute, when TTL is enabled.
+    pub ttl: Option<String>,
+    /// Tags, by key.
+    pub tags: BTreeMap<String, String>,
     items: BTreeMap<PrimaryKey, Item>,
     /// Parallel to `schema.indexes`.
     indexes: Vec<BTreeSet<IndexEntry>>,
@@ -43,6 +47,8 @@ impl Table {
             schema,
             created,
             billing: Billing::default(),
+            ttl: None,
+            tags: BTreeMap::new(),
             items: BTreeMap::new(),
             indexes,
             total_bytes: 0,

@@ -545,12 +545,13 @@ fn index_updates(table: &mut Table, b: &Body<'_>, updates: &[Value]) -> DynamoRe
             })?;
         defs.push((n.to_string(), ty));
     }
-    for k in table
-        .schema
-        .keys
-        .attributes()
-        .chain(table.schema.indexes.iter().flat_map(|i| i.keys.attributes()))
-    {
+    for k in table.schema.keys.attributes().chain(
+        table
+            .schema
+            .indexes
+            .iter()
+            .flat_map(|i| i.keys.attributes()),
+    ) {
         if !defs.iter().any(|(n, _)| *n == k.name) {
             defs.push((k.name.clone(), k.ty));
         }
@@ -563,7 +564,9 @@ fn index_updates(table: &mut Table, b: &Body<'_>, updates: &[Value]) -> DynamoRe
             let iname = c.str("IndexName")?.unwrap_or_default();
             let iks = c.list("KeySchema")?.cloned().unwrap_or_default();
             let keys = key_schema(&iks, &defs)?;
-            if table.schema.index(iname).is_some() || creates.iter().any(|i: &IndexSchema| i.name == iname) {
+            if table.schema.index(iname).is_some()
+                || creates.iter().any(|i: &IndexSchema| i.name == iname)
+            {
                 return Err(DynamoError::validation(
                     "Attempting to create an index which already exists",
                 ));
@@ -597,7 +600,13 @@ fn index_updates(table: &mut Table, b: &Body<'_>, updates: &[Value]) -> DynamoRe
             }
         }
     }
-    if table.schema.indexes.iter().filter(|i| i.kind == IndexKind::Global).count() + creates.len()
+    if table
+        .schema
+        .indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Global)
+        .count()
+        + creates.len()
         - deletes.len()
         > MAX_GSIS
     {
