@@ -217,11 +217,13 @@ pub(super) fn load_project(
         sources.files.push(SourceFile::new(name, text));
     }
     if let Some((model, file)) = loaded {
+        // What the files of `import = [..]` could not give (and conflicts with the TOML).
+        let model_notes = model.import_notes.iter().map(|n| n.to_string()).collect();
         return Ok(Project {
             source: ModelSource::Config(file.path.to_path_buf()),
             model,
             model_file: Some(file),
-            model_notes: Vec::new(),
+            model_notes,
             root,
             files: sources.files,
             notes: sources.notes,

@@ -170,9 +170,15 @@ impl Table {
     /// index holds only its present entities' items, so it needs their `count`s.
     pub fn items_in(&self, index: Option<&Index>) -> Option<u64> {
         let Some(index) = index else {
-            return self
-                .item_count
-                .or_else(|| self.entities.iter().map(|e| e.count).sum());
+            // No entities is no count at all, not zero items (an imported table has
+            // neither until figures are added).
+            return self.item_count.or_else(|| {
+                if self.entities.is_empty() {
+                    None
+                } else {
+                    self.entities.iter().map(|e| e.count).sum()
+                }
+            });
         };
         if !index.is_sparse(self) {
             return self.items_in(None);
