@@ -177,3 +177,35 @@ fn a_sam_template_and_its_handler_give_model_based_findings_on_the_first_run() {
     assert!(out.contains("missed key schema element: PK"), "{out}");
     assert!(out.contains("model: dynalint.toml"), "{out}");
 }
+
+#[test]
+fn cargo_dynalint_runs_without_a_model_too() {
+    let (_tmp, dir) = project("sam-handler");
+    let out = common::run_in(env!("CARGO_BIN_EXE_cargo-dynalint"), &dir, &["dynalint"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("error[rejected-request]"), "{stdout}");
+    assert!(
+        stdout.contains("model: 1 table inferred from template.yaml"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn an_imported_template_s_notes_are_shown_with_a_dynalint_toml() {
+    let (_tmp, dir) = project("sam-handler");
+    std::fs::write(
+        dir.join("broken.yaml"),
+        "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: t\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("dynalint.toml"),
+        "import = [\"template.yaml\", \"broken.yaml\"]\n",
+    )
+    .unwrap();
+    let (out, err, code) = dynalint(&dir, &["check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("missed key schema element: PK"), "{out}");
+    assert!(err.contains("note: broken.yaml:"), "{err}");
+}

@@ -170,14 +170,11 @@ impl Table {
     /// index holds only its present entities' items, so it needs their `count`s.
     pub fn items_in(&self, index: Option<&Index>) -> Option<u64> {
         let Some(index) = index else {
-            // No entities is no count at all, not zero items (an imported table has
-            // neither until figures are added).
+            // No entities is no count, not zero items.
             return self.item_count.or_else(|| {
-                if self.entities.is_empty() {
-                    None
-                } else {
-                    self.entities.iter().map(|e| e.count).sum()
-                }
+                (!self.entities.is_empty())
+                    .then(|| self.entities.iter().map(|e| e.count).sum())
+                    .flatten()
             });
         };
         if !index.is_sparse(self) {
