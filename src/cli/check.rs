@@ -76,6 +76,8 @@ pub(super) struct Project {
     pub notes: Vec<Note>,
     /// The scan an inferred model was read from, for the analysis to reuse.
     pub scanned: Option<ScanResult>,
+    /// Sources in other languages that name DynamoDB (not checked).
+    pub other_languages: Vec<workspace::OtherSources>,
 }
 
 /// The `dynalint.toml` to use: `--config`, else the nearest one at or above `paths`;
@@ -236,6 +238,7 @@ pub(super) fn load_project(
             files: sources.files,
             notes: sources.notes,
             scanned: None,
+            other_languages: sources.other_languages,
         });
     }
     let report = |phase: &'static str, done: usize, total: usize| {
@@ -254,6 +257,7 @@ pub(super) fn load_project(
         files: sources.files,
         notes: sources.notes,
         scanned: Some(scanned),
+        other_languages: sources.other_languages,
     })
 }
 
@@ -394,9 +398,21 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     let analysis = match project.scanned.take() {
         Some(scanned) => {
             report("checking rules", 0, 0);
-            analysis::analyze_scanned(&project.model, &project.files, scanned, &selection)
+            analysis::analyze_scanned_beside(
+                &project.model,
+                &project.files,
+                &project.other_languages,
+                scanned,
+                &selection,
+            )
         }
-        None => analysis::analyze_reporting(&project.model, &project.files, &selection, &report),
+        None => analysis::analyze_reporting(
+            &project.model,
+            &project.files,
+            &project.other_languages,
+            &selection,
+            &report,
+        ),
     };
     let (scan_stats, rules_time) = (analysis.scan_stats.clone(), analysis.rules_time);
     drop(progress);

@@ -45,6 +45,8 @@ pub struct Project {
     imported: Option<Imported>,
     /// `.rs` files of the project as on disk; `None` until first walked.
     disk: Option<BTreeMap<PathBuf, SourceFile>>,
+    /// Sources in other languages that name DynamoDB, found by the same walk.
+    other_languages: Vec<workspace::OtherSources>,
     exclude: GlobSet,
     /// The last analysis, and the texts it saw.
     pub snapshot: Option<Snapshot>,
@@ -89,6 +91,7 @@ impl Project {
             inferred: false,
             imported: None,
             disk: None,
+            other_languages: Vec::new(),
             exclude: GlobSet::empty(),
             snapshot: None,
             indexes: HashMap::new(),
@@ -208,6 +211,7 @@ impl Project {
                 .iter()
                 .map(|n| format!("{}: {}", n.path.display(), n.message)),
         );
+        self.other_languages = sources.other_languages;
         self.disk = Some(
             sources
                 .files
@@ -340,6 +344,7 @@ impl Project {
                     let a = analysis::analyze_scanned_cached(
                         &inf.model,
                         &healthy_files,
+                        &self.other_languages,
                         scanned,
                         &selection,
                         rule_cache,
@@ -350,6 +355,7 @@ impl Project {
                     analysis::analyze_scanned_cached(
                         model,
                         &healthy_files,
+                        &self.other_languages,
                         scanned,
                         &selection,
                         rule_cache,
