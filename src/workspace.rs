@@ -51,6 +51,97 @@ pub enum WorkspaceError {
 pub struct Sources {
     pub files: Vec<SourceFile>,
     pub notes: Vec<Note>,
+    /// Sources in other languages that name DynamoDB: code dynalint does not read
+    /// that may still read the tables (a rule that concludes "never read" says so).
+    pub other_languages: Vec<OtherSources>,
+}
+
+/// The files of one other language that mention DynamoDB.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherSources {
+    /// `TypeScript`, `Python`, ...
+    pub language: &'static str,
+    /// Sorted.
+    pub files: Vec<PathBuf>,
+}
+
+/// The languages an AWS SDK for DynamoDB exists in, by file extension.
+const OTHER_LANGUAGES: &[(&str, &str)] = &[
+    ("ts", "TypeScript"),
+    ("tsx", "TypeScript"),
+    ("mts", "TypeScript"),
+    ("cts", "TypeScript"),
+    ("js", "JavaScript"),
+    ("jsx", "JavaScript"),
+    ("mjs", "JavaScript"),
+    ("cjs", "JavaScript"),
+    ("py", "Python"),
+    ("go", "Go"),
+    ("java", "Java"),
+    ("kt", "Kotlin"),
+    ("cs", "C#"),
+    ("rb", "Ruby"),
+    ("php", "PHP"),
+];
+
+/// Larger files are bundles or generated code, not a service's own reads.
+const OTHER_SOURCE_MAX_BYTES: u64 = 1 << 20;
+
+/// The language of a file dynalint does not read but whose code may call DynamoDB.
+fn other_language(p: &Path) -> Option<&'static str> {
+    let ext = p.extension()?.to_str()?;
+    if p.to_string_lossy().ends_with(".d.ts") {
+        return None;
+    }
+    OTHER_LANGUAGES
+        .iter()
+        .find(|(e, _)| *e == ext)
+        .map(|(_, l)| *l)
+}
+
+/// Whether a file's text names DynamoDB (any SDK: `@aws-sdk/client-dynamodb`,
+/// `boto3.resource("dynamodb")`, `DynamoDbClient`, `DocumentClient`).
+fn mentions_dynamodb(p: &Path) -> bool {
+    let small = std::fs::metadata(p).is_ok_and(|m| m.len() <= OTHER_SOURCE_MAX_BYTES);
+    if !small {
+        return false;
+    }
+    let Ok(bytes) = std::fs::read(p) else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
+    text.contains("dynamodb") || text.contains("documentclient")
+}
+
+/// Groups the other-language files that mention DynamoDB by language.
+fn other_sources(candidates: &[PathBuf]) -> Vec<OtherSources> {
+    let kept: Vec<&PathBuf> = candidates
+        .par_iter()
+        .filter(|p| mentions_dynamodb(p))
+        .collect();
+    let mut out: Vec<OtherSources> = Vec::new();
+    for p in kept {
+        let Some(language) = other_language(p) else {
+            continue;
+        };
+        match out.iter_mut().find(|o| o.language == language) {
+            Some(o) => o.files.push(p.clone()),
+            None => out.push(OtherSources {
+                language,
+                files: vec![p.clone()],
+            }),
+        }
+    }
+    for o in &mut out {
+        o.files.sort();
+    }
+    out.sort_by(|a, b| {
+        b.files
+            .len()
+            .cmp(&a.files.len())
+            .then(a.language.cmp(b.language))
+    });
+    out
 }
 
 /// Compiles `[lint]` globs; patterns are matched against paths relative to the root.
@@ -85,6 +176,7 @@ pub fn collect_sources(
     let root_abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut notes = Vec::new();
     let mut found: Vec<PathBuf> = Vec::new();
+    let mut others: Vec<PathBuf> = Vec::new();
     for start in paths {
         if !start.exists() {
             return Err(WorkspaceError::Missing {
@@ -100,17 +192,23 @@ pub fn collect_sources(
             .follow_links(true)
             .require_git(false)
             .hidden(true)
-            .filter_entry(|e| !is_cargo_target_dir(e.path()))
+            .filter_entry(|e| !is_cargo_target_dir(e.path()) && e.file_name() != "node_modules")
             .build();
         for entry in walker {
             match entry {
                 Ok(e) => {
                     let p = e.path();
-                    if e.file_type().is_some_and(|t| t.is_file())
+                    let file = e.file_type().is_some_and(|t| t.is_file());
+                    if file
                         && p.extension().is_some_and(|x| x == "rs")
                         && !is_excluded(&excluded, &root_abs, p)
                     {
                         found.push(p.to_path_buf());
+                    } else if file
+                        && other_language(p).is_some()
+                        && !is_excluded(&excluded, &root_abs, p)
+                    {
+                        others.push(p.to_path_buf());
                     }
                 }
                 Err(err) => notes.push(walk_note(err)),
@@ -139,7 +237,13 @@ pub fn collect_sources(
             Err(n) => notes.push(n),
         }
     }
-    Ok(Sources { files, notes })
+    others.sort();
+    others.dedup();
+    Ok(Sources {
+        files,
+        notes,
+        other_languages: other_sources(&others),
+    })
 }
 
 /// Reads one file as a source file, or says why it is skipped.

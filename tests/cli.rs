@@ -587,6 +587,89 @@ fn fix_applies_the_mechanical_fixes_and_reports_what_is_left() {
     );
 }
 
+/// A repository whose TypeScript also calls DynamoDB: `unused-index` cannot know the
+/// index is never read, says what it checked, and does not fail the gate. Without the
+/// TypeScript it is a warning, and says nothing of an entry count the model lacks.
+#[test]
+fn unused_index_says_what_it_checked_beside_other_languages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::write(
+        root.join("dynalint.toml"),
+        r#"
+[[table]]
+name = "Users"
+partition-key = "id"
+[table.attributes]
+id = "S"
+email = "S"
+[[table.index]]
+name = "ByEmail"
+partition-key = "email"
+"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        r#"
+pub async fn user(client: &aws_sdk_dynamodb::Client, id: &str) {
+    let _ = client.get_item().table_name("Users")
+        .key("id", aws_sdk_dynamodb::types::AttributeValue::S(id.into())).send().await;
+}
+"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("web/node_modules/sdk")).unwrap();
+    std::fs::write(
+        root.join("web/node_modules/sdk/index.js"),
+        "// a vendored DynamoDB client",
+    )
+    .unwrap();
+    let unused = |out: &str| -> Vec<serde_json::Value> {
+        let v: serde_json::Value = serde_json::from_str(out).unwrap();
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["rule"] == "unused-index")
+            .cloned()
+            .collect()
+    };
+    // Only vendored JavaScript: not the project's code.
+    let (out, err, code) = dynalint(root, &["check", "--format", "json"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let found = unused(&out);
+    assert_eq!(found.len(), 1, "{out}");
+    assert_eq!(found[0]["severity"], "warning");
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(message.contains("is never read"), "{message}");
+    assert!(
+        !message.contains("index entries"),
+        "no count in the model: {message}"
+    );
+
+    std::fs::write(
+        root.join("web/users.ts"),
+        "import { DynamoDBClient, QueryCommand } from \"@aws-sdk/client-dynamodb\";\n\
+         export const byEmail = (email: string) => new QueryCommand({ TableName: \"Users\", IndexName: \"ByEmail\" });\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("web/types.d.ts"), "// DynamoDB types").unwrap();
+    let (out, err, code) = dynalint(root, &["check", "--format", "json"]);
+    assert_eq!(code, 0, "a hint does not fail the gate: {out}\n{err}");
+    let found = unused(&out);
+    assert_eq!(found.len(), 1, "{out}");
+    assert_eq!(found[0]["severity"], "info");
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("TypeScript sources (1 file that names DynamoDB, e.g. ")
+            && message.contains("users.ts")
+            && message.contains("may read it"),
+        "{message}"
+    );
+}
+
 /// `hot-paths`, `cold-paths` and `exclude` are relative to the folder of
 /// `dynalint.toml`, whichever path names the files: `.`, a sub-folder, the project from
 /// its parent, an absolute path, or `cargo dynalint` run inside a sub-folder.

@@ -297,3 +297,91 @@ fn operand_types_are_checked_before_reading() {
         "Invalid FilterExpression: Incorrect operand type for operator or function; operator or function: size, operand type: N"
     );
 }
+
+#[test]
+fn operand_and_operator_limits() {
+    let mut e = engine();
+    let scan = |e: &mut Engine, filter: String, n: usize| {
+        let values: serde_json::Map<String, Value> = (0..n)
+            .map(|i| (format!(":v{i}"), json!({"N": i.to_string()})))
+            .collect();
+        e.handle(
+            "Scan",
+            &json!({"TableName": "Orders", "FilterExpression": filter,
+                    "ExpressionAttributeValues": values}),
+        )
+        .map(|_| ())
+        .map_err(|err| err.message)
+    };
+    let list = |n: usize| (0..n).map(|i| format!(":v{i}")).collect::<Vec<_>>();
+    assert_eq!(
+        scan(&mut e, format!("n IN ({})", list(100).join(", ")), 100),
+        Ok(())
+    );
+    assert_eq!(
+        scan(&mut e, format!("n IN ({})", list(101).join(", ")), 101),
+        Err("Invalid FilterExpression: The IN operator is provided with too many operands; number of operands: 101".into())
+    );
+    // 151 comparisons joined by 150 ORs: 301 operators.
+    let many = list(151)
+        .iter()
+        .map(|v| format!("n = {v}"))
+        .collect::<Vec<_>>()
+        .join(" OR ");
+    assert_eq!(
+        scan(&mut e, many, 151),
+        Err("Invalid FilterExpression: The expression contains too many operators; operator count: 301".into())
+    );
+}
+
+#[test]
+fn update_table_adds_and_drops_indexes() {
+    let mut e = engine();
+    put(&mut e, json!({"pk": {"S": "a"}, "color": {"S": "red"}}));
+    put(&mut e, json!({"pk": {"S": "b"}, "color": {"S": "blue"}}));
+    e.handle(
+        "UpdateTable",
+        &json!({"TableName": "Orders",
+            "AttributeDefinitions": [{"AttributeName": "color", "AttributeType": "S"}],
+            "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByColor",
+                "KeySchema": [{"AttributeName": "color", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}),
+    )
+    .unwrap();
+    let q = e
+        .handle(
+            "Query",
+            &json!({"TableName": "Orders", "IndexName": "ByColor",
+                "KeyConditionExpression": "color = :c", "ExpressionAttributeValues": {":c": {"S": "red"}}}),
+        )
+        .unwrap();
+    assert_eq!(
+        q["Items"],
+        json!([{"pk": {"S": "a"}, "color": {"S": "red"}}])
+    );
+    let again = e
+        .handle(
+            "UpdateTable",
+            &json!({"TableName": "Orders",
+                "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByColor",
+                    "KeySchema": [{"AttributeName": "color", "KeyType": "HASH"}],
+                    "Projection": {"ProjectionType": "ALL"}}}]}),
+        )
+        .unwrap_err();
+    assert_eq!(
+        again.message,
+        "Attempting to create an index which already exists"
+    );
+    e.handle(
+        "UpdateTable",
+        &json!({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByColor"}}]}),
+    )
+    .unwrap();
+    let gone = e
+        .handle(
+            "UpdateTable",
+            &json!({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByColor"}}]}),
+        )
+        .unwrap_err();
+    assert_eq!(gone.kind, ErrorKind::ResourceNotFound);
+}

@@ -61,6 +61,10 @@ fn a_setup_binary_s_create_table_is_the_model_on_the_first_run() {
     assert_eq!(v["summary"]["model"]["source"], "inferred");
     assert_eq!(v["summary"]["model"]["files"][0], "src/bin/setup.rs");
 
+    let (out, _, code) = dynalint(&dir, &["model", "show"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("src/bin/setup.rs:8 (Rust code)"), "{out}");
+
     let (out, err, code) = dynalint(&dir, &["calls", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let v = json(&out);
@@ -131,4 +135,77 @@ fn with_nothing_declared_the_rules_that_need_no_model_still_run() {
     assert_eq!(code, 0, "{err}");
     let (out, err, code) = dynalint(&dir, &["model", "check"]);
     assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn a_sam_template_and_its_handler_give_model_based_findings_on_the_first_run() {
+    let (_tmp, dir) = project("sam-handler");
+    let (out, err, code) = dynalint(&dir, &["check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    // The handler names the table by the env var the template hands it.
+    assert!(out.contains("error[rejected-request]"), "{out}");
+    assert!(out.contains("missed key schema element: PK"), "{out}");
+    assert!(out.contains("warning[unprojected-attribute]"), "{out}");
+    // The index's projection is shown where the template declares it.
+    assert!(out.contains("template.yaml:"), "{out}");
+    assert!(out.contains("`ByStatus` projects KEYS_ONLY"), "{out}");
+    assert!(
+        out.contains("model: 1 table inferred from template.yaml"),
+        "{out}"
+    );
+
+    let (out, err, code) = dynalint(&dir, &["model", "show"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("model inferred from template.yaml"), "{out}");
+    assert!(
+        out.contains("from       template.yaml:18 (SAM OrdersTable)"),
+        "{out}"
+    );
+
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
+    assert!(
+        text.contains("# from template.yaml:18 (SAM OrdersTable)"),
+        "{text}"
+    );
+    assert!(text.contains("name = \"{Stage}-orders\""), "{text}");
+    assert!(text.contains("\"TABLE_NAME\""), "{text}");
+    let (out, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (out, _, _) = dynalint(&dir, &["check"]);
+    assert!(out.contains("missed key schema element: PK"), "{out}");
+    assert!(out.contains("model: dynalint.toml"), "{out}");
+}
+
+#[test]
+fn cargo_dynalint_runs_without_a_model_too() {
+    let (_tmp, dir) = project("sam-handler");
+    let out = common::run_in(env!("CARGO_BIN_EXE_cargo-dynalint"), &dir, &["dynalint"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("error[rejected-request]"), "{stdout}");
+    assert!(
+        stdout.contains("model: 1 table inferred from template.yaml"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn an_imported_template_s_notes_are_shown_with_a_dynalint_toml() {
+    let (_tmp, dir) = project("sam-handler");
+    std::fs::write(
+        dir.join("broken.yaml"),
+        "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: t\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("dynalint.toml"),
+        "import = [\"template.yaml\", \"broken.yaml\"]\n",
+    )
+    .unwrap();
+    let (out, err, code) = dynalint(&dir, &["check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("missed key schema element: PK"), "{out}");
+    assert!(err.contains("note: broken.yaml:"), "{err}");
 }

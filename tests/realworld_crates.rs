@@ -6,6 +6,7 @@
 //! `[[finding]]` is reported and every `[[silent]]` call stays silent. A label marked
 //! `pending` states a shape dynalint does not handle yet: the test expects today's
 //! behaviour and fails once it changes, so the marker goes when the shape is handled.
+//! A second test checks that every corpus entry (repositories too) is well formed.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 // `debatable` labels are read by the scorer only.
@@ -153,4 +154,86 @@ fn published_crates_meet_their_labels() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every corpus entry can be scored: its three files parse, the pin is a full commit,
+/// labels name a rule dynalint has and a line range that is one, and the model loads.
+/// (The trees themselves need `scripts/realworld-fetch`, which CI cannot run.)
+#[test]
+fn corpus_entries_are_well_formed() {
+    let rules_out = Command::new(env!("CARGO_BIN_EXE_dynalint"))
+        .arg("rules")
+        .output()
+        .unwrap();
+    let rules_text = String::from_utf8(rules_out.stdout).unwrap();
+    let rules: Vec<&str> = rules_text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+
+    let mut problems = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("realworld"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("source.toml").is_file())
+        .collect();
+    dirs.extend(
+        std::fs::read_dir(root().join("realworld/crates"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.join("expect.toml").is_file()),
+    );
+    assert!(dirs.len() >= 25, "the corpus holds {} entries", dirs.len());
+    for dir in &dirs {
+        let name = dir.strip_prefix(root()).unwrap().display().to_string();
+        if dir.join("source.toml").is_file() {
+            let source: toml::Table =
+                toml::from_str(&std::fs::read_to_string(dir.join("source.toml")).unwrap())
+                    .unwrap_or_else(|e| panic!("{name}/source.toml: {e}"));
+            let commit = source.get("commit").and_then(|c| c.as_str()).unwrap_or("");
+            if commit.len() != 40 || !commit.chars().all(|c| c.is_ascii_hexdigit()) {
+                problems.push(format!("{name}: commit `{commit}` is not a 40-hex pin"));
+            }
+            let repo = source.get("repo").and_then(|c| c.as_str()).unwrap_or("");
+            if repo.split('/').count() != 2 {
+                problems.push(format!("{name}: repo `{repo}` is not owner/name"));
+            }
+            let folders = source.get("folders").and_then(|f| f.as_array());
+            if folders.is_none_or(|f| f.is_empty()) {
+                problems.push(format!("{name}: no folders"));
+            }
+        }
+        let expect: Expect =
+            toml::from_str(&std::fs::read_to_string(dir.join("expect.toml")).unwrap())
+                .unwrap_or_else(|e| panic!("{name}/expect.toml: {e}"));
+        for l in expect
+            .finding
+            .iter()
+            .chain(&expect.silent)
+            .chain(&expect.debatable)
+        {
+            if !rules.contains(&l.rule.as_str()) {
+                problems.push(format!("{name}: unknown rule `{}`", l.rule));
+            }
+            if l.lines[0] == 0 || l.lines[0] > l.lines[1] {
+                problems.push(format!("{name}: bad lines {:?} in {}", l.lines, l.file));
+            }
+            if l.why.trim().is_empty() {
+                problems.push(format!("{name}: a {} label without `why`", l.rule));
+            }
+        }
+        let check = Command::new(env!("CARGO_BIN_EXE_dynalint"))
+            .args(["model", "check", "--config"])
+            .arg(dir.join("dynalint.toml"))
+            .output()
+            .unwrap();
+        if !check.status.success() {
+            problems.push(format!(
+                "{name}/dynalint.toml: {}",
+                String::from_utf8_lossy(&check.stderr)
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

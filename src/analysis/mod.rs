@@ -14,6 +14,7 @@ use crate::report::Diagnostic;
 use crate::rules::{RuleContext, RuleSelection, REGISTRY};
 use crate::scanner::{self, Operation, ScanProblem, ScanSettings};
 use crate::source::SourceFile;
+use crate::workspace::OtherSources;
 
 /// The result of analysing a set of files against a model.
 #[derive(Debug, Default)]
@@ -31,20 +32,23 @@ pub struct Analysis {
 /// Scans `files`, binds every operation to `model`, runs the selected rules and
 /// applies `// dynalint: allow(..)` comments.
 pub fn analyze(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analysis {
-    analyze_reporting(model, files, selection, &|_, _, _| {})
+    analyze_reporting(model, files, &[], selection, &|_, _, _| {})
 }
 
-/// [`analyze`], reporting every phase as it goes (for the CLI's progress line).
+/// [`analyze`], reporting every phase as it goes (for the CLI's progress line), with
+/// the project's sources in other languages that name DynamoDB (code that may read
+/// the tables too; see [`crate::workspace::Sources::other_languages`]).
 pub fn analyze_reporting(
     model: &Model,
     files: &[SourceFile],
+    other_languages: &[OtherSources],
     selection: &RuleSelection,
     report: scanner::Report<'_>,
 ) -> Analysis {
     let settings = ScanSettings::from_model(model);
     let scanned = scanner::scan_reporting(files, &settings, report);
     report("checking rules", 0, 0);
-    analyze_scanned(model, files, scanned, selection)
+    finish(model, files, other_languages, scanned, selection, None)
 }
 
 /// [`analyze`] after its scan: for a caller that scans incrementally (the LSP keeps
@@ -56,7 +60,19 @@ pub fn analyze_scanned(
     scanned: scanner::ScanResult,
     selection: &RuleSelection,
 ) -> Analysis {
-    finish(model, files, scanned, selection, None)
+    finish(model, files, &[], scanned, selection, None)
+}
+
+/// [`analyze_scanned`] with the project's sources in other languages that name
+/// DynamoDB (see [`analyze_reporting`]).
+pub fn analyze_scanned_beside(
+    model: &Model,
+    files: &[SourceFile],
+    other_languages: &[OtherSources],
+    scanned: scanner::ScanResult,
+    selection: &RuleSelection,
+) -> Analysis {
+    finish(model, files, other_languages, scanned, selection, None)
 }
 
 /// [`analyze_scanned`] with the rules' per-operation findings reused from `cache`
@@ -64,22 +80,38 @@ pub fn analyze_scanned(
 pub fn analyze_scanned_cached(
     model: &Model,
     files: &[SourceFile],
+    other_languages: &[OtherSources],
     scanned: scanner::ScanResult,
     selection: &RuleSelection,
     cache: &mut RuleCache,
 ) -> Analysis {
-    finish(model, files, scanned, selection, Some(cache))
+    finish(
+        model,
+        files,
+        other_languages,
+        scanned,
+        selection,
+        Some(cache),
+    )
 }
 
 fn finish(
     model: &Model,
     files: &[SourceFile],
+    other_languages: &[OtherSources],
     scanned: scanner::ScanResult,
     selection: &RuleSelection,
     cache: Option<&mut RuleCache>,
 ) -> Analysis {
     let started = std::time::Instant::now();
-    let mut diagnostics = run_rules_with(model, &scanned.operations, selection, cache);
+    let mut diagnostics = run_rules_with(
+        model,
+        files,
+        other_languages,
+        &scanned.operations,
+        selection,
+        cache,
+    );
     diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
     sort(&mut diagnostics);
     dedup(&mut diagnostics);
@@ -116,11 +148,13 @@ pub fn run_rules(
     operations: &[Operation],
     selection: &RuleSelection,
 ) -> Vec<Diagnostic> {
-    run_rules_with(model, operations, selection, None)
+    run_rules_with(model, &[], &[], operations, selection, None)
 }
 
 fn run_rules_with(
     model: &Model,
+    files: &[SourceFile],
+    other_languages: &[OtherSources],
     operations: &[Operation],
     selection: &RuleSelection,
     cache: Option<&mut RuleCache>,
@@ -132,6 +166,8 @@ fn run_rules_with(
     let facts = ProjectFacts {
         model,
         operations: &bound,
+        files,
+        other_languages,
     };
     let mut per_op = cache.map(|c| c.findings(model, &bound, selection));
     let mut out = Vec::new();

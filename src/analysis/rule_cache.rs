@@ -119,7 +119,7 @@ mod tests {
         let scanned = scanner::scan(files, &ScanSettings::from_model(model));
         let sel = RuleSelection::default();
         match cache {
-            Some(c) => analyze_scanned_cached(model, files, scanned, &sel, c).diagnostics,
+            Some(c) => analyze_scanned_cached(model, files, &[], scanned, &sel, c).diagnostics,
             None => analyze_scanned(model, files, scanned, &sel).diagnostics,
         }
     }

@@ -76,6 +76,8 @@ pub(super) struct Project {
     pub notes: Vec<Note>,
     /// The scan an inferred model was read from, for the analysis to reuse.
     pub scanned: Option<ScanResult>,
+    /// Sources in other languages that name DynamoDB (not checked).
+    pub other_languages: Vec<workspace::OtherSources>,
 }
 
 /// The `dynalint.toml` to use: `--config`, else the nearest one at or above `paths`;
@@ -217,15 +219,26 @@ pub(super) fn load_project(
         sources.files.push(SourceFile::new(name, text));
     }
     if let Some((model, file)) = loaded {
+        // What `import = [..]` could not use, said as inference's notes are.
+        let model_notes = model
+            .import_notes
+            .iter()
+            .map(|n| {
+                let mut n = n.clone();
+                n.path = std::sync::Arc::from(PathBuf::from(display_path(&n.path)));
+                n.to_string()
+            })
+            .collect();
         return Ok(Project {
             source: ModelSource::Config(file.path.to_path_buf()),
             model,
             model_file: Some(file),
-            model_notes: Vec::new(),
+            model_notes,
             root,
             files: sources.files,
             notes: sources.notes,
             scanned: None,
+            other_languages: sources.other_languages,
         });
     }
     let report = |phase: &'static str, done: usize, total: usize| {
@@ -244,7 +257,25 @@ pub(super) fn load_project(
         files: sources.files,
         notes: sources.notes,
         scanned: Some(scanned),
+        other_languages: sources.other_languages,
     })
+}
+
+/// The files other than the checked sources and `dynalint.toml` that declare the
+/// model's tables (templates), read so findings can point into them. One that cannot
+/// be read is left out: its labels become notes.
+fn declaring_files(model: &Model, have: &[SourceFile]) -> Vec<SourceFile> {
+    let mut out: Vec<SourceFile> = Vec::new();
+    for t in &model.tables {
+        let p = &t.origin.path;
+        if have.iter().chain(&out).any(|f| f.path == *p) {
+            continue;
+        }
+        if let Ok(f) = workspace::read_source(p) {
+            out.push(f);
+        }
+    }
+    out
 }
 
 /// The path that stands for stdin (`dynalint check - --stdin-filename src/db.rs`).
@@ -367,15 +398,28 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     let analysis = match project.scanned.take() {
         Some(scanned) => {
             report("checking rules", 0, 0);
-            analysis::analyze_scanned(&project.model, &project.files, scanned, &selection)
+            analysis::analyze_scanned_beside(
+                &project.model,
+                &project.files,
+                &project.other_languages,
+                scanned,
+                &selection,
+            )
         }
-        None => analysis::analyze_reporting(&project.model, &project.files, &selection, &report),
+        None => analysis::analyze_reporting(
+            &project.model,
+            &project.files,
+            &project.other_languages,
+            &selection,
+            &report,
+        ),
     };
     let (scan_stats, rules_time) = (analysis.scan_stats.clone(), analysis.rules_time);
     drop(progress);
 
     let mut all_files: Vec<SourceFile> = project.files.clone();
     all_files.extend(project.model_file.clone());
+    all_files.extend(declaring_files(&project.model, &all_files));
     let root_abs = std::fs::canonicalize(&project.root).unwrap_or_else(|_| project.root.clone());
     let keys = baseline::entries(
         &root_abs,

@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
+use super::args::ProjectArgs;
 use super::args::{ModelArgs, ModelCommand};
-use super::check::{load_model, use_color};
+use super::check::{find_config, load_model, load_project, use_color};
 use super::out::{out, outln};
 use super::EXIT_OK;
 use crate::model::IndexKind;
@@ -55,11 +56,41 @@ fn check(a: ModelArgs) -> i32 {
 
 fn show(a: ModelArgs) -> i32 {
     let (paths, config) = locate(&a);
-    match load_model(&paths, config.as_deref(), use_color(a.color)) {
+    let color = use_color(a.color);
+    if config.is_none() {
+        match find_config(&paths, None) {
+            Err(code) => return code,
+            // No `dynalint.toml`: the model a check would infer, and where it is from.
+            Ok(None) => return show_inferred(paths, color),
+            Ok(Some(_)) => {}
+        }
+    }
+    match load_model(&paths, config.as_deref(), color) {
         Ok((m, _)) => {
             out!("{}", crate::model::show::render(&m));
             EXIT_OK
         }
         Err(code) => code,
     }
+}
+
+fn show_inferred(paths: Vec<PathBuf>, color: bool) -> i32 {
+    let args = ProjectArgs {
+        paths,
+        config: None,
+        stdin_filename: None,
+    };
+    let project = match load_project(&args, color, None) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    for n in &project.model_notes {
+        eprintln!("note: {n}");
+    }
+    outln!(
+        "no `dynalint.toml`: model {} (`dynalint init` writes it out)\n",
+        project.source.describe()
+    );
+    out!("{}", crate::model::show::render(&project.model));
+    EXIT_OK
 }

@@ -352,6 +352,7 @@ fn prepare_expressions(b: &Body<'_>, allowed: Allowed) -> DynamoResult<Prepared>
             expr::parse_condition(src, kind)
         }
         .map_err(to_dynamo)?;
+        check_operator_counts(&c, kind)?;
         let mut uses = Uses::default();
         uses.condition(&c);
         check_defined(kind, &uses, &ph)?;
@@ -449,6 +450,66 @@ fn check_overlap(paths: &[Vec<Step>], kind: ExprKind) -> DynamoResult<()> {
                 )));
             }
         }
+    }
+    Ok(())
+}
+
+/// Most operators and functions in one expression.
+pub const MAX_OPERATORS: usize = 300;
+/// Most values in one `IN` list.
+pub const MAX_IN_OPERANDS: usize = 100;
+
+/// Operators and functions in `c` (comparisons, `BETWEEN`, `IN`, functions, `size`,
+/// `AND`, `OR`, `NOT`); fails on an `IN` list over [`MAX_IN_OPERANDS`].
+fn count_operators(c: &Condition, kind: ExprKind) -> DynamoResult<usize> {
+    let sizes = |o: &Operand| -> usize {
+        let mut n = 0;
+        let mut cur = o;
+        while let Operand::Size { arg, .. } = cur {
+            n += 1;
+            cur = arg;
+        }
+        n
+    };
+    Ok(match c {
+        Condition::Compare { left, right, .. } => 1 + sizes(left) + sizes(right),
+        Condition::Between {
+            operand, low, high, ..
+        } => 1 + sizes(operand) + sizes(low) + sizes(high),
+        Condition::In { operand, list, .. } => {
+            if list.len() > MAX_IN_OPERANDS {
+                return Err(DynamoError::validation(format!(
+                    "Invalid {}: The IN operator is provided with too many operands; number of operands: {}",
+                    kind.parameter(),
+                    list.len()
+                )));
+            }
+            1 + sizes(operand) + list.iter().map(sizes).sum::<usize>()
+        }
+        Condition::Function { function, .. } => {
+            1 + match function {
+                Function::AttributeExists(_) | Function::AttributeNotExists(_) => 0,
+                Function::AttributeType(a, b)
+                | Function::BeginsWith(a, b)
+                | Function::Contains(a, b) => sizes(a) + sizes(b),
+            }
+        }
+        Condition::And { left, right, .. } | Condition::Or { left, right, .. } => {
+            1 + count_operators(left, kind)? + count_operators(right, kind)?
+        }
+        Condition::Not { inner, .. } => 1 + count_operators(inner, kind)?,
+    })
+}
+
+/// DynamoDB's limits on one condition: [`MAX_IN_OPERANDS`] per `IN`,
+/// [`MAX_OPERATORS`] in all.
+fn check_operator_counts(c: &Condition, kind: ExprKind) -> DynamoResult<()> {
+    let n = count_operators(c, kind)?;
+    if n > MAX_OPERATORS {
+        return Err(DynamoError::validation(format!(
+            "Invalid {}: The expression contains too many operators; operator count: {n}",
+            kind.parameter()
+        )));
     }
     Ok(())
 }

@@ -150,6 +150,27 @@ fn candidates(v: &SymbolicValue) -> Vec<AttributeValue> {
     }
 }
 
+/// A name DynamoDB accepts standing for the model's: a table named by a template
+/// (`{Stage}-orders`, from `!Sub "${Stage}-orders"`) is one table whatever fills it,
+/// and only its keys matter to validation.
+fn engine_name(name: &str) -> String {
+    let mut n: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    while n.len() < 3 {
+        n.push('_');
+    }
+    n.truncate(255);
+    n
+}
+
 /// The CreateTable body of a schema.
 fn create_body(t: &TableSchema) -> Value {
     let keys = |k: &KeySchema| {
@@ -189,7 +210,7 @@ fn create_body(t: &TableSchema) -> Value {
         .map(index)
         .collect();
     let mut body = json!({
-        "TableName": t.name,
+        "TableName": engine_name(&t.name),
         "BillingMode": "PAY_PER_REQUEST",
         "KeySchema": keys(&t.keys),
         "AttributeDefinitions": defs.iter().map(|(n, ty)| json!({"AttributeName": n, "AttributeType": ty.as_str()})).collect::<Vec<_>>(),
@@ -213,7 +234,7 @@ struct Choice {
 
 fn request_body(table: &TableSchema, req: &SymbolicRequest, c: &Choice) -> Value {
     let mut b = Map::new();
-    b.insert("TableName".into(), json!(table.name));
+    b.insert("TableName".into(), json!(engine_name(&table.name)));
     let mut put = |k: &str, v: Option<Value>| {
         if let Some(v) = v {
             b.insert(k.into(), v);

@@ -20,9 +20,31 @@ pub mod sort_key_template;
 pub use bind::{bind, BoundOperation};
 
 use crate::model::Model;
+use crate::source::{FilePath, SourceFile, Span};
 
 /// Everything a project-wide rule may look at.
 pub struct ProjectFacts<'a> {
     pub model: &'a Model,
     pub operations: &'a [BoundOperation<'a>],
+    /// The scanned files, for places named in messages (empty when the caller ran the
+    /// rules on operations alone).
+    pub files: &'a [SourceFile],
+    /// Sources in other languages that name DynamoDB: code the rules do not see.
+    pub other_languages: &'a [crate::workspace::OtherSources],
+}
+
+impl ProjectFacts<'_> {
+    /// `src/users.rs:42`, or the file alone when its text is not at hand: where a
+    /// finding names code outside its own location.
+    pub fn place(&self, file: &FilePath, span: Span) -> String {
+        let line = self
+            .files
+            .iter()
+            .find(|f| f.path == *file)
+            .map(|f| f.line_index(span.start) + 1);
+        match line {
+            Some(l) => format!("{}:{l}", file.display()),
+            None => file.display().to_string(),
+        }
+    }
 }

@@ -166,7 +166,7 @@ fn naming(r: &Resolved) -> Option<(String, Vec<String>)> {
                 cur = value;
             }
             Resolved::Literal { value } => return Some((value.clone(), refs)),
-            Resolved::Template { template } => return Some((template.clone(), refs)),
+            Resolved::Template { template } => return Some((numbered(template), refs)),
             Resolved::Env { var } => {
                 refs.push(var.clone());
                 return Some((format!("{{{var}}}"), refs));
@@ -174,6 +174,22 @@ fn naming(r: &Resolved) -> Option<(String, Vec<String>)> {
             Resolved::Unknown { .. } => return None,
         }
     }
+}
+
+/// `{}_events` → `{1}_events`: a `format!` hole gets a name, so the table's name is a
+/// template the model can read (`Table::name_template`) and built names bind to it.
+fn numbered(template: &str) -> String {
+    let mut out = String::new();
+    let mut n = 0;
+    let mut rest = template;
+    while let Some(i) = rest.find("{}") {
+        n += 1;
+        out.push_str(&rest[..i]);
+        out.push_str(&format!("{{{n}}}"));
+        rest = &rest[i + 2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A const or static (`ORDERS_TABLE`, `names::ORDERS`), not a local `let table`: only
@@ -347,12 +363,46 @@ async fn setup(c: &Client, stage: &str) -> Result<()> {{
             got,
             [
                 ("orders", &["ORDERS_TABLE".to_string()][..], 4),
-                ("{}_events", &[][..], 6),
+                ("{1}_events", &[][..], 6),
                 ("{USERS}", &["USERS".to_string()][..], 8),
                 ("local", &[][..], 11),
             ]
         );
         assert_eq!(t[0].table.attribute("pk").map(|a| a.ty.as_str()), Some("S"));
+    }
+
+    #[test]
+    fn a_call_that_builds_the_name_binds_to_the_table_created_with_it() {
+        let code = format!(
+            r#"
+async fn setup(c: &Client, stage: &str) -> Result<()> {{
+    c.create_table().table_name(format!("{{}}_events", stage)){KEYS}.send().await?;
+    Ok(())
+}}
+async fn read(c: &Client, env: &str) {{
+    c.get_item().table_name(format!("{{}}_events", env)).send().await;
+    c.get_item().table_name("prod_events").send().await;
+    c.get_item().table_name(format!("{{}}_other", env)).send().await;
+}}
+"#
+        );
+        let f = SourceFile::new("src/lib.rs", code);
+        let scanned = scan(std::slice::from_ref(&f), &ScanSettings::default());
+        let inf = crate::infer::infer_with(
+            std::path::Path::new("."),
+            Default::default(),
+            &scanned.tables,
+            &[f],
+        );
+        let bound: Vec<Option<&str>> = scanned
+            .operations
+            .iter()
+            .map(|o| {
+                let t = o.table.as_ref()?;
+                crate::facts::bind::find_table(&inf.model, t).map(|t| t.name.as_str())
+            })
+            .collect();
+        assert_eq!(bound, [Some("{1}_events"), Some("{1}_events"), None]);
     }
 
     #[test]

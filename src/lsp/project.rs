@@ -1,6 +1,8 @@
 //! One dynalint project: a folder with a `dynalint.toml`, its model, its source files
 //! as on disk, and the last analysis of them (with the editor's open documents laid
-//! over the disk).
+//! over the disk). A folder without one is a project too: its model is inferred from
+//! its templates and `create_table` calls on every analysis (`infer`), until a
+//! `dynalint.toml` appears where `config_path` says.
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -11,6 +13,8 @@ use globset::GlobSet;
 use rayon::prelude::*;
 
 use crate::analysis::{self, Analysis, RuleCache};
+use crate::infer;
+use crate::model::import::{self, Imported};
 use crate::model::{self, Model, ModelProblem};
 use crate::rules::RuleSelection;
 use crate::scanner::{self, FileIndex, ScanSettings};
@@ -35,8 +39,14 @@ pub struct Project {
     pub config: SourceFile,
     /// Problems of the last load; empty when it loaded.
     pub model_problems: Vec<ModelProblem>,
+    /// No `dynalint.toml` exists at `config_path`: the model is inferred.
+    pub inferred: bool,
+    /// The templates found under the root, read once until a non-Rust file changes.
+    imported: Option<Imported>,
     /// `.rs` files of the project as on disk; `None` until first walked.
     disk: Option<BTreeMap<PathBuf, SourceFile>>,
+    /// Sources in other languages that name DynamoDB, found by the same walk.
+    other_languages: Vec<workspace::OtherSources>,
     exclude: GlobSet,
     /// The last analysis, and the texts it saw.
     pub snapshot: Option<Snapshot>,
@@ -78,7 +88,10 @@ impl Project {
             root,
             model: None,
             model_problems: Vec::new(),
+            inferred: false,
+            imported: None,
             disk: None,
+            other_languages: Vec::new(),
             exclude: GlobSet::empty(),
             snapshot: None,
             indexes: HashMap::new(),
@@ -92,6 +105,21 @@ impl Project {
     /// Loads the model again, from `text` when the file is open, else from disk.
     /// Returns true when `[lint]` changed (the walk must be redone).
     pub fn reload_model(&mut self, text: Option<&str>) -> bool {
+        self.inferred = text.is_none() && !self.config_path.exists();
+        if self.inferred {
+            // Inferred on each analysis; `[lint]` is the default.
+            self.model_problems.clear();
+            self.config = SourceFile::new(self.config_path.clone(), "");
+            let was_file = self
+                .model
+                .take()
+                .is_some_and(|m| m.lint != Default::default());
+            if was_file {
+                self.exclude = GlobSet::empty();
+                self.disk = None;
+            }
+            return was_file;
+        }
         let text = match text {
             Some(t) => t.to_string(),
             None => match std::fs::read_to_string(&self.config_path) {
@@ -151,6 +179,7 @@ impl Project {
     /// Walks the project again on next analysis (a folder changed wholesale).
     pub fn forget_disk(&mut self) {
         self.disk = None;
+        self.imported = None;
     }
 
     /// Reads every source file when not yet done; returns notes about skipped files.
@@ -182,6 +211,7 @@ impl Project {
                 .iter()
                 .map(|n| format!("{}: {}", n.path.display(), n.message)),
         );
+        self.other_languages = sources.other_languages;
         self.disk = Some(
             sources
                 .files
@@ -196,7 +226,10 @@ impl Project {
     /// the snapshot, and returns notes worth logging.
     pub fn analyze(&mut self, open: &[&SourceFile], hook: Option<&FileHook>) -> Vec<String> {
         let mut notes = self.ensure_disk();
-        let Some(model) = self.model.take() else {
+        let placeholder = self
+            .inferred
+            .then(|| Model::empty(Arc::from(self.config_path.as_path())));
+        let Some(model) = self.model.take().or(placeholder) else {
             // No model ever loaded: nothing can be bound, and the model problems say why.
             self.snapshot = Some(Snapshot {
                 analysis: Analysis::default(),
@@ -217,8 +250,8 @@ impl Project {
             }
         }
         let files: Vec<SourceFile> = files.into_values().cloned().collect();
-        let (analysis, crashed) = self.analyze_incrementally(&model, &files, hook);
-        self.model = Some(model);
+        let (analysis, crashed, inferred) = self.analyze_incrementally(&model, &files, hook);
+        self.model = Some(inferred.unwrap_or(model));
         let guarded = guard::Guarded { analysis, crashed };
         for c in &guarded.crashed {
             notes.push(format!(
@@ -248,7 +281,7 @@ impl Project {
         model: &Model,
         files: &[SourceFile],
         hook: Option<&FileHook>,
-    ) -> (Analysis, Vec<Crash>) {
+    ) -> (Analysis, Vec<Crash>, Option<Model>) {
         let settings = ScanSettings::from_model(model);
         let key = (settings.hot_paths.clone(), settings.cold_paths.clone());
         if self.indexed_with.as_ref() != Some(&key) {
@@ -293,17 +326,51 @@ impl Project {
         self.indexes = fresh;
         let selection = RuleSelection::default();
         let rule_cache = &mut self.rule_cache;
+        let root = self.root.clone();
+        let imported = match (&self.imported, self.inferred) {
+            (Some(i), true) => Some(i.clone()),
+            (None, true) => {
+                let i = import::discover(&root);
+                self.imported = Some(i.clone());
+                Some(i)
+            }
+            (_, false) => None,
+        };
         let linked = catch_unwind(AssertUnwindSafe(|| {
             let scanned = scanner::link(&indexes, &settings);
-            analysis::analyze_scanned_cached(model, &healthy_files, scanned, &selection, rule_cache)
+            match imported {
+                Some(imported) => {
+                    let inf = infer::infer_with(&root, imported, &scanned.tables, &healthy_files);
+                    let a = analysis::analyze_scanned_cached(
+                        &inf.model,
+                        &healthy_files,
+                        &self.other_languages,
+                        scanned,
+                        &selection,
+                        rule_cache,
+                    );
+                    (a, Some(inf.model))
+                }
+                None => (
+                    analysis::analyze_scanned_cached(
+                        model,
+                        &healthy_files,
+                        &self.other_languages,
+                        scanned,
+                        &selection,
+                        rule_cache,
+                    ),
+                    None,
+                ),
+            }
         }));
         match linked {
-            Ok(a) => (a, crashed),
+            Ok((a, inferred)) => (a, crashed, inferred),
             Err(_) => {
                 let run = |fs: &[SourceFile]| analysis::analyze(model, fs, &selection);
                 let g = guard::analyze_guarded(&healthy_files, &run);
                 crashed.extend(g.crashed);
-                (g.analysis, crashed)
+                (g.analysis, crashed, None)
             }
         }
     }
@@ -339,6 +406,50 @@ mod tests {
             .iter()
             .map(|d| (d.location.file.to_path_buf(), d.location.span.start, d.rule))
             .collect()
+    }
+
+    #[test]
+    fn without_a_dynalint_toml_the_model_is_inferred_until_one_appears() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        let fixture =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("test-fixtures/_no-model/sam-handler");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        for f in ["template.yaml", "src/main.rs"] {
+            std::fs::copy(fixture.join(f), root.join(f)).unwrap();
+        }
+        let mut p = Project::new(root.join("dynalint.toml"), None);
+        assert!(p.inferred && p.model_problems.is_empty());
+        p.analyze(&[], None);
+        let rules: Vec<&str> = p
+            .snapshot
+            .as_ref()
+            .unwrap()
+            .analysis
+            .diagnostics
+            .iter()
+            .map(|d| d.rule)
+            .collect();
+        assert!(rules.contains(&"rejected-request"), "{rules:?}");
+        let model = p.model.as_ref().unwrap();
+        assert_eq!(model.tables.len(), 1);
+        assert_eq!(model.tables[0].name, "{Stage}-orders");
+
+        // A `dynalint.toml` that declares no table: the template no longer counts.
+        std::fs::write(root.join("dynalint.toml"), "[lint]\n").unwrap();
+        p.reload_model(None);
+        assert!(!p.inferred);
+        p.analyze(&[], None);
+        let rules: Vec<&str> = p
+            .snapshot
+            .as_ref()
+            .unwrap()
+            .analysis
+            .diagnostics
+            .iter()
+            .map(|d| d.rule)
+            .collect();
+        assert!(!rules.contains(&"rejected-request"), "{rules:?}");
     }
 
     #[test]

@@ -304,14 +304,22 @@ impl Server {
     }
 
     /// The `dynalint.toml` governing `path`: the nearest one above it, on disk or
-    /// open in the editor. A `dynalint.toml` governs itself.
+    /// open in the editor. A `dynalint.toml` governs itself. Without one, a Rust file
+    /// belongs to the project at its root (`workspace::project_root`), whose model is
+    /// inferred; the path is where that project's `dynalint.toml` would be.
     pub fn config_of(&self, path: &Path) -> Option<PathBuf> {
         if path.file_name().is_some_and(|n| n == CONFIG_FILE_NAME) {
             return Some(path.to_path_buf());
         }
-        path.ancestors().skip(1).find_map(|dir| {
+        let declared = path.ancestors().skip(1).find_map(|dir| {
             let c = dir.join(CONFIG_FILE_NAME);
             (self.docs.contains_key(&c) || c.is_file()).then_some(c)
+        });
+        declared.or_else(|| {
+            let dir = path.parent()?;
+            let root = crate::workspace::project_root(dir);
+            let root = std::fs::canonicalize(&root).unwrap_or(root);
+            Some(root.join(CONFIG_FILE_NAME))
         })
     }
 
@@ -449,10 +457,13 @@ impl Server {
             }
         }
         let config_doc = self.docs.get(config);
-        if let Some(uri) = config_doc
-            .map(|d| d.uri.clone())
-            .or_else(|| uri::from_path(config))
-        {
+        // An inferred project's `dynalint.toml` does not exist: nothing to publish on.
+        let config_uri = match config_doc {
+            Some(d) => Some(d.uri.clone()),
+            None if project.inferred => None,
+            None => uri::from_path(config),
+        };
+        if let Some(uri) = config_uri {
             out.push(PublishDiagnosticsParams {
                 uri,
                 diagnostics: config_diagnostics(project),

@@ -170,9 +170,12 @@ impl Table {
     /// index holds only its present entities' items, so it needs their `count`s.
     pub fn items_in(&self, index: Option<&Index>) -> Option<u64> {
         let Some(index) = index else {
-            return self
-                .item_count
-                .or_else(|| self.entities.iter().map(|e| e.count).sum());
+            // No entities is no count, not zero items.
+            return self.item_count.or_else(|| {
+                (!self.entities.is_empty())
+                    .then(|| self.entities.iter().map(|e| e.count).sum())
+                    .flatten()
+            });
         };
         if !index.is_sparse(self) {
             return self.items_in(None);

@@ -47,14 +47,23 @@ fn check(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
     if lp.kind == "loop" {
         return;
     }
+    // A loop over a few elements the code spells out (`for t in ["a", "b"]`) costs a
+    // fixed, small number of round trips: nothing grows with the data.
+    if lp.elements.is_some_and(|n| n <= FEW_ELEMENTS) {
+        return;
+    }
     let what = match op.kind {
         OpKind::GetItem => "`get_item`",
         OpKind::Query if is_single_item_query(bound) => "`query` for one item",
+        OpKind::BatchGetItem if one_key_per_call(op) => "`batch_get_item` of one key",
+        OpKind::TransactGetItems if one_key_per_call(op) => "`transact_get_items` of one item",
         _ => return,
     };
-    let table = match bound.table {
-        Some(t) => format!("`{}`", t.name),
-        None => op.table_label(),
+    let table = match (bound.table, op.children.as_slice()) {
+        (Some(t), _) => format!("`{}`", t.name),
+        // A batch or transaction names its table on its one request.
+        (None, [child]) => child.table_label(),
+        (None, _) => op.table_label(),
     };
     let per_batch = BATCH_GET_MAX_KEYS;
     cx.report(
@@ -79,6 +88,33 @@ fn check(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         "collect the keys and call `batch_get_item` in chunks of {per_batch} \
          (`keys.chunks({per_batch})`), retrying `unprocessed_keys`"
     ));
+}
+
+/// Loops over at most this many elements the code spells out are not judged.
+const FEW_ELEMENTS: u64 = 3;
+
+/// A batch or transaction read that carries exactly one key on every call: one
+/// `request_items` whose `KeysAndAttributes` gets one `.keys(..)`, or one
+/// `.transact_items(..)`. A list (`set_keys`, `set_transact_items`), or a setter
+/// called on some paths only, may hold many.
+fn one_key_per_call(op: &Operation) -> bool {
+    let single = |setters: &[crate::scanner::SetterCall], method: &str| {
+        let calls: Vec<_> = setters.iter().filter(|s| s.is(method)).collect();
+        matches!(calls.as_slice(), [c] if c.method == method && !c.conditional)
+    };
+    let [child] = op.children.as_slice() else {
+        return false;
+    };
+    if op.batch_size.is_some() {
+        return false;
+    }
+    match op.kind {
+        OpKind::BatchGetItem => {
+            single(&op.setters, "request_items") && single(&child.setters, "keys")
+        }
+        OpKind::TransactGetItems => single(&op.setters, "transact_items"),
+        _ => false,
+    }
 }
 
 /// A query that can return at most one item: on the table (not an index) with the
@@ -156,6 +192,7 @@ partition-key = "GSI1PK"
             kind: "loop".into(),
             span: Span::new(0, 4),
             caller: None,
+            elements: None,
         });
         let mut batch = op(OpKind::BatchGetItem, "Orders");
         in_for_loop(&mut batch);

@@ -7,6 +7,7 @@ use crate::facts::hot_key::{hottest_write, write_shard_plan, KeyValues, PatternL
 use crate::facts::key_access::{addressed, written, AttrValue, Via};
 use crate::facts::key_shape::{key_shape, KeyShape};
 use crate::facts::{BoundOperation, ProjectFacts};
+use crate::report::Severity;
 use crate::scanner::Operation;
 use crate::simulate::shards::ShardPlan;
 
@@ -46,23 +47,57 @@ fn check_target(
     target: &KeyTarget<'_>,
     min: u64,
 ) {
-    let pk = target.partition_key();
     let code = code_keys(facts, target);
-    // How many values: the model's word first, else constants the code writes.
-    let values = declared_values(target).or_else(|| constant_values(&code));
-    let Some(values) = values.filter(|v| v.count < min) else {
-        return;
+    let declared = declared_values(target);
+    // Without declared values, the code's writes (or the attribute's name) may show
+    // the key takes few values.
+    let evidence = match declared {
+        None => few_values(target, &code),
+        Some(_) => None,
     };
-    // The read load of the hottest access pattern and the declared write load: the one
-    // that needs more partitions decides.
-    let read = hottest_pattern(facts.model, target, values.count).and_then(|l| {
-        let plan = shard_plan(target.table, &l)?;
-        Some((Load::Read(l), plan))
+    let values = declared.or_else(|| constant_values(&code)).or_else(|| {
+        evidence
+            .as_ref()
+            .filter(|e| e.kind == FewKind::Boolean && e.certain)
+            .map(|e| KeyValues {
+                count: 2,
+                why: e.why.clone(),
+                span: None,
+            })
     });
-    let write = hottest_write(target, values.count).and_then(|l| {
-        let plan = write_shard_plan(target.table, &l)?;
-        Some((Load::Write(l), plan))
-    });
+    if let Some(values) = values.filter(|v| v.count < min) {
+        // The read load of the hottest access pattern and the declared write load:
+        // the one that needs more partitions decides.
+        let read = hottest_pattern(facts.model, target, values.count).and_then(|l| {
+            let plan = shard_plan(target.table, &l)?;
+            Some((Load::Read(l), plan))
+        });
+        let write = hottest_write(target, values.count).and_then(|l| {
+            let plan = write_shard_plan(target.table, &l)?;
+            Some((Load::Write(l), plan))
+        });
+        if read.is_some() || write.is_some() {
+            sized(cx, target, &code, &values, read, write);
+            return;
+        }
+    }
+    // The model gives no load to size it with: say what the code shows.
+    if let Some(e) = evidence {
+        without_load(cx, facts, target, &e);
+    }
+}
+
+/// A key whose values the model declares or the code shows, with a load the model
+/// declares: reported when its hottest value needs more than one partition.
+fn sized(
+    cx: &mut RuleContext<'_>,
+    target: &KeyTarget<'_>,
+    code: &[CodeKey<'_>],
+    values: &KeyValues,
+    read: Option<(Load<'_>, ShardPlan)>,
+    write: Option<(Load<'_>, ShardPlan)>,
+) {
+    let pk = target.partition_key();
     let Some((load, plan)) = [read, write]
         .into_iter()
         .flatten()
@@ -116,7 +151,7 @@ fn check_target(
     d.label(model_path.clone(), load_span, load_label);
     d.note(load.arithmetic(&plan));
     d.help(help.clone());
-    for k in &code {
+    for k in code {
         let hot = match &k.shape {
             KeyShape::Constant(_) | KeyShape::EnumLike => true,
             KeyShape::Sharded { modulus: Some(m) } => *m < plan.shards,
@@ -224,6 +259,253 @@ fn constant_values(code: &[CodeKey<'_>]) -> Option<KeyValues> {
         ),
         span: None,
     })
+}
+
+/// Text values of a boolean kept as a string or number (a key cannot be a BOOL).
+const BOOLEAN_TEXT: &[&str] = &["true", "false", "True", "False", "TRUE", "FALSE", "0", "1"];
+
+/// Words that name an attribute of few values (`role`, `orderStatus`, `entity_type`).
+const ENUM_WORDS: &[&str] = &["role", "status", "type", "state", "kind"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FewKind {
+    /// Two values: `is_*`/`has_*`, or writes of `"true"`/`"false"`.
+    Boolean,
+    /// Every write sets one of a few constants.
+    Constants(usize),
+    /// An enum's or a bool's string, or a name like `status`.
+    EnumLike,
+}
+
+/// Why a partition key takes few values although the model does not say so.
+struct FewValues<'a> {
+    kind: FewKind,
+    /// The writes that show it (empty when only the name does).
+    writes: Vec<&'a CodeKey<'a>>,
+    /// The code shows it (constants, booleans, enum values); false when only the
+    /// attribute's name suggests it.
+    certain: bool,
+    why: String,
+}
+
+/// Words of an attribute name: `orderStatus`, `order_status`, `ORDER-STATUS` →
+/// `order`, `status`.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// A GSI partition key the model gives no values for, whose writes (or name) show
+/// few values: every write a constant or a boolean's text, an enum's string, or a
+/// name such as `is_active` or `status`. `None` when a write shows many values (a
+/// parameter in a template, a generated id, a hash) or the key is already sharded.
+fn few_values<'a>(target: &KeyTarget<'_>, code: &'a [CodeKey<'a>]) -> Option<FewValues<'a>> {
+    let index = target.index?;
+    if index.kind != crate::model::IndexKind::Global {
+        return None;
+    }
+    let pk = target.partition_key();
+    if !matches!(
+        target.table.cardinality(pk),
+        crate::model::Cardinality::Unknown
+    ) {
+        return None;
+    }
+    let writes: Vec<&CodeKey<'_>> = code
+        .iter()
+        .filter(|k| k.value.via != Via::KeyEquals)
+        .collect();
+    let words = name_words(pk);
+    let boolean_name = matches!(
+        words.first().map(String::as_str),
+        Some("is" | "has" | "can" | "should")
+    ) && words.len() > 1;
+    let enum_name = words
+        .last()
+        .is_some_and(|w| ENUM_WORDS.contains(&w.as_str()));
+    // A plain parameter may still be one of few values; a template with one, a
+    // generated id or a hash is many; a shard suffix is already handled.
+    let many = writes.iter().any(|k| match &k.shape {
+        KeyShape::Varying => {
+            !k.value.value.parts.is_empty()
+                || k.value.value.provenance == crate::scanner::Provenance::GeneratedId
+        }
+        KeyShape::Hashed { .. } | KeyShape::Sharded { .. } => true,
+        _ => false,
+    });
+    if many {
+        return None;
+    }
+    let constants: Vec<&str> = writes
+        .iter()
+        .filter_map(|k| match &k.shape {
+            KeyShape::Constant(Some(v)) => Some(v.as_str()),
+            _ => None,
+        })
+        .collect();
+    let all_constant = !writes.is_empty() && constants.len() == writes.len();
+    let all_few = !writes.is_empty()
+        && writes
+            .iter()
+            .all(|k| matches!(k.shape, KeyShape::Constant(Some(_)) | KeyShape::EnumLike));
+    let mut distinct: Vec<&str> = Vec::new();
+    for c in &constants {
+        if !distinct.contains(c) {
+            distinct.push(c);
+        }
+    }
+    let shown: Vec<&CodeKey<'_>> = writes.clone();
+    let quoted = |vals: &[&str]| {
+        vals.iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    if all_constant && distinct.iter().all(|v| BOOLEAN_TEXT.contains(v)) {
+        return Some(FewValues {
+            kind: FewKind::Boolean,
+            writes: shown,
+            certain: true,
+            why: format!("every write sets it to {}", quoted(&distinct)),
+        });
+    }
+    if all_constant && distinct.len() < 10 {
+        return Some(FewValues {
+            kind: FewKind::Constants(distinct.len()),
+            writes: shown,
+            certain: true,
+            why: format!("every write sets it to {}", quoted(&distinct)),
+        });
+    }
+    if all_few {
+        let (kind, why) = match boolean_name {
+            true => (
+                FewKind::Boolean,
+                "every write sets it from a boolean or a constant",
+            ),
+            false => (
+                FewKind::EnumLike,
+                "every write sets it from an enum, a boolean or a constant",
+            ),
+        };
+        return Some(FewValues {
+            kind,
+            writes: shown,
+            certain: true,
+            why: why.to_string(),
+        });
+    }
+    // The name alone: a guess, reported as one, and only when code that uses the
+    // table is in view (one file in an editor says nothing of the others).
+    if (boolean_name || enum_name) && !writes.is_empty() {
+        let why = match boolean_name {
+            true => format!("`{pk}` is named like a boolean"),
+            false => format!("`{pk}` is named like an attribute of few values"),
+        };
+        return Some(FewValues {
+            kind: if boolean_name {
+                FewKind::Boolean
+            } else {
+                FewKind::EnumLike
+            },
+            writes: shown,
+            certain: false,
+            why,
+        });
+    }
+    None
+}
+
+/// A GSI partition key of few values when the model declares no load to size it
+/// with: every item under one value shares one partition of the index.
+fn without_load(
+    cx: &mut RuleContext<'_>,
+    facts: &ProjectFacts<'_>,
+    target: &KeyTarget<'_>,
+    e: &FewValues<'_>,
+) {
+    let pk = target.partition_key();
+    let few = match e.kind {
+        FewKind::Boolean => "2 values, a boolean's".to_string(),
+        FewKind::Constants(1) => "1 value".to_string(),
+        FewKind::Constants(n) => format!("{n} values"),
+        FewKind::EnumLike => "few values".to_string(),
+    };
+    let shown_by = match (e.certain, e.writes.as_slice()) {
+        (_, []) => e.why.clone(),
+        (_, writes) => {
+            let mut places: Vec<String> = writes
+                .iter()
+                .map(|k| facts.place(&k.op.file, k.value.span))
+                .collect();
+            places.dedup();
+            let more = places.len().saturating_sub(3);
+            places.truncate(3);
+            let mut list = places.join(", ");
+            if more > 0 {
+                list.push_str(&format!(" and {more} more"));
+            }
+            match e.certain {
+                true => format!("{} ({list})", e.why),
+                false => format!("{}; written at {list}", e.why),
+            }
+        }
+    };
+    let seems = if e.certain { "takes" } else { "likely takes" };
+    let model_path = cx.model.path.clone();
+    let d = cx.report(
+        model_path,
+        target.partition_key_span(),
+        format!(
+            "partition key `{pk}` of {} {seems} {few}: {shown_by}",
+            target.label()
+        ),
+    );
+    if !e.certain {
+        d.severity = Severity::Info.min(d.severity);
+    }
+    for k in e.writes.iter().take(5) {
+        d.label(k.op.file.clone(), k.value.span, format!("writes `{pk}`"));
+    }
+    d.note(
+        "all items under one value of a GSI partition key share one partition of the index, \
+         which takes at most 1,000 WCU and serves 3,000 RCU per second; when the index's \
+         writes throttle, DynamoDB throttles the table's writes too",
+    );
+    let fix = match e.kind {
+        FewKind::Boolean => format!(
+            "make the index sparse: write `{pk}` only on the items the index should find \
+             (leave it out otherwise) and query that one value, or shard the key \
+             (`<value>#<0..N>`)"
+        ),
+        _ => format!(
+            "shard the key (`{pk}` as `<value>#<0..N>`, queried over the N shards), or give \
+             the index a key of many values"
+        ),
+    };
+    d.help(format!(
+        "{fix}; declare `values`, `item-count` and the access pattern's `rate` in \
+         dynalint.toml for a sized verdict"
+    ));
 }
 
 /// What makes the hottest value hot: an access pattern's reads or declared writes.
@@ -469,5 +751,83 @@ rate = 20
         assert!(d
             .iter()
             .any(|d| d.message.contains("writes the constant `ALL`")));
+    }
+
+    const MEMBERS: &str = r#"
+[[table]]
+name = "Members"
+partition-key = "pk"
+[table.attributes]
+pk = "S"
+is_active = "S"
+account_status = "S"
+[[table.index]]
+name = "Active"
+partition-key = "is_active"
+[[table.index]]
+name = "ByStatus"
+partition-key = "account_status"
+"#;
+
+    fn member(attr: &str, v: crate::scanner::ValueInfo) -> crate::scanner::Operation {
+        let mut p = op(OpKind::PutItem, "Members");
+        p.item = Some(map(vec![("pk", val(Provenance::Param, 1)), (attr, v)]));
+        p
+    }
+
+    #[test]
+    fn names_split_into_words() {
+        assert_eq!(super::name_words("orderStatus"), ["order", "status"]);
+        assert_eq!(super::name_words("is_active"), ["is", "active"]);
+        assert_eq!(super::name_words("GSI1-TYPE"), ["gsi1", "type"]);
+    }
+
+    #[test]
+    fn without_load_the_writes_decide_and_the_name_alone_is_a_note() {
+        let m = model(MEMBERS);
+        let found = |ops: &[crate::scanner::Operation]| {
+            run_ops(&m, "low-cardinality-pk", ops)
+                .into_iter()
+                .map(|d| (d.severity, d.message))
+                .collect::<Vec<_>>()
+        };
+        // Booleans written as strings: a warning with the writes' places.
+        let d = found(&[
+            member("is_active", lit("true", 10)),
+            member("is_active", lit("false", 20)),
+        ]);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].0, crate::report::Severity::Warning);
+        assert!(d[0].1.contains("takes 2 values, a boolean's"), "{d:?}");
+        // A parameter under a status-like name: only the name says so.
+        let d = found(&[member("account_status", val(Provenance::Param, 10))]);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].0, crate::report::Severity::Info);
+        assert!(d[0].1.contains("likely takes few values"), "{d:?}");
+        // A generated id under the same name: many values, nothing to say.
+        assert!(found(&[member("account_status", val(Provenance::GeneratedId, 10))]).is_empty());
+        // No code on the table in view: nothing concluded from a name.
+        assert!(found(&[op(OpKind::GetItem, "Elsewhere")]).is_empty());
+    }
+
+    #[test]
+    fn a_boolean_key_with_a_declared_load_is_sized() {
+        let m = model(&MEMBERS.replace(
+            "partition-key = \"pk\"\n",
+            "partition-key = \"pk\"\nitem-count = 1_000_000\navg-item-size = 600\nwrite-rate = 4000\n",
+        ));
+        let d = run_ops(
+            &m,
+            "low-cardinality-pk",
+            &[
+                member("is_active", lit("true", 10)),
+                member("is_active", lit("false", 20)),
+            ],
+        );
+        assert!(
+            d.iter()
+                .any(|d| d.message.contains("has 2 values") && d.message.contains("writes/s")),
+            "{d:#?}"
+        );
     }
 }

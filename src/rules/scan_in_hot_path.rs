@@ -79,10 +79,17 @@ impl Rule for ScanInHotPath {
             d.note(format!("hot because: {}", hot.entry));
             d.help("serve this access pattern with a `query` on the partition key or a GSI");
         } else if let Some(lp) = &op.context.in_loop {
+            // The scanner leaves out the loop that reads the pages of one scan (or
+            // retries it): a loop here repeats the whole read.
             cx.report(
                 file.clone(),
                 op.method_span,
-                format!("`scan` of {target} runs once per iteration of a loop{cost}"),
+                match op.paginated {
+                    true => format!(
+                        "`scan` of {target} reads every page once per iteration of a loop{cost}"
+                    ),
+                    false => format!("`scan` of {target} runs once per iteration of a loop{cost}"),
+                },
             )
             .label(
                 lp.file(op).clone(),

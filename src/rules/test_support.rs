@@ -193,6 +193,7 @@ pub fn in_for_loop(o: &mut Operation) {
         kind: "for".into(),
         span: Span::new(0, 3),
         caller: None,
+        elements: None,
     });
 }
 

@@ -4,6 +4,7 @@ use super::{Rule, RuleContext, RuleMeta};
 use crate::facts::figures::{bytes, group};
 use crate::facts::{BoundOperation, ProjectFacts};
 use crate::model::{Index, Projection, Table};
+use crate::report::Severity;
 
 crate::declare_rule! {
     pub UnusedIndex,
@@ -38,7 +39,7 @@ impl Rule for UnusedIndex {
             }
             for index in &table.indexes {
                 if !read_by_code(facts, index) && !read_by_pattern(facts, table, index) {
-                    report(cx, table, index);
+                    report(cx, facts, table, index);
                 }
             }
         }
@@ -56,6 +57,28 @@ fn read_by_code(facts: &ProjectFacts<'_>, index: &Index) -> bool {
     })
 }
 
+/// `TypeScript sources (3 files that name DynamoDB, e.g. web/api.ts)`, when the
+/// project holds code in other languages that may read the tables.
+fn unchecked_sources(facts: &ProjectFacts<'_>) -> Option<String> {
+    let first = facts.other_languages.first()?;
+    let languages: Vec<&str> = facts.other_languages.iter().map(|o| o.language).collect();
+    let files: usize = facts.other_languages.iter().map(|o| o.files.len()).sum();
+    let example = first
+        .files
+        .first()
+        .map(|p| format!(", e.g. {}", crate::workspace::display_path(p)))
+        .unwrap_or_default();
+    Some(format!(
+        "{} sources ({files} {} DynamoDB{example})",
+        languages.join(" and "),
+        if files == 1 {
+            "file that names"
+        } else {
+            "files that name"
+        }
+    ))
+}
+
 fn read_by_pattern(facts: &ProjectFacts<'_>, table: &Table, index: &Index) -> bool {
     facts
         .model
@@ -64,8 +87,10 @@ fn read_by_pattern(facts: &ProjectFacts<'_>, table: &Table, index: &Index) -> bo
         .any(|p| table.is_named_by(&p.table) && p.index.as_deref() == Some(index.name.as_str()))
 }
 
-fn report(cx: &mut RuleContext<'_>, table: &Table, index: &Index) {
+fn report(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, table: &Table, index: &Index) {
     let path = table.origin.path.clone();
+    // Only what the model says: without `item-count` (or counted entities) the number
+    // of entries is not known.
     let stored = match (
         &index.projection,
         table.items_in(Some(index)),
@@ -83,22 +108,43 @@ fn report(cx: &mut RuleContext<'_>, table: &Table, index: &Index) {
         _ => ": every write of an item that carries its key attributes is written again to it"
             .to_string(),
     };
-    let d = cx.report(
-        path.clone(),
-        index.name_span,
-        format!(
+    let unchecked = unchecked_sources(facts);
+    let message = match &unchecked {
+        None => format!(
             "index `{}` of `{}` is never read by the code or an access pattern{stored}",
             index.name, table.name
         ),
-    );
+        Some(others) => format!(
+            "index `{}` of `{}` is not read by the Rust code dynalint checked or an access \
+             pattern, but the repository's {others} were not checked and may read it",
+            index.name, table.name
+        ),
+    };
+    let d = cx.report(path.clone(), index.name_span, message);
+    if unchecked.is_some() {
+        // It cannot claim the index is unused: a hint, not a warning.
+        d.severity = Severity::Info.min(d.severity);
+        d.note(format!(
+            "checked: {} Rust file{} and the `[[access-pattern]]`s of dynalint.toml",
+            facts.files.len(),
+            if facts.files.len() == 1 { "" } else { "s" }
+        ));
+    }
     d.note(
         "an index write costs WCU like a table write (1 WCU per 1 KB of the projected item), \
          and a throttled index throttles the table's writes",
     );
-    d.help(format!(
-        "drop `{}`, or declare the `[[access-pattern]]` it serves",
-        index.name
-    ));
+    d.help(match unchecked {
+        None => format!(
+            "drop `{}`, or declare the `[[access-pattern]]` it serves",
+            index.name
+        ),
+        Some(_) => format!(
+            "if no other code reads `{}`, drop it; if some does, declare the \
+             `[[access-pattern]]` it serves",
+            index.name
+        ),
+    });
     if let Some(span) = index.fields.get("partition-key") {
         d.label(
             path,

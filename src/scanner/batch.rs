@@ -66,7 +66,7 @@ pub fn request_items(
         }
     };
     for (table_node, value) in pairs {
-        let table = cx.string(table_node);
+        let table = cx.name(table_node);
         let tspan = span(table_node);
         if op.kind == OpKind::BatchGetItem {
             for root in collect(cx, value, &|t| t == Typed::KeysAndAttributes, 0) {

@@ -102,6 +102,7 @@ pub fn loop_at_call_site(
                     file: file.path.clone(),
                     span: caller.span,
                 }),
+                elements: None,
             });
         }
         let mut next: Vec<&str> = Vec::new();

@@ -9,7 +9,7 @@ use super::ir::{ColdReason, LoopInfo};
 use super::resolve::type_name;
 use super::syntax::{
     ancestors, call_path, descendants, descendants_after, field, kind_id, last_segment,
-    method_call, named_children, span, type_segment, Src,
+    method_call, named_children, peel, span, type_segment, Src,
 };
 use crate::source::Span;
 
@@ -147,6 +147,7 @@ pub fn enclosing_loop(
                             kind: kind.to_string(),
                             span: span(anc),
                             caller: None,
+                            elements: field(anc, "value").and_then(|v| fixed_elements(src, v)),
                         })),
                         paged,
                     );
@@ -173,6 +174,7 @@ pub fn enclosing_loop(
                             kind: name.to_string(),
                             span: span(anc),
                             caller: None,
+                            elements: None,
                         }),
                         paged,
                     );
@@ -183,6 +185,47 @@ pub fn enclosing_loop(
         prev = anc;
     }
     (adaptor, paged)
+}
+
+/// How many elements a `for` walks when the code fixes them: an array literal
+/// (`["a", "b"]`, `&[a, b]`, `[a, b].iter()`) or a range of integer literals
+/// (`0..3`, `1..=2`).
+fn fixed_elements(src: Src<'_>, value: Node<'_>) -> Option<u64> {
+    let mut node = peel(value);
+    for _ in 0..4 {
+        match node.kind() {
+            "reference_expression" => node = peel(field(node, "value")?),
+            "call_expression" => {
+                let (recv, m, _) = method_call(src, node)?;
+                if !matches!(m.as_str(), "iter" | "into_iter" | "copied" | "cloned") {
+                    return None;
+                }
+                node = peel(recv);
+            }
+            _ => break,
+        }
+    }
+    match node.kind() {
+        // `[x; n]` has a `length`; its count is not the elements written.
+        "array_expression" if field(node, "length").is_none() => Some(
+            named_children(node)
+                .iter()
+                .filter(|c| !c.kind().ends_with("comment"))
+                .count() as u64,
+        ),
+        "range_expression" => {
+            let ints: Vec<u64> = named_children(node)
+                .iter()
+                .map(|c| src.of(*c).replace('_', "").parse::<u64>().ok())
+                .collect::<Option<_>>()?;
+            let [from, to] = ints.as_slice() else {
+                return None;
+            };
+            let inclusive = src.of(node).contains("..=");
+            Some(if inclusive { to + 1 } else { *to }.saturating_sub(*from))
+        }
+        _ => None,
+    }
 }
 
 /// A closure passed to `.map(..)`/`.for_each(..)` that awaits (or is an async block)
@@ -209,6 +252,7 @@ fn adaptor_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
         kind: name.to_string(),
         span: span(call),
         caller: None,
+        elements: None,
     })
 }
 
@@ -268,6 +312,7 @@ fn futures_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
         kind: name,
         span: method_span(src, call),
         caller: None,
+        elements: None,
     })
 }
 
@@ -312,6 +357,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                             kind: m,
                             span: method_span(src, call),
                             caller: None,
+                            elements: None,
                         });
                     }
                     if m == "collect" {
@@ -320,6 +366,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                                 kind: set.to_string(),
                                 span: method_span(src, call),
                                 caller: None,
+                                elements: None,
                             });
                         }
                     }
@@ -336,6 +383,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                             kind: last.to_string(),
                             span: span(call),
                             caller: None,
+                            elements: None,
                         });
                     }
                     if last == "from_iter" {
@@ -346,6 +394,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                                 kind: set.to_string(),
                                 span: span(call),
                                 caller: None,
+                                elements: None,
                             });
                         }
                     }
@@ -365,6 +414,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                             kind: "for".to_string(),
                             span: span(p),
                             caller: None,
+                            elements: None,
                         });
                     }
                     break;

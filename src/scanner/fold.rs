@@ -683,14 +683,14 @@ fn apply(
     match s {
         Setter::Table => {
             if let Some(a) = first {
-                op.table = Some(cx.string(a));
+                op.table = Some(cx.name(a));
                 op.table_span = Some(span(a));
                 op.table_text = Some(fold_whitespace(src.of(a)));
             }
         }
         Setter::Index => {
             if let Some(a) = first {
-                op.index = Some(cx.string(a));
+                op.index = Some(cx.name(a));
                 op.index_span = Some(span(a));
             }
         }
@@ -1025,12 +1025,12 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
 fn apply_value(cx: &FileCx<'_>, op: &mut Operation, s: Setter, value: Node<'_>) {
     match s {
         Setter::Table => {
-            op.table = Some(cx.string(value));
+            op.table = Some(cx.name(value));
             op.table_span = Some(span(value));
             op.table_text = Some(fold_whitespace(cx.src.of(value)));
         }
         Setter::Index => {
-            op.index = Some(cx.string(value));
+            op.index = Some(cx.name(value));
             op.index_span = Some(span(value));
         }
         Setter::KeyCondition => op.key_condition = Some(expr_arg(cx, value, false)),

@@ -187,7 +187,10 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     i += 2;
                     continue;
                 }
-                if word == b"impl" && in_fn.is_none() {
+                // `impl` in a signature (`-> impl IntoResponse`, `x: impl Into<String>`)
+                // is a type, not an impl block.
+                let in_signature = matches!(pending, Some(Frame::Fn { .. }));
+                if word == b"impl" && in_fn.is_none() && !in_signature {
                     // `impl<..> Trait for Type {` or `impl Type {`.
                     let mut j = i + 1;
                     let mut angle = 0i32;

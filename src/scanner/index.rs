@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
+use super::args::{arg_sites, ArgSite};
 use super::context::{attributes_of, cold_by_path, is_test_attr};
 use super::fold::{fold_file, Escape, Template, HELPER_SETTERS};
 use super::graph::{lexical_graph, FnNode};
@@ -78,6 +79,8 @@ pub struct FileIndex {
     pub returns: Vec<FnReturn>,
     /// Values given to `OnceLock`/`OnceCell` statics (`set`, `get_or_init`).
     pub once_sets: Vec<OnceSet>,
+    /// What the file's calls pass, for parameters that name tables.
+    pub arg_sites: Vec<ArgSite>,
     pub fns: Vec<FnNode>,
     pub problems: Vec<ScanProblem>,
     /// For a file the pre-filter ruled out: the names of calls whose result it chains
@@ -227,6 +230,7 @@ pub fn index_source(
         structs: Vec::new(),
         returns: Vec::new(),
         once_sets: Vec::new(),
+        arg_sites: Vec::new(),
         fns: Vec::new(),
         problems: Vec::new(),
         chained: Vec::new(),
@@ -312,6 +316,8 @@ pub fn index_source(
     };
     idx.returns = fn_returns(&cx, &nodes, &prefix);
     idx.once_sets = once_sets(&cx, &nodes);
+    let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
+    idx.arg_sites = arg_sites(&cx, &nodes, test_file);
     idx.structs = struct_defs(src, &nodes);
     idx.refs = cx.refs.into_inner();
     idx
@@ -409,7 +415,7 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                     if !worth_resolving(src.of(value)) {
                         continue;
                     }
-                    let r = cx.string(value);
+                    let r = cx.name(value);
                     if matches!(&r, Resolved::Unknown { reason } if !reason.starts_with(super::resolve::PENDING))
                     {
                         // Still recorded: two constructors disagreeing must be visible.
@@ -474,11 +480,30 @@ fn is_once_new(src: Src<'_>, value: Node<'_>) -> bool {
 
 /// Field values worth resolving: strings, env vars, consts, format templates.
 fn worth_resolving(text: &str) -> bool {
+    // `table_name.to_string()`, `config.table.clone()`: a name or a field path, passed
+    // through.
+    let mut core = text.trim();
+    while let Some(rest) = [
+        ".to_string()",
+        ".clone()",
+        ".into()",
+        ".to_owned()",
+        ".as_str()",
+        ".unwrap()",
+        "?",
+    ]
+    .iter()
+    .find_map(|s| core.strip_suffix(s))
+    {
+        core = rest.trim_end();
+    }
     text.contains('"')
         || text.contains("env")
         || text.contains("format")
         || text.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        || text.chars().all(|c| c.is_alphanumeric() || c == '_')
+        || core
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
 }
 
 /// The names of inline `mod x { .. }` blocks around an item, outermost first.

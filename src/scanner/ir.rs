@@ -340,6 +340,9 @@ pub struct LoopInfo {
     /// When the loop is not around the call itself but around a call of its function:
     /// the function whose loop calls it (`friends` in `for f in ids { repo.get_user(f) }`).
     pub caller: Option<CallStep>,
+    /// How many times it runs when the code fixes it: a `for` over an array literal
+    /// (`for t in ["a", "b"]`, `[a, b].iter()`) or a literal range (`0..3`).
+    pub elements: Option<u64>,
 }
 
 impl LoopInfo {

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
+use super::args::{calls, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::fold::Escape;
 use super::graph::{
@@ -413,6 +414,8 @@ struct Linker<'a> {
     returns: HashMap<&'a str, Vec<(usize, usize)>>,
     /// Every `OnceLock`/`OnceCell` `set`/`get_or_init`, with its file.
     once_sets: Vec<(usize, &'a OnceSet)>,
+    /// Calls by the callee's name, with their file, for parameters that name tables.
+    arg_sites: HashMap<&'a str, Vec<(usize, &'a ArgSite)>>,
     /// What each function returns, once linked; `None` while it is being resolved, so
     /// recursion ends instead of looping.
     fn_results: RefCell<FnResults>,
@@ -429,7 +432,14 @@ impl<'a> Linker<'a> {
         let mut structs = HashMap::new();
         let mut returns: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         let mut once_sets = Vec::new();
+        let mut arg_sites: HashMap<&str, Vec<(usize, &ArgSite)>> = HashMap::new();
         for (fi, f) in files.iter().enumerate() {
+            for a in &f.arg_sites {
+                arg_sites
+                    .entry(a.callee.as_str())
+                    .or_default()
+                    .push((fi, a));
+            }
             for (ri, r) in f.returns.iter().enumerate() {
                 if let Some(last) = r.path.last() {
                     returns.entry(last.as_str()).or_default().push((fi, ri));
@@ -464,6 +474,7 @@ impl<'a> Linker<'a> {
             structs,
             returns,
             once_sets,
+            arg_sites,
             fn_results: RefCell::new(HashMap::new()),
         }
     }
@@ -710,6 +721,72 @@ impl<'a> Linker<'a> {
                 })
             }
             RefKind::Once { path } => self.once_value(path, &pr.text, depth),
+            RefKind::Param {
+                function, index, ..
+            } => {
+                let sites: Vec<&(usize, &ArgSite)> = self
+                    .arg_sites
+                    .get(function.as_str())
+                    .into_iter()
+                    .flatten()
+                    .filter(|(_, site)| calls(site, &pr.kind))
+                    .collect();
+                // Several packages in one repository (a Lambda per folder, each with
+                // its own `handler`): the calls in the function's own package count.
+                let package = |f: usize| self.files.get(f).map(|x| package_of(&x.path));
+                let own: Vec<&(usize, &ArgSite)> = sites
+                    .iter()
+                    .copied()
+                    .filter(|(sf, _)| package(*sf) == package(fi))
+                    .collect();
+                let sites = if own.is_empty() { sites } else { own };
+                let passed: Vec<Resolved> = sites
+                    .into_iter()
+                    .map(|(sf, site)| match site.args.get(*index) {
+                        Some(Some(v)) => {
+                            let mut v = v.clone();
+                            self.resolve(*sf, &mut v, depth + 1);
+                            v
+                        }
+                        _ => Resolved::unknown("an argument dynalint cannot follow"),
+                    })
+                    .collect();
+                if passed.is_empty() {
+                    return Resolved::unknown(format!(
+                        "`{}` is a parameter of `{function}`, and no call of it in the crate passes a value dynalint can follow",
+                        pr.text
+                    ));
+                }
+                let n = passed.len();
+                // `AUDIT_TABLE` here, `"Audit"` there: the same name.
+                let same_value = passed
+                    .first()
+                    .and_then(Resolved::value)
+                    .filter(|v| passed.iter().all(|p| p.value() == Some(*v)))
+                    .map(Resolved::literal);
+                if let (Some(v), true) = (same_value, n > 1) {
+                    return Resolved::Const {
+                        name: pr.text.clone(),
+                        value: Box::new(v),
+                    };
+                }
+                match agree(passed) {
+                    Ok(v) if !matches!(v.innermost(), Resolved::Unknown { .. }) => {
+                        Resolved::Const {
+                            name: pr.text.clone(),
+                            value: Box::new(v),
+                        }
+                    }
+                    Ok(_) => Resolved::unknown(format!(
+                        "`{}` is a parameter of `{function}`, whose callers pass a value dynalint cannot follow",
+                        pr.text
+                    )),
+                    Err(k) => Resolved::unknown(format!(
+                        "`{}` is a parameter of `{function}`, passed {k} different values by its {n} calls",
+                        pr.text
+                    )),
+                }
+            }
             RefKind::Count {
                 high,
                 low,
@@ -1098,6 +1175,14 @@ impl<'a> Linker<'a> {
         };
         let resolved: Vec<Resolved> = vals
             .iter()
+            // `Clone` by hand (`table_name: self.table_name.clone()`) copies the
+            // field: it says nothing of its value.
+            .filter(|(cf, v)| {
+                !self.pending_ref(*cf, Some(v)).is_some_and(|pr| {
+                    matches!(&pr.kind, RefKind::Field { ty: t, fields: f }
+                        if *t == ty && f.len() == 1 && f[0] == *last)
+                })
+            })
             .map(|(cf, v)| {
                 let mut v = (*v).clone();
                 self.resolve(*cf, &mut v, depth + 1);
@@ -1120,6 +1205,18 @@ impl<'a> Linker<'a> {
                 resolved.len()
             ))
         }
+    }
+}
+
+/// The folder holding a file's `src/`: its package, as far as paths tell.
+fn package_of(path: &std::path::Path) -> std::path::PathBuf {
+    let comps: Vec<_> = path.components().collect();
+    match comps.iter().rposition(|c| c.as_os_str() == "src") {
+        Some(i) => comps[..i].iter().collect(),
+        None => path
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
     }
 }
 

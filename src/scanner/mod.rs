@@ -40,6 +40,7 @@
 //! [`ScanProblem`] each; oversized files are skipped with a note; every walk over the
 //! tree is iterative or depth-guarded.
 
+mod args;
 mod batch;
 mod call_site_loop;
 mod context;

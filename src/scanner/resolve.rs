@@ -50,6 +50,13 @@ pub enum RefKind {
     },
     /// A `OnceLock`/`OnceCell` static at `path`: the one value the crate sets it to.
     Once { path: Vec<String> },
+    /// Parameter `index` (not counting `self`) of the crate's function `function` (in
+    /// impl `self_ty` for a method or constructor): what the crate's calls of it pass.
+    Param {
+        function: String,
+        self_ty: Option<String>,
+        index: usize,
+    },
     /// How many values `low..high` (or `low..=high`) holds, `high` a constant: a shard
     /// count. `% SHARDS` is `Count { low: 0, inclusive: false }`.
     Count {
@@ -72,10 +79,14 @@ pub struct FileCx<'a> {
     /// The module path of the file (`src/db/names.rs` → `db::names`).
     pub module: Vec<String>,
     pub refs: RefCell<Vec<PendingRef>>,
+    /// Set while resolving a name (see [`FileCx::name`]): a parameter is then followed
+    /// to the arguments the crate's calls pass.
+    follow_params: std::cell::Cell<bool>,
 }
 
 /// Methods that hand their receiver's value through unchanged.
 const PASS_THROUGH: &[&str] = &[
+    "ok",
     "to_string",
     "to_owned",
     "into",
@@ -152,7 +163,20 @@ impl<'a> FileCx<'a> {
             src,
             module,
             refs: RefCell::new(Vec::new()),
+            follow_params: std::cell::Cell::new(false),
         }
+    }
+
+    /// Resolves a name the code hands around: a table or index name, a field a
+    /// constructor fills, a call's argument. Unlike [`FileCx::string`], a parameter
+    /// is followed to what the crate's calls pass (`fn put_in(c, table: &str)` called
+    /// as `put_in(c, "Orders")`); a key value's parameter stays a parameter, a value
+    /// that changes per call.
+    pub fn name(&self, node: Node<'_>) -> Resolved {
+        let before = self.follow_params.replace(true);
+        let r = self.string(node);
+        self.follow_params.set(before);
+        r
     }
 
     /// A reference for the link phase, as the `Unknown` that stands for it until then.
@@ -287,16 +311,41 @@ impl<'a> FileCx<'a> {
                     value: Box::new(base),
                 }
             }
-            Some(Binding::Param { .. }) => Resolved::unknown(format!(
-                "`{name}` is a parameter of `{}`",
-                enclosing_fn_name(src, node).unwrap_or("the function")
-            )),
+            Some(Binding::Param { .. }) => match self.param_ref(node, name) {
+                Some(kind) if self.follow_params.get() => self.pending(name, kind),
+                _ => Resolved::unknown(format!(
+                    "`{name}` is a parameter of `{}`",
+                    enclosing_fn_name(src, node).unwrap_or("the function")
+                )),
+            },
             Some(Binding::LoopVar) => {
                 Resolved::unknown(format!("`{name}` changes with each iteration"))
             }
             Some(Binding::Pattern) => Resolved::unknown(format!("`{name}` is bound by a pattern")),
             None => self.path(node),
         }
+    }
+
+    /// The parameter `name` of the function around `at`, as a reference to the
+    /// arguments of its calls.
+    fn param_ref(&self, at: Node<'_>, name: &str) -> Option<RefKind> {
+        let src = self.src;
+        let f = ancestors(src, at).find(|a| a.kind() == "function_item")?;
+        let function = field(f, "name").map(|n| src.of(n).to_string())?;
+        let index = field(f, "parameters")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| p.kind() == "parameter")
+            .position(|p| {
+                field(p, "pattern")
+                    .is_some_and(|pt| src.of(pt).trim_start_matches("mut ").trim() == name)
+            })?;
+        Some(RefKind::Param {
+            function,
+            self_ty: impl_type(src, f),
+            index,
+        })
     }
 
     /// `let mut s = String::from("a"); s.push_str("b"); s += "c";` before the use.
@@ -1332,13 +1381,23 @@ pub fn impl_type(src: Src<'_>, node: Node<'_>) -> Option<String> {
 
 /// `Repo<T>` → `Repo`, `&mut crate::a::Config` → `Config`.
 pub fn type_name(t: &str) -> String {
-    let t = t.trim_start_matches('&').trim();
-    let t = t.strip_prefix("mut ").unwrap_or(t).trim();
-    let t = t
-        .strip_prefix("Arc<")
-        .or_else(|| t.strip_prefix("Box<"))
-        .or_else(|| t.strip_prefix("Rc<"))
-        .unwrap_or(t);
+    let mut t = t;
+    // Smart pointers and the state extractors of web frameworks hand over the type
+    // inside: `State<AppState>` (axum), `web::Data<AppState>` (actix), `Extension<..>`.
+    for _ in 0..8 {
+        t = t.trim_start_matches('&').trim();
+        t = t.strip_prefix("mut ").unwrap_or(t).trim();
+        let Some((head, inner)) = t.split_once('<') else {
+            break;
+        };
+        if !matches!(
+            last_segment(head.trim()),
+            "Arc" | "Box" | "Rc" | "State" | "Data" | "Extension"
+        ) {
+            break;
+        }
+        t = inner.strip_suffix('>').unwrap_or(inner);
+    }
     let base = t.split('<').next().unwrap_or(t);
     last_segment(base).trim_end_matches('>').to_string()
 }

@@ -153,12 +153,36 @@ pub fn keep_in_sparse(src: &[u8], toks: &[Token]) -> bool {
         return true;
     }
     // `NAME.set(..)` / `NAME.get_or_init(..)` on a SCREAMING_CASE static.
-    toks[open..].windows(3).any(|w| {
+    let sets_once = toks[open..].windows(3).any(|w| {
         w[0].kind == Tok::Ident
             && is_screaming(w[0].text(src))
             && w[1].is_punct(b'.')
             && (w[2].is_ident(src, "set") || w[2].is_ident(src, "get_or_init"))
-    })
+    });
+    // `env::var(..)`: a set-up function handing configuration to a constructor
+    // (`DynamoDBStore::new(client, std::env::var("TABLE_NAME")?)`), whose call's
+    // arguments name the table (see `args.rs`).
+    let reads_env = toks[open..].windows(4).any(|w| {
+        w[0].is_ident(src, "env")
+            && w[1].is_punct(b':')
+            && w[2].is_punct(b':')
+            && (w[3].is_ident(src, "var") || w[3].is_ident(src, "var_os"))
+    });
+    // A table name handed on from a parameter or a local (`get_items(client,
+    // table_name, ..)`): the call's arguments are what the callee's table is.
+    let names_table = toks[open..].iter().any(|t| {
+        t.kind == Tok::Ident
+            && t.text(src)
+                .to_ascii_lowercase()
+                .windows(5)
+                .any(|w| w == b"table")
+    });
+    // A literal handed to a function or constructor (`ModelManager::new("orders",
+    // &config)`), not to a macro (`info!("..")`).
+    let passes_literal = toks[open..]
+        .windows(3)
+        .any(|w| w[0].kind == Tok::Ident && w[1].is_punct(b'(') && w[2].kind == Tok::Str);
+    sets_once || reads_env || names_table || passes_literal
 }
 
 fn is_screaming(b: &[u8]) -> bool {

@@ -65,7 +65,19 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
                 };
                 let in_cond = field(anc, "condition").is_some_and(|c| c.id() == prev.id());
                 if !in_cond && pats.iter().any(|p| pattern_has(src, *p, name)) {
-                    return Some(Binding::Pattern);
+                    // `if let Some(t) = env::var("T").ok()`: `t` is the value inside.
+                    let unwrapped = pats.iter().find_map(|p| {
+                        let cond = src.parent(*p).filter(|c| c.kind() == "let_condition")?;
+                        unwraps(src, *p, name).then_some(cond)
+                    });
+                    return Some(match unwrapped {
+                        Some(cond) => Binding::Let {
+                            decl: cond,
+                            value: field(cond, "value"),
+                            ty: None,
+                        },
+                        None => Binding::Pattern,
+                    });
                 }
             }
             "function_item" => {
@@ -119,7 +131,37 @@ fn let_binds<'t>(src: Src<'t>, stmt: Node<'t>, name: &str) -> Option<Binding<'t>
             ty: field(stmt, "type"),
         });
     }
+    // `let Ok(table) = env::var("TABLE") else { .. };`: the value inside.
+    if unwraps(src, pat, name) {
+        return Some(Binding::Let {
+            decl: stmt,
+            value: field(stmt, "value"),
+            ty: None,
+        });
+    }
     pattern_has(src, pat, name).then_some(Binding::Pattern)
+}
+
+/// `Some(name)` or `Ok(name)`: a pattern that takes the value out of an `Option` or a
+/// `Result` whole, so `name` is that value.
+fn unwraps(src: Src<'_>, pat: Node<'_>, name: &str) -> bool {
+    if pat.kind() != "tuple_struct_pattern" {
+        return false;
+    }
+    let ty = field(pat, "type").map(|t| src.of(t));
+    let inner: Vec<Node<'_>> = named_children(pat)
+        .into_iter()
+        .filter(|c| Some(c.id()) != field(pat, "type").map(|t| t.id()))
+        .collect();
+    matches!(ty, Some("Some" | "Ok"))
+        && inner.len() == 1
+        && match inner[0].kind() {
+            "identifier" => src.of(inner[0]) == name,
+            "mut_pattern" | "ref_pattern" => named_children(inner[0])
+                .into_iter()
+                .any(|c| c.kind() == "identifier" && src.of(c) == name),
+            _ => false,
+        }
 }
 
 /// Whether a pattern binds `name` anywhere inside it.

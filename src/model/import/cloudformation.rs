@@ -133,7 +133,7 @@ fn generated_name(id: &str) -> String {
 fn simple_table(props: &Node, cfn: &Template<'_>, table: &mut Table, found: &mut Found) -> bool {
     let pk = props.get("PrimaryKey");
     let name = match pk.and_then(|p| p.get("Name")) {
-        Some(n) => match cfn.text(n) {
+        Some(n) => match cfn.text(n).filter(|s| !s.is_empty()) {
             Some(s) => s,
             None => {
                 found.note(

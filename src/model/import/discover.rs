@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{import_known, merge, terraform, ImportNote, Imported};
+use super::{cdk_ts, import_known, merge, terraform, ImportNote, Imported};
 use crate::source::{FilePath, Span};
 
 /// Larger files are not templates a person maintains (CDK output of a big app stays
@@ -60,7 +60,7 @@ pub fn discover(root: &Path) -> Imported {
         let ext = p.extension().and_then(|x| x.to_str()).unwrap_or_default();
         if name == "cdk.json" {
             if let Some(dir) = p.parent() {
-                cdk_apps.push(dir.join("cdk.out"));
+                cdk_apps.push(dir.to_path_buf());
             }
         }
         match ext {
@@ -72,15 +72,22 @@ pub fn discover(root: &Path) -> Imported {
             _ => {}
         }
     }
-    for dir in cdk_apps {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.to_string_lossy().ends_with(".template.json") {
-                documents.push(p);
-            }
+    let mut cdk_sources = Vec::new();
+    for app in cdk_apps {
+        let synthesised: Vec<PathBuf> = std::fs::read_dir(app.join("cdk.out"))
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.to_string_lossy().ends_with(".template.json"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if synthesised.is_empty() {
+            // Not synthesised here: the app's TypeScript says what it declares.
+            cdk_sources.push(typescript_of(&app));
+        } else {
+            documents.extend(synthesised);
         }
     }
     documents.sort();
@@ -96,6 +103,16 @@ pub fn discover(root: &Path) -> Imported {
                     }
                 }
             }
+        }
+    }
+    for files in cdk_sources {
+        let texts: Vec<(FilePath, String)> = files
+            .iter()
+            .filter_map(|p| Some((Arc::from(p.as_path()), read(p, &mut out.notes)?)))
+            .filter(|(_, t)| cdk_ts::mentions_table(t) || t.contains("environment"))
+            .collect();
+        if texts.iter().any(|(_, t)| cdk_ts::mentions_table(t)) {
+            merge(&mut out, cdk_ts::import_app(&texts));
         }
     }
     for (_, mut files) in terraform_dirs {
@@ -126,6 +143,30 @@ fn plainly_a_template(p: &Path, text: &str) -> bool {
         ]
         .iter()
         .any(|m| text.contains(m))
+}
+
+/// The TypeScript of a CDK app (not its tests, declarations or dependencies), in path
+/// order.
+fn typescript_of(app: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = ignore::WalkBuilder::new(app)
+        .require_git(false)
+        .hidden(true)
+        .filter_entry(|e| {
+            !(e.file_type().is_some_and(|t| t.is_dir())
+                && e.file_name()
+                    .to_str()
+                    .is_some_and(|n| SKIPPED_DIRS.contains(&n) || n == "test"))
+        })
+        .build()
+        .flatten()
+        .map(|e| e.into_path())
+        .filter(|p| {
+            let s = p.to_string_lossy();
+            s.ends_with(".ts") && !s.ends_with(".d.ts") && !s.ends_with(".test.ts")
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 fn note(path: &Path, message: String) -> ImportNote {

@@ -11,6 +11,7 @@
 //! One file per format; `tree` is the spanned YAML/JSON tree they share, `shape` the
 //! `KeySchema`/`AttributeDefinitions` shape DynamoDB's own JSON and CloudFormation share.
 
+mod cdk_ts;
 mod cloudformation;
 mod describe;
 mod discover;
@@ -143,6 +144,8 @@ impl Found {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
     Terraform,
+    /// A CDK app's TypeScript.
+    CdkTypeScript,
     /// YAML or JSON; which document it is decides after parsing.
     Document,
 }
@@ -150,6 +153,7 @@ enum Format {
 fn format_of(path: &Path) -> Format {
     match path.extension().and_then(|e| e.to_str()) {
         Some("tf" | "tfvars") => Format::Terraform,
+        Some("ts") => Format::CdkTypeScript,
         _ => Format::Document,
     }
 }
@@ -176,8 +180,10 @@ pub fn import_file(path: &Path, text: &str) -> Imported {
 /// project, most YAML and JSON files are not templates, and say nothing).
 fn import_known(path: &Path, text: &str) -> Option<Imported> {
     let file: FilePath = Arc::from(path);
-    if format_of(path) == Format::Terraform {
-        return Some(terraform::import(file, text));
+    match format_of(path) {
+        Format::Terraform => return Some(terraform::import(file, text)),
+        Format::CdkTypeScript => return Some(cdk_ts::import_app(&[(file, text.to_string())])),
+        Format::Document => {}
     }
     let doc = match tree::parse(text) {
         Ok(doc) => doc,

@@ -188,7 +188,10 @@ fn key_schema(
     let mut hash = None;
     let mut range = None;
     for k in items {
-        let name = k.get("AttributeName").and_then(|n| eval.text(n));
+        let name = k
+            .get("AttributeName")
+            .and_then(|n| eval.text(n))
+            .filter(|n| !n.is_empty());
         let ty = k.get("KeyType").and_then(|n| eval.text(n));
         let span = k.get("AttributeName").map_or(k.span, |n| n.span);
         match (name, ty.as_deref()) {

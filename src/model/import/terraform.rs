@@ -397,7 +397,7 @@ fn table(
         );
         return None;
     };
-    let Some(pk) = ctx.value(hash, 0) else {
+    let Some(pk) = ctx.value(hash, 0).filter(|k| !k.is_empty()) else {
         found.note_at(
             expr_span(hash),
             line_of(f.text, expr_span(hash).start),

@@ -422,6 +422,7 @@ fn truncated_files_never_panic() {
         "workbench/orders-model.json",
         "describe/payments.json",
         "broken/no-keys.yaml",
+        "cdk-ts/lib/shop-stack.ts",
     ];
     for rel in files {
         let p = fixture(rel);
@@ -486,4 +487,56 @@ fn a_function_in_one_template_names_a_table_of_another() {
     let i = discover(&fixture("split-stacks"));
     assert_eq!(names(&i), ["orders-{Stage}"]);
     assert_eq!(i.tables[0].refs, ["ORDERS_TABLE"]);
+}
+
+#[test]
+fn cdk_typescript_when_cdk_out_is_not_there() {
+    let i = discover(&fixture("cdk-ts"));
+    assert_eq!(
+        names(&i),
+        ["orders-{region}", "{StackName}-Carts-{suffix}", "audit"],
+        "{}",
+        notes(&i)
+    );
+    let orders = table(&i, "orders-{region}");
+    assert_eq!(orders.origin.kind, OriginKind::Cdk);
+    assert_eq!(orders.origin.id.as_deref(), Some("Orders"));
+    assert_eq!(orders.origin.line, 12);
+    assert_eq!(orders.sort_key.as_deref(), Some("SK"));
+    assert_eq!(orders.billing_mode, Some(BillingMode::Provisioned));
+    assert_eq!(orders.provisioned.unwrap().read, Some(10));
+    let by_status = orders.index("ByStatus").unwrap();
+    assert_eq!(by_status.sort_key.as_deref(), Some("createdAt"));
+    assert_eq!(
+        by_status.projection,
+        Projection::Include(vec!["total".into()])
+    );
+    assert_eq!(orders.refs, ["ORDERS_TABLE"]);
+    let carts = table(&i, "{StackName}-Carts-{suffix}");
+    assert_eq!(carts.billing_mode, Some(BillingMode::PayPerRequest));
+    assert_eq!(
+        carts.index("ByUser").unwrap().projection,
+        Projection::KeysOnly
+    );
+    assert_eq!(carts.refs, ["CARTS_TABLE"]);
+    // A project's own construct given the keys; `audit.table.tableName` names it.
+    let audit = table(&i, "audit");
+    assert_eq!(audit.partition_key, "id");
+    assert_eq!(audit.refs, ["AUDIT_TABLE"]);
+    // The wrapper's inner `new Table(this, 'Table', {...props})` names no keys itself,
+    // and tests are not read.
+    assert!(i.notes.is_empty(), "{}", notes(&i));
+    assert!(!i.tables.iter().any(|t| t.partition_key == "x"));
+}
+
+/// Spans of imported fields stay inside their file, even for a value cut off at the end.
+#[test]
+fn field_spans_stay_inside_the_file() {
+    let text =
+        "const t = new Table(this, 'T', { partitionKey: { name: 'id', type: AttributeType.STRING";
+    let i = import_file(Path::new("stack.ts"), text);
+    let t = table(&i, "{StackName}-T-{suffix}");
+    for (_, s) in t.fields.iter() {
+        assert!(s.end <= text.len());
+    }
 }

@@ -33,7 +33,8 @@ fn typed_attribute(n: &Node) -> Option<(String, Option<AttributeType>, &Node)> {
         .get("AttributeType")
         .and_then(Node::text)
         .and_then(AttributeType::parse);
-    Some((name.text()?.to_string(), ty, name))
+    let text = name.text().filter(|n| !n.is_empty())?;
+    Some((text.to_string(), ty, name))
 }
 
 /// `KeyAttributes`: the partition key (required) and sort key, with their types.

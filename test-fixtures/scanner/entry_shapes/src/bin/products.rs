@@ -9,7 +9,7 @@ async fn main() -> Result<(), E> {
     Ok(())
 }
 
-async fn get_products(store: &dyn StoreGetAll, event: Request) -> Result<Response, E> {
+async fn get_products(store: &dyn StoreGetAll, event: Request) -> Result<impl IntoResponse, E> {
     let next = event.query_string_parameters().first("next").map(str::to_string);
     let range = store.all(next.as_deref()).await?;
     Ok(response(range))

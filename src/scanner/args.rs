@@ -1,0 +1,119 @@
+//! The arguments the crate's calls pass, for parameters that name things: a table
+//! name handed to a constructor (`DynamoDBStore::new(client, table_name)` with
+//! `table_name` from `env::var`) or to a function (`put_in(&client, "Orders")`). The
+//! link phase resolves a parameter ([`RefKind::Param`]) to what every call passes, when
+//! they agree.
+
+use tree_sitter::Node;
+
+use super::context::is_test_code;
+use super::ir::Resolved;
+use super::resolve::{impl_type, FileCx, RefKind, PENDING};
+use super::syntax::{call_args, call_path, field, last_segment, method_name, peel, type_segment};
+
+/// One call of a function by name, with what it passes.
+#[derive(Debug, Clone)]
+pub struct ArgSite {
+    /// The function's name (the path's last segment, or the method's name).
+    pub callee: String,
+    /// The type the path names (`Store` of `Store::new(..)`, the impl type for
+    /// `Self::new(..)`); `None` for a plain function or a method call.
+    pub ty: Option<String>,
+    /// `x.f(..)`: a method call, whose receiver's type is not known here.
+    pub method: bool,
+    /// Each argument's value, when it is a value dynalint can follow.
+    pub args: Vec<Option<Resolved>>,
+    /// In test code: a test names its own table, not the one the service uses.
+    pub test: bool,
+}
+
+/// Calls with more arguments than this are not recorded (builders of generated code).
+const MAX_ARGS: usize = 8;
+
+/// Every call in `nodes` that passes a value dynalint can follow.
+pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<ArgSite> {
+    let src = cx.src;
+    let mut out = Vec::new();
+    for n in nodes
+        .iter()
+        .copied()
+        .filter(|n| n.kind() == "call_expression")
+    {
+        let args = call_args(n);
+        if args.is_empty() || args.len() > MAX_ARGS {
+            continue;
+        }
+        let (callee, ty, method) = match method_name(src, n) {
+            Some(m) => (m.to_string(), None, true),
+            None => {
+                let Some(path) = call_path(src, n) else {
+                    continue;
+                };
+                let ty = type_segment(path).map(|t| match t {
+                    "Self" => impl_type(src, n).unwrap_or_else(|| t.to_string()),
+                    t => t.to_string(),
+                });
+                (last_segment(path).to_string(), ty, false)
+            }
+        };
+        if matches!(callee.as_str(), "Some" | "Ok" | "Err" | "format" | "vec") {
+            continue;
+        }
+        let values: Vec<Option<Resolved>> = args.iter().map(|a| followable(cx, *a)).collect();
+        if values.iter().any(Option::is_some) {
+            out.push(ArgSite {
+                callee,
+                ty,
+                method,
+                args: values,
+                test: test_file || is_test_code(src, n),
+            });
+        }
+    }
+    out
+}
+
+/// An argument's value, when it may name something: a literal, a constant, an env var,
+/// a template, or a reference the link phase follows.
+fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
+    let a = peel(arg);
+    let worth = matches!(
+        a.kind(),
+        "string_literal"
+            | "raw_string_literal"
+            | "identifier"
+            | "field_expression"
+            | "scoped_identifier"
+            | "call_expression"
+            | "macro_invocation"
+    );
+    if !worth || field(a, "arguments").is_some_and(|x| x.named_child_count() > MAX_ARGS) {
+        return None;
+    }
+    let r = cx.name(arg);
+    match r.innermost() {
+        Resolved::Unknown { reason } if !reason.starts_with(PENDING) => None,
+        _ => Some(r),
+    }
+}
+
+/// Whether a site can be a call of the function a [`RefKind::Param`] names.
+pub fn calls(site: &ArgSite, kind: &RefKind) -> bool {
+    let RefKind::Param {
+        function, self_ty, ..
+    } = kind
+    else {
+        return false;
+    };
+    if site.callee != *function || site.test {
+        return false;
+    }
+    match (&site.ty, self_ty) {
+        // `Store::new(..)` is `new` of `Store`, not of another impl.
+        (Some(t), Some(s)) => t == s,
+        (Some(_), None) => true,
+        // `x.f(..)`: a method, by name; `f(..)`: a free function.
+        (None, Some(_)) => site.method,
+        (None, None) => !site.method,
+    }
+}
