@@ -333,3 +333,55 @@ fn operand_and_operator_limits() {
         Err("Invalid FilterExpression: The expression contains too many operators; operator count: 301".into())
     );
 }
+
+#[test]
+fn update_table_adds_and_drops_indexes() {
+    let mut e = engine();
+    put(&mut e, json!({"pk": {"S": "a"}, "color": {"S": "red"}}));
+    put(&mut e, json!({"pk": {"S": "b"}, "color": {"S": "blue"}}));
+    e.handle(
+        "UpdateTable",
+        &json!({"TableName": "Orders",
+            "AttributeDefinitions": [{"AttributeName": "color", "AttributeType": "S"}],
+            "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByColor",
+                "KeySchema": [{"AttributeName": "color", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}),
+    )
+    .unwrap();
+    let q = e
+        .handle(
+            "Query",
+            &json!({"TableName": "Orders", "IndexName": "ByColor",
+                "KeyConditionExpression": "color = :c", "ExpressionAttributeValues": {":c": {"S": "red"}}}),
+        )
+        .unwrap();
+    assert_eq!(
+        q["Items"],
+        json!([{"pk": {"S": "a"}, "color": {"S": "red"}}])
+    );
+    let again = e
+        .handle(
+            "UpdateTable",
+            &json!({"TableName": "Orders",
+                "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByColor",
+                    "KeySchema": [{"AttributeName": "color", "KeyType": "HASH"}],
+                    "Projection": {"ProjectionType": "ALL"}}}]}),
+        )
+        .unwrap_err();
+    assert_eq!(
+        again.message,
+        "Attempting to create an index which already exists"
+    );
+    e.handle(
+        "UpdateTable",
+        &json!({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByColor"}}]}),
+    )
+    .unwrap();
+    let gone = e
+        .handle(
+            "UpdateTable",
+            &json!({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByColor"}}]}),
+        )
+        .unwrap_err();
+    assert_eq!(gone.kind, ErrorKind::ResourceNotFound);
+}

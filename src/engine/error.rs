@@ -18,6 +18,7 @@ pub enum ErrorKind {
     Serialization,
     UnknownOperation,
     MissingAuthenticationToken,
+    AccessDenied,
     InternalServer,
 }
 
@@ -35,6 +36,7 @@ impl ErrorKind {
             Self::Serialization => "SerializationException",
             Self::UnknownOperation => "UnknownOperationException",
             Self::MissingAuthenticationToken => "MissingAuthenticationTokenException",
+            Self::AccessDenied => "AccessDeniedException",
             Self::InternalServer => "InternalServerError",
         }
     }
@@ -44,9 +46,10 @@ impl ErrorKind {
     pub fn wire_type(self) -> String {
         let namespace = match self {
             Self::Validation => "com.amazon.coral.validate",
-            Self::Serialization | Self::UnknownOperation | Self::MissingAuthenticationToken => {
-                "com.amazon.coral.service"
-            }
+            Self::Serialization
+            | Self::UnknownOperation
+            | Self::MissingAuthenticationToken
+            | Self::AccessDenied => "com.amazon.coral.service",
             _ => "com.amazonaws.dynamodb.v20120810",
         };
         format!("{namespace}#{}", self.name())

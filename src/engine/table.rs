@@ -29,6 +29,10 @@ pub struct Table {
     pub created: f64,
     /// Billing mode and throughput (CreateTable, UpdateTable, DescribeTable).
     pub billing: Billing,
+    /// The Time to Live attribute, when TTL is enabled.
+    pub ttl: Option<String>,
+    /// Tags, by key.
+    pub tags: BTreeMap<String, String>,
     items: BTreeMap<PrimaryKey, Item>,
     /// Parallel to `schema.indexes`.
     indexes: Vec<BTreeSet<IndexEntry>>,
@@ -43,6 +47,8 @@ impl Table {
             schema,
             created,
             billing: Billing::default(),
+            ttl: None,
+            tags: BTreeMap::new(),
             items: BTreeMap::new(),
             indexes,
             total_bytes: 0,
@@ -116,6 +122,32 @@ impl Table {
             }
         }
         Some(old)
+    }
+
+    /// Adds a secondary index and fills it from the items already stored (a GSI
+    /// created by UpdateTable; the backfill is instant in memory). An item whose
+    /// value for a new key attribute has the wrong type is left out of the index.
+    pub fn add_index(&mut self, index: IndexSchema) {
+        let mut entries = BTreeSet::new();
+        for (pk, item) in &self.items {
+            if let Ok(Some(entry)) = index_entry(&index, pk, item, WriteKind::Put) {
+                entries.insert(entry);
+            }
+        }
+        self.schema.indexes.push(index);
+        self.indexes.push(entries);
+    }
+
+    /// Drops the secondary index called `name`; false when there is none.
+    pub fn remove_index(&mut self, name: &str) -> bool {
+        let Some(pos) = self.schema.indexes.iter().position(|i| i.name == name) else {
+            return false;
+        };
+        self.schema.indexes.remove(pos);
+        if pos < self.indexes.len() {
+            self.indexes.remove(pos);
+        }
+        true
     }
 
     /// Bytes of the item collection of partition `hash`: its items and what its local

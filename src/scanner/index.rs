@@ -480,11 +480,30 @@ fn is_once_new(src: Src<'_>, value: Node<'_>) -> bool {
 
 /// Field values worth resolving: strings, env vars, consts, format templates.
 fn worth_resolving(text: &str) -> bool {
+    // `table_name.to_string()`, `config.table.clone()`: a name or a field path, passed
+    // through.
+    let mut core = text.trim();
+    while let Some(rest) = [
+        ".to_string()",
+        ".clone()",
+        ".into()",
+        ".to_owned()",
+        ".as_str()",
+        ".unwrap()",
+        "?",
+    ]
+    .iter()
+    .find_map(|s| core.strip_suffix(s))
+    {
+        core = rest.trim_end();
+    }
     text.contains('"')
         || text.contains("env")
         || text.contains("format")
         || text.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        || text.chars().all(|c| c.is_alphanumeric() || c == '_')
+        || core
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
 }
 
 /// The names of inline `mod x { .. }` blocks around an item, outermost first.

@@ -724,12 +724,24 @@ impl<'a> Linker<'a> {
             RefKind::Param {
                 function, index, ..
             } => {
-                let passed: Vec<Resolved> = self
+                let sites: Vec<&(usize, &ArgSite)> = self
                     .arg_sites
                     .get(function.as_str())
                     .into_iter()
                     .flatten()
                     .filter(|(_, site)| calls(site, &pr.kind))
+                    .collect();
+                // Several packages in one repository (a Lambda per folder, each with
+                // its own `handler`): the calls in the function's own package count.
+                let package = |f: usize| self.files.get(f).map(|x| package_of(&x.path));
+                let own: Vec<&(usize, &ArgSite)> = sites
+                    .iter()
+                    .copied()
+                    .filter(|(sf, _)| package(*sf) == package(fi))
+                    .collect();
+                let sites = if own.is_empty() { sites } else { own };
+                let passed: Vec<Resolved> = sites
+                    .into_iter()
                     .map(|(sf, site)| match site.args.get(*index) {
                         Some(Some(v)) => {
                             let mut v = v.clone();
@@ -1163,6 +1175,14 @@ impl<'a> Linker<'a> {
         };
         let resolved: Vec<Resolved> = vals
             .iter()
+            // `Clone` by hand (`table_name: self.table_name.clone()`) copies the
+            // field: it says nothing of its value.
+            .filter(|(cf, v)| {
+                !self.pending_ref(*cf, Some(v)).is_some_and(|pr| {
+                    matches!(&pr.kind, RefKind::Field { ty: t, fields: f }
+                        if *t == ty && f.len() == 1 && f[0] == *last)
+                })
+            })
             .map(|(cf, v)| {
                 let mut v = (*v).clone();
                 self.resolve(*cf, &mut v, depth + 1);
@@ -1185,6 +1205,18 @@ impl<'a> Linker<'a> {
                 resolved.len()
             ))
         }
+    }
+}
+
+/// The folder holding a file's `src/`: its package, as far as paths tell.
+fn package_of(path: &std::path::Path) -> std::path::PathBuf {
+    let comps: Vec<_> = path.components().collect();
+    match comps.iter().rposition(|c| c.as_os_str() == "src") {
+        Some(i) => comps[..i].iter().collect(),
+        None => path
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
     }
 }
 

@@ -168,7 +168,21 @@ pub fn keep_in_sparse(src: &[u8], toks: &[Token]) -> bool {
             && w[2].is_punct(b':')
             && (w[3].is_ident(src, "var") || w[3].is_ident(src, "var_os"))
     });
-    sets_once || reads_env
+    // A table name handed on from a parameter or a local (`get_items(client,
+    // table_name, ..)`): the call's arguments are what the callee's table is.
+    let names_table = toks[open..].iter().any(|t| {
+        t.kind == Tok::Ident
+            && t.text(src)
+                .to_ascii_lowercase()
+                .windows(5)
+                .any(|w| w == b"table")
+    });
+    // A literal handed to a function or constructor (`ModelManager::new("orders",
+    // &config)`), not to a macro (`info!("..")`).
+    let passes_literal = toks[open..]
+        .windows(3)
+        .any(|w| w[0].kind == Tok::Ident && w[1].is_punct(b'(') && w[2].kind == Tok::Str);
+    sets_once || reads_env || names_table || passes_literal
 }
 
 fn is_screaming(b: &[u8]) -> bool {

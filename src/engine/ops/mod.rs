@@ -4,5 +4,6 @@
 pub mod batch;
 pub mod items;
 pub mod read;
+pub mod settings;
 pub mod tables;
 pub mod transact;

@@ -527,6 +527,102 @@ pub fn list_tables(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     Ok(Value::Object(out))
 }
 
+/// `GlobalSecondaryIndexUpdates` of an UpdateTable: `Create` (its key attributes
+/// typed by the request's `AttributeDefinitions` or the table's own keys) and
+/// `Delete`; all are checked before any is applied.
+fn index_updates(table: &mut Table, b: &Body<'_>, updates: &[Value]) -> DynamoResult<()> {
+    let mut defs: Vec<(String, AttributeType)> = Vec::new();
+    for d in b.list("AttributeDefinitions")?.into_iter().flatten() {
+        let d = Body::new(d)?;
+        let n = d.str("AttributeName")?.unwrap_or_default();
+        let t = d.str("AttributeType")?.unwrap_or_default();
+        let ty = AttributeType::parse(t)
+            .filter(|t| t.is_key_type())
+            .ok_or_else(|| {
+                DynamoError::validation(format!(
+                    "1 validation error detected: Value '{t}' at 'attributeDefinitions.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]"
+                ))
+            })?;
+        defs.push((n.to_string(), ty));
+    }
+    for k in table.schema.keys.attributes().chain(
+        table
+            .schema
+            .indexes
+            .iter()
+            .flat_map(|i| i.keys.attributes()),
+    ) {
+        if !defs.iter().any(|(n, _)| *n == k.name) {
+            defs.push((k.name.clone(), k.ty));
+        }
+    }
+    let mut creates = Vec::new();
+    let mut deletes = Vec::new();
+    for u in updates {
+        let u = Body::new(u)?;
+        if let Some(c) = u.object("Create")? {
+            let iname = c.str("IndexName")?.unwrap_or_default();
+            let iks = c.list("KeySchema")?.cloned().unwrap_or_default();
+            let keys = key_schema(&iks, &defs)?;
+            if table.schema.index(iname).is_some()
+                || creates.iter().any(|i: &IndexSchema| i.name == iname)
+            {
+                return Err(DynamoError::validation(
+                    "Attempting to create an index which already exists",
+                ));
+            }
+            creates.push(IndexSchema {
+                name: iname.to_string(),
+                kind: IndexKind::Global,
+                keys,
+                projection: projection(c.object("Projection")?)?,
+            });
+        } else if let Some(d) = u.object("Delete")? {
+            let iname = d.str("IndexName")?.unwrap_or_default();
+            if table
+                .schema
+                .index(iname)
+                .is_none_or(|i| i.kind != IndexKind::Global)
+            {
+                return Err(DynamoError::new(
+                    ErrorKind::ResourceNotFound,
+                    format!("Requested resource not found: Index: {iname} not found"),
+                ));
+            }
+            deletes.push(iname.to_string());
+        } else if let Some(up) = u.object("Update")? {
+            let iname = up.str("IndexName")?.unwrap_or_default();
+            if table.schema.index(iname).is_none() {
+                return Err(DynamoError::new(
+                    ErrorKind::ResourceNotFound,
+                    format!("Requested resource not found: Index: {iname} not found"),
+                ));
+            }
+        }
+    }
+    if table
+        .schema
+        .indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Global)
+        .count()
+        + creates.len()
+        - deletes.len()
+        > MAX_GSIS
+    {
+        return Err(invalid(
+            "GlobalSecondaryIndex count exceeds the per-table limit of 20",
+        ));
+    }
+    for name in deletes {
+        table.remove_index(&name);
+    }
+    for index in creates {
+        table.add_index(index);
+    }
+    Ok(())
+}
+
 /// `UpdateTable`: billing mode and provisioned throughput (index changes are not
 /// modelled: a request for them is refused rather than half done).
 pub fn update_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
@@ -538,10 +634,14 @@ pub fn update_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     throughput_constraints(&mut c, pt, "provisionedThroughput")?;
     c.finish()?;
     let table = engine.table_mut(name)?;
-    if b.has("GlobalSecondaryIndexUpdates") || b.has("ReplicaUpdates") {
+    if b.has("ReplicaUpdates") {
         return Err(DynamoError::validation(
-            "UpdateTable of indexes and replicas is not supported by dynalint serve",
+            "UpdateTable of replicas is not supported by dynalint serve",
         ));
+    }
+    if let Some(updates) = b.list("GlobalSecondaryIndexUpdates")? {
+        index_updates(table, &b, updates)?;
+        return Ok(json!({ "TableDescription": describe(table) }));
     }
     let units = |k: &str| -> DynamoResult<Option<i64>> { pt.map_or(Ok(None), |p| p.int(k)) };
     let requested = (units("ReadCapacityUnits")?, units("WriteCapacityUnits")?);

@@ -7,9 +7,21 @@ pub struct DynamoDBStore {
     table_name: String,
 }
 
+impl Clone for DynamoDBStore {
+    fn clone(&self) -> Self {
+        DynamoDBStore {
+            client: self.client.clone(),
+            table_name: self.table_name.clone(),
+        }
+    }
+}
+
 impl DynamoDBStore {
-    pub fn new(client: Client, table_name: String) -> DynamoDBStore {
-        DynamoDBStore { client, table_name }
+    pub fn new(client: Client, table_name: &str) -> DynamoDBStore {
+        DynamoDBStore {
+            client,
+            table_name: table_name.to_string(),
+        }
     }
 
     pub async fn get(&self, id: &str) -> Result<Option<Product>, Error> {
@@ -30,7 +42,7 @@ mod tests {
 
     #[tokio::test]
     async fn get_reads_the_table() {
-        let store = DynamoDBStore::new(local_client().await, "test".to_string());
+        let store = DynamoDBStore::new(local_client().await, "test");
         store.get("1").await.unwrap();
     }
 }
