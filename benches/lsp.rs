@@ -8,6 +8,10 @@
 //!
 //! Run: `cargo bench --bench lsp`. The server runs in-process over an in-memory
 //! connection, so the figures are the server's work, not pipe I/O.
+//!
+//! On real code: `DYNALINT_LSP_TREE=/tmp/dynalint-realcode/tree-1 cargo bench --bench
+//! lsp` (a tree that `cargo bench --bench realcode` builds) edits a file of about 2,000
+//! lines that makes DynamoDB calls, in that workspace, instead.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fmt::Write as _;
@@ -24,6 +28,18 @@ const BIG_LINES: usize = 2_000;
 const SAMPLES: usize = 30;
 
 fn main() {
+    if let Some(tree) = std::env::var_os("DYNALINT_LSP_TREE") {
+        let root = std::fs::canonicalize(tree).unwrap();
+        let big = real_file(&root).expect("no .rs file of 1,500 to 2,500 lines in the tree");
+        let lines = std::fs::read_to_string(&big).unwrap().lines().count();
+        println!(
+            "lsp: didChange → publishDiagnostics, real workspace {}, edited file {} ({lines} lines)",
+            root.display(),
+            big.display()
+        );
+        report(&root, &big, lines);
+        return;
+    }
     for dense in [false, true] {
         let dir = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(dir.path()).unwrap();
@@ -33,6 +49,37 @@ fn main() {
         println!(
             "lsp: didChange → publishDiagnostics, {kind} workspace of {FILES} files, edited file {lines} lines"
         );
+        report(&root, &big, lines);
+    }
+}
+
+/// A file of 1,500 to 2,500 lines in the tree, one that makes DynamoDB calls if any does.
+fn real_file(root: &Path) -> Option<std::path::PathBuf> {
+    let mut found: Vec<(bool, std::path::PathBuf)> = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let Ok(text) = std::fs::read_to_string(&p) else {
+                    continue;
+                };
+                if (1_500..=2_500).contains(&text.lines().count()) {
+                    let calls = text.contains(".query()") || text.contains(".get_item()");
+                    found.push((calls, p));
+                }
+            }
+        }
+    }
+    found.sort();
+    found.pop().map(|(_, p)| p)
+}
+
+/// Times edits with the default debounce and with none, and prints the figures.
+fn report(root: &Path, big: &Path, lines: usize) {
+    {
         for (label, debounce) in [
             ("default debounce", dynalint::lsp::server::DEFAULT_DEBOUNCE),
             ("no debounce", Duration::ZERO),
@@ -41,7 +88,7 @@ fn main() {
                 debounce,
                 ..ServerOptions::default()
             };
-            let mut times = measure(&root, &big, options);
+            let mut times = measure(root, big, lines, options);
             times.sort();
             let ms = |d: Duration| d.as_secs_f64() * 1e3;
             let median = times[times.len() / 2];
@@ -60,7 +107,7 @@ fn main() {
 }
 
 /// Starts a server, opens the big file, then times `SAMPLES` edits.
-fn measure(root: &Path, big: &Path, options: ServerOptions) -> Vec<Duration> {
+fn measure(root: &Path, big: &Path, lines: usize, options: ServerOptions) -> Vec<Duration> {
     let (server, client) = Connection::memory();
     let handle = thread::spawn(move || serve(server, options));
     let uri = format!("file://{}", big.display());
@@ -92,7 +139,7 @@ fn measure(root: &Path, big: &Path, options: ServerOptions) -> Vec<Duration> {
         let version = i as i64 + 2;
         // Type one character into a comment in the middle of the file, then remove it:
         // the realistic keystroke, and the file returns to its original state.
-        let line = BIG_LINES / 2;
+        let line = lines / 2;
         let change = if i % 2 == 0 {
             json!({ "range": { "start": { "line": line, "character": 0 }, "end": { "line": line, "character": 0 } }, "text": "x" })
         } else {

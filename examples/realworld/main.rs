@@ -446,6 +446,8 @@ fn run() -> Result<(), String> {
     };
 
     let mut total_rule: BTreeMap<String, Tally> = BTreeMap::new();
+    // (repository, rule) rows with something required or reported, printed after the table.
+    let mut repo_rule: Vec<(String, String, Tally)> = Vec::new();
     let mut misses = Vec::new();
     let mut fps = Vec::new();
     let mut error_fps = 0;
@@ -501,6 +503,9 @@ fn run() -> Result<(), String> {
         for (rule, rt) in &o.per_rule {
             t.add(*rt);
             total_rule.entry(rule.clone()).or_default().add(*rt);
+            if rt.required + rt.reported_true + rt.false_positives > 0 {
+                repo_rule.push((name.clone(), rule.clone(), *rt));
+            }
         }
         println!(
             "{:<36} {:<14} {:>4} {:>5} {:>6} {:>3} {:>7}",
@@ -520,6 +525,23 @@ fn run() -> Result<(), String> {
             binding.1 += hand;
             binding.2 += total;
         }
+    }
+
+    println!();
+    println!(
+        "{:<36} {:<26} {:>4} {:>5} {:>6} {:>3}",
+        "repository", "rule", "req", "found", "missed", "FP"
+    );
+    for (name, rule, t) in &repo_rule {
+        println!(
+            "{:<36} {:<26} {:>4} {:>5} {:>6} {:>3}",
+            name,
+            rule,
+            t.required,
+            t.found,
+            t.required - t.found,
+            t.false_positives
+        );
     }
 
     println!();

@@ -298,11 +298,26 @@ const ITEM_DEPENDENT: &[&str] = &[
 /// The validation error a concrete choice gets, if any. Data-dependent outcomes
 /// (a failed condition, an update operand the stored item lacks) are not validation
 /// and are left out.
-fn outcome(table: &TableSchema, req: &SymbolicRequest, c: &Choice) -> Option<(ErrorKind, String)> {
+/// An engine holding only `table`, made once per request and cloned per choice (making
+/// the table is most of a small request's cost), or CreateTable's refusal.
+fn with_table(table: &TableSchema) -> Result<Engine, (ErrorKind, String)> {
     let mut engine = Engine::new();
-    if let Err(e) = engine.handle("CreateTable", &create_body(table)) {
-        return Some((e.kind, e.message));
+    match engine.handle("CreateTable", &create_body(table)) {
+        Ok(_) => Ok(engine),
+        Err(e) => Err((e.kind, e.message)),
     }
+}
+
+fn outcome(
+    table: &TableSchema,
+    empty: &Result<Engine, (ErrorKind, String)>,
+    req: &SymbolicRequest,
+    c: &Choice,
+) -> Option<(ErrorKind, String)> {
+    let mut engine = match empty {
+        Ok(engine) => engine.clone(),
+        Err(refused) => return Some(refused.clone()),
+    };
     match engine.handle(req.op.name(), &request_body(table, req, c)) {
         Ok(_) => None,
         Err(e)
@@ -382,9 +397,12 @@ pub fn validate(table: &TableSchema, req: &SymbolicRequest) -> Vec<Verdict> {
             }
         }
     }
-    let first = outcome(table, req, &base);
-    let others: Vec<Option<(ErrorKind, String)>> =
-        variants.iter().map(|c| outcome(table, req, c)).collect();
+    let empty = with_table(table);
+    let first = outcome(table, &empty, req, &base);
+    let others: Vec<Option<(ErrorKind, String)>> = variants
+        .iter()
+        .map(|c| outcome(table, &empty, req, c))
+        .collect();
     let mut verdicts = Vec::new();
     if let Some((kind, message)) = &first {
         // Rejected whatever the unknowns are when no alternative is accepted (another

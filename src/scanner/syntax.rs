@@ -18,7 +18,7 @@ pub const MAX_DEPTH: usize = 256;
 /// down from the root on every call, which made climbing chains quadratic.
 pub type Parents<'t> = HashMap<usize, Node<'t>, BuildHasherDefault<IdHasher>>;
 
-/// Node ids are addresses: a multiply is hash enough.
+/// Node ids are addresses: a multiply and a fold is hash enough.
 #[derive(Default)]
 pub struct IdHasher(u64);
 
@@ -32,9 +32,14 @@ impl Hasher for IdHasher {
         }
     }
     fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(20);
+        // Node ids are aligned addresses: their low bits are always zero. A multiply
+        // alone leaves the product's low bits zero too, and the table's index is the
+        // hash's low bits; rotating only moved the zeros up (to bits 20..23), so past
+        // a million nodes most buckets were never used and probes grew with the file
+        // (a 40,000-call file spent 40% of its time inserting). Fold the well-mixed
+        // high half of the product into the low half.
+        let x = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 32);
     }
 }
 
