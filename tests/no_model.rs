@@ -209,3 +209,27 @@ fn an_imported_template_s_notes_are_shown_with_a_dynalint_toml() {
     assert!(out.contains("missed key schema element: PK"), "{out}");
     assert!(err.contains("note: broken.yaml:"), "{err}");
 }
+
+/// `init` on every import fixture (each format, several stacks, broken files, a
+/// conflict): whatever it writes, `model check` accepts unchanged.
+#[test]
+fn init_output_passes_model_check_for_every_template_format() {
+    let fixtures = root().join("test-fixtures/_import");
+    let mut checked = 0;
+    for e in std::fs::read_dir(&fixtures).unwrap().flatten() {
+        let from = e.path();
+        if !from.is_dir() || from.join("dynalint.toml").exists() {
+            continue;
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("project");
+        copy_dir(&from, &dir);
+        let (_, err, code) = dynalint(&dir, &["init"]);
+        assert_eq!(code, 0, "{}: {err}", from.display());
+        let text = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
+        let (out, err, code) = dynalint(&dir, &["model", "check"]);
+        assert_eq!(code, 0, "{}:\n{out}{err}\n{text}", from.display());
+        checked += 1;
+    }
+    assert!(checked >= 6, "{checked}");
+}

@@ -327,6 +327,19 @@ mod tests {
     use super::*;
     use crate::model::load_str;
 
+    #[test]
+    fn a_table_without_count_or_entities_has_no_item_count() {
+        let m = load_str(
+            Path::new("m.toml"),
+            "[[table]]\nname = \"T\"\npartition-key = \"PK\"\n[table.attributes]\nPK = \"S\"\nGK = \"S\"\n\
+             [[table.index]]\nname = \"G\"\npartition-key = \"GK\"\n",
+        )
+        .unwrap();
+        let t = &m.tables[0];
+        assert_eq!(t.items_in(None), None);
+        assert_eq!(t.items_in(t.index("G")), None);
+    }
+
     const BLOG: &str = r#"
 [[table]]
 name = "BlogApp"

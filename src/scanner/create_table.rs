@@ -342,6 +342,15 @@ impl<'a> Reader<'_, 'a> {
         if v.kind() == "struct_expression" {
             return Some(struct_fields(src, v));
         }
+        // A helper that checks or wraps what a builder built, `build(X::builder()..
+        // .build(), "msg")?`: the value is the argument that is one.
+        if let Some(path) = call_path(src, v) {
+            if last_segment(path) != "builder" && depth < MAX_DEPTH {
+                return call_args(v)
+                    .into_iter()
+                    .find_map(|a| self.object(a, depth + 1));
+            }
+        }
         // Walk down the receivers to `X::builder()`.
         let mut out = Vec::new();
         let mut cur = v;
@@ -687,6 +696,31 @@ async fn migrate(c: &Client) {
         assert_eq!(got[0].kind, DeclKind::Update);
         assert_eq!(got[0].indexes[0].name.value(), Some("by_customer"));
         assert_eq!(got[0].indexes[0].projection, Some(ProjectionDecl::All));
+    }
+
+    #[test]
+    fn a_helper_that_wraps_the_built_value_is_seen_through() {
+        let got = decls(
+            r#"
+fn build<T>(r: Result<T, BuildError>, what: &str) -> Result<T, AppError> { r.map_err(|_| AppError(what.into())) }
+async fn ensure(client: &Client) -> Result<(), AppError> {
+    let ks_pk = build(KeySchemaElement::builder().attribute_name("PK").key_type(KeyType::Hash).build(), "pk")?;
+    let ad_pk = build(
+        AttributeDefinition::builder().attribute_name("PK").attribute_type(ScalarAttributeType::S).build(),
+        "Failed to build PK"
+    )?;
+    client.create_table().table_name("PantrySystem").attribute_definitions(ad_pk).key_schema(ks_pk).send().await?;
+    Ok(())
+}
+"#,
+        );
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            names(&got[0].key_schema),
+            [("PK".into(), Some(KeyRole::Hash))]
+        );
+        assert_eq!(got[0].attributes[0].ty, Some(AttributeType::S));
+        assert!(got[0].unread.is_empty(), "{:?}", got[0].unread);
     }
 
     #[test]
