@@ -22,6 +22,9 @@ pub struct StructDef {
     pub name: String,
     /// `#[serde(rename_all = "..")]` on the struct.
     pub rename_all: Option<String>,
+    /// `#[serde(into = "..")]`, `transparent`, `tag = ".."`, `remote = ".."`: serde
+    /// writes something other than the fields as declared.
+    pub custom: bool,
     pub fields: Vec<FieldDef>,
 }
 
@@ -34,6 +37,8 @@ pub struct FieldDef {
     pub skip_if: bool,
     pub skip: bool,
     pub flatten: bool,
+    /// `#[serde(with = "..")]` / `serialize_with`: the written type is the function's.
+    pub custom: bool,
     pub span: Span,
 }
 
@@ -360,13 +365,23 @@ pub fn struct_defs(src: Src<'_>, nodes: &[Node<'_>]) -> Vec<StructDef> {
                             || a.trim_end().ends_with("skip")
                     }),
                     flatten: serde.iter().any(|a| a.contains("flatten")),
+                    custom: serde
+                        .iter()
+                        .any(|a| serde_arg(a, "with").is_some() || a.contains("serialize_with")),
                     span: span(f),
                 });
             }
         }
+        let custom = attrs.iter().any(|a| {
+            ["into", "tag", "remote", "content"]
+                .iter()
+                .any(|k| serde_arg(a, k).is_some())
+                || (a.trim_start().starts_with("serde") && a.contains("transparent"))
+        });
         out.push(StructDef {
             name,
             rename_all,
+            custom,
             fields,
         });
     }
@@ -404,6 +419,9 @@ pub fn serialise(
         return None;
     }
     let def = defs(ty)?;
+    if def.custom {
+        return None;
+    }
     let mut out = Vec::new();
     for f in &def.fields {
         if f.skip {
@@ -425,7 +443,11 @@ pub fn serialise(
             f.ty.as_str()
         };
         let mut value = ValueInfo::unknown(f.span);
-        value.ty = rust_to_attr(inner_ty);
+        value.ty = if f.custom {
+            None
+        } else {
+            rust_to_attr(inner_ty)
+        };
         value.provenance = Provenance::Unknown;
         // Without `skip_serializing_if`, `None` is written as NULL.
         value.nullable = is_option && !f.skip_if;
@@ -453,11 +475,14 @@ fn rust_to_attr(t: &str) -> Option<AttributeType> {
     Some(match base {
         "String" | "str" | "Uuid" | "DateTime" | "NaiveDate" | "NaiveDateTime" | "char"
         | "Ulid" => AttributeType::S,
+        // `Decimal` is not here: rust_decimal writes a string or a number depending on
+        // its features.
         "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128"
-        | "isize" | "f32" | "f64" | "Decimal" => AttributeType::N,
+        | "isize" | "f32" | "f64" => AttributeType::N,
         "bool" => AttributeType::Bool,
         "HashMap" | "BTreeMap" => AttributeType::M,
-        "Vec" if t.contains("u8>") => AttributeType::B,
+        // Bytes are a list of numbers to serde, a binary only through `serde_bytes`.
+        "Vec" if t.contains("u8>") => return None,
         "Vec" => AttributeType::L,
         _ => return None,
     })
