@@ -152,8 +152,25 @@ pub fn expression_slots(op: &Operation) -> [(ExprKind, &Option<ExprArg>); 5] {
 /// The request's expressions, in parameter order; `None` when one of them is not
 /// known statically.
 pub fn static_exprs(op: &Operation) -> Option<Vec<RequestExpr<'_>>> {
+    // A setter the chain calls whose expression the scanner did not keep (an argument
+    // built by another crate's types): the request has an expression nobody knows.
+    let setter_of = |kind: ExprKind| match kind {
+        ExprKind::KeyCondition => "key_condition_expression",
+        ExprKind::Filter => "filter_expression",
+        ExprKind::Condition => "condition_expression",
+        ExprKind::Projection => "projection_expression",
+        ExprKind::Update => "update_expression",
+    };
     let mut out = Vec::new();
     for (kind, arg) in expression_slots(op) {
+        // (A conditional setter may be absent on the path this request stands for.)
+        let set_always = op
+            .setters
+            .iter()
+            .any(|s| s.is(setter_of(kind)) && !s.conditional);
+        if arg.is_none() && set_always {
+            return None;
+        }
         if let Some(arg) = arg {
             out.push(RequestExpr {
                 kind,

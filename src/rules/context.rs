@@ -97,6 +97,11 @@ impl<'a> RuleContext<'a> {
         &mut self.diagnostics[last]
     }
 
+    /// The finding reported last, to refine after a helper reported it.
+    pub fn last_mut(&mut self) -> Option<&mut Diagnostic> {
+        self.diagnostics.last_mut()
+    }
+
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         self.diagnostics
     }

@@ -39,6 +39,8 @@ struct CodeKey<'a> {
     op: &'a Operation,
     value: AttrValue<'a>,
     shape: KeyShape,
+    /// In a test, bench, example or one-off binary (or a batch sent from one).
+    cold: bool,
 }
 
 fn check_target(
@@ -52,7 +54,11 @@ fn check_target(
     // Without declared values, the code's writes (or the attribute's name) may show
     // the key takes few values.
     let evidence = match declared {
-        None => few_values(target, &code),
+        None => few_values(
+            target,
+            &code,
+            facts.operations.iter().any(|b| b.table.is_some()),
+        ),
         Some(_) => None,
     };
     let values = declared.or_else(|| constant_values(&code)).or_else(|| {
@@ -200,6 +206,19 @@ fn sized(
 /// through this target.
 fn code_keys<'a>(facts: &ProjectFacts<'a>, target: &KeyTarget<'_>) -> Vec<CodeKey<'a>> {
     let pk = target.partition_key();
+    // The requests of a batch or transaction are as cold as the call that sends them.
+    fn mark(op: &Operation, cold: &mut std::collections::HashSet<*const Operation>) {
+        cold.insert(op as *const Operation);
+        for c in &op.children {
+            mark(c, cold);
+        }
+    }
+    let mut cold: std::collections::HashSet<*const Operation> = Default::default();
+    for b in facts.operations {
+        if b.op.context.cold.is_some() {
+            mark(b.op, &mut cold);
+        }
+    }
     let mut out = Vec::new();
     for b in facts.operations {
         let same_table = b.table.is_some_and(|t| std::ptr::eq(t, target.table));
@@ -219,7 +238,13 @@ fn code_keys<'a>(facts: &ProjectFacts<'a>, target: &KeyTarget<'_>) -> Vec<CodeKe
                 continue;
             }
             let shape = key_shape(value.value);
-            out.push(CodeKey { op, value, shape });
+            let cold = cold.contains(&(op as *const Operation));
+            out.push(CodeKey {
+                op,
+                value,
+                shape,
+                cold,
+            });
         }
     }
     out
@@ -318,11 +343,18 @@ fn name_words(name: &str) -> Vec<String> {
 /// few values: every write a constant or a boolean's text, an enum's string, or a
 /// name such as `is_active` or `status`. `None` when a write shows many values (a
 /// parameter in a template, a generated id, a hash) or the key is already sharded.
-fn few_values<'a>(target: &KeyTarget<'_>, code: &'a [CodeKey<'a>]) -> Option<FewValues<'a>> {
-    let index = target.index?;
-    if index.kind != crate::model::IndexKind::Global {
-        return None;
-    }
+fn few_values<'a>(
+    target: &KeyTarget<'_>,
+    code: &'a [CodeKey<'a>],
+    code_in_view: bool,
+) -> Option<FewValues<'a>> {
+    // A local index shares the table's partition key. The table's own key is judged
+    // on what the writes certainly show; a GSI's also on its name.
+    let gsi = match target.index {
+        Some(i) if i.kind != crate::model::IndexKind::Global => return None,
+        Some(_) => true,
+        None => false,
+    };
     let pk = target.partition_key();
     if !matches!(
         target.table.cardinality(pk),
@@ -330,9 +362,11 @@ fn few_values<'a>(target: &KeyTarget<'_>, code: &'a [CodeKey<'a>]) -> Option<Few
     ) {
         return None;
     }
+    // Writes in tests, examples and one-off binaries seed a few sample values: they
+    // say nothing of the keys production writes.
     let writes: Vec<&CodeKey<'_>> = code
         .iter()
-        .filter(|k| k.value.via != Via::KeyEquals)
+        .filter(|k| k.value.via != Via::KeyEquals && !k.cold)
         .collect();
     let words = name_words(pk);
     let boolean_name = matches!(
@@ -396,6 +430,9 @@ fn few_values<'a>(target: &KeyTarget<'_>, code: &'a [CodeKey<'a>]) -> Option<Few
             why: format!("every write sets it to {}", quoted(&distinct)),
         });
     }
+    if !gsi {
+        return None;
+    }
     if all_few {
         let (kind, why) = match boolean_name {
             true => (
@@ -414,9 +451,10 @@ fn few_values<'a>(target: &KeyTarget<'_>, code: &'a [CodeKey<'a>]) -> Option<Few
             why: why.to_string(),
         });
     }
-    // The name alone: a guess, reported as one, and only when code that uses the
-    // table is in view (one file in an editor says nothing of the others).
-    if (boolean_name || enum_name) && !writes.is_empty() {
+    // The name alone: a guess, reported as one, and only when code is in view (one
+    // file in an editor says nothing of the others): the table's writes for a name
+    // like `status`, any call of the model's tables for `is_*`, a boolean's name.
+    if (boolean_name && code_in_view) || (enum_name && !writes.is_empty()) {
         let why = match boolean_name {
             true => format!("`{pk}` is named like a boolean"),
             false => format!("`{pk}` is named like an attribute of few values"),
@@ -472,25 +510,43 @@ fn without_load(
     };
     let seems = if e.certain { "takes" } else { "likely takes" };
     let model_path = cx.model.path.clone();
-    let d = cx.report(
-        model_path,
-        target.partition_key_span(),
-        format!(
-            "partition key `{pk}` of {} {seems} {few}: {shown_by}",
-            target.label()
-        ),
+    let message = format!(
+        "partition key `{pk}` of {} {seems} {few}: {shown_by}",
+        target.label()
     );
+    // A table's key is chosen where the code writes it: the finding is on the first
+    // write, with the model's key as a label. An index's key is the model's choice.
+    let d = match (target.index, e.writes.first()) {
+        (None, Some(first)) => {
+            let d = cx.report(first.op.file.clone(), first.value.span, message);
+            d.label(
+                model_path,
+                target.partition_key_span(),
+                format!("the partition key of {}", target.label()),
+            );
+            d
+        }
+        _ => cx.report(model_path, target.partition_key_span(), message),
+    };
     if !e.certain {
         d.severity = Severity::Info.min(d.severity);
     }
-    for k in e.writes.iter().take(5) {
+    let skip = usize::from(target.index.is_none());
+    for k in e.writes.iter().skip(skip).take(5) {
         d.label(k.op.file.clone(), k.value.span, format!("writes `{pk}`"));
     }
-    d.note(
-        "all items under one value of a GSI partition key share one partition of the index, \
-         which takes at most 1,000 WCU and serves 3,000 RCU per second; when the index's \
-         writes throttle, DynamoDB throttles the table's writes too",
-    );
+    d.note(match target.index {
+        Some(_) => {
+            "all items under one value of a GSI partition key share one partition of the \
+             index, which takes at most 1,000 WCU and serves 3,000 RCU per second; when the \
+             index's writes throttle, DynamoDB throttles the table's writes too"
+        }
+        None => {
+            "all items under one partition key value are one item collection, stored and \
+             served by one partition: at most 1,000 WCU and 3,000 RCU per second, whatever \
+             the table's capacity"
+        }
+    });
     let fix = match e.kind {
         FewKind::Boolean => format!(
             "make the index sparse: write `{pk}` only on the items the index should find \
@@ -800,12 +856,18 @@ partition-key = "account_status"
         assert_eq!(d[0].0, crate::report::Severity::Warning);
         assert!(d[0].1.contains("takes 2 values, a boolean's"), "{d:?}");
         // A parameter under a status-like name: only the name says so.
-        let d = found(&[member("account_status", val(Provenance::Param, 10))]);
+        let status = |ops: &[crate::scanner::Operation]| {
+            found(ops)
+                .into_iter()
+                .filter(|(_, m)| m.contains("`account_status`"))
+                .collect::<Vec<_>>()
+        };
+        let d = status(&[member("account_status", val(Provenance::Param, 10))]);
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!(d[0].0, crate::report::Severity::Info);
         assert!(d[0].1.contains("likely takes few values"), "{d:?}");
         // A generated id under the same name: many values, nothing to say.
-        assert!(found(&[member("account_status", val(Provenance::GeneratedId, 10))]).is_empty());
+        assert!(status(&[member("account_status", val(Provenance::GeneratedId, 10))]).is_empty());
         // No code on the table in view: nothing concluded from a name.
         assert!(found(&[op(OpKind::GetItem, "Elsewhere")]).is_empty());
     }
@@ -827,6 +889,52 @@ partition-key = "account_status"
         assert!(
             d.iter()
                 .any(|d| d.message.contains("has 2 values") && d.message.contains("writes/s")),
+            "{d:#?}"
+        );
+    }
+
+    #[test]
+    fn a_table_key_every_write_sets_to_one_constant_is_reported_without_load() {
+        let m = model(
+            r#"
+[[table]]
+name = "Books"
+partition-key = "PK"
+sort-key = "SK"
+[table.attributes]
+PK = "S"
+SK = "S"
+"#,
+        );
+        let mut p = op(OpKind::PutItem, "Books");
+        p.item = Some(map(vec![
+            ("PK", lit("book", 5)),
+            ("SK", val(Provenance::Param, 9)),
+        ]));
+        let d = run_ops(&m, "low-cardinality-pk", &[p.clone()]);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert!(
+            d[0].message
+                .contains("takes 1 value: every write sets it to `book`"),
+            "{d:#?}"
+        );
+        // One write with a parameter: the key varies.
+        let mut q = p.clone();
+        q.item = Some(map(vec![
+            ("PK", val(Provenance::Param, 5)),
+            ("SK", val(Provenance::Param, 9)),
+        ]));
+        assert!(run_ops(&m, "low-cardinality-pk", &[p, q]).is_empty());
+    }
+
+    #[test]
+    fn a_boolean_named_gsi_key_is_a_note_when_code_is_in_view() {
+        let m = model(MEMBERS);
+        let d = run_ops(&m, "low-cardinality-pk", &[op(OpKind::GetItem, "Members")]);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_eq!(d[0].severity, crate::report::Severity::Info);
+        assert!(
+            d[0].message.contains("`is_active` is named like a boolean"),
             "{d:#?}"
         );
     }

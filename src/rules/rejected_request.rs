@@ -1302,6 +1302,33 @@ async fn by_status(client: &Client) -> Result<(), Error> {
         assert!(check(&m, &computed).iter().all(|d| d.fix.is_none()));
     }
 
+    /// A filter built by another crate's types (`dynamodb-expression`): the scanner
+    /// keeps its names and values but not its text, so nothing is judged, whether the
+    /// table is known or not.
+    #[test]
+    fn an_expression_the_scanner_could_not_read_makes_the_request_unknown() {
+        let m = model(ORDERS);
+        for table in ["\"Orders\"", "std::env::var(\"T\")?"] {
+            let code = format!(
+                r##"
+async fn adults(client: &Client) -> Result<(), Error> {{
+    client
+        .scan()
+        .table_name({table})
+        .filter_expression("#age".parse::<Path>()?.greater_than_or_equal(Ref::new("min")))
+        .expression_attribute_names("#age", "age")
+        .expression_attribute_values(":min", AttributeValue::N("18".into()))
+        .send()
+        .await?;
+    Ok(())
+}}
+"##
+            );
+            let d = check(&m, &code);
+            assert!(d.is_empty(), "{table}: {d:#?}");
+        }
+    }
+
     /// A query whose filter is set only when `since` is given; `defs` are the setter
     /// calls of the placeholders, placed by the caller.
     fn optional_filter(before: &str, inside: &str) -> String {

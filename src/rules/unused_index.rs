@@ -25,9 +25,22 @@ impl Rule for UnusedIndex {
                 .iter()
                 .filter(|b| b.table.is_some_and(|t| std::ptr::eq(t, table)))
                 .collect();
-            // Without any call on the table the code that reads it is not in view (one
-            // file in an editor, a library checked alone): nothing can be concluded.
+            // Without any call on the table the code that reads it may not be in view
+            // (one file in an editor, a library checked alone). When the project's code
+            // is (several files, calls on other tables, none on a table not known), the
+            // whole table is unused: its indexes are said unread, as a note.
             if on_table.is_empty() {
+                if project_in_view(facts) {
+                    for index in &table.indexes {
+                        if !read_by_code(facts, index) && !read_by_pattern(facts, table, index) {
+                            report(cx, facts, table, index);
+                            if let Some(d) = cx.last_mut() {
+                                d.severity = Severity::Info.min(d.severity);
+                                d.note(format!("no checked code calls `{}` at all", table.name));
+                            }
+                        }
+                    }
+                }
                 continue;
             }
             // An index name the scanner could not resolve may be any index.
@@ -44,6 +57,17 @@ impl Rule for UnusedIndex {
             }
         }
     }
+}
+
+/// Several files checked, calls bound to tables of the model, and no request whose
+/// table is not known (it could be any table).
+fn project_in_view(facts: &ProjectFacts<'_>) -> bool {
+    facts.files.len() > 1
+        && facts.operations.iter().any(|b| b.table.is_some())
+        && facts
+            .operations
+            .iter()
+            .all(|b| b.table.is_some() || !b.op.children.is_empty())
 }
 
 /// Any call naming the index, including calls whose table is not resolved (they may
