@@ -1012,6 +1012,16 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
     if let Some(map) = key_conditions {
         super::key_conditions::apply(cx, &mut op, map);
     }
+    // dynomite's `client.scan_pages(ScanInput { .. })` / `query_pages` stream every
+    // page of the read.
+    let pager = src
+        .parent(n)
+        .filter(|a| a.kind() == "arguments")
+        .and_then(|a| src.parent(a))
+        .and_then(|call| method_name(src, call));
+    if matches!(pager, Some("scan_pages" | "query_pages")) {
+        op.paginated = true;
+    }
     let st = State {
         sent: true,
         end: n.end_byte(),
