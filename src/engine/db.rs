@@ -61,6 +61,11 @@ impl Engine {
             "TagResource" => ops::settings::tag_resource(self, body),
             "UntagResource" => ops::settings::untag_resource(self, body),
             "ListTagsOfResource" => ops::settings::list_tags_of_resource(self, body),
+            // DynamoDB Streams' operations (`DynamoDBStreams_20120810.<Op>`).
+            "ListStreams" => ops::streams::list_streams(self, body),
+            "DescribeStream" => ops::streams::describe_stream(self, body),
+            "GetShardIterator" => ops::streams::get_shard_iterator(self, body),
+            "GetRecords" => ops::streams::get_records(self, body),
             "PutItem" => ops::items::put_item(self, body),
             "GetItem" => ops::items::get_item(self, body),
             "DeleteItem" => ops::items::delete_item(self, body),

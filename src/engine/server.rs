@@ -21,6 +21,8 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
 /// The `X-Amz-Target` prefix of DynamoDB's current API version.
 const TARGET_PREFIX: &str = "DynamoDB_20120810.";
+/// The `X-Amz-Target` prefix of DynamoDB Streams, served on the same endpoint.
+const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
 
 /// Why the server could not start.
 #[derive(Debug, Error)]
@@ -156,7 +158,10 @@ fn reply((status, payload): (u16, Value)) -> Reply {
 }
 
 fn dispatch(engine: &Mutex<Engine>, target: Option<&str>, body: &[u8]) -> (u16, Value) {
-    let Some(op) = target.and_then(|t| t.strip_prefix(TARGET_PREFIX)) else {
+    let Some(op) = target.and_then(|t| {
+        t.strip_prefix(TARGET_PREFIX)
+            .or_else(|| t.strip_prefix(STREAMS_TARGET_PREFIX))
+    }) else {
         return error(400, DynamoError::new(ErrorKind::UnknownOperation, ""));
     };
     let json: Value = if body.is_empty() {

@@ -21,6 +21,33 @@ pub enum Billing {
     Provisioned { read: i64, write: i64 },
 }
 
+/// One change a stream recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamRecord {
+    /// Position in the stream, from 0.
+    pub seq: u64,
+    /// `INSERT`, `MODIFY` or `REMOVE`.
+    pub event: &'static str,
+    pub keys: Item,
+    pub old: Option<Item>,
+    pub new: Option<Item>,
+    /// Seconds since the epoch.
+    pub created: f64,
+    /// Size of the images kept.
+    pub size: u64,
+}
+
+/// A table's stream: its view type, its label (part of its ARN) and its records.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamState {
+    /// `KEYS_ONLY`, `NEW_IMAGE`, `OLD_IMAGE` or `NEW_AND_OLD_IMAGES`.
+    pub view_type: String,
+    pub label: String,
+    pub records: Vec<StreamRecord>,
+    /// The next record's position.
+    pub next: u64,
+}
+
 /// One table: schema, items, index entries.
 #[derive(Debug, Clone)]
 pub struct Table {
@@ -33,6 +60,8 @@ pub struct Table {
     pub ttl: Option<String>,
     /// Tags, by key.
     pub tags: BTreeMap<String, String>,
+    /// The stream, when enabled.
+    pub stream: Option<StreamState>,
     items: BTreeMap<PrimaryKey, Item>,
     /// Parallel to `schema.indexes`.
     indexes: Vec<BTreeSet<IndexEntry>>,
@@ -49,6 +78,7 @@ impl Table {
             billing: Billing::default(),
             ttl: None,
             tags: BTreeMap::new(),
+            stream: None,
             items: BTreeMap::new(),
             indexes,
             total_bytes: 0,
@@ -95,7 +125,7 @@ impl Table {
     /// Stores `item` under `pk` (already validated), replacing and returning any old
     /// item, and updates every index.
     pub fn put(&mut self, pk: PrimaryKey, item: Item) -> Option<Item> {
-        let old = self.remove(&pk);
+        let old = self.take(&pk);
         for (i, index) in self.schema.indexes.iter().enumerate() {
             // Index keys were validated before the write; a value that still fails here
             // cannot be indexed, so it is left out rather than stored half-way.
@@ -106,12 +136,53 @@ impl Table {
             }
         }
         self.total_bytes += item_size(&item);
+        if self.stream.is_some() && old.as_ref() != Some(&item) {
+            self.record(&pk, old.clone(), Some(item.clone()));
+        }
         self.items.insert(pk, item);
         old
     }
 
+    /// Appends a change to the stream, when there is one.
+    fn record(&mut self, pk: &PrimaryKey, old: Option<Item>, new: Option<Item>) {
+        let keys = super::keys::key_item(&self.schema.keys, pk);
+        let Some(s) = self.stream.as_mut() else {
+            return;
+        };
+        let event = match (&old, &new) {
+            (None, _) => "INSERT",
+            (Some(_), Some(_)) => "MODIFY",
+            (Some(_), None) => "REMOVE",
+        };
+        let created = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0);
+        let size = old.as_ref().map_or(0, item_size) + new.as_ref().map_or(0, item_size);
+        s.records.push(StreamRecord {
+            seq: s.next,
+            event,
+            keys,
+            old,
+            new,
+            created,
+            size,
+        });
+        s.next += 1;
+    }
+
     /// Deletes the item with key `pk`, returning it.
     pub fn remove(&mut self, pk: &PrimaryKey) -> Option<Item> {
+        let old = self.take(pk)?;
+        if self.stream.is_some() {
+            self.record(pk, Some(old.clone()), None);
+        }
+        Some(old)
+    }
+
+    /// Deletes the item with key `pk` from the table and its indexes, recording
+    /// nothing (a put that replaces it records one change).
+    fn take(&mut self, pk: &PrimaryKey) -> Option<Item> {
         let old = self.items.remove(pk)?;
         self.total_bytes = self.total_bytes.saturating_sub(item_size(&old));
         for (i, index) in self.schema.indexes.iter().enumerate() {

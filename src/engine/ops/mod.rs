@@ -5,5 +5,6 @@ pub mod batch;
 pub mod items;
 pub mod read;
 pub mod settings;
+pub mod streams;
 pub mod tables;
 pub mod transact;

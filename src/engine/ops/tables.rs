@@ -10,7 +10,7 @@ use crate::engine::error::{DynamoError, DynamoResult, ErrorKind};
 use crate::engine::schema::{
     IndexKind, IndexSchema, KeyAttribute, KeySchema, Projection, TableSchema,
 };
-use crate::engine::table::{Billing, Table};
+use crate::engine::table::{Billing, StreamState, Table};
 use crate::engine::validate::{table_name_at, Constraints, BILLING_MODES};
 use crate::engine::wire::Body;
 
@@ -360,6 +360,51 @@ pub fn schema_from_request(body: &Value) -> DynamoResult<(TableSchema, Billing)>
     ))
 }
 
+/// A `StreamSpecification`: `None` when absent, `Some(None)` to disable,
+/// `Some(Some(..))` to enable (a new stream, with a new label).
+fn stream_spec(
+    b: &Body<'_>,
+    current: Option<&StreamState>,
+) -> DynamoResult<Option<Option<StreamState>>> {
+    let Some(spec) = b.object("StreamSpecification")? else {
+        return Ok(None);
+    };
+    let enabled = spec.bool("StreamEnabled")?;
+    let view = spec.str("StreamViewType")?;
+    let mut c = Constraints::new();
+    c.not_null(enabled.is_some(), "streamSpecification.streamEnabled");
+    c.enumeration(
+        view,
+        "streamSpecification.streamViewType",
+        &["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"],
+    );
+    c.finish()?;
+    if enabled != Some(true) {
+        if view.is_some() {
+            return Err(invalid(
+                "StreamViewType can only be specified when StreamEnabled is true",
+            ));
+        }
+        return Ok(Some(None));
+    }
+    let Some(view) = view else {
+        return Err(invalid(
+            "StreamViewType is required when StreamEnabled is true",
+        ));
+    };
+    if current.is_some() {
+        return Err(DynamoError::validation(
+            "Table already has an enabled stream",
+        ));
+    }
+    Ok(Some(Some(StreamState {
+        view_type: view.to_string(),
+        label: format!("{:.3}", now()),
+        records: Vec::new(),
+        next: 0,
+    })))
+}
+
 fn now() -> f64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -379,6 +424,7 @@ pub fn create_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let name = schema.name.clone();
     let mut table = Table::new(schema, now());
     table.billing = billing;
+    table.stream = stream_spec(&Body::new(body)?, None)?.flatten();
     engine.tables.insert(name.clone(), table);
     let table = engine.table(&name)?;
     Ok(json!({ "TableDescription": describe(table) }))
@@ -436,6 +482,14 @@ pub fn describe(t: &Table) -> Value {
         "ProvisionedThroughput".into(),
         json!({"NumberOfDecreasesToday": 0, "ReadCapacityUnits": read, "WriteCapacityUnits": write}),
     );
+    if let (Some(st), Some(arn)) = (&t.stream, super::streams::stream_arn(t)) {
+        d.insert(
+            "StreamSpecification".into(),
+            json!({"StreamEnabled": true, "StreamViewType": st.view_type}),
+        );
+        d.insert("LatestStreamArn".into(), json!(arn));
+        d.insert("LatestStreamLabel".into(), json!(st.label));
+    }
     let mut gsis = Vec::new();
     let mut lsis = Vec::new();
     for (i, ix) in s.indexes.iter().enumerate() {
@@ -634,6 +688,18 @@ pub fn update_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     throughput_constraints(&mut c, pt, "provisionedThroughput")?;
     c.finish()?;
     let table = engine.table_mut(name)?;
+    if let Some(stream) = stream_spec(&b, table.stream.as_ref())? {
+        if stream.is_none() && table.stream.is_none() {
+            return Err(DynamoError::validation("Table already has no stream"));
+        }
+        table.stream = stream;
+        if !b.has("BillingMode")
+            && !b.has("ProvisionedThroughput")
+            && !b.has("GlobalSecondaryIndexUpdates")
+        {
+            return Ok(json!({ "TableDescription": describe(table) }));
+        }
+    }
     if b.has("ReplicaUpdates") {
         return Err(DynamoError::validation(
             "UpdateTable of replicas is not supported by dynalint serve",

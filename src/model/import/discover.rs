@@ -92,7 +92,17 @@ pub fn discover(root: &Path) -> Imported {
     }
     documents.sort();
     documents.dedup();
+    // Serverless services first: the files their `resources` include are read with the
+    // service's variables, and not again on their own.
+    documents.sort_by_key(|p| {
+        !p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("serverless."))
+    });
     for p in documents {
+        if out.files.iter().any(|f| *f.path == *p) {
+            continue;
+        }
         if let Some(text) = read(&p, &mut out.notes) {
             if MARKERS.iter().any(|m| text.contains(m)) {
                 // A YAML file that mentions one but is no template says nothing; one that

@@ -18,28 +18,78 @@ pub fn is_serverless(doc: &Node) -> bool {
     doc.get("service").is_some() && doc.get("provider").is_some()
 }
 
-/// Imports the tables under `resources` (a mapping, or a list of them).
+/// Imports the tables under `resources` (a mapping, or a list of them), including the
+/// files it names (`- ${file(resources/tables.yml)}`), read relative to the service
+/// with the service's variables.
 pub fn import(file: FilePath, doc: &Node) -> Imported {
-    let mut found = Found::new(file, OriginKind::Serverless);
+    let mut found = Found::new(file.clone(), OriginKind::Serverless);
     let resolved = resolve_node(doc, doc, 0);
     let cfn = Template::with_placeholders(&resolved);
+    let raw = doc.get("resources").unwrap_or(Node::null());
     let resources = resolved.get("resources").unwrap_or(Node::null());
-    let blocks: Vec<&Node> = match &resources.value {
-        Value::Seq(items) => items.iter().collect(),
-        _ => vec![resources],
+    let blocks: Vec<(&Node, &Node)> = match (&raw.value, &resources.value) {
+        (Value::Seq(r), Value::Seq(items)) => r.iter().zip(items).collect(),
+        _ => vec![(raw, resources)],
     };
-    for b in blocks {
+    let mut included = Vec::new();
+    for (raw, b) in blocks {
         if let Some(r) = b.get("Resources") {
             import_resources(&cfn, Some(r), &mut found);
-        } else if b.text().is_some_and(|t| t.contains("file(")) {
-            found.note(
-                b,
-                "resources included from another file are read when that file is imported",
-            );
+        } else if let Some((path, key)) = raw.text().and_then(file_include) {
+            let dir = file.parent().unwrap_or(std::path::Path::new(""));
+            let p = dir.join(path);
+            let text = match std::fs::read_to_string(&p) {
+                Ok(t) => t,
+                Err(e) => {
+                    found.note(
+                        raw,
+                        format!("cannot read `{path}`, which `resources` includes: {e}"),
+                    );
+                    continue;
+                }
+            };
+            let mut inc = Found::new(std::sync::Arc::from(p.as_path()), OriginKind::Serverless);
+            match super::tree::parse(&text) {
+                Ok(d) => {
+                    let d = resolve_node(&d, doc, 0);
+                    let block = match key {
+                        Some(k) => d.get(k).cloned().unwrap_or_else(|| Node::null().clone()),
+                        None => d,
+                    };
+                    // `${file(x.yml):Resources}` is the mapping itself.
+                    let r = block
+                        .get("Resources")
+                        .or(key.filter(|k| *k == "Resources").map(|_| &block));
+                    import_resources(&cfn, r, &mut inc);
+                }
+                Err(e) => inc.note_at(
+                    crate::source::Span::new(e.offset, e.offset),
+                    e.line,
+                    format!("cannot read this file as YAML or JSON: {}", e.message),
+                ),
+            }
+            add_env_refs(&cfn, &resolved, &mut inc);
+            included.push(inc);
         }
     }
     add_env_refs(&cfn, &resolved, &mut found);
-    found.finish()
+    let mut out = found.finish();
+    for inc in included {
+        super::merge(&mut out, inc.finish());
+    }
+    out
+}
+
+/// `${file(resources/tables.yml)}` → (`resources/tables.yml`, None);
+/// `${file(./t.yml):Resources}` → (`./t.yml`, Some("Resources")).
+fn file_include(s: &str) -> Option<(&str, Option<&str>)> {
+    let inner = s.trim().strip_prefix("${file(")?.strip_suffix('}')?;
+    let (path, rest) = inner.split_once(')')?;
+    let key = rest
+        .strip_prefix(':')
+        .map(str::trim)
+        .filter(|k| !k.is_empty());
+    Some((path.trim().trim_matches(['\'', '"']), key))
 }
 
 /// A copy of `node` with every string's variables resolved.

@@ -540,3 +540,19 @@ fn field_spans_stay_inside_the_file() {
         assert!(s.end <= text.len());
     }
 }
+
+#[test]
+fn serverless_resources_in_included_files_read_with_the_service_variables() {
+    let i = discover(&fixture("serverless-split"));
+    assert_eq!(names(&i), ["billing-invoices-{stage}"], "{}", notes(&i));
+    let t = &i.tables[0];
+    assert_eq!(t.partition_key, "invoiceId");
+    assert!(t.origin.path.ends_with("resources/dynamodb.yml"));
+    assert_eq!(t.origin.line, 2);
+    assert_eq!(t.refs, ["INVOICES_TABLE"]);
+    // The included file is not read a second time on its own; a missing one is a note.
+    assert_eq!(i.notes.len(), 1, "{}", notes(&i));
+    assert!(i.notes[0]
+        .message
+        .starts_with("cannot read `resources/missing.yml`"));
+}
