@@ -10,6 +10,7 @@ use indexmap::IndexMap;
 
 use crate::model::{
     Attribute, BillingMode, Index, IndexKind, OriginKind, Projection, Table, TableOrigin,
+    Throughput,
 };
 use crate::scanner::create_table::{DeclKind, KeyDecl, KeyRole, ProjectionDecl, TableDecl};
 use crate::scanner::Resolved;
@@ -80,6 +81,7 @@ pub fn tables(
         };
         let mut t = blank(name, refs, pk, sk, d.span, origin);
         t.billing_mode = d.billing_mode.as_deref().and_then(BillingMode::parse);
+        t.provisioned = d.throughput.as_ref().map(throughput);
         add_attributes(&mut t, d);
         for i in &d.indexes {
             match index(&t, i, d.span) {
@@ -255,6 +257,11 @@ fn blank(
     }
 }
 
+fn throughput(t: &crate::scanner::create_table::ThroughputDecl) -> Throughput {
+    let (read, write) = t.units();
+    Throughput { read, write }
+}
+
 fn add_attributes(t: &mut Table, d: &TableDecl) {
     for a in &d.attributes {
         let (Some(name), Some(ty)) = (a.attribute.value(), a.ty) else {
@@ -307,6 +314,7 @@ fn index(
             }
         }
     };
+    let provisioned = i.throughput.as_ref().map(throughput);
     Ok(Index {
         name: name.to_string(),
         kind: if i.local {
@@ -317,7 +325,7 @@ fn index(
         partition_key: pk,
         sort_key: sk,
         projection,
-        provisioned: None,
+        provisioned,
         span,
         name_span: span,
         fields: Default::default(),

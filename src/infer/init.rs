@@ -89,6 +89,10 @@ fn table(out: &mut String, t: &Table, origin: &str) {
     if let Some(sk) = &t.sort_key {
         let _ = writeln!(out, "sort-key = {}", q(sk));
     }
+    if let Some(m) = t.billing_mode {
+        let _ = writeln!(out, "billing-mode = {}", q(m.as_str()));
+    }
+    capacity(out, t.provisioned);
     out.push_str(
         "# item-count = 1_000_000   # how many items: decides whether an unpaginated read can\n\
          #                          # pass 1 MB, what a scan or filter costs, and partition heat\n\
@@ -157,6 +161,18 @@ fn table(out: &mut String, t: &Table, origin: &str) {
             }
         };
         let _ = writeln!(out, "projection = {projection}");
+        capacity(out, i.provisioned);
+    }
+}
+
+/// `read-capacity` / `write-capacity`, each when the declaration gives it.
+fn capacity(out: &mut String, p: Option<crate::model::Throughput>) {
+    let Some(p) = p else { return };
+    if let Some(r) = p.read {
+        let _ = writeln!(out, "read-capacity = {r}");
+    }
+    if let Some(w) = p.write {
+        let _ = writeln!(out, "write-capacity = {w}");
     }
 }
 
@@ -215,7 +231,10 @@ async fn setup(c: &Client) -> Result<()> {
         .attribute_definitions(AttributeDefinition::builder().attribute_name("day").attribute_type(ScalarAttributeType::S).build()?)
         .global_secondary_indexes(GlobalSecondaryIndex::builder().index_name("by status")
             .key_schema(KeySchemaElement::builder().attribute_name("status").key_type(KeyType::Hash).build()?)
-            .projection(Projection::builder().projection_type(ProjectionType::Include).non_key_attributes("total").build()).build()?)
+            .projection(Projection::builder().projection_type(ProjectionType::Include).non_key_attributes("total").build())
+            .provisioned_throughput(ProvisionedThroughput::builder().read_capacity_units(3).write_capacity_units(1).build()?).build()?)
+        .billing_mode(BillingMode::Provisioned)
+        .provisioned_throughput(ProvisionedThroughput::builder().read_capacity_units(10).write_capacity_units(4).build()?)
         .local_secondary_indexes(LocalSecondaryIndex::builder().index_name("by_day")
             .key_schema(KeySchemaElement::builder().attribute_name("pk").key_type(KeyType::Hash).build()?)
             .key_schema(KeySchemaElement::builder().attribute_name("day").key_type(KeyType::Range).build()?)
@@ -246,8 +265,22 @@ async fn setup(c: &Client) -> Result<()> {
         assert_eq!(loaded.tables.len(), 2);
         for (a, b) in loaded.tables.iter().zip(&inf.model.tables) {
             assert_eq!(
-                (&a.name, &a.refs, &a.partition_key, &a.sort_key),
-                (&b.name, &b.refs, &b.partition_key, &b.sort_key)
+                (
+                    &a.name,
+                    &a.refs,
+                    &a.partition_key,
+                    &a.sort_key,
+                    a.billing_mode,
+                    a.provisioned
+                ),
+                (
+                    &b.name,
+                    &b.refs,
+                    &b.partition_key,
+                    &b.sort_key,
+                    b.billing_mode,
+                    b.provisioned
+                )
             );
             let idx = |t: &Table| -> Vec<(String, IndexKind, String, Option<String>, Projection)> {
                 t.indexes
@@ -266,6 +299,19 @@ async fn setup(c: &Client) -> Result<()> {
             assert_eq!(idx(a), idx(b));
         }
         assert!(text.contains("# from src/bin/setup.rs:4"), "{text}");
+        assert!(
+            text.contains("billing-mode = \"PROVISIONED\"\nread-capacity = 10\nwrite-capacity = 4"),
+            "{text}"
+        );
+        assert_eq!(
+            loaded.tables[0]
+                .index("by status")
+                .and_then(|i| i.provisioned),
+            Some(crate::model::Throughput {
+                read: Some(3),
+                write: Some(1)
+            })
+        );
         assert!(text.contains("# item-count = "), "{text}");
         assert!(text.contains("# status = { type = \"S\", values"), "{text}");
         assert!(text.contains("# [[access-pattern]]"), "{text}");

@@ -65,6 +65,24 @@ pub struct IndexDecl {
     pub key_schema: Vec<KeyDecl>,
     /// `None` when the call sets none (DynamoDB requires one) or it could not be read.
     pub projection: Option<ProjectionDecl>,
+    /// A GSI's `provisioned_throughput`, when set.
+    pub throughput: Option<ThroughputDecl>,
+}
+
+/// `ProvisionedThroughput`: read and write capacity units as written (a literal or a
+/// const, resolved by the link phase).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ThroughputDecl {
+    pub read: Option<Resolved>,
+    pub write: Option<Resolved>,
+}
+
+impl ThroughputDecl {
+    /// The units, each when it is a number.
+    pub fn units(&self) -> (Option<u64>, Option<u64>) {
+        let n = |r: &Option<Resolved>| r.as_ref()?.value()?.parse::<u64>().ok();
+        (n(&self.read), n(&self.write))
+    }
 }
 
 /// A table as one `create_table` / `update_table` call declares it.
@@ -81,6 +99,8 @@ pub struct TableDecl {
     pub indexes: Vec<IndexDecl>,
     /// `billing_mode` as DynamoDB spells it (`PAY_PER_REQUEST`, `PROVISIONED`).
     pub billing_mode: Option<String>,
+    /// `provisioned_throughput`, when set.
+    pub throughput: Option<ThroughputDecl>,
     /// Parts of the call dynalint could not read (a key schema built in a loop...).
     pub unread: Vec<String>,
 }
@@ -127,6 +147,7 @@ pub fn declarations(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Vec
             attributes: Vec::new(),
             indexes: Vec::new(),
             billing_mode: None,
+            throughput: None,
             unread: Vec::new(),
         };
         for (name, value) in &fields {
@@ -157,6 +178,7 @@ pub fn declarations(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Vec
                     }
                 }
                 "billing_mode" => decl.billing_mode = r.word(*value).map(|w| spelled(&w)),
+                "provisioned_throughput" => decl.throughput = r.throughput(*value),
                 _ => {}
             }
         }
@@ -434,11 +456,13 @@ impl<'a> Reader<'_, 'a> {
         let mut name = None;
         let mut key_schema = Vec::new();
         let mut projection = None;
+        let mut throughput = None;
         for (f, v) in fields {
             match f.as_str() {
                 "index_name" => name = Some(self.string(v)),
                 "key_schema" => key_schema.extend(self.keys(v)),
                 "projection" => projection = self.projection(v),
+                "provisioned_throughput" => throughput = self.throughput(v),
                 _ => {}
             }
         }
@@ -447,6 +471,7 @@ impl<'a> Reader<'_, 'a> {
             local,
             key_schema,
             projection,
+            throughput,
         })
     }
 
@@ -474,6 +499,22 @@ impl<'a> Reader<'_, 'a> {
             Some("INCLUDE") => Some(ProjectionDecl::Include(include)),
             _ => None,
         }
+    }
+
+    fn throughput(&mut self, n: Node<'_>) -> Option<ThroughputDecl> {
+        let Some(fields) = self.object(n, 0) else {
+            self.note(n, "a provisioned throughput");
+            return None;
+        };
+        let mut t = ThroughputDecl::default();
+        for (f, v) in fields {
+            match f.as_str() {
+                "read_capacity_units" => t.read = Some(self.string(v)),
+                "write_capacity_units" => t.write = Some(self.string(v)),
+                _ => {}
+            }
+        }
+        Some(t)
     }
 
     /// An enum value or string naming one: `KeyType::Hash`, `"HASH".to_string()`,
@@ -555,13 +596,19 @@ async fn setup(client: &aws_sdk_dynamodb::Client) -> anyhow::Result<()> {
                 .build()?,
         )
         .billing_mode(BillingMode::PayPerRequest)
+        .provisioned_throughput(ProvisionedThroughput::builder().read_capacity_units(5).write_capacity_units(WCU).build()?)
         .send()
         .await?;
     Ok(())
 }
+const WCU: i64 = 2;
 "#,
         );
         assert_eq!(got.len(), 1, "{got:#?}");
+        assert_eq!(
+            got[0].throughput.as_ref().map(ThroughputDecl::units),
+            Some((Some(5), Some(2)))
+        );
         let d = &got[0];
         assert_eq!(d.kind, DeclKind::Create);
         let t = d.table.as_ref().unwrap();

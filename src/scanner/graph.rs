@@ -105,6 +105,10 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
     let server_traits = server_traits(src, toks);
     // A loop keyword seen in a function, waiting for its body's `{` at the same depth.
     let mut pending_loop: Option<(String, Span, usize)> = None;
+    // Async closures given to an iterator adaptor (`ids.iter().map(|id| async move {
+    // repo.get(id).await })`): each element's future makes the calls inside, as a loop
+    // body would. (last token index, adaptor name, its span)
+    let mut adaptors: Vec<(usize, String, Span)> = Vec::new();
     let mut i = 0usize;
     while i < toks.len() {
         let t = toks[i];
@@ -249,6 +253,11 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     i += 1;
                     continue;
                 }
+                if in_fn.is_some() {
+                    if let Some(end) = async_adaptor(src, toks, i) {
+                        adaptors.push((end, text(&t), Span::new(t.start as usize, t.end as usize)));
+                    }
+                }
                 if let Some(fi) = in_fn {
                     let w = text(&t);
                     let called = next.is_some_and(|n| n.is_punct(b'('));
@@ -285,7 +294,18 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     {
                         if let Some(f) = fns.get_mut(fi) {
                             f.calls.push(w.clone());
-                            if let Some((kind, span)) = innermost_loop(&stack) {
+                            adaptors.retain(|(end, _, _)| *end > i);
+                            let in_loop = innermost_loop(&stack);
+                            // The innermost repetition: an adaptor inside the loop, or
+                            // the loop inside the adaptor's closure.
+                            let adaptor = adaptors.last().filter(|(_, _, at)| {
+                                in_loop.is_none_or(|(_, l)| at.start > l.start)
+                            });
+                            let repeat = match adaptor {
+                                Some((_, kind, at)) => Some((kind.as_str(), *at)),
+                                None => in_loop,
+                            };
+                            if let Some((kind, span)) = repeat {
                                 f.loop_calls.push(LoopCall {
                                     name: w.clone(),
                                     kind: kind.to_string(),
@@ -719,6 +739,58 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
     calls.sort();
     calls.dedup();
     (!calls.is_empty()).then(|| node(format!("{MACRO_CALL_PREFIX}{name}"), name, calls))
+}
+
+/// Iterator adaptors whose closure runs once per element.
+const ITER_ADAPTORS: &[&str] = &[
+    "map",
+    "for_each",
+    "then",
+    "and_then",
+    "filter_map",
+    "flat_map",
+    "for_each_concurrent",
+    "try_for_each",
+    "try_for_each_concurrent",
+];
+
+/// How many tokens of an adaptor's closure are read.
+const MAX_ADAPTOR_TOKENS: usize = 2048;
+
+/// At `.map(` (an iterator adaptor) given a closure that awaits or builds a future:
+/// the index of the adaptor call's closing `)`.
+fn async_adaptor(src: &[u8], toks: &[Token], i: usize) -> Option<usize> {
+    let t = toks[i];
+    let is_adaptor = i > 0
+        && toks[i - 1].is_punct(b'.')
+        && ITER_ADAPTORS.iter().any(|a| a.as_bytes() == t.text(src))
+        && toks.get(i + 1).is_some_and(|n| n.is_punct(b'('));
+    if !is_adaptor {
+        return None;
+    }
+    let mut j = i + 2;
+    while toks.get(j).is_some_and(|t| t.is_ident(src, "move")) {
+        j += 1;
+    }
+    if !toks.get(j).is_some_and(|t| t.is_punct(b'|')) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut awaits = false;
+    for (k, t) in toks.iter().enumerate().skip(i + 1).take(MAX_ADAPTOR_TOKENS) {
+        match t.kind {
+            Tok::Punct(b'(') | Tok::Punct(b'{') | Tok::Punct(b'[') => depth += 1,
+            Tok::Punct(b')') | Tok::Punct(b'}') | Tok::Punct(b']') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return awaits.then_some(k);
+                }
+            }
+            Tok::Ident if t.is_ident(src, "async") || t.is_ident(src, "await") => awaits = true,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// How many tokens of a closure handler are read for its calls: a handler closure

@@ -526,6 +526,13 @@ impl<'a> Linker<'a> {
         use super::create_table::ProjectionDecl;
         let r = |x: &mut Resolved| self.resolve(fi, x, 0);
         d.table.iter_mut().for_each(r);
+        let throughputs = d
+            .throughput
+            .iter_mut()
+            .chain(d.indexes.iter_mut().filter_map(|i| i.throughput.as_mut()));
+        for t in throughputs {
+            t.read.iter_mut().chain(t.write.iter_mut()).for_each(r);
+        }
         d.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
         d.attributes.iter_mut().for_each(|a| r(&mut a.attribute));
         for i in &mut d.indexes {
