@@ -52,6 +52,10 @@ impl Rule for RejectedRequest {
         if no_table_name(cx, bound) {
             return;
         }
+        if op.kind == OpKind::ExecuteStatement {
+            partiql_parameters(cx, op);
+            return;
+        }
         let Some((schema, req)) = symbolic(bound) else {
             unbound_exprs(cx, bound);
             return;
@@ -142,6 +146,80 @@ fn unbound_exprs(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
     if let Some(fix) = reserved_word_fix(op, &e).or_else(|| unused_placeholder_fix(op, &e)) {
         d.fix(fix);
     }
+}
+
+/// DynamoDB's message when a statement's `?` and the request's `Parameters` differ
+/// in number (the engine's PartiQL answers the same).
+const PARAMETER_COUNT: &str = "Number of parameters in request and statement don't match.";
+
+/// A PartiQL statement whose `?` count the code fixes, sent with a number of
+/// parameters the code fixes, that differ.
+fn partiql_parameters(cx: &mut RuleContext<'_>, op: &Operation) {
+    let Some(statement) = &op.statement else {
+        return;
+    };
+    let Some(marks) = parameter_marks(&statement.text) else {
+        return;
+    };
+    let calls: Vec<_> = op.setters.iter().filter(|s| s.is("parameters")).collect();
+    if calls.is_empty() || calls.iter().any(|c| c.conditional) {
+        return;
+    }
+    let lists = calls
+        .iter()
+        .filter(|c| c.method == "set_parameters")
+        .count();
+    let given = match lists {
+        0 => calls.len(),
+        1 if calls.len() == 1 => match op.parameter_list {
+            Some(n) => n,
+            None => return,
+        },
+        _ => return,
+    };
+    if given == marks {
+        return;
+    }
+    let d = cx.report(
+        op.file.clone(),
+        statement.span,
+        format!("`execute_statement` is rejected: ValidationException \"{PARAMETER_COUNT}\""),
+    );
+    if let Some(last) = calls.last() {
+        d.label(
+            op.file.clone(),
+            last.span,
+            format!(
+                "{given} parameter{} given",
+                if given == 1 { "" } else { "s" }
+            ),
+        );
+    }
+    d.help(format!(
+        "the statement has {marks} `?`: give one parameter per `?`, in order"
+    ));
+}
+
+/// The `?` of a PartiQL statement outside string literals and quoted names; `None`
+/// when a `format!` hole outside double quotes could add some.
+fn parameter_marks(text: &crate::scanner::Resolved) -> Option<usize> {
+    let (text, template) = match text.innermost() {
+        crate::scanner::Resolved::Literal { value } => (value.as_str(), false),
+        crate::scanner::Resolved::Template { template } => (template.as_str(), true),
+        _ => return None,
+    };
+    let (mut single, mut double, mut marks) = (false, false, 0usize);
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '?' if !single && !double => marks += 1,
+            '{' if template && !double && bytes.get(i + 1) == Some(&b'}') => return None,
+            _ => {}
+        }
+    }
+    Some(marks)
 }
 
 /// An undefined or unused `#name`/`:value`.

@@ -387,7 +387,10 @@ fn climb_apply<'t>(
                                 st.paged |= enclosing_loop(src, call, true).1;
                             }
                             record_setter(cx, op, name, set, p, call, conditional);
-                            apply(cx, op, s, set, call, conditional)
+                            apply(cx, op, s, set, call, conditional);
+                            if name == "set_parameters" {
+                                op.parameter_list = list_len(cx, call);
+                            }
                         }
                         None => {
                             st.foreign = true;
@@ -409,6 +412,18 @@ fn climb_apply<'t>(
         }
     }
     cur
+}
+
+/// The length of `set_x(Some(vec![a, b]))`'s list literal.
+fn list_len(cx: &FileCx<'_>, call: Node<'_>) -> Option<usize> {
+    let arg = peel(*call_args(call).first()?);
+    let list = unwrap_some(cx, arg).map(peel)?;
+    (list.kind() == "array_expression" && field(list, "length").is_none()).then(|| {
+        named_children(list)
+            .iter()
+            .filter(|c| !c.kind().ends_with("comment"))
+            .count()
+    })
 }
 
 /// How many `let` rebindings and branch tails a builder is followed through.

@@ -451,6 +451,10 @@ pub struct Operation {
     /// missing from `setters` is missing from the request (a transaction `Put` with no
     /// `table_name`).
     pub complete_builder: bool,
+    /// The number of PartiQL `Parameters` a `set_parameters` call gives as a list
+    /// literal (`Some(vec![a, b])`); `.parameters(v)` calls each add one and are in
+    /// `setters`.
+    pub parameter_list: Option<usize>,
     pub context: Context,
     /// The normalised text of the call (whitespace folded): the baseline fingerprint.
     pub fingerprint_text: String,
@@ -498,6 +502,7 @@ impl Operation {
             children: Vec::new(),
             batch_size: None,
             complete_builder: false,
+            parameter_list: None,
             context: Context::default(),
             fingerprint_text: String::new(),
         }

@@ -187,7 +187,50 @@ impl GameStore {
         Ok(())
     }
 
+    /// Three `?`, two parameters.
+    pub async fn insert_partiql(&self, user: &str, date: &str) -> Result<(), Error> {
+        self.client
+            .execute_statement()
+            .statement(format!(
+                //~^ rejected-request
+                r#"INSERT INTO "{}" VALUE {{ 'UserId': ?, 'GameDate': ?, 'GameId': ? }}"#,
+                GAMES_TABLE
+            ))
+            .set_parameters(Some(vec![
+                AttributeValue::S(user.to_string()),
+                AttributeValue::S(date.to_string()),
+            ]))
+            .send()
+            .await?;
+        Ok(())
+    }
+
     // ---- must not be flagged ----
+
+    /// One `?` per parameter, whatever the quoted names hold.
+    pub async fn games_of(&self, user: &str) -> Result<(), Error> {
+        self.client
+            .execute_statement()
+            .statement(format!(r#"SELECT * FROM "{}" WHERE "UserId" = ?"#, GAMES_TABLE))
+            .parameters(AttributeValue::S(user.to_string()))
+            .send()
+            .await?;
+        Ok(())
+    }
+
+    /// A parameter added on some paths only: the count is not known.
+    pub async fn games_since(&self, user: &str, since: Option<&str>) -> Result<(), Error> {
+        let mut s = self
+            .client
+            .execute_statement()
+            .statement(r#"SELECT * FROM "Games" WHERE "UserId" = ? AND "GameDate" > ?"#)
+            .parameters(AttributeValue::S(user.to_string()));
+        if let Some(since) = since {
+            s = s.parameters(AttributeValue::S(since.to_string()));
+        }
+        s.send().await?;
+        Ok(())
+    }
 
     /// The sort key is added by a helper that borrows the map.
     pub async fn record_lent(&self, score: &Score) -> Result<(), Error> {
