@@ -509,7 +509,9 @@ fn without_load(
         }
     };
     let seems = if e.certain { "takes" } else { "likely takes" };
-    let model_path = cx.model.path.clone();
+    // The key's span indexes into the file that declared the table (a template, a
+    // create_table call), not always dynalint.toml.
+    let model_path = target.table.origin.path.clone();
     let message = format!(
         "partition key `{pk}` of {} {seems} {few}: {shown_by}",
         target.label()
