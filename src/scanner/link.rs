@@ -419,7 +419,17 @@ struct Linker<'a> {
     /// What each function returns, once linked; `None` while it is being resolved, so
     /// recursion ends instead of looping.
     fn_results: RefCell<FnResults>,
+    /// Each file's package (the folder holding its `src/`), as a number.
+    packages: Vec<usize>,
+    /// A parameter's value by (function, parameter, impl type, package, text), once
+    /// followed; `None` while it is being followed. Without it, every use of a
+    /// parameter re-followed every call of its function: on a 10-million-line tree
+    /// with a hundred copies of the same crates, the link never ended.
+    param_results: RefCell<ParamResults>,
 }
+
+type ParamKey = (String, usize, Option<String>, usize, String);
+type ParamResults = HashMap<ParamKey, Option<Resolved>>;
 
 /// Linked function results by (file, index into its `returns`).
 type FnResults = HashMap<(usize, usize), Option<(Resolved, ValueInfo)>>;
@@ -476,6 +486,8 @@ impl<'a> Linker<'a> {
             once_sets,
             arg_sites,
             fn_results: RefCell::new(HashMap::new()),
+            packages: package_ids(files),
+            param_results: RefCell::new(HashMap::new()),
         }
     }
 
@@ -729,70 +741,31 @@ impl<'a> Linker<'a> {
             }
             RefKind::Once { path } => self.once_value(path, &pr.text, depth),
             RefKind::Param {
-                function, index, ..
+                function,
+                index,
+                self_ty,
             } => {
-                let sites: Vec<&(usize, &ArgSite)> = self
-                    .arg_sites
-                    .get(function.as_str())
-                    .into_iter()
-                    .flatten()
-                    .filter(|(_, site)| calls(site, &pr.kind))
-                    .collect();
-                // Several packages in one repository (a Lambda per folder, each with
-                // its own `handler`): the calls in the function's own package count.
-                let package = |f: usize| self.files.get(f).map(|x| package_of(&x.path));
-                let own: Vec<&(usize, &ArgSite)> = sites
-                    .iter()
-                    .copied()
-                    .filter(|(sf, _)| package(*sf) == package(fi))
-                    .collect();
-                let sites = if own.is_empty() { sites } else { own };
-                let passed: Vec<Resolved> = sites
-                    .into_iter()
-                    .map(|(sf, site)| match site.args.get(*index) {
-                        Some(Some(v)) => {
-                            let mut v = v.clone();
-                            self.resolve(*sf, &mut v, depth + 1);
-                            v
-                        }
-                        _ => Resolved::unknown("an argument dynalint cannot follow"),
-                    })
-                    .collect();
-                if passed.is_empty() {
-                    return Resolved::unknown(format!(
-                        "`{}` is a parameter of `{function}`, and no call of it in the crate passes a value dynalint can follow",
-                        pr.text
-                    ));
+                let key: ParamKey = (
+                    function.clone(),
+                    *index,
+                    self_ty.clone(),
+                    self.packages.get(fi).copied().unwrap_or(usize::MAX),
+                    pr.text.clone(),
+                );
+                if let Some(known) = self.param_results.borrow().get(&key) {
+                    return known.clone().unwrap_or_else(|| {
+                        Resolved::unknown(format!(
+                            "`{}` is a parameter whose value depends on itself",
+                            pr.text
+                        ))
+                    });
                 }
-                let n = passed.len();
-                // `AUDIT_TABLE` here, `"Audit"` there: the same name.
-                let same_value = passed
-                    .first()
-                    .and_then(Resolved::value)
-                    .filter(|v| passed.iter().all(|p| p.value() == Some(*v)))
-                    .map(Resolved::literal);
-                if let (Some(v), true) = (same_value, n > 1) {
-                    return Resolved::Const {
-                        name: pr.text.clone(),
-                        value: Box::new(v),
-                    };
-                }
-                match agree(passed) {
-                    Ok(v) if !matches!(v.innermost(), Resolved::Unknown { .. }) => {
-                        Resolved::Const {
-                            name: pr.text.clone(),
-                            value: Box::new(v),
-                        }
-                    }
-                    Ok(_) => Resolved::unknown(format!(
-                        "`{}` is a parameter of `{function}`, whose callers pass a value dynalint cannot follow",
-                        pr.text
-                    )),
-                    Err(k) => Resolved::unknown(format!(
-                        "`{}` is a parameter of `{function}`, passed {k} different values by its {n} calls",
-                        pr.text
-                    )),
-                }
+                self.param_results.borrow_mut().insert(key.clone(), None);
+                let value = self.param_value(fi, pr, function, *index, depth);
+                self.param_results
+                    .borrow_mut()
+                    .insert(key, Some(value.clone()));
+                value
             }
             RefKind::Count {
                 high,
@@ -962,6 +935,80 @@ impl<'a> Linker<'a> {
 
     /// The item or key map a crate function returns, when it has one return path and
     /// one function answers the call; else an empty, incomplete map.
+    /// A parameter's value: what the calls of its function pass, those in the
+    /// function's own package first.
+    fn param_value(
+        &self,
+        fi: usize,
+        pr: &PendingRef,
+        function: &str,
+        index: usize,
+        depth: usize,
+    ) -> Resolved {
+        let sites: Vec<&(usize, &ArgSite)> = self
+            .arg_sites
+            .get(function)
+            .into_iter()
+            .flatten()
+            .filter(|(_, site)| calls(site, &pr.kind))
+            .collect();
+        // Several packages in one repository (a Lambda per folder, each with
+        // its own `handler`): the calls in the function's own package count.
+        let package = |f: usize| self.packages.get(f).copied();
+        let own: Vec<&(usize, &ArgSite)> = sites
+            .iter()
+            .copied()
+            .filter(|(sf, _)| package(*sf) == package(fi))
+            .collect();
+        let sites = if own.is_empty() { sites } else { own };
+        let passed: Vec<Resolved> = sites
+            .into_iter()
+            .map(|(sf, site)| match site.args.get(index) {
+                Some(Some(v)) => {
+                    let mut v = v.clone();
+                    self.resolve(*sf, &mut v, depth + 1);
+                    v
+                }
+                _ => Resolved::unknown("an argument dynalint cannot follow"),
+            })
+            .collect();
+        if passed.is_empty() {
+            return Resolved::unknown(format!(
+                "`{}` is a parameter of `{function}`, and no call of it in the crate passes a value dynalint can follow",
+                pr.text
+            ));
+        }
+        let n = passed.len();
+        // `AUDIT_TABLE` here, `"Audit"` there: the same name.
+        let same_value = passed
+            .first()
+            .and_then(Resolved::value)
+            .filter(|v| passed.iter().all(|p| p.value() == Some(*v)))
+            .map(Resolved::literal);
+        if let (Some(v), true) = (same_value, n > 1) {
+            return Resolved::Const {
+                name: pr.text.clone(),
+                value: Box::new(v),
+            };
+        }
+        match agree(passed) {
+            Ok(v) if !matches!(v.innermost(), Resolved::Unknown { .. }) => {
+                Resolved::Const {
+                    name: pr.text.clone(),
+                    value: Box::new(v),
+                }
+            }
+            Ok(_) => Resolved::unknown(format!(
+                "`{}` is a parameter of `{function}`, whose callers pass a value dynalint cannot follow",
+                pr.text
+            )),
+            Err(k) => Resolved::unknown(format!(
+                "`{}` is a parameter of `{function}`, passed {k} different values by its {n} calls",
+                pr.text
+            )),
+        }
+    }
+
     fn fn_map(&self, fi: usize, pr: &PendingRef, depth: usize) -> Option<AttrMap> {
         let found = self.fn_candidates(fi, &pr.kind);
         let maps: Vec<&AttrMap> = found
@@ -1213,6 +1260,18 @@ impl<'a> Linker<'a> {
             ))
         }
     }
+}
+
+/// Each file's package as a number: files with the same [`package_of`] share one.
+fn package_ids(files: &[Arc<FileIndex>]) -> Vec<usize> {
+    let mut ids: HashMap<std::path::PathBuf, usize> = HashMap::new();
+    files
+        .iter()
+        .map(|f| {
+            let n = ids.len();
+            *ids.entry(package_of(&f.path)).or_insert(n)
+        })
+        .collect()
 }
 
 /// The folder holding a file's `src/`: its package, as far as paths tell.
