@@ -49,8 +49,9 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
 /// The byte pre-filter's second look. A file without an SDK marker can still send a
 /// builder that a helper in another file returns (`recent_orders(&c, id).send()`);
 /// which functions return builders is known only now. Files the pre-filter skipped
-/// whose tokens chain a call of one of them into a setter are indexed again, parsed.
-/// `None` (nothing to redo) is the usual case and costs one pass over the names; else
+/// whose tokens chain a call of one of them into a setter are indexed again, parsed;
+/// so are files indexed lean (`index_file_lean`), which kept only the names of the
+/// helpers their chains continue. `None` (nothing to redo) is the usual case and costs one pass over the names; else
 /// the files, and how many were indexed again.
 fn parse_skipped_callers(
     files: &[Arc<FileIndex>],
@@ -70,10 +71,14 @@ fn parse_skipped_callers(
     let redo: Vec<(usize, FileIndex)> = files
         .par_iter()
         .enumerate()
-        .filter(|(_, f)| !f.candidate && f.chained.iter().any(|c| returned.contains(c.as_str())))
+        .filter(|(_, f)| f.chained.iter().any(|c| returned.contains(c.as_str())))
         .filter_map(|(i, f)| {
-            let text = f.text.as_ref()?;
-            Some((i, index_source(&f.path, text, settings, true)))
+            // A lean index (`index_file_lean`) kept no text: it is read again.
+            let text = f
+                .text
+                .clone()
+                .or_else(|| settings.reread.and_then(|read| read(&f.path)))?;
+            Some((i, index_source(&f.path, &text, settings, true)))
         })
         .collect();
     if redo.is_empty() {
