@@ -233,3 +233,24 @@ fn init_output_passes_model_check_for_every_template_format() {
     }
     assert!(checked >= 6, "{checked}");
 }
+
+#[test]
+fn a_test_helper_s_create_table_is_named_by_what_the_tests_pass() {
+    let (_tmp, dir) = project("test-helper");
+    let (out, err, code) = dynalint(&dir, &["model", "show"]);
+    assert_eq!(code, 0, "{err}");
+    // `create_table(client, table_name)` ← `setup(client, table_name)` ←
+    // `setup(&client, &config.table_name)`, `config` from `Config::local()`.
+    assert!(out.contains("table notes-test"), "{out}{err}");
+    assert!(out.contains("tests/support/mod.rs:19 (Rust code)"), "{out}");
+    let (out, err, code) = dynalint(&dir, &["calls", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    let tables: Vec<&str> = v["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["table"]["name"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(tables, ["notes-test", "notes-test"]);
+}

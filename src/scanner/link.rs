@@ -428,9 +428,13 @@ struct Linker<'a> {
     /// parameter re-followed every call of its function: on a 10-million-line tree
     /// with a hundred copies of the same crates, the link never ended.
     param_results: RefCell<ParamResults>,
+    /// Whether calls in test code count when following a parameter: only for a
+    /// `create_table` that names no table otherwise (a test helper's table is the
+    /// one the tests use).
+    tests_count: std::cell::Cell<bool>,
 }
 
-type ParamKey = (String, usize, Option<String>, usize, String);
+type ParamKey = (String, usize, Option<String>, usize, String, bool);
 type ParamResults = HashMap<ParamKey, Option<Resolved>>;
 
 /// Linked function results by (file, index into its `returns`).
@@ -490,6 +494,7 @@ impl<'a> Linker<'a> {
             fn_results: RefCell::new(HashMap::new()),
             packages: package_ids(files),
             param_results: RefCell::new(HashMap::new()),
+            tests_count: std::cell::Cell::new(false),
         }
     }
 
@@ -539,7 +544,9 @@ impl<'a> Linker<'a> {
     fn resolve_decl(&self, fi: usize, d: &mut super::create_table::TableDecl) {
         use super::create_table::ProjectionDecl;
         let r = |x: &mut Resolved| self.resolve(fi, x, 0);
-        d.table.iter_mut().for_each(r);
+        if let Some(table) = &mut d.table {
+            self.resolve_name(fi, table);
+        }
         let throughputs = d
             .throughput
             .iter_mut()
@@ -550,10 +557,26 @@ impl<'a> Linker<'a> {
         d.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
         d.attributes.iter_mut().for_each(|a| r(&mut a.attribute));
         for i in &mut d.indexes {
-            r(&mut i.name);
+            self.resolve_name(fi, &mut i.name);
             i.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
             if let Some(ProjectionDecl::Include(attrs)) = &mut i.projection {
                 attrs.iter_mut().for_each(r);
+            }
+        }
+    }
+
+    /// A name a `create_table` declares. A helper `create_table(client, table_name)`
+    /// that only tests call: the tests' name is the table's (nothing else names it).
+    fn resolve_name(&self, fi: usize, name: &mut Resolved) {
+        let original = name.clone();
+        self.resolve(fi, name, 0);
+        if matches!(name.innermost(), Resolved::Unknown { .. }) {
+            let mut again = original;
+            self.tests_count.set(true);
+            self.resolve(fi, &mut again, 0);
+            self.tests_count.set(false);
+            if !matches!(again.innermost(), Resolved::Unknown { .. }) {
+                *name = again;
             }
         }
     }
@@ -753,6 +776,7 @@ impl<'a> Linker<'a> {
                     self_ty.clone(),
                     self.packages.get(fi).copied().unwrap_or(usize::MAX),
                     pr.text.clone(),
+                    self.tests_count.get(),
                 );
                 if let Some(known) = self.param_results.borrow().get(&key) {
                     return known.clone().unwrap_or_else(|| {
@@ -952,7 +976,7 @@ impl<'a> Linker<'a> {
             .get(function)
             .into_iter()
             .flatten()
-            .filter(|(_, site)| calls(site, &pr.kind))
+            .filter(|(_, site)| calls(site, &pr.kind, self.tests_count.get()))
             .collect();
         // Several packages in one repository (a Lambda per folder, each with
         // its own `handler`): the calls in the function's own package count.

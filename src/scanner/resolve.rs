@@ -670,11 +670,7 @@ impl<'a> FileCx<'a> {
         fields.reverse();
         let ty = match cur.kind() {
             "self" => impl_type(src, node),
-            "identifier" => match lookup(src, cur, src.of(cur)) {
-                Some(Binding::Param { ty: Some(t), .. })
-                | Some(Binding::Let { ty: Some(t), .. }) => Some(type_name(src.of(t))),
-                _ => None,
-            },
+            "identifier" => local_type(src, cur, 0),
             _ => None,
         };
         match ty {
@@ -1380,6 +1376,37 @@ pub fn impl_type(src: Src<'_>, node: Node<'_>) -> Option<String> {
 }
 
 /// `Repo<T>` → `Repo`, `&mut crate::a::Config` → `Config`.
+/// The type of a local or parameter: declared (`config: &Config`), or, for a `let`
+/// without one, what its value says — `Type::new_local()`, an associated function of
+/// a named type, read as its constructor, or another local (`let config = config;`).
+fn local_type(src: Src<'_>, ident: Node<'_>, depth: usize) -> Option<String> {
+    match lookup(src, ident, src.of(ident))? {
+        Binding::Param { ty: Some(t), .. } | Binding::Let { ty: Some(t), .. } => {
+            Some(type_name(src.of(t)))
+        }
+        Binding::Let {
+            ty: None,
+            value: Some(v),
+            ..
+        } if depth < 4 => {
+            let v = peel(v);
+            match v.kind() {
+                "identifier" => local_type(src, v, depth + 1),
+                "call_expression" => {
+                    let path = call_path(src, v)?;
+                    match type_segment(path)? {
+                        "Self" => impl_type(src, v),
+                        t if t.starts_with(|c: char| c.is_ascii_uppercase()) => Some(t.to_string()),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 pub fn type_name(t: &str) -> String {
     let mut t = t;
     // Smart pointers and the state extractors of web frameworks hand over the type
