@@ -396,6 +396,8 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     op.values_complete &= helper.values_complete;
     op.paginated |= helper.paginated;
     op.exclusive_start_key |= helper.exclusive_start_key;
+    // The helper that sends the builder (`Passed`) decides how its response is read.
+    op.first_item_only |= helper.first_item_only;
     if op.children.is_empty() {
         op.children = helper.children.clone();
     }

@@ -46,6 +46,7 @@ mod call_site_loop;
 mod context;
 pub mod create_table;
 mod expr_crate;
+mod first_item;
 mod fold;
 mod graph;
 mod index;
