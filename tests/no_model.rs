@@ -254,3 +254,41 @@ fn a_test_helper_s_create_table_is_named_by_what_the_tests_pass() {
         .collect();
     assert_eq!(tables, ["notes-test", "notes-test"]);
 }
+
+#[test]
+fn a_table_declared_nowhere_is_keyed_by_its_calls_and_gives_warnings_only() {
+    let (_tmp, dir) = project("declared-nowhere");
+    let (out, err, _) = dynalint(&dir, &["check"]);
+    // The put misses the key the get and the delete use: with the key only inferred
+    // from the calls, a warning that says why, never an error.
+    assert!(out.contains("warning[rejected-request]"), "{out}{err}");
+    assert!(!out.contains("error["), "{out}");
+    assert!(
+        out.contains("no file declares `Pets`: its key is inferred from how the code uses it"),
+        "{out}"
+    );
+    assert!(
+        out.contains("declared nowhere, keyed as the code's calls use it: `Pets`"),
+        "{out}"
+    );
+    let (out, _, code) = dynalint(&dir, &["model", "show"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("src/lib.rs:7 (inferred from how the code uses it)"),
+        "{out}"
+    );
+    assert!(out.contains("partition petID (S)"), "{out}");
+    // `init` writes it with its origin, and `model check` accepts it; then the
+    // declared table wins and the finding is an error.
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let toml = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
+    assert!(
+        toml.contains("# from src/lib.rs:7 (inferred from how the code uses it)"),
+        "{toml}"
+    );
+    let (_, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{err}");
+    let (out, _, _) = dynalint(&dir, &["check"]);
+    assert!(out.contains("error[rejected-request]"), "{out}");
+}

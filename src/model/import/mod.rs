@@ -45,6 +45,10 @@ pub struct Imported {
     /// (`TABLE: orders-${Stage}` in one template, the table in another), as
     /// (variable, name): they become refs when a table of that name is merged in.
     pub env_names: Vec<(String, String)>,
+    /// Environment variables handed a stack parameter with no default (`TABLE_NAME:
+    /// !Ref AccountsTableName`, the table declared by another stack), as (variable,
+    /// parameter): a parameter named after one table of another file names it.
+    pub env_params: Vec<(String, String)>,
 }
 
 /// A file that was read as one of the formats.
@@ -89,6 +93,7 @@ pub(crate) struct Found {
     tables: Vec<Table>,
     notes: Vec<ImportNote>,
     env_names: Vec<(String, String)>,
+    env_params: Vec<(String, String)>,
 }
 
 impl Found {
@@ -99,6 +104,7 @@ impl Found {
             tables: Vec::new(),
             notes: Vec::new(),
             env_names: Vec::new(),
+            env_params: Vec::new(),
         }
     }
 
@@ -136,6 +142,7 @@ impl Found {
             tables: self.tables,
             notes: self.notes,
             env_names: self.env_names,
+            env_params: self.env_params,
         }
     }
 }

@@ -596,3 +596,21 @@ fn cdk_typescript_without_cdk_json() {
     assert_eq!(table(&i, "audit").partition_key, "id");
     assert!(!i.tables.iter().any(|t| t.partition_key == "x"));
 }
+
+/// A function's stack takes another stack's table name as a parameter with no default:
+/// a parameter named after one table (its logical id or name, `Name` after it) names
+/// it; one named after no table (`AuditTableName`) or not after a table (`Stage`) names
+/// none.
+#[test]
+fn a_stack_parameter_named_after_a_table_of_another_stack_names_it() {
+    let i = discover(&fixture("cross-stack-parameter"));
+    assert_eq!(
+        names(&i),
+        ["Accounts", "{StackName}-Ledger-{suffix}"],
+        "{}",
+        notes(&i)
+    );
+    assert_eq!(table(&i, "Accounts").refs, ["TABLE_NAME"]);
+    assert_eq!(table(&i, "{StackName}-Ledger-{suffix}").refs, ["LEDGER"]);
+    assert!(i.notes.is_empty(), "{}", notes(&i));
+}
