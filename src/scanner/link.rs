@@ -414,6 +414,8 @@ struct Linker<'a> {
     structs: HashMap<&'a str, &'a StructDef>,
     /// Function name (last segment) → (file, index into its `returns`).
     returns: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// `(type, fn, wrapped)` of associated functions returning their own type.
+    ctors: HashSet<(&'a str, &'a str, bool)>,
     /// Every `OnceLock`/`OnceCell` `set`/`get_or_init`, with its file.
     once_sets: Vec<(usize, &'a OnceSet)>,
     /// Calls by the callee's name, with their file, for parameters that name tables.
@@ -447,6 +449,7 @@ impl<'a> Linker<'a> {
         let mut field_types = HashMap::new();
         let mut structs = HashMap::new();
         let mut returns: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut ctors = HashSet::new();
         let mut once_sets = Vec::new();
         let mut arg_sites: HashMap<&str, Vec<(usize, &ArgSite)>> = HashMap::new();
         for (fi, f) in files.iter().enumerate() {
@@ -461,6 +464,7 @@ impl<'a> Linker<'a> {
                     returns.entry(last.as_str()).or_default().push((fi, ri));
                 }
             }
+            ctors.extend(f.ctors.iter().map(|(t, n, w)| (t.as_str(), n.as_str(), *w)));
             once_sets.extend(f.once_sets.iter().map(|o| (fi, o)));
             for (ci, c) in f.consts.iter().enumerate() {
                 if let Some(last) = c.path.last() {
@@ -489,6 +493,7 @@ impl<'a> Linker<'a> {
             field_types,
             structs,
             returns,
+            ctors,
             once_sets,
             arg_sites,
             fn_results: RefCell::new(HashMap::new()),
@@ -835,7 +840,19 @@ impl<'a> Linker<'a> {
                 module,
                 self_ty,
             } => (self.normalise(fi, segments, self_ty.as_deref()), module),
-            RefKind::Method { ty, fields, name } => {
+            RefKind::Method {
+                ty,
+                fields,
+                name,
+                ctor,
+            } => {
+                // `let u = User::new(..)?`: `User` only if `User::new` returns a `User`
+                // (wrapped in a `Result`/`Option` exactly when the call site unwraps it).
+                if let Some((f, unwrapped)) = ctor {
+                    if !self.ctors.contains(&(ty.as_str(), f.as_str(), *unwrapped)) {
+                        return Vec::new();
+                    }
+                }
                 let mut ty = ty.as_str();
                 for f in fields {
                     match self.field_types.get(&(ty, f.as_str())) {

@@ -45,6 +45,7 @@ mod batch;
 mod call_site_loop;
 mod context;
 pub mod create_table;
+mod ctors;
 mod expr_crate;
 mod first_item;
 mod fold;
