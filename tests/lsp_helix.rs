@@ -193,17 +193,13 @@ fn helix_shows_dynalint_diagnostics() {
         String::from_utf8_lossy(&started.stderr)
     );
 
-    // The two scans (lines 13 and 33) are the only lines with findings: a marker in
-    // the gutter and a dynalint message at the end of each.
-    let screen = tmux.wait_for("diagnostics on lines 13 and 33", |s| {
+    // The two scans (lines 13 and 33): a marker in the gutter and a dynalint message
+    // at the end of each.
+    tmux.wait_for("diagnostics on lines 13 and 33", |s| {
         [13, 33].iter().all(|&n| {
             row(s, n).is_some_and(|r| r.starts_with('●') && r.contains("`scan` of `BlogApp`"))
         })
     });
-    for n in (1..=35).filter(|n| ![13, 33].contains(n)) {
-        let r = row(&screen, n).unwrap_or_else(|| panic!("line {n} not shown:\n{screen}"));
-        assert!(!r.starts_with('●'), "no finding on line {n}:\n{screen}");
-    }
 
     // The document's diagnostics picker: rule ids, severities and messages.
     tmux.keys(&["Space", "d"]);
