@@ -255,7 +255,7 @@ fn load(
             p.set(phase, done, total);
         }
     };
-    let (sources, mut scanned) = if stream {
+    let (mut sources, mut scanned) = if stream {
         let found = workspace::find_sources(&paths, &root, &exclude).map_err(error)?;
         let settings = match &loaded {
             Some((m, _)) => ScanSettings::from_model(m),
@@ -315,7 +315,14 @@ fn load(
         Some(s) => s,
         None => scanner::scan_reporting(&sources.files, &ScanSettings::default(), &report),
     };
-    let inferred = infer::infer(&root, &scanned.tables, &sources.files);
+    if stream {
+        // Inference names the lines of requests: their texts, if let go.
+        analysis::stream::ensure_texts(
+            &mut sources.files,
+            analysis::stream::operation_files(&scanned.operations),
+        );
+    }
+    let inferred = infer::infer(&root, &scanned.tables, &scanned.operations, &sources.files);
     Ok(Project {
         model: inferred.model,
         model_file: None,
@@ -691,12 +698,29 @@ fn model_summary(source: &ModelSource) -> json::ModelSummary {
 fn model_line(source: &ModelSource, model: &Model) -> String {
     match source {
         ModelSource::Config(_) => format!("model: {}\n", source.describe()),
-        ModelSource::Inferred(_) => format!(
-            "model: {} table{} {} (no `dynalint.toml`; `dynalint init` writes one to add figures to)\n",
-            model.tables.len(),
-            if model.tables.len() == 1 { "" } else { "s" },
-            source.describe()
-        ),
+        ModelSource::Inferred(_) => {
+            let guessed: Vec<String> = model
+                .tables
+                .iter()
+                .filter(|t| t.origin.kind == crate::model::OriginKind::Usage)
+                .map(|t| format!("`{}`", t.name))
+                .collect();
+            let guessed = if guessed.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; declared nowhere, keyed as the code's calls use {}: {} (warnings at most)",
+                    if guessed.len() == 1 { "it" } else { "them" },
+                    guessed.join(", ")
+                )
+            };
+            format!(
+                "model: {} table{} {}{guessed} (no `dynalint.toml`; `dynalint init` writes one to add figures to)\n",
+                model.tables.len(),
+                if model.tables.len() == 1 { "" } else { "s" },
+                source.describe()
+            )
+        }
         ModelSource::None => "model: none (no `dynalint.toml`, and no template or `create_table` call declares a table): rules that need a key model had no table to bind to\n".to_string(),
     }
 }
