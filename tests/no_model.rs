@@ -292,3 +292,34 @@ fn a_table_declared_nowhere_is_keyed_by_its_calls_and_gives_warnings_only() {
     let (out, _, _) = dynalint(&dir, &["check"]);
     assert!(out.contains("error[rejected-request]"), "{out}");
 }
+
+/// A template may declare every service's tables; without a `dynalint.toml`, a table
+/// only it declares and no checked code calls is not said unread (another service may
+/// read it). Once `dynalint.toml` declares it, it is this code's table and is judged.
+#[test]
+fn a_template_table_no_code_calls_is_not_said_unread_until_declared() {
+    let (_tmp, dir) = project("sam-handler");
+    let template = dir.join("template.yaml");
+    let mut text = std::fs::read_to_string(&template).unwrap();
+    let audit = "  AuditTable:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: audit\n      BillingMode: PAY_PER_REQUEST\n      AttributeDefinitions:\n        - AttributeName: id\n          AttributeType: S\n        - AttributeName: actor\n          AttributeType: S\n      KeySchema:\n        - AttributeName: id\n          KeyType: HASH\n      GlobalSecondaryIndexes:\n        - IndexName: ByActor\n          KeySchema:\n            - AttributeName: actor\n              KeyType: HASH\n          Projection:\n            ProjectionType: ALL\n\n";
+    text = text.replacen("  OrdersTable:\n", &format!("{audit}  OrdersTable:\n"), 1);
+    std::fs::write(&template, text).unwrap();
+    std::fs::write(
+        dir.join("src/util.rs"),
+        "pub fn stage() -> &'static str { \"dev\" }\n",
+    )
+    .unwrap();
+    let (out, err, _) = dynalint(&dir, &["check", "--format", "json"]);
+    let v = json(&out);
+    assert_eq!(v["summary"]["model"]["source"], "inferred", "{err}");
+    let unread = |v: &serde_json::Value| {
+        v["diagnostics"].as_array().unwrap().iter().any(|d| {
+            d["rule"] == "unused-index" && d["message"].as_str().unwrap().contains("ByActor")
+        })
+    };
+    assert!(!unread(&v), "{out}");
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let (out, _, _) = dynalint(&dir, &["check", "--format", "json"]);
+    assert!(unread(&json(&out)), "{out}");
+}

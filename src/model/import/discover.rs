@@ -16,7 +16,14 @@ use crate::source::{FilePath, Span};
 const MAX_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Folders never searched.
-const SKIPPED_DIRS: &[&str] = &["target", "node_modules", "cdk.out", "vendor"];
+const SKIPPED_DIRS: &[&str] = &[
+    "target",
+    "node_modules",
+    "cdk.out",
+    "vendor",
+    "venv",
+    "site-packages",
+];
 
 /// What a file must mention to be worth parsing: a CloudFormation type (a template
 /// may declare tables, or only functions that name another template's), a key field of
@@ -33,6 +40,8 @@ pub fn discover(root: &Path) -> Imported {
     // TypeScript that may belong to a CDK app whose `cdk.json` is not here (a
     // subfolder checked out alone, an app driven by a parent's tooling).
     let mut loose_ts = Vec::new();
+    // Python that may be a CDK app (`app.py` and the stacks it imports).
+    let mut python = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
         .require_git(false)
@@ -73,6 +82,9 @@ pub fn discover(root: &Path) -> Imported {
                 .push(p.to_path_buf()),
             "yaml" | "yml" | "json" | "template" => documents.push(p.to_path_buf()),
             "ts" if is_app_typescript(p) => loose_ts.push(p.to_path_buf()),
+            "py" if !p.components().any(|c| c.as_os_str() == "tests") => {
+                python.push(p.to_path_buf())
+            }
             _ => {}
         }
     }
@@ -129,6 +141,19 @@ pub fn discover(root: &Path) -> Imported {
     loose.sort();
     if !loose.is_empty() {
         cdk_sources.push(loose);
+    }
+    // A CDK app in Python: the files that import `aws_cdk`, read together.
+    python.sort();
+    let py_texts: Vec<(FilePath, String)> = python
+        .iter()
+        .filter_map(|p| Some((Arc::from(p.as_path()), read_quiet(p)?)))
+        .filter(|(_, t)| t.contains("aws_cdk"))
+        .collect();
+    if py_texts.iter().any(|(_, t)| cdk_ts::mentions_table_py(t)) {
+        merge(
+            &mut out,
+            cdk_ts::import_app_in(&py_texts, cdk_ts::Dialect::Python),
+        );
     }
     for files in cdk_sources {
         let texts: Vec<(FilePath, String)> = files

@@ -153,6 +153,8 @@ enum Format {
     Terraform,
     /// A CDK app's TypeScript.
     CdkTypeScript,
+    /// A CDK app's Python.
+    CdkPython,
     /// YAML or JSON; which document it is decides after parsing.
     Document,
 }
@@ -161,6 +163,7 @@ fn format_of(path: &Path) -> Format {
     match path.extension().and_then(|e| e.to_str()) {
         Some("tf" | "tfvars") => Format::Terraform,
         Some("ts") => Format::CdkTypeScript,
+        Some("py") => Format::CdkPython,
         _ => Format::Document,
     }
 }
@@ -190,6 +193,12 @@ fn import_known(path: &Path, text: &str) -> Option<Imported> {
     match format_of(path) {
         Format::Terraform => return Some(terraform::import(file, text)),
         Format::CdkTypeScript => return Some(cdk_ts::import_app(&[(file, text.to_string())])),
+        Format::CdkPython => {
+            return Some(cdk_ts::import_app_in(
+                &[(file, text.to_string())],
+                cdk_ts::Dialect::Python,
+            ))
+        }
         Format::Document => {}
     }
     let doc = match tree::parse(text) {

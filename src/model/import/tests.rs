@@ -614,3 +614,48 @@ fn a_stack_parameter_named_after_a_table_of_another_stack_names_it() {
     assert_eq!(table(&i, "{StackName}-Ledger-{suffix}").refs, ["LEDGER"]);
     assert!(i.notes.is_empty(), "{}", notes(&i));
 }
+
+/// A CDK app in Python: constructs are calls with keyword arguments, read as the props
+/// objects they stand for; Python that does not import the CDK declares nothing.
+#[test]
+fn cdk_python() {
+    let i = discover(&fixture("cdk-py"));
+    assert_eq!(
+        names(&i),
+        ["orders", "{StackName}-Carts-{suffix}"],
+        "{}",
+        notes(&i)
+    );
+    let orders = table(&i, "orders");
+    assert_eq!(orders.origin.kind, OriginKind::Cdk);
+    assert_eq!(orders.origin.id.as_deref(), Some("Orders"));
+    assert_eq!(orders.origin.line, 16);
+    assert_eq!(orders.partition_key, "PK");
+    assert_eq!(orders.sort_key.as_deref(), Some("SK"));
+    assert_eq!(orders.billing_mode, Some(BillingMode::PayPerRequest));
+    let by_status = orders.index("ByStatus").unwrap();
+    assert_eq!(by_status.partition_key, "status");
+    assert_eq!(by_status.projection, Projection::KeysOnly);
+    assert_eq!(orders.refs, ["ORDERS_TABLE"]);
+    let carts = table(&i, "{StackName}-Carts-{suffix}");
+    assert_eq!(carts.attribute("cartId").map(|a| a.ty.as_str()), Some("N"));
+    assert_eq!(carts.refs, ["CARTS_TABLE"]);
+    assert!(i.notes.is_empty(), "{}", notes(&i));
+}
+
+/// Python cut off anywhere (inside a docstring, a call, a keyword) imports without a
+/// panic, every span inside the text.
+#[test]
+fn cdk_python_cut_anywhere() {
+    let text = std::fs::read_to_string(fixture("cdk-py/shop/shop_stack.py")).unwrap();
+    for end in (0..text.len()).filter(|e| text.is_char_boundary(*e)) {
+        let cut = &text[..end];
+        let i = import_file(Path::new("stack.py"), cut);
+        for t in &i.tables {
+            assert!(t.span.end <= cut.len());
+            for (_, s) in t.fields.iter() {
+                assert!(s.end <= cut.len(), "{end}");
+            }
+        }
+    }
+}
