@@ -322,6 +322,7 @@ fn load(
             analysis::stream::operation_files(&scanned.operations),
         );
     }
+    report("inferring the model", 0, 0);
     let inferred = infer::infer(&root, &scanned.tables, &scanned.operations, &sources.files);
     Ok(Project {
         model: inferred.model,
@@ -471,7 +472,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
             }
         }
     }
-    let progress = (!args.quiet && std::io::stderr().is_terminal()).then(Progress::start);
+    let progress = Progress::for_stderr(args.quiet);
     let mut project = match load_project_streamed(&args.project, color, progress.as_ref()) {
         Ok(p) => p,
         Err(code) => return code,
