@@ -29,6 +29,9 @@ pub struct Streamed {
     pub bytes: usize,
 }
 
+/// One file indexed: its index, its text when kept, and its size.
+type Indexed = (Arc<FileIndex>, Option<SourceFile>, usize);
+
 /// Reads, indexes and links `paths` then `given` (texts not on disk, such as stdin's,
 /// indexed in full and kept), keeping only the texts later phases read.
 pub fn scan_paths(
@@ -45,7 +48,7 @@ pub fn scan_paths(
     let total = paths.len() + given.len();
     let done = AtomicUsize::new(0);
     report("parsing", 0, total);
-    let read: Vec<Result<(Arc<FileIndex>, Option<SourceFile>, usize), Note>> = paths
+    let read: Vec<Result<Indexed, Note>> = paths
         .par_iter()
         .map(|p| {
             let file = read_source(p)?;

@@ -77,6 +77,9 @@ pub use stats::ScanStats;
 use crate::model::Model;
 use crate::source::SourceFile;
 
+/// Reads a file's text again (see [`ScanSettings::reread`]).
+pub type Reread = fn(&std::path::Path) -> Option<Arc<str>>;
+
 /// What the scanner needs from the model: only the path globs of `[lint]`, and the
 /// folder they are relative to.
 #[derive(Debug, Clone, Default)]
@@ -89,7 +92,7 @@ pub struct ScanSettings {
     /// Reads a file's text again, for a caller that indexed it with
     /// [`index_file_lean`] and let its text go (the CLI reads from disk; `None` when
     /// it cannot be read). Without it, a file's index keeps what link may need.
-    pub reread: Option<fn(&std::path::Path) -> Option<Arc<str>>>,
+    pub reread: Option<Reread>,
 }
 
 impl ScanSettings {
