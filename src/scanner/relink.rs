@@ -40,6 +40,9 @@ struct Last {
     /// The same, with skipped files that continue a helper's builder parsed.
     completed: Vec<Arc<FileIndex>>,
     graph: GraphFacts,
+    /// The functions some file's references follow the parameters of: only calls of
+    /// these pass anything another file reads (`ArgSite`s of other calls are inert).
+    followed: HashSet<String>,
     operations: Vec<Operation>,
     problems: Vec<ScanProblem>,
     tables: Vec<Vec<TableDecl>>,
@@ -78,6 +81,7 @@ impl LinkState {
             if let Some(graph) = linked.graph {
                 self.last = Some(Last {
                     settings: key,
+                    followed: completed.iter().flat_map(|f| followed(f)).collect(),
                     inputs: files.to_vec(),
                     completed,
                     graph,
@@ -136,7 +140,9 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
             .unwrap_or_else(|| Arc::clone(&files[fi]))
     };
     let old = &last.completed[fi];
-    if link_facts(old) != link_facts(&fresh) {
+    // A parameter the edit starts following is the edited file's own reference: its
+    // calls are linked again anyway; what other files read is unchanged.
+    if link_facts(old, &last.followed) != link_facts(&fresh, &last.followed) {
         return None;
     }
     let moved = moved_spans(old, &fresh)?;
@@ -175,6 +181,9 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
             tables[i] = t;
         }
     }
+    // Stale names only make the next comparison stricter.
+    let newly: Vec<String> = followed(&completed[fi]).collect();
+    last.followed.extend(newly);
     last.inputs = files.to_vec();
     last.completed = completed;
     last.operations = operations;
@@ -187,7 +196,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
 /// index counts unless it is the file's own output, so a field added to
 /// [`FileIndex`] later is compared without anyone remembering to. Positions are
 /// `Span`s; an offset kept in another form stays in, which only makes a reuse rarer.
-fn link_facts(f: &FileIndex) -> String {
+fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
     let FileIndex {
         path,
         module,
@@ -215,16 +224,59 @@ fn link_facts(f: &FileIndex) -> String {
         .filter(|(_, e)| matches!(e, Escape::Returned { .. }))
         .collect();
     let continued: Vec<&String> = helper_calls.iter().map(|(_, _, h)| h).collect();
+    let arg_sites: Vec<_> = arg_sites
+        .iter()
+        .filter(|a| followed.contains(&a.callee))
+        .collect();
     let text = format!(
-        "{path:?}{module:?}{candidate:?}{returned:?}{templates:?}{continued:?}{refs:?}\
+        "{path:?}{module:?}{candidate:?}{returned:?}{templates:?}{continued:?}\
          {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
          {once_sets:?}{arg_sites:?}{fns:?}{chained:?}"
     );
-    let mut out = without_spans(&text);
+    let mut out = without_spans(&with_refs(&text, refs));
     // The maps a function returns are copied into callers with spans one level deep
     // only: compared with their positions.
     let maps: Vec<_> = returns.iter().map(|r| &r.maps).collect();
     out.push_str(&format!("{maps:?}"));
+    out
+}
+
+/// The functions whose parameters `f`'s references follow.
+fn followed(f: &FileIndex) -> impl Iterator<Item = String> + '_ {
+    use super::resolve::RefKind;
+    f.refs.iter().filter_map(|r| {
+        let mut kind = &r.kind;
+        while let RefKind::Count { high, .. } = kind {
+            kind = high;
+        }
+        match kind {
+            RefKind::Param { function, .. } => Some(function.clone()),
+            _ => None,
+        }
+    })
+}
+
+/// Each pending reference (`\0pending:3`, a number into the file's `refs`) written
+/// as the reference itself: the file's own calls number theirs among the same list,
+/// so an edit to a call shifts the numbers of every reference after it.
+fn with_refs(text: &str, refs: &[super::resolve::PendingRef]) -> String {
+    const MARK: &str = "\\0pending:";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(MARK) {
+        out.push_str(&rest[..i + MARK.len()]);
+        rest = &rest[i + MARK.len()..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if let Some(r) = rest[..digits]
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| refs.get(n))
+        {
+            out.push_str(&format!("{r:?}"));
+            rest = &rest[digits..];
+        }
+    }
+    out.push_str(rest);
     out
 }
 
@@ -356,6 +408,35 @@ fn move_cited(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::SourceFile;
+
+    fn facts(text: &str) -> String {
+        let f = SourceFile::new("src/repo.rs", text);
+        link_facts(
+            &super::super::index_file(&f, &ScanSettings::default()),
+            &HashSet::new(),
+        )
+    }
+
+    #[test]
+    fn link_facts_ignore_positions_and_the_files_own_calls() {
+        let base = "const T: &str = names::TABLE;\n\
+                    fn f(c: &Client) { c.scan().table_name(other::X).send(); }\n\
+                    const U: &str = names::OTHER;\n";
+        // A comment moves everything; a literal for a constant in a call drops a
+        // reference numbered before the consts' (their numbers shift, not what they
+        // refer to).
+        let moved = format!("// a comment\n{base}");
+        let renamed = base.replace("other::X", "\"Orders\"");
+        assert_eq!(facts(base), facts(&moved));
+        assert_eq!(facts(base), facts(&renamed));
+        // What other files read changed: a const's value, a function's calls.
+        assert_ne!(
+            facts(base),
+            facts(&base.replace("names::OTHER", "names::THIRD"))
+        );
+        assert_ne!(facts(base), facts(&base.replace(".send()", ".send(); g()")));
+    }
 
     #[test]
     fn spans_are_left_out_of_link_facts() {
