@@ -218,6 +218,7 @@ fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
         problems: _,
         chained,
         text: _,
+        ctors,
     } = f;
     let returned: Vec<&(Operation, Escape)> = ops
         .iter()
@@ -231,7 +232,7 @@ fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
     let text = format!(
         "{path:?}{module:?}{candidate:?}{returned:?}{templates:?}{continued:?}\
          {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
-         {once_sets:?}{arg_sites:?}{fns:?}{chained:?}"
+         {once_sets:?}{arg_sites:?}{fns:?}{chained:?}{ctors:?}"
     );
     let mut out = without_spans(&with_refs(&text, refs));
     // The maps a function returns are copied into callers with spans one level deep
