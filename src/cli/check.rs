@@ -247,6 +247,7 @@ pub(super) fn load_project(
         }
     };
     let scanned = scanner::scan_reporting(&sources.files, &ScanSettings::default(), &report);
+    report("inferring the model", 0, 0);
     let inferred = infer::infer(&root, &scanned.tables, &scanned.operations, &sources.files);
     Ok(Project {
         model: inferred.model,
@@ -384,7 +385,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
             }
         }
     }
-    let progress = (!args.quiet && std::io::stderr().is_terminal()).then(Progress::start);
+    let progress = Progress::for_stderr(args.quiet);
     let mut project = match load_project(&args.project, color, progress.as_ref()) {
         Ok(p) => p,
         Err(code) => return code,
