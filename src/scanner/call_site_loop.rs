@@ -70,9 +70,9 @@ pub fn loop_at_call_site(
     let fns = graphs.get(fi)?;
     let start = fns
         .iter()
-        .filter(|n| n.qualified == func && n.span.start <= op.span.start)
+        .filter(|n| *n.qualified == *func && n.span.start <= op.span.start)
         .max_by_key(|n| n.span.start)?;
-    let mut names: Vec<&str> = vec![start.name.as_str()];
+    let mut names: Vec<&str> = vec![start.name.as_ref()];
     let mut seen: HashSet<&str> = names.iter().copied().collect();
     for _ in 0..MAX_DEPTH {
         names.retain(|n| !TOO_COMMON.contains(n) && op_for_method(n).is_none());
@@ -87,7 +87,7 @@ pub fn loop_at_call_site(
             .find_map(|(gi, ni)| {
                 let caller = graphs.get(gi)?.get(ni)?;
                 let lc = caller.loop_calls.iter().find(|c| {
-                    names.contains(&c.name.as_str())
+                    names.contains(&c.name.as_ref())
                         && c.shape.repeats(&c.kind, op.exclusive_start_key)
                 })?;
                 Some((gi, caller, lc))
@@ -95,10 +95,10 @@ pub fn loop_at_call_site(
         if let Some((gi, caller, lc)) = found {
             let file = files.get(gi)?;
             return Some(LoopInfo {
-                kind: lc.kind.clone(),
+                kind: lc.kind.to_string(),
                 span: lc.span,
                 caller: Some(CallStep {
-                    function: caller.qualified.clone(),
+                    function: caller.qualified.to_string(),
                     file: file.path.clone(),
                     span: caller.span,
                 }),
@@ -110,8 +110,8 @@ pub fn loop_at_call_site(
             let Some(caller) = graphs.get(gi).and_then(|g| g.get(ni)) else {
                 continue;
             };
-            if seen.insert(caller.name.as_str()) {
-                next.push(caller.name.as_str());
+            if seen.insert(caller.name.as_ref()) {
+                next.push(caller.name.as_ref());
             }
         }
         names = next;
@@ -139,10 +139,10 @@ impl<'a> Callers<'a> {
                     continue;
                 }
                 for c in &n.calls {
-                    calls.entry(c.as_str()).or_default().push((gi, ni));
+                    calls.entry(c.as_ref()).or_default().push((gi, ni));
                 }
                 for lc in &n.loop_calls {
-                    let v = in_loops.entry(lc.name.as_str()).or_default();
+                    let v = in_loops.entry(lc.name.as_ref()).or_default();
                     if v.last() != Some(&(gi, ni)) {
                         v.push((gi, ni));
                     }

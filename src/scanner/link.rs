@@ -153,10 +153,10 @@ pub(super) fn link_files(
         .iter()
         .flat_map(|f| &f.fns)
         .filter(|n| n.name.starts_with(ENTRY_MACRO_PREFIX))
-        .map(|n| n.qualified.as_str())
+        .map(|n| n.qualified.as_ref())
         .collect();
     let macro_entry = |n: &FnNode| {
-        (n.name.starts_with(MACRO_CALL_PREFIX) && entry_macros.contains(n.qualified.as_str()))
+        (n.name.starts_with(MACRO_CALL_PREFIX) && entry_macros.contains(n.qualified.as_ref()))
             .then(|| format!("handler macro `{}!`", n.qualified))
     };
     for f in files {
@@ -329,7 +329,7 @@ fn decide_heat(
     let found = fns
         .iter()
         .enumerate()
-        .filter(|(_, n)| n.qualified == func && n.span.start <= op.span.start)
+        .filter(|(_, n)| *n.qualified == *func && n.span.start <= op.span.start)
         .max_by_key(|(_, n)| n.span.start);
     let Some((index, node)) = found else { return };
     if node.test {
@@ -353,7 +353,7 @@ fn decide_heat(
                     return None;
                 }
                 Some(CallStep {
-                    function: n.qualified.clone(),
+                    function: n.qualified.to_string(),
                     file: f.path.clone(),
                     span: n.span,
                 })
