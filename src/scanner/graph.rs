@@ -985,20 +985,55 @@ fn callable_by_name<'a>(files: &[&'a [FnNode]]) -> HashMap<&'a str, Vec<FnId>> {
     by_name
 }
 
+/// The functions reachable from an entry point, each with its entry and the function
+/// it was reached from: a chain is rebuilt only for the functions that hold requests
+/// (a large tree reaches hundreds of thousands of functions, and a chain and a copy of
+/// the entry's reason for each was most of the link's memory).
+#[derive(Debug, Default)]
+pub struct Reached {
+    /// The entries' reasons.
+    reasons: Vec<String>,
+    /// Reached function → (its entry's reason, the function it was reached from).
+    parent: HashMap<FnId, (usize, Option<FnId>)>,
+}
+
+impl Reached {
+    pub fn contains(&self, id: &FnId) -> bool {
+        self.parent.contains_key(id)
+    }
+
+    /// The entry's reason and the path (entry first) that reaches `id`.
+    pub fn get(&self, id: &FnId) -> Option<(&str, Vec<FnId>)> {
+        let (reason, _) = self.parent.get(id)?;
+        let mut chain = vec![*id];
+        let mut cur = *id;
+        while let Some((_, Some(p))) = self.parent.get(&cur) {
+            if chain.len() > 64 || chain.contains(p) {
+                break;
+            }
+            chain.push(*p);
+            cur = *p;
+        }
+        chain.reverse();
+        Some((self.reasons.get(*reason).map_or("", String::as_str), chain))
+    }
+}
+
 /// For every function reachable from an entry point: the entry's reason and the path
 /// (entry first) that reaches it, by a breadth-first search so chains are shortest.
-pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
+pub fn reach(files: &[&[FnNode]]) -> Reached {
     let by_name = callable_by_name(files);
-    let mut out: HashMap<FnId, (String, Vec<FnId>)> = HashMap::new();
-    let mut parent: HashMap<FnId, Option<FnId>> = HashMap::new();
+    let mut reasons: Vec<String> = Vec::new();
+    let mut parent: HashMap<FnId, (usize, Option<FnId>)> = HashMap::new();
     let mut queue = VecDeque::new();
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
             if let (Some(reason), false) = (&f.entry, f.test) {
                 let id = FnId { file: fi, index: i };
-                parent.insert(id, None);
-                out.insert(id, (reason.clone(), Vec::new()));
-                queue.push_back((id, reason.clone()));
+                let r = reasons.len();
+                reasons.push(reason.clone());
+                parent.insert(id, (r, None));
+                queue.push_back((id, r));
             }
         }
     }
@@ -1049,30 +1084,12 @@ pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
                 if parent.contains_key(callee) {
                     continue;
                 }
-                parent.insert(*callee, Some(id));
-                out.insert(*callee, (reason.clone(), Vec::new()));
-                queue.push_back((*callee, reason.clone()));
+                parent.insert(*callee, (reason, Some(id)));
+                queue.push_back((*callee, reason));
             }
         }
     }
-    // Rebuild each chain from the parent links (entry first).
-    let ids: Vec<FnId> = out.keys().copied().collect();
-    for id in ids {
-        let mut chain = vec![id];
-        let mut cur = id;
-        while let Some(Some(p)) = parent.get(&cur) {
-            if chain.len() > 64 || chain.contains(p) {
-                break;
-            }
-            chain.push(*p);
-            cur = *p;
-        }
-        chain.reverse();
-        if let Some(e) = out.get_mut(&id) {
-            e.1 = chain;
-        }
-    }
-    out
+    Reached { reasons, parent }
 }
 
 #[cfg(test)]

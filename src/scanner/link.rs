@@ -16,7 +16,7 @@ use super::args::{calls, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::fold::Escape;
 use super::graph::{
-    one_off, reach, FnId, FnNode, ENTRY_MACRO_PREFIX, ENTRY_PREFIX, MACRO_CALL_PREFIX,
+    one_off, reach, FnId, FnNode, Reached, ENTRY_MACRO_PREFIX, ENTRY_PREFIX, MACRO_CALL_PREFIX,
 };
 use super::index::{index_source, FileIndex};
 use super::ir::{
@@ -304,9 +304,6 @@ pub(super) fn link_files(
     }
 }
 
-/// Each function a request entry reaches: the entry's reason and the chain.
-type Reached = HashMap<FnId, (String, Vec<FnId>)>;
-
 /// The hot chain or cold reason of an operation's enclosing function.
 fn decide_heat(
     op: &mut Operation,
@@ -337,7 +334,7 @@ fn decide_heat(
     }
     let id = FnId { file: fi, index };
     // A request path wins: a helper a handler also calls is not one-off.
-    if one_off.contains(&id) && !reached.contains_key(&id) {
+    if one_off.contains(&id) && !reached.contains(&id) {
         op.context.cold.get_or_insert(ColdReason::OneOffBinary);
     }
     if op.context.cold.is_some() {
@@ -360,7 +357,7 @@ fn decide_heat(
             })
             .collect();
         op.context.hot = Some(HotReason {
-            entry: entry.clone(),
+            entry: entry.to_string(),
             chain: steps,
         });
     }
