@@ -6,7 +6,6 @@
 
 use tree_sitter::Node;
 
-use super::context::is_test_code;
 use super::ir::Resolved;
 use super::resolve::{impl_type, FileCx, RefKind, PENDING};
 use super::syntax::{call_args, call_path, field, last_segment, method_name, peel, type_segment};
@@ -66,7 +65,7 @@ pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<Ar
                 ty,
                 method,
                 args: values,
-                test: test_file || is_test_code(src, n),
+                test: test_file || cx.is_test_code(n),
             });
         }
     }

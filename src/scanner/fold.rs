@@ -7,7 +7,7 @@
 
 use tree_sitter::Node;
 
-use super::context::{enclosing_function, enclosing_loop, is_test_code};
+use super::context::{enclosing_function, enclosing_loop};
 use super::ir::{AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, SetterCall};
 use super::items;
 use super::resolve::FileCx;
@@ -920,7 +920,7 @@ fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
     op.context.function = enclosing_function(src, root);
     let (in_loop, paged) = enclosing_loop(src, root, op.exclusive_start_key);
     op.context.in_loop = in_loop;
-    if is_test_code(src, root) {
+    if cx.is_test_code(root) {
         op.context.cold = Some(ColdReason::Test);
     }
     // A loop that feeds `last_evaluated_key` back as `exclusive_start_key` reads every

@@ -11,6 +11,7 @@ use std::cell::RefCell;
 
 use tree_sitter::Node;
 
+use super::context::{attributes_of, is_test_attr};
 use super::ir::{Provenance, Resolved, ValueInfo};
 use super::scope::{lookup, Binding};
 use super::syntax::{
@@ -82,6 +83,9 @@ pub struct FileCx<'a> {
     /// Set while resolving a name (see [`FileCx::name`]): a parameter is then followed
     /// to the arguments the crate's calls pass.
     follow_params: std::cell::Cell<bool>,
+    /// Whether code in a function or module (by node id) is test code, once per item:
+    /// asked of every call, it climbed to the root and read attributes each time.
+    test_items: RefCell<std::collections::HashMap<usize, bool>>,
 }
 
 /// Methods that hand their receiver's value through unchanged.
@@ -164,7 +168,38 @@ impl<'a> FileCx<'a> {
             module,
             refs: RefCell::new(Vec::new()),
             follow_params: std::cell::Cell::new(false),
+            test_items: RefCell::new(std::collections::HashMap::new()),
         }
+    }
+
+    /// Whether a node is inside a `#[test]` fn or a `#[cfg(test)]` module, remembered
+    /// per enclosing item (asked of every call, it climbed to the root each time).
+    pub fn is_test_code(&self, node: Node<'_>) -> bool {
+        let src = self.src;
+        let mut known = self.test_items.borrow_mut();
+        // The items around the node, innermost first, up to one already known.
+        let mut items: Vec<usize> = Vec::new();
+        let mut test = false;
+        for a in ancestors(src, node) {
+            if !matches!(a.kind(), "function_item" | "mod_item") {
+                continue;
+            }
+            if let Some(k) = known.get(&a.id()) {
+                test = *k;
+                break;
+            }
+            items.push(a.id());
+            if attributes_of(src, a).iter().any(|t| is_test_attr(t)) {
+                test = true;
+                break;
+            }
+        }
+        // Each item's answer is its own attributes or an outer item's: once one is
+        // test code, everything inside it is.
+        for id in items {
+            known.insert(id, test);
+        }
+        test
     }
 
     /// Resolves a name the code hands around: a table or index name, a field a
@@ -362,6 +397,12 @@ impl<'a> FileCx<'a> {
             return base;
         };
         let (from, to) = (decl.end_byte(), use_at.start_byte());
+        // Most names are only read between their `let` and the use: a look at the
+        // text spares the walk over everything in between, which made long functions
+        // quadratic (every use walked the body up to it).
+        if !may_change(src.text, from, to, name) {
+            return base;
+        }
         let mut parts = vec![base];
         let mut any = false;
         // A change made on some paths only (in an `if`, a loop, a closure) leaves the
@@ -1419,4 +1460,82 @@ fn short(s: &str) -> String {
     } else {
         s
     }
+}
+
+/// Methods through which a `String` is changed in place, as [`FileCx::apply_pushes`]
+/// reads them (`push`/`push_str` add to it; the others make it unknown).
+const CHANGING_METHODS: &[&str] = &[
+    "push_str",
+    "push",
+    "pop",
+    "truncate",
+    "clear",
+    "insert",
+    "insert_str",
+    "remove",
+    "retain",
+    "drain",
+    "replace_range",
+    "extend",
+    "split_off",
+];
+
+/// Whether `text[from..to]` may change the local `name`, as the walk of
+/// [`FileCx::apply_pushes`] would see it: an assignment, a compound assignment, one of
+/// [`CHANGING_METHODS`], `&mut name`, or `name` as a macro's first argument. Only
+/// `false` is a promise (no occurrence of `name` can be one of those); anything
+/// unclear (a comment next to it, the end of the text) answers `true`.
+fn may_change(text: &str, from: usize, to: usize, name: &str) -> bool {
+    let Some(range) = text.get(from..to) else {
+        return true;
+    };
+    if name.is_empty() {
+        return true;
+    }
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut start = 0;
+    while let Some(i) = range[start..].find(name) {
+        let at = from + start + i;
+        let end = at + name.len();
+        start += i + name.len();
+        if at > 0 && word(bytes[at - 1]) || bytes.get(end).is_some_and(|b| word(*b)) {
+            continue;
+        }
+        // What comes before: `&mut name`, `(name,` (a macro's first argument), a comment.
+        let before = text[..at].trim_end();
+        if before.ends_with('/')
+            || before
+                .strip_suffix("mut")
+                .is_some_and(|b| !b.bytes().next_back().is_some_and(word))
+        {
+            return true;
+        }
+        let opens = before
+            .trim_end_matches(|c: char| c.is_whitespace() || c == '&')
+            .ends_with('(')
+            || before.ends_with('(');
+        let after = text[end..].trim_start();
+        let mut next = after.bytes();
+        let changes = match (next.next(), next.next()) {
+            (None, _) => true,
+            (Some(b'/'), _) => true,
+            (Some(b'='), Some(b'=' | b'>')) => false,
+            (Some(b'='), _) => true,
+            (Some(b'+' | b'-' | b'*' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>'), _) => {
+                after.bytes().take(4).any(|b| b == b'=')
+            }
+            (Some(b','), _) => opens,
+            (Some(b'.'), _) => {
+                let method = after[1..].trim_start();
+                let len = method.bytes().take_while(|b| word(*b)).count();
+                CHANGING_METHODS.contains(&&method[..len])
+            }
+            _ => false,
+        };
+        if changes {
+            return true;
+        }
+    }
+    false
 }
