@@ -233,15 +233,22 @@ fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
             else {
                 return false;
             };
+            // The identifiers named `name` after the `let`: found from where the text
+            // spells the name, not by walking the rest of the block for each `let`.
             let ident = kind_id("identifier");
-            !descendants_after(block, p.end_byte(), &mut |u| {
-                u.kind_id() == ident
-                    && src.of(u) == name
-                    && src
-                        .parent(u)
-                        .is_some_and(|a| a.kind() == "arguments" && receives(cx, a))
+            let (from, to) = (p.end_byte(), block.end_byte());
+            word_occurrences(src.text, from, to, name).any(|at| {
+                block
+                    .descendant_for_byte_range(at, at + name.len())
+                    .is_some_and(|u| {
+                        u.kind_id() == ident
+                            && u.start_byte() == at
+                            && src.of(u) == name
+                            && src
+                                .parent(u)
+                                .is_some_and(|a| a.kind() == "arguments" && receives(cx, a))
+                    })
             })
-            .is_empty()
         }
         _ => false,
     }
@@ -1143,4 +1150,25 @@ pub fn typed_root(cx: &FileCx<'_>, n: Node<'_>) -> Option<Typed> {
         "struct_expression" => typed_for(last_segment(field(n, "name").map(|t| src.of(t))?)),
         _ => None,
     }
+}
+
+/// Where `name` stands as a whole word in `text[from..to]`: every identifier node
+/// whose text is `name` in that range starts at one of them.
+fn word_occurrences<'a>(
+    text: &'a str,
+    from: usize,
+    to: usize,
+    name: &'a str,
+) -> impl Iterator<Item = usize> + 'a {
+    let range = text.get(from..to).unwrap_or("");
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    range
+        .match_indices(name)
+        .map(move |(i, _)| from + i)
+        .filter(move |at| {
+            !name.is_empty()
+                && !(*at > 0 && word(bytes[*at - 1]))
+                && !bytes.get(*at + name.len()).is_some_and(|b| word(*b))
+        })
 }

@@ -86,7 +86,16 @@ pub struct FileCx<'a> {
     /// Whether code in a function or module (by node id) is test code, once per item:
     /// asked of every call, it climbed to the root and read attributes each time.
     test_items: RefCell<std::collections::HashMap<usize, bool>>,
+    /// Where the file's functions are (byte ranges, by name), found on first need:
+    /// every batch or transaction setter looks for same-file helpers, and each walked
+    /// the whole file for them.
+    fn_ranges: std::cell::OnceCell<FnRanges>,
+    /// The `impl` type around each function (by node id), for [`FileCx::impl_type`].
+    fn_impls: RefCell<std::collections::HashMap<usize, Option<String>>>,
 }
+
+/// A file's `fn` items by name, as byte ranges (in file order).
+pub type FnRanges = std::collections::HashMap<String, Vec<(usize, usize)>>;
 
 /// Methods that hand their receiver's value through unchanged.
 const PASS_THROUGH: &[&str] = &[
@@ -169,7 +178,47 @@ impl<'a> FileCx<'a> {
             refs: RefCell::new(Vec::new()),
             follow_params: std::cell::Cell::new(false),
             test_items: RefCell::new(std::collections::HashMap::new()),
+            fn_ranges: std::cell::OnceCell::new(),
+            fn_impls: RefCell::new(std::collections::HashMap::new()),
         }
+    }
+
+    /// [`impl_type`], remembered per function: every pending path or call asks it, and
+    /// outside an `impl` the climb went all the way to the root.
+    pub fn impl_type(&self, node: Node<'_>) -> Option<String> {
+        let src = self.src;
+        for a in ancestors(src, node) {
+            match a.kind() {
+                "impl_item" => return field(a, "type").map(|t| type_name(src.of(t))),
+                "function_item" => {
+                    if let Some(known) = self.fn_impls.borrow().get(&a.id()) {
+                        return known.clone();
+                    }
+                    let ty = impl_type(src, a);
+                    self.fn_impls.borrow_mut().insert(a.id(), ty.clone());
+                    return ty;
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The byte ranges of the `fn` items of the file under `root`, by name.
+    pub fn functions(&self, root: Node<'_>) -> &FnRanges {
+        let src = self.src;
+        self.fn_ranges.get_or_init(|| {
+            let mut by_name = FnRanges::new();
+            for f in descendants(root, &mut |n| n.kind() == "function_item") {
+                if let Some(name) = field(f, "name") {
+                    by_name
+                        .entry(src.of(name).to_string())
+                        .or_default()
+                        .push((f.start_byte(), f.end_byte()));
+                }
+            }
+            by_name
+        })
     }
 
     /// Whether a node is inside a `#[test]` fn or a `#[cfg(test)]` module, remembered
@@ -378,7 +427,7 @@ impl<'a> FileCx<'a> {
             })?;
         Some(RefKind::Param {
             function,
-            self_ty: impl_type(src, f),
+            self_ty: self.impl_type(f),
             index,
         })
     }
@@ -529,7 +578,7 @@ impl<'a> FileCx<'a> {
         RefKind::Path {
             segments: split_path(self.src.of(node)),
             module: self.module.clone(),
-            self_ty: impl_type(self.src, node),
+            self_ty: self.impl_type(node),
         }
     }
 
@@ -538,7 +587,7 @@ impl<'a> FileCx<'a> {
         RefKind::Call {
             segments: split_path(path),
             module: self.module.clone(),
-            self_ty: impl_type(self.src, call),
+            self_ty: self.impl_type(call),
         }
     }
 
@@ -576,7 +625,7 @@ impl<'a> FileCx<'a> {
     fn receiver_type(&self, recv: Node<'_>) -> Option<String> {
         let recv = peel(recv);
         match recv.kind() {
-            "self" => impl_type(self.src, recv),
+            "self" => self.impl_type(recv),
             "identifier" => declared_type(self.src, recv).map(|t| type_name(&t)),
             _ => None,
         }
@@ -676,7 +725,7 @@ impl<'a> FileCx<'a> {
                     RefKind::Path {
                         segments,
                         module: self.module.clone(),
-                        self_ty: impl_type(self.src, node),
+                        self_ty: self.impl_type(node),
                     },
                 );
             }
@@ -686,7 +735,7 @@ impl<'a> FileCx<'a> {
             RefKind::Path {
                 segments,
                 module: self.module.clone(),
-                self_ty: impl_type(self.src, node),
+                self_ty: self.impl_type(node),
             },
         )
     }
@@ -710,7 +759,7 @@ impl<'a> FileCx<'a> {
         }
         fields.reverse();
         let ty = match cur.kind() {
-            "self" => impl_type(src, node),
+            "self" => self.impl_type(node),
             "identifier" => match lookup(src, cur, src.of(cur)) {
                 Some(Binding::Param { ty: Some(t), .. })
                 | Some(Binding::Let { ty: Some(t), .. }) => Some(type_name(src.of(t))),
@@ -872,7 +921,7 @@ impl<'a> FileCx<'a> {
                     RefKind::Path {
                         segments: vec![name.to_string()],
                         module: self.module.clone(),
-                        self_ty: impl_type(self.src, call),
+                        self_ty: self.impl_type(call),
                     },
                 ));
                 v.provenance = Provenance::Constant;
