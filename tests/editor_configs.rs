@@ -1,7 +1,6 @@
-//! The editor set-ups that cannot be driven here: Helix's `languages.toml` parses and
-//! starts `dynalint lsp` for Rust and TOML inside a dynalint project. (No headless Helix
-//! is available from the package registries CI may use; Neovim is driven for real in
-//! tests/lsp_neovim.rs.)
+//! The editor set-ups, read as files: Helix's `languages.toml` parses and starts
+//! `dynalint lsp` for Rust and TOML inside a dynalint project. (A real Helix is driven
+//! with this file in tests/lsp_helix.rs, a real Neovim in tests/lsp_neovim.rs.)
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;

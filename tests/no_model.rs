@@ -233,3 +233,93 @@ fn init_output_passes_model_check_for_every_template_format() {
     }
     assert!(checked >= 6, "{checked}");
 }
+
+#[test]
+fn a_test_helper_s_create_table_is_named_by_what_the_tests_pass() {
+    let (_tmp, dir) = project("test-helper");
+    let (out, err, code) = dynalint(&dir, &["model", "show"]);
+    assert_eq!(code, 0, "{err}");
+    // `create_table(client, table_name)` ← `setup(client, table_name)` ←
+    // `setup(&client, &config.table_name)`, `config` from `Config::local()`.
+    assert!(out.contains("table notes-test"), "{out}{err}");
+    assert!(out.contains("tests/support/mod.rs:19 (Rust code)"), "{out}");
+    let (out, err, code) = dynalint(&dir, &["calls", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    let tables: Vec<&str> = v["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["table"]["name"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(tables, ["notes-test", "notes-test"]);
+}
+
+#[test]
+fn a_table_declared_nowhere_is_keyed_by_its_calls_and_gives_warnings_only() {
+    let (_tmp, dir) = project("declared-nowhere");
+    let (out, err, _) = dynalint(&dir, &["check"]);
+    // The put misses the key the get and the delete use: with the key only inferred
+    // from the calls, a warning that says why, never an error.
+    assert!(out.contains("warning[rejected-request]"), "{out}{err}");
+    assert!(!out.contains("error["), "{out}");
+    assert!(
+        out.contains("no file declares `Pets`: its key is inferred from how the code uses it"),
+        "{out}"
+    );
+    assert!(
+        out.contains("declared nowhere, keyed as the code's calls use it: `Pets`"),
+        "{out}"
+    );
+    let (out, _, code) = dynalint(&dir, &["model", "show"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("src/lib.rs:7 (inferred from how the code uses it)"),
+        "{out}"
+    );
+    assert!(out.contains("partition petID (S)"), "{out}");
+    // `init` writes it with its origin, and `model check` accepts it; then the
+    // declared table wins and the finding is an error.
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let toml = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
+    assert!(
+        toml.contains("# from src/lib.rs:7 (inferred from how the code uses it)"),
+        "{toml}"
+    );
+    let (_, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{err}");
+    let (out, _, _) = dynalint(&dir, &["check"]);
+    assert!(out.contains("error[rejected-request]"), "{out}");
+}
+
+/// A template may declare every service's tables; without a `dynalint.toml`, a table
+/// only it declares and no checked code calls is not said unread (another service may
+/// read it). Once `dynalint.toml` declares it, it is this code's table and is judged.
+#[test]
+fn a_template_table_no_code_calls_is_not_said_unread_until_declared() {
+    let (_tmp, dir) = project("sam-handler");
+    let template = dir.join("template.yaml");
+    let mut text = std::fs::read_to_string(&template).unwrap();
+    let audit = "  AuditTable:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: audit\n      BillingMode: PAY_PER_REQUEST\n      AttributeDefinitions:\n        - AttributeName: id\n          AttributeType: S\n        - AttributeName: actor\n          AttributeType: S\n      KeySchema:\n        - AttributeName: id\n          KeyType: HASH\n      GlobalSecondaryIndexes:\n        - IndexName: ByActor\n          KeySchema:\n            - AttributeName: actor\n              KeyType: HASH\n          Projection:\n            ProjectionType: ALL\n\n";
+    text = text.replacen("  OrdersTable:\n", &format!("{audit}  OrdersTable:\n"), 1);
+    std::fs::write(&template, text).unwrap();
+    std::fs::write(
+        dir.join("src/util.rs"),
+        "pub fn stage() -> &'static str { \"dev\" }\n",
+    )
+    .unwrap();
+    let (out, err, _) = dynalint(&dir, &["check", "--format", "json"]);
+    let v = json(&out);
+    assert_eq!(v["summary"]["model"]["source"], "inferred", "{err}");
+    let unread = |v: &serde_json::Value| {
+        v["diagnostics"].as_array().unwrap().iter().any(|d| {
+            d["rule"] == "unused-index" && d["message"].as_str().unwrap().contains("ByActor")
+        })
+    };
+    assert!(!unread(&v), "{out}");
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let (out, _, _) = dynalint(&dir, &["check", "--format", "json"]);
+    assert!(unread(&json(&out)), "{out}");
+}

@@ -154,6 +154,9 @@ fn render_op(op: &Operation, files: &[SourceFile], out: &mut String, ind: &str) 
     if op.exclusive_start_key {
         flags.push("exclusive_start_key".into());
     }
+    if op.first_item_only {
+        flags.push("first_item_only".into());
+    }
     if !op.names_complete {
         flags.push("names_incomplete".into());
     }

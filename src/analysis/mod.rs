@@ -113,6 +113,7 @@ fn finish(
         cache,
     );
     diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
+    guessed_keys_warn(model, &scanned.operations, &mut diagnostics);
     sort(&mut diagnostics);
     dedup(&mut diagnostics);
     Analysis {
@@ -121,6 +122,70 @@ fn finish(
         problems: scanned.problems,
         scan_stats: scanned.stats,
         rules_time: started.elapsed(),
+    }
+}
+
+/// A table declared nowhere, whose key is inferred from the calls being checked
+/// (`infer::usage`), is a guess: an error about a call bound to it, or naming it, is
+/// a warning that says so.
+fn guessed_keys_warn(model: &Model, operations: &[Operation], diagnostics: &mut [Diagnostic]) {
+    use crate::model::OriginKind;
+    use crate::report::Severity;
+    let guessed = |name: &str| {
+        model
+            .tables
+            .iter()
+            .any(|t| t.name == name && t.origin.kind == OriginKind::Usage)
+    };
+    if !model
+        .tables
+        .iter()
+        .any(|t| t.origin.kind == OriginKind::Usage)
+    {
+        return;
+    }
+    fn calls<'m>(
+        model: &'m Model,
+        ops: &'m [Operation],
+        out: &mut Vec<(crate::source::Location, &'m str)>,
+        depth: usize,
+    ) {
+        for op in ops {
+            if let Some(t) = bind(model, op).table {
+                out.push((
+                    crate::source::Location::new(op.file.clone(), op.span),
+                    &t.name,
+                ));
+            }
+            if depth < 4 {
+                calls(model, &op.children, out, depth + 1);
+            }
+        }
+    }
+    let mut bound = Vec::new();
+    calls(model, operations, &mut bound, 0);
+    bound.retain(|(_, t)| guessed(t));
+    for d in diagnostics
+        .iter_mut()
+        .filter(|d| d.severity == Severity::Error)
+    {
+        let at = &d.location;
+        let on_call = bound.iter().find(|(l, _)| {
+            l.file == at.file && l.span.start <= at.span.start && at.span.end <= l.span.end
+        });
+        let table = on_call.map(|(_, t)| t.to_string()).or_else(|| {
+            model
+                .tables
+                .iter()
+                .find(|t| guessed(&t.name) && d.message.contains(&format!("`{}`", t.name)))
+                .map(|t| t.name.clone())
+        });
+        if let Some(t) = table {
+            d.severity = Severity::Warning;
+            d.notes.push(format!(
+                "no file declares `{t}`: its key is inferred from how the code uses it, so this is a warning; declare the table (`dynalint init` writes a `dynalint.toml` to check) to make it an error"
+            ));
+        }
     }
 }
 

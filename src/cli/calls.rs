@@ -144,6 +144,7 @@ fn op_json(model: &Model, o: &Operation, file: Option<&SourceFile>) -> Value {
         "in_loop": o.context.in_loop.as_ref().map(|l| l.kind.clone()),
         "in_loop_via": o.context.in_loop.as_ref().and_then(|l| l.caller.as_ref()).map(|c| c.function.clone()),
         "paginated": o.paginated,
+        "first_item_only": o.first_item_only,
         "expressions": {
             "key_condition": expr(&o.key_condition),
             "filter": expr(&o.filter),

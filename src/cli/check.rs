@@ -247,7 +247,8 @@ pub(super) fn load_project(
         }
     };
     let scanned = scanner::scan_reporting(&sources.files, &ScanSettings::default(), &report);
-    let inferred = infer::infer(&root, &scanned.tables, &sources.files);
+    report("inferring the model", 0, 0);
+    let inferred = infer::infer(&root, &scanned.tables, &scanned.operations, &sources.files);
     Ok(Project {
         model: inferred.model,
         model_file: None,
@@ -384,7 +385,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
             }
         }
     }
-    let progress = (!args.quiet && std::io::stderr().is_terminal()).then(Progress::start);
+    let progress = Progress::for_stderr(args.quiet);
     let mut project = match load_project(&args.project, color, progress.as_ref()) {
         Ok(p) => p,
         Err(code) => return code,
@@ -598,12 +599,29 @@ fn model_summary(source: &ModelSource) -> json::ModelSummary {
 fn model_line(source: &ModelSource, model: &Model) -> String {
     match source {
         ModelSource::Config(_) => format!("model: {}\n", source.describe()),
-        ModelSource::Inferred(_) => format!(
-            "model: {} table{} {} (no `dynalint.toml`; `dynalint init` writes one to add figures to)\n",
-            model.tables.len(),
-            if model.tables.len() == 1 { "" } else { "s" },
-            source.describe()
-        ),
+        ModelSource::Inferred(_) => {
+            let guessed: Vec<String> = model
+                .tables
+                .iter()
+                .filter(|t| t.origin.kind == crate::model::OriginKind::Usage)
+                .map(|t| format!("`{}`", t.name))
+                .collect();
+            let guessed = if guessed.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; declared nowhere, keyed as the code's calls use {}: {} (warnings at most)",
+                    if guessed.len() == 1 { "it" } else { "them" },
+                    guessed.join(", ")
+                )
+            };
+            format!(
+                "model: {} table{} {}{guessed} (no `dynalint.toml`; `dynalint init` writes one to add figures to)\n",
+                model.tables.len(),
+                if model.tables.len() == 1 { "" } else { "s" },
+                source.describe()
+            )
+        }
         ModelSource::None => "model: none (no `dynalint.toml`, and no template or `create_table` call declares a table): rules that need a key model had no table to bind to\n".to_string(),
     }
 }

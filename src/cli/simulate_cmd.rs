@@ -1,7 +1,6 @@
 //! `dynalint simulate`: the model's figures, measured on synthetic data.
 
 use super::args::{ListFormat, SimulateArgs};
-use std::io::IsTerminal;
 
 use super::check::load_project;
 use super::out::{out, outln};
@@ -12,7 +11,7 @@ use crate::simulate::{self, SimulateOptions};
 
 pub(super) fn run(args: SimulateArgs) -> i32 {
     // Generating and replaying the data takes seconds: each phase shows on a terminal.
-    let progress = std::io::stderr().is_terminal().then(Progress::start);
+    let progress = Progress::for_stderr(false);
     let project = match load_project(&args.project, false, progress.as_ref()) {
         Ok(p) => p,
         Err(code) => return code,
@@ -27,17 +26,23 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
         &ScanSettings::from_model(&project.model),
         &report,
     );
-    report("generating data and replaying every read", 0, 0);
     let options = SimulateOptions {
         scale: args.scale,
         seed: args.seed,
         ..SimulateOptions::default()
     };
-    let result = simulate::run(
+    // The simulation's phases name what they count (tables, access patterns, calls).
+    let simulating = |phase: &'static str, done: usize, total: usize| {
+        if let Some(p) = &progress {
+            p.set_counting(phase, "", done, total);
+        }
+    };
+    let result = simulate::run_reporting(
         &project.model,
         &scanned.operations,
         &project.files,
         &options,
+        &simulating,
     );
     drop(progress);
     match result {

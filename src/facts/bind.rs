@@ -66,7 +66,7 @@ pub fn bind<'a>(model: &'a Model, op: &'a Operation) -> BoundOperation<'a> {
 
 /// The name of the field or variable an expression reads: `orders_table` of
 /// `&self.config.orders_table.clone()`; `None` for calls and literals.
-fn holder_name(text: &str) -> Option<&str> {
+pub fn holder_name(text: &str) -> Option<&str> {
     let mut t = text.trim().trim_start_matches('&').trim();
     t = t.strip_prefix("mut ").unwrap_or(t).trim_end_matches('?');
     for suffix in [

@@ -229,7 +229,7 @@ fn keys(schema: &[KeyDecl]) -> Result<(String, Option<String>), String> {
     }
 }
 
-fn blank(
+pub(super) fn blank(
     name: String,
     refs: Vec<String>,
     pk: String,
@@ -400,6 +400,7 @@ async fn read(c: &Client, env: &str) {{
             std::path::Path::new("."),
             Default::default(),
             &scanned.tables,
+            &scanned.operations,
             &[f],
         );
         let bound: Vec<Option<&str>> = scanned

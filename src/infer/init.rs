@@ -252,7 +252,13 @@ async fn setup(c: &Client) -> Result<()> {
         let f = SourceFile::new("src/bin/setup.rs", CODE);
         let scanned = scan(std::slice::from_ref(&f), &ScanSettings::default());
         let imported = crate::model::import::Imported::default();
-        super::super::infer_with(std::path::Path::new("."), imported, &scanned.tables, &[f])
+        super::super::infer_with(
+            std::path::Path::new("."),
+            imported,
+            &scanned.tables,
+            &scanned.operations,
+            &[f],
+        )
     }
 
     #[test]
@@ -325,7 +331,7 @@ async fn setup(c: &Client) -> Result<()> {
     #[test]
     fn with_no_table_the_file_is_still_valid() {
         let imported = crate::model::import::Imported::default();
-        let inf = super::super::infer_with(std::path::Path::new("."), imported, &[], &[]);
+        let inf = super::super::infer_with(std::path::Path::new("."), imported, &[], &[], &[]);
         let text = render(&inf);
         let loaded = crate::model::load_str(std::path::Path::new("dynalint.toml"), &text)
             .unwrap_or_else(|p| panic!("{p:#?}\n{text}"));

@@ -7,13 +7,14 @@
 
 pub mod from_code;
 pub mod init;
+pub mod usage;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::model::import::{self, Imported};
 use crate::model::Model;
-use crate::scanner::TableDecl;
+use crate::scanner::{Operation, TableDecl};
 use crate::source::SourceFile;
 
 /// Where the model of a run came from; the summary says it.
@@ -63,9 +64,16 @@ pub fn model_path(root: &Path) -> PathBuf {
 /// Infers the model of the project at `root`: the tables its templates declare
 /// (`model::import::discover`), then those its code creates (`decls`, found by the
 /// scanner in `files`). A table declared in both with the same keys is one table;
-/// with different keys the template's is kept and a note names both places.
-pub fn infer(root: &Path, decls: &[TableDecl], files: &[SourceFile]) -> Inferred {
-    infer_with(root, import::discover(root), decls, files)
+/// with different keys the template's is kept and a note names both places. Last,
+/// the tables the calls (`ops`) use that nothing declares, from the keys the calls
+/// agree on (`usage`, marked as such).
+pub fn infer(
+    root: &Path,
+    decls: &[TableDecl],
+    ops: &[Operation],
+    files: &[SourceFile],
+) -> Inferred {
+    infer_with(root, import::discover(root), decls, ops, files)
 }
 
 /// [`infer`] with the templates already read.
@@ -73,9 +81,10 @@ pub fn infer_with(
     root: &Path,
     mut imported: Imported,
     decls: &[TableDecl],
+    ops: &[Operation],
     files: &[SourceFile],
 ) -> Inferred {
-    let (code, code_notes) = from_code::tables(decls, files, &mut imported.tables);
+    let (code, mut code_notes) = from_code::tables(decls, files, &mut imported.tables);
     import::merge(
         &mut imported,
         Imported {
@@ -83,6 +92,14 @@ pub fn infer_with(
             ..Imported::default()
         },
     );
+    if !ops.is_empty() {
+        let mut declared = Model::empty(Arc::from(model_path(root)));
+        declared.tables = std::mem::take(&mut imported.tables);
+        let (used, notes) = usage::tables(&declared, ops, files);
+        imported.tables = declared.tables;
+        imported.tables.extend(used);
+        code_notes.extend(notes);
+    }
     infer_from(root, imported, code_notes)
 }
 

@@ -340,7 +340,13 @@ impl Project {
             let scanned = scanner::link(&indexes, &settings);
             match imported {
                 Some(imported) => {
-                    let inf = infer::infer_with(&root, imported, &scanned.tables, &healthy_files);
+                    let inf = infer::infer_with(
+                        &root,
+                        imported,
+                        &scanned.tables,
+                        &scanned.operations,
+                        &healthy_files,
+                    );
                     let a = analysis::analyze_scanned_cached(
                         &inf.model,
                         &healthy_files,

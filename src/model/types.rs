@@ -237,6 +237,9 @@ pub enum OriginKind {
     DescribeTable,
     /// A `create_table` call in the Rust code.
     RustCode,
+    /// Declared nowhere: the key the code's calls use (`infer::usage`). A guess about
+    /// the code being checked, so never the ground of an error.
+    Usage,
 }
 
 impl OriginKind {
@@ -252,6 +255,7 @@ impl OriginKind {
             Self::NoSqlWorkbench => "NoSQL Workbench",
             Self::DescribeTable => "describe-table",
             Self::RustCode => "Rust code",
+            Self::Usage => "inferred from how the code uses it",
         }
     }
 }

@@ -6,10 +6,11 @@
 
 use super::{Rule, RuleContext, RuleMeta};
 use crate::expr::ExprKind;
-use crate::facts::conditions::{and_terms, parse_condition_arg};
+use crate::facts::conditions::{and_terms, parse_condition_arg, Term};
 use crate::facts::figures;
 use crate::facts::read_cost::{items_read, Spread, PAGE_BYTES};
 use crate::facts::BoundOperation;
+use crate::model::{Index, Table};
 use crate::scanner::{ColdReason, OpKind, Operation};
 
 crate::declare_rule! {
@@ -113,6 +114,9 @@ fn truncation(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
                         figures::count(read.items)
                     );
                     report(cx, op, Some(&target), note);
+                } else {
+                    let missing = format!("`avg-item-size` of table `{}`", table.name);
+                    unknown_key_range(cx, bound, &key_terms, &target, &missing);
                 }
                 return;
             };
@@ -144,8 +148,68 @@ fn truncation(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
             );
             report(cx, op, Some(&target), note);
         }
-        Err(_) => {}
+        Err(missing) => unknown_key_range(cx, bound, &key_terms, &target, &missing.0),
     }
+}
+
+/// A Query whose key range the model cannot size: one page silently drops what lies
+/// past 1 MB, so it is flagged unless the read is bounded another way: its key
+/// selects at most one item, or the code reads only the first item of the page.
+fn unknown_key_range(
+    cx: &mut RuleContext<'_>,
+    bound: &BoundOperation<'_>,
+    key_terms: &[Term],
+    target: &str,
+    missing: &str,
+) {
+    let op = bound.op;
+    let Some(table) = bound.table else {
+        return;
+    };
+    if selects_one_item(table, bound.index, key_terms) {
+        return;
+    }
+    // `items.first()` and the like: the code wants one item, and no later page holds
+    // it. With a filter the first match can lie on a later page, so that still counts.
+    if op.first_item_only && op.filter.is_none() {
+        return;
+    }
+    let pk = bound
+        .index
+        .map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
+    let what = if key_terms.len() > 1 {
+        format!("a range of the item collection of one `{pk}`")
+    } else {
+        format!("the whole item collection of one `{pk}`")
+    };
+    cx.report(
+        op.file.clone(),
+        op.method_span,
+        format!(
+            "`query` of {target} is sent once and stops at 1 MB: it reads {what}, and every item past the first page is silently dropped"
+        ),
+    )
+    .note(format!(
+        "the model lacks {missing}, so whether the key range can exceed 1 MB is unknown; with `item-count` and `avg-item-size` (and the partition key's `cardinality` or `values`) dynalint stays silent when it fits in one page"
+    ))
+    .help(format!(
+        "{PAGINATE_HELP}; or bound the read with `limit(n)` and hand `last_evaluated_key` back to the caller"
+    ));
+}
+
+/// True when the key condition pins at most one item: equality on a partition key
+/// the model declares `unique`, or on every key attribute of the table itself (an
+/// index's keys, a GSI's above all, can repeat).
+fn selects_one_item(table: &Table, index: Option<&Index>, key_terms: &[Term]) -> bool {
+    let eq = |attr: &str| key_terms.iter().any(|t| t.attr == attr && t.op.is_eq());
+    let pk = index.map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
+    if !eq(pk) {
+        return false;
+    }
+    if table.attribute(pk).is_some_and(|a| a.unique) {
+        return true;
+    }
+    index.is_none() && table.sort_key.as_deref().is_none_or(eq)
 }
 
 /// A Scan finding without figures.
@@ -210,7 +274,33 @@ name = "Audit"
 partition-key = "Id"
 [table.attributes]
 Id = "S"
+
+[[table]]
+name = "Events"
+partition-key = "AggregateId"
+sort-key = "Version"
+[table.attributes]
+AggregateId = "S"
+Version = "N"
+email = { type = "S", unique = true }
+kind = "S"
+
+[[table.index]]
+name = "ByEmail"
+partition-key = "email"
+projection = "ALL"
+
+[[table.index]]
+name = "ByKind"
+partition-key = "kind"
+projection = "ALL"
 "#;
+
+    /// The code reads only the first item of the page (`items.first()`).
+    fn first_item(mut op: Op) -> Op {
+        op.0.first_item_only = true;
+        op
+    }
 
     fn user_query(key: &str) -> Op {
         Op::new(Query, "BlogApp")
@@ -277,7 +367,59 @@ Id = "S"
                 user_query("PK = :pk").limit("20"),
                 vec![],
             ),
-            ("query without figures", Op::new(Query, "Audit").key("Id = :i"), vec![]),
+            ("query of a whole key without figures", Op::new(Query, "Audit").key("Id = :i"), vec![]),
+            (
+                "an aggregate's events, without figures",
+                Op::new(Query, "Events").key("AggregateId = :a"),
+                vec![
+                    "`query` of `Events` is sent once and stops at 1 MB: it reads the whole item collection of one `AggregateId`",
+                ],
+            ),
+            (
+                "the events after a sequence, without figures",
+                Op::new(Query, "Events").key("AggregateId = :a AND Version > :v"),
+                vec!["it reads a range of the item collection of one `AggregateId`"],
+            ),
+            (
+                "one event by its full key",
+                Op::new(Query, "Events").key("AggregateId = :a AND Version = :v"),
+                vec![],
+            ),
+            (
+                "a GSI keyed by a unique attribute",
+                Op::new(Query, "Events").index("ByEmail").key("email = :e"),
+                vec![],
+            ),
+            (
+                "a GSI keyed by a repeating attribute",
+                Op::new(Query, "Events").index("ByKind").key("kind = :k"),
+                vec!["index `ByKind` of `Events`", "one `kind`"],
+            ),
+            (
+                "only the first item is read",
+                first_item(Op::new(Query, "Events").index("ByKind").key("kind = :k")),
+                vec![],
+            ),
+            (
+                "only the first item is read, after a filter",
+                first_item(
+                    Op::new(Query, "Events")
+                        .index("ByKind")
+                        .key("kind = :k")
+                        .filter("attribute_exists(email)"),
+                ),
+                vec!["stops at 1 MB"],
+            ),
+            (
+                "a bounded page without figures",
+                Op::new(Query, "Events").key("AggregateId = :a").limit("1"),
+                vec![],
+            ),
+            (
+                "a paginated read without figures",
+                Op::new(Query, "Events").key("AggregateId = :a").paginated(),
+                vec![],
+            ),
         ]
     }
 
@@ -295,6 +437,21 @@ Id = "S"
                 );
             }
         }
+    }
+
+    #[test]
+    fn an_unsized_key_range_names_the_figures_that_decide() {
+        let m = model(BLOG);
+        let got = run(
+            "unpaginated-query",
+            &m,
+            &[Op::new(Query, "Events").key("AggregateId = :a")],
+        );
+        let notes = format!("{:?}", got[0].notes);
+        assert!(
+            notes.contains("the model lacks `item-count` of table `Events`"),
+            "{notes}"
+        );
     }
 
     #[test]

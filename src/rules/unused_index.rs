@@ -3,7 +3,7 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::facts::figures::{bytes, group};
 use crate::facts::{BoundOperation, ProjectFacts};
-use crate::model::{Index, Projection, Table};
+use crate::model::{Index, OriginKind, Projection, Table};
 use crate::report::Severity;
 
 crate::declare_rule! {
@@ -30,7 +30,14 @@ impl Rule for UnusedIndex {
             // is (several files, calls on other tables, none on a table not known), the
             // whole table is unused: its indexes are said unread, as a note.
             if on_table.is_empty() {
-                if project_in_view(facts) {
+                // Inferred from a template that may declare every service's tables
+                // (one Terraform file for a monorepo): the reader may be another
+                // service. A table the checked code creates is its own.
+                let declared_here = matches!(
+                    table.origin.kind,
+                    OriginKind::DynalintToml | OriginKind::RustCode
+                );
+                if declared_here && project_in_view(facts) {
                     for index in &table.indexes {
                         if !read_by_code(facts, index) && !read_by_pattern(facts, table, index) {
                             report(cx, facts, table, index);

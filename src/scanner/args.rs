@@ -96,15 +96,16 @@ fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
     }
 }
 
-/// Whether a site can be a call of the function a [`RefKind::Param`] names.
-pub fn calls(site: &ArgSite, kind: &RefKind) -> bool {
+/// Whether a site can be a call of the function a [`RefKind::Param`] names; a call in
+/// test code only when `tests` says so.
+pub fn calls(site: &ArgSite, kind: &RefKind, tests: bool) -> bool {
     let RefKind::Param {
         function, self_ty, ..
     } = kind
     else {
         return false;
     };
-    if site.callee != *function || site.test {
+    if site.callee != *function || (site.test && !tests) {
         return false;
     }
     match (&site.ty, self_ty) {

@@ -70,6 +70,10 @@ pub struct LoopShape {
     /// backoff or a sleep, and does not walk a collection (`loop`, `while`, or a `for`
     /// over a range of attempts).
     pub retries: bool,
+    /// Walks the messages of one incoming client stream (`while let Some(m) =
+    /// stream.next().await` over a tonic `Streaming<T>` request): they arrive one at a
+    /// time, as the client sends them, so there is no collection to batch.
+    pub client_stream: bool,
 }
 
 impl LoopShape {
@@ -89,7 +93,16 @@ impl LoopShape {
         Self {
             pages,
             retries: names_retry && exits && over_range,
+            client_stream: false,
         }
+    }
+
+    /// [`LoopShape::of`], knowing the text of its function from the name up to the
+    /// loop (`before`): the signature and the statements that bind the loop's stream.
+    pub fn in_fn(kind: &str, text: &str, before: &str) -> Self {
+        let mut shape = Self::of(kind, text);
+        shape.client_stream = kind == "while" && walks_client_stream(text, before);
+        shape
     }
 
     /// Whether a request in this loop runs once per iteration of it. A request that
@@ -97,8 +110,65 @@ impl LoopShape {
     /// `loop`/`while` (the key travels under another name: `next`, `cursor`), is one
     /// paginated read.
     pub fn repeats(self, kind: &str, exclusive_start_key: bool) -> bool {
-        !(self.retries || (exclusive_start_key && (self.pages || kind != "for")))
+        !(self.retries
+            || self.client_stream
+            || (exclusive_start_key && (self.pages || kind != "for")))
     }
+}
+
+/// `while let Some(m) = s.next().await` (or `s.message().await`, `s.try_next().await`)
+/// where `s` is a parameter typed `Streaming<T>`, or a local bound to `r.into_inner()`
+/// of a parameter typed `Request<Streaming<T>>`: tonic's client-streaming request body.
+fn walks_client_stream(text: &str, before: &str) -> bool {
+    let squeeze = |t: &str| t.split_whitespace().collect::<String>();
+    let Some((head, _)) = text.split_once('{') else {
+        return false;
+    };
+    let head = squeeze(head);
+    let Some(rest) = head.strip_prefix("whileletSome(") else {
+        return false;
+    };
+    let Some((_, rhs)) = rest.split_once(")=") else {
+        return false;
+    };
+    let stream = [".next().await", ".message().await", ".try_next().await"]
+        .iter()
+        .find_map(|m| rhs.split_once(m).map(|(s, _)| s));
+    let Some(stream) = stream
+        .filter(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    else {
+        return false;
+    };
+    let before = squeeze(before);
+    let streaming = |ty: &str| {
+        let ty = ty.strip_prefix("mut").unwrap_or(ty);
+        ty.starts_with("Streaming<") || ty.starts_with("tonic::Streaming<")
+    };
+    let param_typed = |name: &str, pred: &dyn Fn(&str) -> bool| {
+        before.match_indices(&format!("{name}:")).any(|(i, m)| {
+            let head = before[..i].strip_suffix("mut").unwrap_or(&before[..i]);
+            matches!(head.chars().next_back(), Some('(' | ',')) && pred(&before[i + m.len()..])
+        })
+    };
+    if param_typed(stream, &streaming) {
+        return true;
+    }
+    // `let mut in_stream = request.into_inner();`
+    ["letmut", "let"].iter().any(|kw| {
+        let bind = format!("{kw}{stream}=");
+        before.match_indices(&bind).any(|(i, m)| {
+            let value = &before[i + m.len()..];
+            let Some((recv, _)) = value.split_once(".into_inner();") else {
+                return false;
+            };
+            !recv.is_empty()
+                && recv.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && param_typed(recv, &|ty: &str| {
+                    let ty = ty.strip_prefix("tonic::").unwrap_or(ty);
+                    ty.strip_prefix("Request<").is_some_and(streaming)
+                })
+        })
+    })
 }
 
 /// Whether `word` occurs in `text` as a whole word.
@@ -135,12 +205,16 @@ pub fn enclosing_loop(
                     "while_expression" => "while",
                     _ => "loop",
                 };
-                let shape = LoopShape::of(kind, src.of(anc));
+                let before = ancestors(src, anc)
+                    .find(|a| a.kind() == "function_item")
+                    .and_then(|f| src.text.get(f.start_byte()..anc.start_byte()))
+                    .unwrap_or("");
+                let shape = LoopShape::in_fn(kind, src.of(anc), before);
                 // Only the innermost paging loop pages: one around it (`for tenant in
                 // tenants { loop { .. } }`) repeats the whole read.
                 let pages_here = exclusive_start_key && !paged;
                 if !in_head && adaptor.is_none() && !shape.repeats(kind, pages_here) {
-                    paged |= !shape.retries;
+                    paged |= !shape.retries && !shape.client_stream;
                 } else if !in_head {
                     return (
                         Some(adaptor.unwrap_or(LoopInfo {

@@ -152,7 +152,9 @@ pub fn declarations(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Vec
         };
         for (name, value) in &fields {
             match name.as_str() {
-                "table_name" => decl.table = Some(r.string(*value)),
+                // A name, as requests' are: a parameter is followed to what the
+                // crate's calls pass (`create_table(client, "orders")`).
+                "table_name" => decl.table = Some(r.cx.name(*value)),
                 "key_schema" => decl.key_schema.extend(r.keys(*value)),
                 "attribute_definitions" => {
                     for a in r.items(*value, 0) {
@@ -459,7 +461,7 @@ impl<'a> Reader<'_, 'a> {
         let mut throughput = None;
         for (f, v) in fields {
             match f.as_str() {
-                "index_name" => name = Some(self.string(v)),
+                "index_name" => name = Some(self.cx.name(v)),
                 "key_schema" => key_schema.extend(self.keys(v)),
                 "projection" => projection = self.projection(v),
                 "provisioned_throughput" => throughput = self.throughput(v),

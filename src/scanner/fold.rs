@@ -342,6 +342,8 @@ fn method_span(call: Node<'_>) -> Span {
 #[derive(Default)]
 struct State {
     sent: bool,
+    /// Whether every `send()` of the chain is read only for its first item.
+    first_item: Option<bool>,
     /// `exclusive_start_key` is set inside a loop that pages (see `LoopShape`).
     paged: bool,
     /// A method no DynamoDB builder has, called before the request was sent.
@@ -366,6 +368,7 @@ fn climb_apply<'t>(
     let src = cx.src;
     let mut cur = start;
     let mut terminated = false;
+    let mut sent_here = false;
     st.end = st.end.max(start.end_byte());
     while let Some(p) = src.parent(cur) {
         match p.kind() {
@@ -383,6 +386,7 @@ fn climb_apply<'t>(
                             if name == "into_paginator" {
                                 op.paginated = true;
                             }
+                            sent_here |= name == "send";
                             st.built |= name == "build";
                             if name != "customize" && name != "build" {
                                 terminated = true;
@@ -417,6 +421,11 @@ fn climb_apply<'t>(
             "await_expression" | "try_expression" | "parenthesized_expression" => cur = p,
             _ => break,
         }
+    }
+    if sent_here && matches!(op.kind, OpKind::Query | OpKind::Scan) {
+        // Every place that sends the request must read only the first item.
+        let first = super::first_item::reads_first_item(src, cur);
+        st.first_item = Some(st.first_item.unwrap_or(true) && first);
     }
     cur
 }
@@ -936,6 +945,7 @@ fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
     if paged || st.paged {
         op.paginated = true;
     }
+    op.first_item_only = st.first_item == Some(true);
     op.fingerprint_text = fold_whitespace(src.span_text(op.span));
     for c in &mut op.children {
         c.context = op.context.clone();

@@ -369,11 +369,20 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                 if let Some(Frame::Loop { kind, span }) = stack.pop() {
                     // Known only at its end: whether the loop pages or retries.
                     let text = src.get(span.start..t.end as usize).unwrap_or_default();
-                    let shape = LoopShape::of(&kind, &String::from_utf8_lossy(text));
                     let in_fn = stack.iter().rev().find_map(|f| match f {
                         Frame::Fn { index } => Some(*index),
                         _ => None,
                     });
+                    // The function from its name to the loop: what binds its stream.
+                    let before = in_fn
+                        .and_then(|fi| fns.get(fi))
+                        .and_then(|f| src.get(f.span.start..span.start))
+                        .unwrap_or_default();
+                    let shape = LoopShape::in_fn(
+                        &kind,
+                        &String::from_utf8_lossy(text),
+                        &String::from_utf8_lossy(before),
+                    );
                     if let Some(f) = in_fn.and_then(|fi| fns.get_mut(fi)) {
                         for lc in f.loop_calls.iter_mut().filter(|c| c.span == span) {
                             lc.shape = shape;

@@ -77,6 +77,9 @@ pub struct FileIndex {
     pub structs: Vec<StructDef>,
     /// What the file's string-returning functions return, by path.
     pub returns: Vec<FnReturn>,
+    /// Associated functions returning their own type: `(type, fn, wrapped)` (see
+    /// `ctors.rs`).
+    pub ctors: Vec<(String, String, bool)>,
     /// Values given to `OnceLock`/`OnceCell` statics (`set`, `get_or_init`).
     pub once_sets: Vec<OnceSet>,
     /// What the file's calls pass, for parameters that name tables.
@@ -229,6 +232,7 @@ pub fn index_source(
         uses: Vec::new(),
         structs: Vec::new(),
         returns: Vec::new(),
+        ctors: Vec::new(),
         once_sets: Vec::new(),
         arg_sites: Vec::new(),
         fns: Vec::new(),
@@ -315,6 +319,7 @@ pub fn index_source(
         p
     };
     idx.returns = fn_returns(&cx, &nodes, &prefix);
+    idx.ctors = super::ctors::self_constructors(src, &nodes);
     idx.once_sets = once_sets(&cx, &nodes);
     let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
     idx.arg_sites = arg_sites(&cx, &nodes, test_file);

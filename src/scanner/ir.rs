@@ -437,6 +437,10 @@ pub struct Operation {
     pub paginated: bool,
     /// `exclusive_start_key`/`set_exclusive_start_key` is set.
     pub exclusive_start_key: bool,
+    /// The response is read only for its first item (`items.first()`,
+    /// `.into_iter().next()`, `items[0]`, an `is_empty()` check aside): pages after
+    /// the first hold nothing the code reads.
+    pub first_item_only: bool,
     /// `segment`/`total_segments` of a parallel Scan.
     pub total_segments: Option<ValueInfo>,
     /// Requests inside a batch or transaction, each with its own kind and table.
@@ -498,6 +502,7 @@ impl Operation {
             setters: Vec::new(),
             paginated: false,
             exclusive_start_key: false,
+            first_item_only: false,
             total_segments: None,
             children: Vec::new(),
             batch_size: None,

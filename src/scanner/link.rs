@@ -396,6 +396,8 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     op.values_complete &= helper.values_complete;
     op.paginated |= helper.paginated;
     op.exclusive_start_key |= helper.exclusive_start_key;
+    // The helper that sends the builder (`Passed`) decides how its response is read.
+    op.first_item_only |= helper.first_item_only;
     if op.children.is_empty() {
         op.children = helper.children.clone();
     }
@@ -412,6 +414,8 @@ struct Linker<'a> {
     structs: HashMap<&'a str, &'a StructDef>,
     /// Function name (last segment) → (file, index into its `returns`).
     returns: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// `(type, fn, wrapped)` of associated functions returning their own type.
+    ctors: HashSet<(&'a str, &'a str, bool)>,
     /// Every `OnceLock`/`OnceCell` `set`/`get_or_init`, with its file.
     once_sets: Vec<(usize, &'a OnceSet)>,
     /// Calls by the callee's name, with their file, for parameters that name tables.
@@ -426,9 +430,13 @@ struct Linker<'a> {
     /// parameter re-followed every call of its function: on a 10-million-line tree
     /// with a hundred copies of the same crates, the link never ended.
     param_results: RefCell<ParamResults>,
+    /// Whether calls in test code count when following a parameter: only for a
+    /// `create_table` that names no table otherwise (a test helper's table is the
+    /// one the tests use).
+    tests_count: std::cell::Cell<bool>,
 }
 
-type ParamKey = (String, usize, Option<String>, usize, String);
+type ParamKey = (String, usize, Option<String>, usize, String, bool);
 type ParamResults = HashMap<ParamKey, Option<Resolved>>;
 
 /// Linked function results by (file, index into its `returns`).
@@ -441,6 +449,7 @@ impl<'a> Linker<'a> {
         let mut field_types = HashMap::new();
         let mut structs = HashMap::new();
         let mut returns: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut ctors = HashSet::new();
         let mut once_sets = Vec::new();
         let mut arg_sites: HashMap<&str, Vec<(usize, &ArgSite)>> = HashMap::new();
         for (fi, f) in files.iter().enumerate() {
@@ -455,6 +464,7 @@ impl<'a> Linker<'a> {
                     returns.entry(last.as_str()).or_default().push((fi, ri));
                 }
             }
+            ctors.extend(f.ctors.iter().map(|(t, n, w)| (t.as_str(), n.as_str(), *w)));
             once_sets.extend(f.once_sets.iter().map(|o| (fi, o)));
             for (ci, c) in f.consts.iter().enumerate() {
                 if let Some(last) = c.path.last() {
@@ -483,11 +493,13 @@ impl<'a> Linker<'a> {
             field_types,
             structs,
             returns,
+            ctors,
             once_sets,
             arg_sites,
             fn_results: RefCell::new(HashMap::new()),
             packages: package_ids(files),
             param_results: RefCell::new(HashMap::new()),
+            tests_count: std::cell::Cell::new(false),
         }
     }
 
@@ -537,7 +549,9 @@ impl<'a> Linker<'a> {
     fn resolve_decl(&self, fi: usize, d: &mut super::create_table::TableDecl) {
         use super::create_table::ProjectionDecl;
         let r = |x: &mut Resolved| self.resolve(fi, x, 0);
-        d.table.iter_mut().for_each(r);
+        if let Some(table) = &mut d.table {
+            self.resolve_name(fi, table);
+        }
         let throughputs = d
             .throughput
             .iter_mut()
@@ -548,10 +562,26 @@ impl<'a> Linker<'a> {
         d.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
         d.attributes.iter_mut().for_each(|a| r(&mut a.attribute));
         for i in &mut d.indexes {
-            r(&mut i.name);
+            self.resolve_name(fi, &mut i.name);
             i.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
             if let Some(ProjectionDecl::Include(attrs)) = &mut i.projection {
                 attrs.iter_mut().for_each(r);
+            }
+        }
+    }
+
+    /// A name a `create_table` declares. A helper `create_table(client, table_name)`
+    /// that only tests call: the tests' name is the table's (nothing else names it).
+    fn resolve_name(&self, fi: usize, name: &mut Resolved) {
+        let original = name.clone();
+        self.resolve(fi, name, 0);
+        if matches!(name.innermost(), Resolved::Unknown { .. }) {
+            let mut again = original;
+            self.tests_count.set(true);
+            self.resolve(fi, &mut again, 0);
+            self.tests_count.set(false);
+            if !matches!(again.innermost(), Resolved::Unknown { .. }) {
+                *name = again;
             }
         }
     }
@@ -751,6 +781,7 @@ impl<'a> Linker<'a> {
                     self_ty.clone(),
                     self.packages.get(fi).copied().unwrap_or(usize::MAX),
                     pr.text.clone(),
+                    self.tests_count.get(),
                 );
                 if let Some(known) = self.param_results.borrow().get(&key) {
                     return known.clone().unwrap_or_else(|| {
@@ -809,7 +840,19 @@ impl<'a> Linker<'a> {
                 module,
                 self_ty,
             } => (self.normalise(fi, segments, self_ty.as_deref()), module),
-            RefKind::Method { ty, fields, name } => {
+            RefKind::Method {
+                ty,
+                fields,
+                name,
+                ctor,
+            } => {
+                // `let u = User::new(..)?`: `User` only if `User::new` returns a `User`
+                // (wrapped in a `Result`/`Option` exactly when the call site unwraps it).
+                if let Some((f, unwrapped)) = ctor {
+                    if !self.ctors.contains(&(ty.as_str(), f.as_str(), *unwrapped)) {
+                        return Vec::new();
+                    }
+                }
                 let mut ty = ty.as_str();
                 for f in fields {
                     match self.field_types.get(&(ty, f.as_str())) {
@@ -950,7 +993,7 @@ impl<'a> Linker<'a> {
             .get(function)
             .into_iter()
             .flatten()
-            .filter(|(_, site)| calls(site, &pr.kind))
+            .filter(|(_, site)| calls(site, &pr.kind, self.tests_count.get()))
             .collect();
         // Several packages in one repository (a Lambda per folder, each with
         // its own `handler`): the calls in the function's own package count.

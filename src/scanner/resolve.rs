@@ -48,6 +48,9 @@ pub enum RefKind {
         ty: String,
         fields: Vec<String>,
         name: String,
+        /// The receiver is a local bound to `ty::ctor(..)` (unwrapped once when the
+        /// bool says so): `ty` holds only if that function returns its own type.
+        ctor: Option<(String, bool)>,
     },
     /// A `OnceLock`/`OnceCell` static at `path`: the one value the crate sets it to.
     Once { path: Vec<String> },
@@ -613,20 +616,33 @@ impl<'a> FileCx<'a> {
             cur = peel(field(cur, "value")?);
         }
         fields.reverse();
-        let ty = self.receiver_type(cur)?;
+        let (ty, ctor) = self.receiver_type(cur)?;
         Some(RefKind::Method {
             ty,
             fields,
             name: name.to_string(),
+            ctor,
         })
     }
 
-    /// The type of a method call's receiver when it is `self` or a typed local.
-    fn receiver_type(&self, recv: Node<'_>) -> Option<String> {
+    /// The type of a method call's receiver when it is `self` or a typed local, or a
+    /// local bound to a constructor call (`let u = User::new(..)?`), which the link
+    /// phase confirms.
+    fn receiver_type(&self, recv: Node<'_>) -> Option<(String, Option<(String, bool)>)> {
         let recv = peel(recv);
         match recv.kind() {
-            "self" => self.impl_type(recv),
-            "identifier" => declared_type(self.src, recv).map(|t| type_name(&t)),
+            "self" => self.impl_type(recv).map(|t| (t, None)),
+            "identifier" => match declared_type(self.src, recv) {
+                Some(t) => Some((type_name(&t), None)),
+                None => match lookup(self.src, recv, self.src.of(recv)) {
+                    Some(Binding::Let {
+                        value: Some(v),
+                        ty: None,
+                        ..
+                    }) => constructed(self.src, v),
+                    _ => None,
+                },
+            },
             _ => None,
         }
     }
@@ -760,11 +776,7 @@ impl<'a> FileCx<'a> {
         fields.reverse();
         let ty = match cur.kind() {
             "self" => self.impl_type(node),
-            "identifier" => match lookup(src, cur, src.of(cur)) {
-                Some(Binding::Param { ty: Some(t), .. })
-                | Some(Binding::Let { ty: Some(t), .. }) => Some(type_name(src.of(t))),
-                _ => None,
-            },
+            "identifier" => local_type(src, cur, 0),
             _ => None,
         };
         match ty {
@@ -1379,6 +1391,44 @@ fn false_for_structs(base: &str) -> bool {
     .any(|s| base.ends_with(s))
 }
 
+/// `User::new(..)`, through `?`, `.await`, `.unwrap()`, `.expect(..)` and error mapping:
+/// `(type, (function, unwrapped))`, `unwrapped` when one `?`/`unwrap`/`expect` took the
+/// value out of a `Result` or `Option`. More than one, or any other call, is not followed.
+fn constructed(src: Src<'_>, value: Node<'_>) -> Option<(String, Option<(String, bool)>)> {
+    let mut cur = value;
+    let mut unwraps = 0usize;
+    for _ in 0..8 {
+        match cur.kind() {
+            "try_expression" => unwraps += 1,
+            "await_expression" | "parenthesized_expression" => {}
+            "call_expression" => {
+                if let Some((recv, name, _)) = method_call(src, cur) {
+                    match name.as_str() {
+                        "unwrap" | "expect" => unwraps += 1,
+                        "map_err" | "ok_or" | "ok_or_else" | "context" | "with_context" => {}
+                        _ => return None,
+                    }
+                    cur = recv;
+                    continue;
+                }
+                let path = call_path(src, cur)?;
+                let ty = type_segment(path)?;
+                let f = last_segment(path);
+                let upper = ty.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+                if !upper || ty == "Self" || unwraps > 1 {
+                    return None;
+                }
+                return Some((ty.to_string(), Some((f.to_string(), unwraps == 1))));
+            }
+            _ => return None,
+        }
+        cur = named_children(cur)
+            .into_iter()
+            .find(|c| !c.kind().ends_with("comment"))?;
+    }
+    None
+}
+
 /// The declared type of an identifier (parameter or annotated `let`).
 pub fn declared_type(src: Src<'_>, node: Node<'_>) -> Option<String> {
     if node.kind() != "identifier" {
@@ -1470,6 +1520,37 @@ pub fn impl_type(src: Src<'_>, node: Node<'_>) -> Option<String> {
 }
 
 /// `Repo<T>` → `Repo`, `&mut crate::a::Config` → `Config`.
+/// The type of a local or parameter: declared (`config: &Config`), or, for a `let`
+/// without one, what its value says — `Type::new_local()`, an associated function of
+/// a named type, read as its constructor, or another local (`let config = config;`).
+fn local_type(src: Src<'_>, ident: Node<'_>, depth: usize) -> Option<String> {
+    match lookup(src, ident, src.of(ident))? {
+        Binding::Param { ty: Some(t), .. } | Binding::Let { ty: Some(t), .. } => {
+            Some(type_name(src.of(t)))
+        }
+        Binding::Let {
+            ty: None,
+            value: Some(v),
+            ..
+        } if depth < 4 => {
+            let v = peel(v);
+            match v.kind() {
+                "identifier" => local_type(src, v, depth + 1),
+                "call_expression" => {
+                    let path = call_path(src, v)?;
+                    match type_segment(path)? {
+                        "Self" => impl_type(src, v),
+                        t if t.starts_with(|c: char| c.is_ascii_uppercase()) => Some(t.to_string()),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 pub fn type_name(t: &str) -> String {
     let mut t = t;
     // Smart pointers and the state extractors of web frameworks hand over the type

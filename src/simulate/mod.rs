@@ -28,4 +28,4 @@ pub mod shards;
 pub use notes::{Note, NoteKind};
 pub use render::{render_human, render_json};
 pub use report::SimulationReport;
-pub use run::{run, SimulateError, SimulateOptions};
+pub use run::{run, run_reporting, SimulateError, SimulateOptions};

@@ -93,18 +93,41 @@ pub fn run(
     sources: &[SourceFile],
     options: &SimulateOptions,
 ) -> Result<SimulationReport, SimulateError> {
+    run_reporting(model, operations, sources, options, &|_, _, _| {})
+}
+
+/// [`run`], saying how far it is (for the CLI's progress line): each phase that
+/// grows with the model or the code, with what it has done of how many —
+/// `generating tables`, `replaying access patterns`, `replaying calls`.
+pub fn run_reporting(
+    model: &Model,
+    operations: &[Operation],
+    sources: &[SourceFile],
+    options: &SimulateOptions,
+    report: crate::scanner::Report<'_>,
+) -> Result<SimulationReport, SimulateError> {
     let scale = choose_scale(model, options)?;
     let mut notes: Vec<Note> = Vec::new();
-    let mut generated: Vec<GeneratedTable> = model
-        .tables
-        .iter()
-        .map(|t| generate_table(t, &model.access_patterns, scale, options.seed, &mut notes))
-        .collect();
+    let tables = model.tables.len();
+    let mut generated: Vec<GeneratedTable> = Vec::with_capacity(tables);
+    for (i, t) in model.tables.iter().enumerate() {
+        report("generating tables", i, tables);
+        generated.push(generate_table(
+            t,
+            &model.access_patterns,
+            scale,
+            options.seed,
+            &mut notes,
+        ));
+    }
+    report("generating tables", tables, tables);
 
     let mut readers: IndexMap<(String, String), Vec<String>> = IndexMap::new();
     let mut patterns = Vec::new();
     let mut coverage = Coverage::default();
-    for p in &model.access_patterns {
+    let pattern_count = model.access_patterns.len();
+    for (i, p) in model.access_patterns.iter().enumerate() {
+        report("replaying access patterns", i, pattern_count);
         let mut r = PatternReport {
             name: p.name.clone(),
             plan: None,
@@ -153,11 +176,13 @@ pub fn run(
         }
         patterns.push(r);
     }
+    report("replaying access patterns", pattern_count, pattern_count);
 
     let mut op_reports = Vec::new();
     let mut op_plans: Vec<(String, Option<ReadPlan>)> = Vec::new();
     let mut implementers: IndexMap<String, Vec<String>> = IndexMap::new();
-    for op in operations {
+    for (i, op) in operations.iter().enumerate() {
+        report("replaying calls", i, operations.len());
         let location = locate(op, sources);
         let mut r = OperationReport {
             location: location.clone(),
@@ -228,6 +253,7 @@ pub fn run(
         }
         op_reports.push(r);
     }
+    report("replaying calls", operations.len(), operations.len());
     for pr in &mut patterns {
         pr.implemented_by = implementers.get(&pr.name).cloned().unwrap_or_default();
     }

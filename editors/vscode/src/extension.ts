@@ -6,7 +6,6 @@ import {
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
-  TransportKind,
 } from 'vscode-languageclient/node';
 
 let client: LanguageClient | undefined;
@@ -15,10 +14,12 @@ function serverOptions(): ServerOptions {
   const config = vscode.workspace.getConfiguration('dynalint');
   const command = config.get<string>('server.path')?.trim() || 'dynalint';
   const extraEnv = config.get<Record<string, string>>('server.extraEnv') ?? {};
+  // No `transport`: with `TransportKind.stdio` the client appends `--stdio` to the
+  // arguments, which `dynalint lsp` rejects; left out, the client still talks over
+  // stdio and runs exactly `<path> lsp`.
   return {
     command,
     args: ['lsp'],
-    transport: TransportKind.stdio,
     options: { env: { ...process.env, ...extraEnv } },
   };
 }

@@ -78,6 +78,8 @@ test('activation starts `dynalint lsp` for Rust files and dynalint.toml', async 
   assert.ok(c.started);
   assert.equal(c.serverOptions.command, 'dynalint', 'the default finds it on PATH');
   assert.deepEqual(c.serverOptions.args, ['lsp']);
+  // A `transport` makes the real client append `--stdio`, which `dynalint lsp` rejects.
+  assert.equal(c.serverOptions.transport, undefined);
   assert.deepEqual(c.clientOptions.documentSelector, [
     { scheme: 'file', language: 'rust' },
     { scheme: 'file', pattern: '**/dynalint.toml' },

@@ -2,7 +2,10 @@
 //! are not): `new Table(this, "Id", { partitionKey: { name, type }, .. })` — or any
 //! construct given a `partitionKey`, such as a project's own wrapper — its
 //! `addGlobalSecondaryIndex`/`addLocalSecondaryIndex` calls, and the `environment`
-//! entries that hand `table.tableName` to a function.
+//! entries that hand `table.tableName` to a function. A CDK app in Python is read the
+//! same way ([`Dialect::Python`]): `dynamodb.Table(self, "Id", partition_key=
+//! dynamodb.Attribute(name=.., type=..))`, keyword arguments read as the props object
+//! they stand for (`partition_key` is `partitionKey`).
 //!
 //! Only object literals are read, with a small tokenizer: a TypeScript parser would be
 //! a large dependency for what CDK writes as plain literals, and tree-sitter is the
@@ -24,6 +27,36 @@ pub fn mentions_table(text: &str) -> bool {
     text.contains("aws-dynamodb") || text.contains("partitionKey")
 }
 
+/// True when a Python file may declare a table.
+pub fn mentions_table_py(text: &str) -> bool {
+    text.contains("aws_dynamodb") || text.contains("partition_key")
+}
+
+/// The language of a CDK app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    TypeScript,
+    /// Constructs are plain calls, props keyword arguments in snake_case.
+    Python,
+}
+
+/// `partition_key` → `partitionKey`: Python's props are TypeScript's, snake_cased.
+fn camel(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut up = false;
+    for c in s.chars() {
+        if c == '_' && !out.is_empty() {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
     Ident(String),
@@ -34,13 +67,27 @@ enum Tok {
 }
 
 /// Tokens with their byte offsets. Unknown characters are skipped.
-fn tokens(text: &str) -> Vec<(Tok, usize)> {
+fn tokens(text: &str, dialect: Dialect) -> Vec<(Tok, usize)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
+    let python = dialect == Dialect::Python;
     while i < b.len() {
         let c = b[i];
         match c {
+            b'#' if python => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            // A docstring: prose, and its quotes would confuse the strings after it.
+            b'"' | b'\'' if python && b.get(i + 1) == Some(&c) && b.get(i + 2) == Some(&c) => {
+                i += 3;
+                while i + 2 < b.len() && !(b[i] == c && b[i + 1] == c && b[i + 2] == c) {
+                    i += 1;
+                }
+                i += 3;
+            }
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 while i < b.len() && b[i] != b'\n' {
                     i += 1;
@@ -197,6 +244,7 @@ struct Reader<'t> {
     pos: usize,
     /// The text's length: where a value that runs to the end ends.
     len: usize,
+    python: bool,
 }
 
 impl Reader<'_> {
@@ -311,7 +359,19 @@ impl Reader<'_> {
                 self.pos += 1;
                 Val::Num(n)
             }
-            Some(Tok::Ident(_)) => self.path(),
+            Some(Tok::Ident(_)) => {
+                let path = self.path();
+                // `dynamodb.Attribute(name="pk", type=..)`: in Python the props object
+                // is the call's keyword arguments.
+                if self.python && self.is('(') {
+                    self.pos += 1;
+                    return match arguments(self).pop() {
+                        Some(Val::Obj(kw)) => Val::Obj(kw),
+                        _ => Val::Other,
+                    };
+                }
+                path
+            }
             _ => Val::Other,
         };
         // `a.b()`, `x as T`, `a + b`: not a literal.
@@ -332,18 +392,25 @@ struct Decl {
 /// Imports the tables of one CDK app: its TypeScript files, read together (the stack
 /// that declares a table and the one that hands it to a function are often apart).
 pub fn import_app(files: &[(FilePath, String)]) -> Imported {
+    import_app_in(files, Dialect::TypeScript)
+}
+
+/// [`import_app`] for an app in `dialect`.
+pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported {
+    let python = dialect == Dialect::Python;
     let mut out = Imported::default();
     let mut decls: Vec<Decl> = Vec::new();
     let mut index_calls = Vec::new();
     let mut env = Vec::new();
     let mut looks_up_others = false;
     for (path, text) in files {
-        let toks = tokens(text);
+        let toks = tokens(text, dialect);
         let mut found = Found::new(path.clone(), OriginKind::Cdk);
         let mut r = Reader {
             toks: &toks,
             pos: 0,
             len: text.len(),
+            python,
         };
         while r.pos < toks.len() {
             let at = r.pos;
@@ -372,9 +439,15 @@ pub fn import_app(files: &[(FilePath, String)]) -> Imported {
                     }
                 }
                 Tok::Ident(w)
-                    if w == "addGlobalSecondaryIndex" || w == "addLocalSecondaryIndex" =>
+                    if matches!(
+                        w.as_str(),
+                        "addGlobalSecondaryIndex"
+                            | "addLocalSecondaryIndex"
+                            | "add_global_secondary_index"
+                            | "add_local_secondary_index"
+                    ) =>
                 {
-                    let kind = if w.starts_with("addGlobal") {
+                    let kind = if w.starts_with("addGlobal") || w.starts_with("add_global") {
                         IndexKind::Global
                     } else {
                         IndexKind::Local
@@ -389,9 +462,66 @@ pub fn import_app(files: &[(FilePath, String)]) -> Imported {
                         }
                     }
                 }
-                Tok::Ident(w) if w == "fromTableName" || w == "fromTableArn" => {
+                Tok::Ident(w)
+                    if matches!(
+                        w.as_str(),
+                        "fromTableName" | "fromTableArn" | "from_table_name" | "from_table_arn"
+                    ) =>
+                {
                     looks_up_others = true;
                     r.pos += 1;
+                }
+                // Python: `dynamodb.Table(self, "Id", partition_key=..)`, any call
+                // (a construct of the project's own too) whose keywords hold a
+                // `partition_key`; other calls are read for their `environment`.
+                Tok::Ident(w)
+                    if python
+                        && w != "environment"
+                        && at.checked_sub(1).map(|p| &toks[p].0) != Some(&Tok::Punct('.')) =>
+                {
+                    let var = assigned_name(&toks, at);
+                    let callee = r.path();
+                    if !r.is('(') {
+                        continue;
+                    }
+                    r.pos += 1;
+                    let args = arguments(&mut r);
+                    for a in &args {
+                        collect_env(a, 0, &mut env);
+                    }
+                    let Val::Path(segments) = &callee else {
+                        continue;
+                    };
+                    let method = segments.last().map(String::as_str);
+                    let owner = segments.len().checked_sub(2).map(|i| segments[i].clone());
+                    match method {
+                        Some(m @ ("add_global_secondary_index" | "add_local_secondary_index")) => {
+                            let kind = if m.starts_with("add_global") {
+                                IndexKind::Global
+                            } else {
+                                IndexKind::Local
+                            };
+                            if let (Some(owner), Some(props)) = (owner, args.into_iter().last()) {
+                                index_calls.push((owner, kind, props, toks[at].1));
+                            }
+                            continue;
+                        }
+                        Some("from_table_name" | "from_table_arn") => {
+                            looks_up_others = true;
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    if let (Some(id), Some(props)) = (args.get(1), args.get(2)) {
+                        if props.get("partitionKey").is_some() {
+                            let offset = toks[at].1;
+                            if let Some(t) =
+                                table(id, props, offset, text, &mut found, callee_name(&callee))
+                            {
+                                decls.push(Decl { var, table: t });
+                            }
+                        }
+                    }
                 }
                 Tok::Ident(w) if w == "environment" => {
                     r.pos += 1;
@@ -426,7 +556,10 @@ pub fn import_app(files: &[(FilePath, String)]) -> Imported {
     for (var, value) in env {
         let Val::Path(p) = value else { continue };
         let Some(last) = p.last() else { continue };
-        if last != "tableName" && last != "tableArn" {
+        if !matches!(
+            last.as_str(),
+            "tableName" | "tableArn" | "table_name" | "table_arn"
+        ) {
             continue;
         }
         let holder = decls
@@ -463,7 +596,10 @@ fn collect_env(v: &Val, depth: usize, out: &mut Vec<(String, Val)>) {
     match v {
         Val::Obj(entries) => {
             for (k, v, _) in entries {
-                if let (true, Val::Obj(vars)) = (k == "environment", v) {
+                // `environment` of a function; `environment_variables` of a project's
+                // own function construct.
+                let env = k == "environment" || k == "environmentVariables";
+                if let (true, Val::Obj(vars)) = (env, v) {
                     out.extend(vars.iter().map(|(k, v, _)| (k.clone(), v.clone())));
                 }
                 collect_env(v, depth + 1, out);
@@ -483,16 +619,30 @@ fn callee_name(v: &Val) -> &str {
     v.last().unwrap_or("construct")
 }
 
-/// `( a, b, c )` up to the closing parenthesis.
+/// `( a, b, c )` up to the closing parenthesis. In Python, keyword arguments
+/// (`partition_key=..`) are one props object after the positional ones, its keys
+/// camelCased.
 fn arguments(r: &mut Reader<'_>) -> Vec<Val> {
     let mut args = Vec::new();
-    while let Some(t) = r.peek() {
+    let mut kwargs = Vec::new();
+    while let Some(t) = r.peek().cloned() {
         match t {
             Tok::Punct(')') => {
                 r.pos += 1;
                 break;
             }
             Tok::Punct(',') => r.pos += 1,
+            Tok::Ident(k)
+                if r.python
+                    && r.toks.get(r.pos + 1).map(|(t, _)| t) == Some(&Tok::Punct('='))
+                    && r.toks.get(r.pos + 2).map(|(t, _)| t) != Some(&Tok::Punct('=')) =>
+            {
+                let start = r.offset();
+                r.pos += 2;
+                let v = r.value(1);
+                let end = r.offset().max(start);
+                kwargs.push((camel(&k), v, Span::new(start, end)));
+            }
             _ => {
                 let before = r.pos;
                 args.push(r.value(0));
@@ -501,6 +651,9 @@ fn arguments(r: &mut Reader<'_>) -> Vec<Val> {
                 }
             }
         }
+    }
+    if !kwargs.is_empty() {
+        args.push(Val::Obj(kwargs));
     }
     args
 }

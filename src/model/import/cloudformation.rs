@@ -220,6 +220,17 @@ impl<'t> Template<'t> {
         }
     }
 
+    /// `!Ref P` of a parameter `P` with no `Default`: a value only the deployment
+    /// knows (another stack's output, typically).
+    fn parameter_without_default<'n>(&self, node: &'n Node) -> Option<&'n str> {
+        let ("Ref", arg) = intrinsic(node)? else {
+            return None;
+        };
+        let name = arg.text()?;
+        let p = self.parameters?.get(name)?;
+        p.get("Default").is_none().then_some(name)
+    }
+
     /// A parameter's `Default`, when it has one.
     fn default_of(&self, name: &str) -> Option<&'t Node> {
         self.parameters?.get(name)?.get("Default")
@@ -456,6 +467,8 @@ pub fn add_env_refs(cfn: &Template<'_>, doc: &Node, found: &mut Found) {
             }
         } else if let Some(name) = cfn.name(value).filter(|n| names_something(n)) {
             found.env_names.push((var.to_string(), name));
+        } else if let Some(param) = cfn.parameter_without_default(value) {
+            found.env_params.push((var.to_string(), param.to_string()));
         }
     }
 }

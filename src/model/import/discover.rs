@@ -16,7 +16,14 @@ use crate::source::{FilePath, Span};
 const MAX_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Folders never searched.
-const SKIPPED_DIRS: &[&str] = &["target", "node_modules", "cdk.out", "vendor"];
+const SKIPPED_DIRS: &[&str] = &[
+    "target",
+    "node_modules",
+    "cdk.out",
+    "vendor",
+    "venv",
+    "site-packages",
+];
 
 /// What a file must mention to be worth parsing: a CloudFormation type (a template
 /// may declare tables, or only functions that name another template's), a key field of
@@ -30,6 +37,11 @@ pub fn discover(root: &Path) -> Imported {
     let mut documents = Vec::new();
     let mut terraform_dirs: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     let mut cdk_apps = Vec::new();
+    // TypeScript that may belong to a CDK app whose `cdk.json` is not here (a
+    // subfolder checked out alone, an app driven by a parent's tooling).
+    let mut loose_ts = Vec::new();
+    // Python that may be a CDK app (`app.py` and the stacks it imports).
+    let mut python = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(true)
         .require_git(false)
@@ -69,9 +81,14 @@ pub fn discover(root: &Path) -> Imported {
                 .or_default()
                 .push(p.to_path_buf()),
             "yaml" | "yml" | "json" | "template" => documents.push(p.to_path_buf()),
+            "ts" if is_app_typescript(p) => loose_ts.push(p.to_path_buf()),
+            "py" if !p.components().any(|c| c.as_os_str() == "tests") => {
+                python.push(p.to_path_buf())
+            }
             _ => {}
         }
     }
+    loose_ts.retain(|p| !cdk_apps.iter().any(|app| p.starts_with(app)));
     let mut cdk_sources = Vec::new();
     for app in cdk_apps {
         let synthesised: Vec<PathBuf> = std::fs::read_dir(app.join("cdk.out"))
@@ -115,6 +132,29 @@ pub fn discover(root: &Path) -> Imported {
             }
         }
     }
+    // Without a `cdk.json`, the files that import the CDK are the app: one of them
+    // importing its DynamoDB module is as plain a declaration as `cdk.json` next to it.
+    let mut loose: Vec<PathBuf> = loose_ts
+        .into_iter()
+        .filter(|p| read_quiet(p).is_some_and(|t| imports_cdk(&t)))
+        .collect();
+    loose.sort();
+    if !loose.is_empty() {
+        cdk_sources.push(loose);
+    }
+    // A CDK app in Python: the files that import `aws_cdk`, read together.
+    python.sort();
+    let py_texts: Vec<(FilePath, String)> = python
+        .iter()
+        .filter_map(|p| Some((Arc::from(p.as_path()), read_quiet(p)?)))
+        .filter(|(_, t)| t.contains("aws_cdk"))
+        .collect();
+    if py_texts.iter().any(|(_, t)| cdk_ts::mentions_table_py(t)) {
+        merge(
+            &mut out,
+            cdk_ts::import_app_in(&py_texts, cdk_ts::Dialect::Python),
+        );
+    }
     for files in cdk_sources {
         let texts: Vec<(FilePath, String)> = files
             .iter()
@@ -153,6 +193,31 @@ fn plainly_a_template(p: &Path, text: &str) -> bool {
         ]
         .iter()
         .any(|m| text.contains(m))
+}
+
+/// TypeScript that is an app's source: not a declaration file, a test, or a test folder's.
+fn is_app_typescript(p: &Path) -> bool {
+    let s = p.to_string_lossy();
+    !s.ends_with(".d.ts")
+        && !s.ends_with(".test.ts")
+        && !p.components().any(|c| c.as_os_str() == "test")
+}
+
+/// Whether TypeScript imports the AWS CDK (v2 `aws-cdk-lib`, v1 `@aws-cdk/...`).
+fn imports_cdk(text: &str) -> bool {
+    text.contains("'aws-cdk-lib")
+        || text.contains("\"aws-cdk-lib")
+        || text.contains("'@aws-cdk/")
+        || text.contains("\"@aws-cdk/")
+}
+
+/// A file's text when it is small enough to be an app's source; no note otherwise
+/// (most TypeScript is no CDK app, and `read` notes the files that are).
+fn read_quiet(p: &Path) -> Option<String> {
+    if std::fs::metadata(p).ok()?.len() > MAX_BYTES {
+        return None;
+    }
+    std::fs::read_to_string(p).ok()
 }
 
 /// The TypeScript of a CDK app (not its tests, declarations or dependencies), in path

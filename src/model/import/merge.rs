@@ -87,6 +87,7 @@ pub fn merge(into: &mut Imported, more: Imported) {
     into.notes.extend(more.notes);
     into.files.extend(more.files);
     into.env_names.extend(more.env_names);
+    into.env_params.extend(more.env_params);
     for t in more.tables {
         match into.tables.iter_mut().find(|k| k.name == t.name) {
             Some(kept) if same_keys(kept, &t) => join(kept, &t),
@@ -105,6 +106,33 @@ pub fn merge(into: &mut Imported, more: Imported) {
             }
         }
     }
+    // Variables handed a stack parameter named after exactly one table.
+    for (var, param) in &into.env_params {
+        let mut named = into.tables.iter_mut().filter(|t| named_after(param, t));
+        if let (Some(t), None) = (named.next(), named.next()) {
+            if !t.refs.contains(var) {
+                t.refs.push(var.clone());
+            }
+        }
+    }
+}
+
+/// Whether a stack parameter is named after a table: its logical id or its name, with
+/// `Name` or `Arn` after it (`AccountsTableName` for `AccountsTable`), or the same
+/// words with `Table` left out (`OrdersTableName` for a table `Orders`).
+fn named_after(param: &str, t: &Table) -> bool {
+    let p = param
+        .strip_suffix("Name")
+        .or_else(|| param.strip_suffix("Arn"))
+        .unwrap_or(param);
+    let bare = |s: &str| {
+        let s = s.to_ascii_lowercase();
+        s.strip_suffix("table").map(str::to_string).unwrap_or(s)
+    };
+    [t.origin.id.as_deref(), Some(t.name.as_str())]
+        .into_iter()
+        .flatten()
+        .any(|c| c.eq_ignore_ascii_case(p) || (!bare(p).is_empty() && bare(c) == bare(p)))
 }
 
 /// Gives a `[[table]]` that leaves its keys to an imported file (it only adds figures)

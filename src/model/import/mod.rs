@@ -45,6 +45,10 @@ pub struct Imported {
     /// (`TABLE: orders-${Stage}` in one template, the table in another), as
     /// (variable, name): they become refs when a table of that name is merged in.
     pub env_names: Vec<(String, String)>,
+    /// Environment variables handed a stack parameter with no default (`TABLE_NAME:
+    /// !Ref AccountsTableName`, the table declared by another stack), as (variable,
+    /// parameter): a parameter named after one table of another file names it.
+    pub env_params: Vec<(String, String)>,
 }
 
 /// A file that was read as one of the formats.
@@ -89,6 +93,7 @@ pub(crate) struct Found {
     tables: Vec<Table>,
     notes: Vec<ImportNote>,
     env_names: Vec<(String, String)>,
+    env_params: Vec<(String, String)>,
 }
 
 impl Found {
@@ -99,6 +104,7 @@ impl Found {
             tables: Vec::new(),
             notes: Vec::new(),
             env_names: Vec::new(),
+            env_params: Vec::new(),
         }
     }
 
@@ -136,6 +142,7 @@ impl Found {
             tables: self.tables,
             notes: self.notes,
             env_names: self.env_names,
+            env_params: self.env_params,
         }
     }
 }
@@ -146,6 +153,8 @@ enum Format {
     Terraform,
     /// A CDK app's TypeScript.
     CdkTypeScript,
+    /// A CDK app's Python.
+    CdkPython,
     /// YAML or JSON; which document it is decides after parsing.
     Document,
 }
@@ -154,6 +163,7 @@ fn format_of(path: &Path) -> Format {
     match path.extension().and_then(|e| e.to_str()) {
         Some("tf" | "tfvars") => Format::Terraform,
         Some("ts") => Format::CdkTypeScript,
+        Some("py") => Format::CdkPython,
         _ => Format::Document,
     }
 }
@@ -183,6 +193,12 @@ fn import_known(path: &Path, text: &str) -> Option<Imported> {
     match format_of(path) {
         Format::Terraform => return Some(terraform::import(file, text)),
         Format::CdkTypeScript => return Some(cdk_ts::import_app(&[(file, text.to_string())])),
+        Format::CdkPython => {
+            return Some(cdk_ts::import_app_in(
+                &[(file, text.to_string())],
+                cdk_ts::Dialect::Python,
+            ))
+        }
         Format::Document => {}
     }
     let doc = match tree::parse(text) {

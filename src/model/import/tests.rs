@@ -556,3 +556,106 @@ fn serverless_resources_in_included_files_read_with_the_service_variables() {
         .message
         .starts_with("cannot read `resources/missing.yml`"));
 }
+
+/// A CDK app checked out without its `cdk.json` (the repository's infrastructure
+/// folder alone, or an app driven from a parent folder): the TypeScript that imports
+/// the CDK is the app, read as if `cdk.json` were there; other TypeScript is not.
+#[test]
+fn cdk_typescript_without_cdk_json() {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap().flatten() {
+            if e.file_name() == "cdk.json" {
+                continue;
+            }
+            if e.path().is_dir() {
+                copy(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let app = tmp.path().join("infra");
+    copy(&fixture("cdk-ts"), &app);
+    // A front end's TypeScript that names a `partitionKey` is no CDK app.
+    std::fs::create_dir_all(tmp.path().join("web")).unwrap();
+    std::fs::write(
+        tmp.path().join("web/api.ts"),
+        "export const q = { partitionKey: { name: 'x', type: 'S' } };\n",
+    )
+    .unwrap();
+    let i = discover(tmp.path());
+    assert_eq!(
+        names(&i),
+        ["orders-{region}", "{StackName}-Carts-{suffix}", "audit"],
+        "{}",
+        notes(&i)
+    );
+    assert_eq!(table(&i, "orders-{region}").refs, ["ORDERS_TABLE"]);
+    assert_eq!(table(&i, "audit").partition_key, "id");
+    assert!(!i.tables.iter().any(|t| t.partition_key == "x"));
+}
+
+/// A function's stack takes another stack's table name as a parameter with no default:
+/// a parameter named after one table (its logical id or name, `Name` after it) names
+/// it; one named after no table (`AuditTableName`) or not after a table (`Stage`) names
+/// none.
+#[test]
+fn a_stack_parameter_named_after_a_table_of_another_stack_names_it() {
+    let i = discover(&fixture("cross-stack-parameter"));
+    assert_eq!(
+        names(&i),
+        ["Accounts", "{StackName}-Ledger-{suffix}"],
+        "{}",
+        notes(&i)
+    );
+    assert_eq!(table(&i, "Accounts").refs, ["TABLE_NAME"]);
+    assert_eq!(table(&i, "{StackName}-Ledger-{suffix}").refs, ["LEDGER"]);
+    assert!(i.notes.is_empty(), "{}", notes(&i));
+}
+
+/// A CDK app in Python: constructs are calls with keyword arguments, read as the props
+/// objects they stand for; Python that does not import the CDK declares nothing.
+#[test]
+fn cdk_python() {
+    let i = discover(&fixture("cdk-py"));
+    assert_eq!(
+        names(&i),
+        ["orders", "{StackName}-Carts-{suffix}"],
+        "{}",
+        notes(&i)
+    );
+    let orders = table(&i, "orders");
+    assert_eq!(orders.origin.kind, OriginKind::Cdk);
+    assert_eq!(orders.origin.id.as_deref(), Some("Orders"));
+    assert_eq!(orders.origin.line, 16);
+    assert_eq!(orders.partition_key, "PK");
+    assert_eq!(orders.sort_key.as_deref(), Some("SK"));
+    assert_eq!(orders.billing_mode, Some(BillingMode::PayPerRequest));
+    let by_status = orders.index("ByStatus").unwrap();
+    assert_eq!(by_status.partition_key, "status");
+    assert_eq!(by_status.projection, Projection::KeysOnly);
+    assert_eq!(orders.refs, ["ORDERS_TABLE"]);
+    let carts = table(&i, "{StackName}-Carts-{suffix}");
+    assert_eq!(carts.attribute("cartId").map(|a| a.ty.as_str()), Some("N"));
+    assert_eq!(carts.refs, ["CARTS_TABLE"]);
+    assert!(i.notes.is_empty(), "{}", notes(&i));
+}
+
+/// Python cut off anywhere (inside a docstring, a call, a keyword) imports without a
+/// panic, every span inside the text.
+#[test]
+fn cdk_python_cut_anywhere() {
+    let text = std::fs::read_to_string(fixture("cdk-py/shop/shop_stack.py")).unwrap();
+    for end in (0..text.len()).filter(|e| text.is_char_boundary(*e)) {
+        let cut = &text[..end];
+        let i = import_file(Path::new("stack.py"), cut);
+        for t in &i.tables {
+            assert!(t.span.end <= cut.len());
+            for (_, s) in t.fields.iter() {
+                assert!(s.end <= cut.len(), "{end}");
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Notes, kept in DynamoDB by the caller's client.

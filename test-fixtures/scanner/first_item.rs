@@ -1,0 +1,116 @@
+// How a Query's response is read: for its first item at most (first_item_only), or more.
+use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::Client;
+
+// `.items.and_then(|items| items.into_iter().next())` after `map_err(..)?`: first only.
+async fn account_by_email(client: &Client, email: &str) -> Result<Account, Error> {
+    let res = client
+        .query()
+        .table_name("Accounts")
+        .index_name("email-index")
+        .key_condition_expression("email = :e")
+        .expression_attribute_values(":e", AttributeValue::S(email.to_string()))
+        .send()
+        .await
+        .map_err(|e| Error::Query(e.to_string()))?;
+    let item = res
+        .items
+        .and_then(|items| items.into_iter().next())
+        .ok_or(Error::NotFound)?;
+    Account::from_item(&item)
+}
+
+// `let items = response.items(); items.first()`: first only.
+async fn user_by_email(client: &Client, email: String) -> Result<User, Error> {
+    let response = client
+        .query()
+        .table_name("Users")
+        .index_name("EmailIndex")
+        .key_condition_expression("email = :email")
+        .expression_attribute_values(":email", AttributeValue::S(email))
+        .send()
+        .await?;
+    let items = response.items();
+    let first_item = items.first().ok_or(Error::NotFound)?;
+    User::from_item(first_item)
+}
+
+// `match .. { Ok(result) => if let Some(items) = result.items { items[0] } }`: first only.
+async fn book(client: &Client, id: String) -> Value {
+    match client
+        .query()
+        .table_name("Books")
+        .key_condition_expression("PK = :pk AND begins_with(SK, :p)")
+        .expression_attribute_values(":pk", AttributeValue::S("book".into()))
+        .expression_attribute_values(":p", AttributeValue::S(format!("{id}#")))
+        .send()
+        .await
+    {
+        Ok(result) => {
+            if let Some(items) = result.items {
+                if !items.is_empty() {
+                    return to_json(items[0].clone());
+                }
+            }
+            not_found()
+        }
+        Err(e) => error(e),
+    }
+}
+
+// Dropped unread: not a first-item read (nothing says the code wants one item).
+async fn touch(client: &Client) -> Result<(), Error> {
+    client
+        .query()
+        .table_name("Books")
+        .key_condition_expression("PK = :pk")
+        .expression_attribute_values(":pk", AttributeValue::S("book".into()))
+        .send()
+        .await?;
+    Ok(())
+}
+
+// Every item collected: not first only.
+async fn books(client: &Client) -> Result<Vec<Value>, Error> {
+    match client
+        .query()
+        .table_name("Books")
+        .key_condition_expression("PK = :pk")
+        .expression_attribute_values(":pk", AttributeValue::S("book".into()))
+        .send()
+        .await
+    {
+        Ok(result) => Ok(result
+            .items
+            .unwrap_or_default()
+            .into_iter()
+            .map(to_json)
+            .collect()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+// The first item, and the page's length: not first only.
+async fn first_and_count(client: &Client) -> Result<(Value, usize), Error> {
+    let out = client
+        .query()
+        .table_name("Books")
+        .key_condition_expression("PK = :pk")
+        .expression_attribute_values(":pk", AttributeValue::S("book".into()))
+        .send()
+        .await?;
+    let items = out.items();
+    Ok((to_json(items[0].clone()), items.len()))
+}
+
+// The response handed back to the caller: not first only.
+async fn page(client: &Client) -> Result<QueryOutput, Error> {
+    let out = client
+        .query()
+        .table_name("Books")
+        .key_condition_expression("PK = :pk")
+        .expression_attribute_values(":pk", AttributeValue::S("book".into()))
+        .send()
+        .await?;
+    Ok(out)
+}
