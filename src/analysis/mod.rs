@@ -104,15 +104,24 @@ fn finish(
     cache: Option<&mut RuleCache>,
 ) -> Analysis {
     let started = std::time::Instant::now();
+    let (findings, allows) = match cache {
+        Some(c) => (Some(&mut c.findings), Some(&mut c.allows)),
+        None => (None, None),
+    };
     let mut diagnostics = run_rules_with(
         model,
         files,
         other_languages,
         &scanned.operations,
         selection,
-        cache,
+        findings,
     );
-    diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
+    diagnostics = match allows {
+        Some(a) => {
+            suppress::apply_cached(files, &scanned.operations, diagnostics, selection, model, a)
+        }
+        None => suppress::apply(files, &scanned.operations, diagnostics, selection, model),
+    };
     guessed_keys_warn(model, &scanned.operations, &mut diagnostics);
     sort(&mut diagnostics);
     dedup(&mut diagnostics);
@@ -222,7 +231,7 @@ fn run_rules_with(
     other_languages: &[OtherSources],
     operations: &[Operation],
     selection: &RuleSelection,
-    cache: Option<&mut RuleCache>,
+    cache: Option<&mut rule_cache::FindingCache>,
 ) -> Vec<Diagnostic> {
     let mut bound: Vec<BoundOperation<'_>> = Vec::new();
     for op in operations {

@@ -504,6 +504,8 @@ fn worth_resolving(text: &str) -> bool {
     }
     text.contains('"')
         || text.contains("env")
+        // `table_name.unwrap_or(TABLE_NAME)`: a default name.
+        || core.contains(".unwrap_or(")
         || text.contains("format")
         || text.chars().next().is_some_and(|c| c.is_ascii_uppercase())
         || core

@@ -57,6 +57,7 @@ mod key_conditions;
 mod lex;
 mod link;
 mod parse;
+mod relink;
 mod resolve;
 mod returns;
 mod scope;
@@ -72,6 +73,7 @@ use rayon::prelude::*;
 pub use create_table::TableDecl;
 pub use index::{may_call_dynamodb, module_of, FileIndex};
 pub use ir::*;
+pub use relink::LinkState;
 pub use stats::ScanStats;
 
 use crate::model::Model;

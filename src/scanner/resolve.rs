@@ -366,6 +366,17 @@ impl<'a> FileCx<'a> {
                     return self.string_at(body, depth + 1);
                 }
             }
+            // `table_name.unwrap_or(TABLE_NAME)` of a parameter `table_name:
+            // Option<&str>`: the crate's default, known by the parameter's name too (a
+            // `refs` entry matches it), as a library's constructor offers it.
+            if name == "unwrap_or" && self.optional_param(recv) {
+                if let Some(default) = call_args(call).first() {
+                    return Resolved::Const {
+                        name: src.of(peel(recv)).to_string(),
+                        value: Box::new(self.string_at(*default, depth + 1)),
+                    };
+                }
+            }
             if PASS_THROUGH.contains(&name.as_str()) {
                 return self.string_at(recv, depth + 1);
             }
@@ -411,6 +422,16 @@ impl<'a> FileCx<'a> {
             Some(Binding::Pattern) => Resolved::unknown(format!("`{name}` is bound by a pattern")),
             None => self.path(node),
         }
+    }
+
+    /// Whether `node` is a parameter declared `Option<..>`.
+    fn optional_param(&self, node: Node<'_>) -> bool {
+        let n = peel(node);
+        n.kind() == "identifier"
+            && matches!(
+                lookup(self.src, n, self.src.of(n)),
+                Some(Binding::Param { ty: Some(t) }) if self.src.of(t).trim_start_matches('&').trim().starts_with("Option<")
+            )
     }
 
     /// The parameter `name` of the function around `at`, as a reference to the
