@@ -1177,8 +1177,10 @@ fn word_occurrences<'a>(
         .match_indices(name)
         .map(move |(i, _)| from + i)
         .filter(move |at| {
+            let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+            let after = bytes.get(*at + name.len());
             !name.is_empty()
-                && !(*at > 0 && word(bytes[*at - 1]))
-                && !bytes.get(*at + name.len()).is_some_and(|b| word(*b))
+                && !before.is_some_and(|b| word(*b))
+                && !after.is_some_and(|b| word(*b))
         })
 }

@@ -1650,7 +1650,8 @@ fn may_change(text: &str, from: usize, to: usize, name: &str) -> bool {
         let at = from + start + i;
         let end = at + name.len();
         start += i + name.len();
-        if at > 0 && word(bytes[at - 1]) || bytes.get(end).is_some_and(|b| word(*b)) {
+        let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+        if before.is_some_and(|b| word(*b)) || bytes.get(end).is_some_and(|b| word(*b)) {
             continue;
         }
         // What comes before: `&mut name`, `(name,` (a macro's first argument), a comment.
