@@ -436,7 +436,7 @@ struct Linker<'a> {
     tests_count: std::cell::Cell<bool>,
 }
 
-type ParamKey = (String, usize, Option<String>, usize, String, bool);
+type ParamKey = (String, usize, usize, Option<String>, usize, String, bool);
 type ParamResults = HashMap<ParamKey, Option<Resolved>>;
 
 /// Linked function results by (file, index into its `returns`).
@@ -559,11 +559,19 @@ impl<'a> Linker<'a> {
         for t in throughputs {
             t.read.iter_mut().chain(t.write.iter_mut()).for_each(r);
         }
-        d.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
-        d.attributes.iter_mut().for_each(|a| r(&mut a.attribute));
+        // Key attribute names are names too: `create_table(client, name, "year",
+        // "title")` hands them in as parameters.
+        for k in &mut d.key_schema {
+            self.resolve_name(fi, &mut k.attribute);
+        }
+        for a in &mut d.attributes {
+            self.resolve_name(fi, &mut a.attribute);
+        }
         for i in &mut d.indexes {
             self.resolve_name(fi, &mut i.name);
-            i.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
+            for k in &mut i.key_schema {
+                self.resolve_name(fi, &mut k.attribute);
+            }
             if let Some(ProjectionDecl::Include(attrs)) = &mut i.projection {
                 attrs.iter_mut().for_each(r);
             }
@@ -774,9 +782,11 @@ impl<'a> Linker<'a> {
                 function,
                 index,
                 self_ty,
+                arity,
             } => {
                 let key: ParamKey = (
                     function.clone(),
+                    *arity,
                     *index,
                     self_ty.clone(),
                     self.packages.get(fi).copied().unwrap_or(usize::MAX),
