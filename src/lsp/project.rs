@@ -17,7 +17,7 @@ use crate::infer;
 use crate::model::import::{self, Imported};
 use crate::model::{self, Model, ModelProblem};
 use crate::rules::RuleSelection;
-use crate::scanner::{self, FileIndex, ScanSettings};
+use crate::scanner::{self, FileIndex, LinkState, ScanSettings};
 use crate::source::{FilePath, SourceFile};
 use crate::workspace;
 
@@ -57,6 +57,9 @@ pub struct Project {
     indexed_with: Option<(Vec<String>, Vec<String>)>,
     /// Rule findings of unchanged calls, reused across runs.
     rule_cache: RuleCache,
+    /// The last link, reused when an edit leaves what a file offers the others as
+    /// it was (see `scanner::LinkState`).
+    link_state: LinkState,
 }
 
 /// The result of one analysis of a project.
@@ -100,6 +103,7 @@ impl Project {
             indexes: HashMap::new(),
             indexed_with: None,
             rule_cache: RuleCache::new(),
+            link_state: LinkState::new(),
         };
         p.reload_model(text);
         p
@@ -155,6 +159,12 @@ impl Project {
                 false
             }
         }
+    }
+
+    /// Whether the last analysis reused the link before it (one file changed, and
+    /// not what it offers the others).
+    pub fn link_was_incremental(&self) -> bool {
+        self.link_state.was_incremental()
     }
 
     /// True when `path` is a `.rs` file this project checks.
@@ -346,6 +356,7 @@ impl Project {
         self.indexes = fresh;
         let selection = RuleSelection::default();
         let rule_cache = &mut self.rule_cache;
+        let link_state = &mut self.link_state;
         let root = self.root.clone();
         let imported = match (&self.imported, self.inferred) {
             (Some(i), true) => Some(i.clone()),
@@ -357,7 +368,7 @@ impl Project {
             (_, false) => None,
         };
         let linked = catch_unwind(AssertUnwindSafe(|| {
-            let scanned = scanner::link(&indexes, &settings);
+            let scanned = link_state.link(&indexes, &settings);
             match imported {
                 Some(imported) => {
                     let inf = infer::infer_with(
@@ -393,6 +404,8 @@ impl Project {
         match linked {
             Ok((a, inferred)) => (a, crashed, inferred),
             Err(_) => {
+                // Whatever the panic left half-done is not reused.
+                self.link_state = LinkState::new();
                 let run = |fs: &[SourceFile]| analysis::analyze(model, fs, &selection);
                 let g = guard::analyze_guarded(&healthy_files, &run);
                 crashed.extend(g.crashed);
