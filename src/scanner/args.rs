@@ -100,12 +100,17 @@ fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
 /// test code only when `tests` says so.
 pub fn calls(site: &ArgSite, kind: &RefKind, tests: bool) -> bool {
     let RefKind::Param {
-        function, self_ty, ..
+        function,
+        self_ty,
+        arity,
+        ..
     } = kind
     else {
         return false;
     };
-    if site.callee != *function || (site.test && !tests) {
+    // `create_table(&client, &table, &key)` is not `create_table(client, name, pk, sk)`
+    // of another module.
+    if site.callee != *function || site.args.len() != *arity || (site.test && !tests) {
         return false;
     }
     match (&site.ty, self_ty) {

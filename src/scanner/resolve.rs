@@ -60,6 +60,9 @@ pub enum RefKind {
         function: String,
         self_ty: Option<String>,
         index: usize,
+        /// How many parameters it takes (not counting `self`): a call with another
+        /// count is of another function of the same name.
+        arity: usize,
     },
     /// How many values `low..high` (or `low..=high`) holds, `high` a constant: a shard
     /// count. `% SHARDS` is `Count { low: 0, inclusive: false }`.
@@ -440,19 +443,21 @@ impl<'a> FileCx<'a> {
         let src = self.src;
         let f = ancestors(src, at).find(|a| a.kind() == "function_item")?;
         let function = field(f, "name").map(|n| src.of(n).to_string())?;
-        let index = field(f, "parameters")
+        let params: Vec<Node<'_>> = field(f, "parameters")
             .map(named_children)
             .unwrap_or_default()
             .into_iter()
             .filter(|p| p.kind() == "parameter")
-            .position(|p| {
-                field(p, "pattern")
-                    .is_some_and(|pt| src.of(pt).trim_start_matches("mut ").trim() == name)
-            })?;
+            .collect();
+        let index = params.iter().position(|p| {
+            field(*p, "pattern")
+                .is_some_and(|pt| src.of(pt).trim_start_matches("mut ").trim() == name)
+        })?;
         Some(RefKind::Param {
             function,
             self_ty: self.impl_type(f),
             index,
+            arity: params.len(),
         })
     }
 
