@@ -49,8 +49,9 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
 /// The byte pre-filter's second look. A file without an SDK marker can still send a
 /// builder that a helper in another file returns (`recent_orders(&c, id).send()`);
 /// which functions return builders is known only now. Files the pre-filter skipped
-/// whose tokens chain a call of one of them into a setter are indexed again, parsed.
-/// `None` (nothing to redo) is the usual case and costs one pass over the names; else
+/// whose tokens chain a call of one of them into a setter are indexed again, parsed;
+/// so are files indexed lean (`index_file_lean`), which kept only the names of the
+/// helpers their chains continue. `None` (nothing to redo) is the usual case and costs one pass over the names; else
 /// the files, and how many were indexed again.
 pub(super) fn parse_skipped_callers(
     files: &[Arc<FileIndex>],
@@ -88,17 +89,22 @@ pub(super) fn returned_builders(files: &[Arc<FileIndex>]) -> HashSet<&str> {
         .collect()
 }
 
-/// A skipped file indexed again with a parse, if it chains one of `returned`.
+/// A skipped file (or one indexed lean) indexed again with a parse, if it chains one
+/// of `returned`. Only those have `chained` names.
 pub(super) fn parse_if_chained(
     f: &FileIndex,
     returned: &HashSet<&str>,
     settings: &ScanSettings,
 ) -> Option<FileIndex> {
-    if f.candidate || !f.chained.iter().any(|c| returned.contains(c.as_str())) {
+    if !f.chained.iter().any(|c| returned.contains(c.as_str())) {
         return None;
     }
-    let text = f.text.as_ref()?;
-    Some(index_source(&f.path, text, settings, true))
+    // A lean index (`index_file_lean`) kept no text: it is read again.
+    let text = f
+        .text
+        .clone()
+        .or_else(|| settings.reread.and_then(|read| read(&f.path)))?;
+    Some(index_source(&f.path, &text, settings, true))
 }
 
 /// What the link learns from the whole call graph: which functions a request entry
@@ -530,7 +536,7 @@ struct Linker<'a> {
     tests_count: std::cell::Cell<bool>,
 }
 
-type ParamKey = (String, usize, Option<String>, usize, String, bool);
+type ParamKey = (String, usize, usize, Option<String>, usize, String, bool);
 type ParamResults = HashMap<ParamKey, Option<Resolved>>;
 
 /// Linked function results by (file, index into its `returns`).
@@ -653,11 +659,19 @@ impl<'a> Linker<'a> {
         for t in throughputs {
             t.read.iter_mut().chain(t.write.iter_mut()).for_each(r);
         }
-        d.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
-        d.attributes.iter_mut().for_each(|a| r(&mut a.attribute));
+        // Key attribute names are names too: `create_table(client, name, "year",
+        // "title")` hands them in as parameters.
+        for k in &mut d.key_schema {
+            self.resolve_name(fi, &mut k.attribute);
+        }
+        for a in &mut d.attributes {
+            self.resolve_name(fi, &mut a.attribute);
+        }
         for i in &mut d.indexes {
             self.resolve_name(fi, &mut i.name);
-            i.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
+            for k in &mut i.key_schema {
+                self.resolve_name(fi, &mut k.attribute);
+            }
             if let Some(ProjectionDecl::Include(attrs)) = &mut i.projection {
                 attrs.iter_mut().for_each(r);
             }
@@ -868,9 +882,11 @@ impl<'a> Linker<'a> {
                 function,
                 index,
                 self_ty,
+                arity,
             } => {
                 let key: ParamKey = (
                     function.clone(),
+                    *arity,
                     *index,
                     self_ty.clone(),
                     self.packages.get(fi).copied().unwrap_or(usize::MAX),
