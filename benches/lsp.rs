@@ -2,6 +2,12 @@
 //! `publishDiagnostics` for a 2,000-line file in a 500-file workspace (median and p95),
 //! with the default debounce and with none (analysis alone).
 //!
+//! Each sample is one character typed, then (next sample) removed, in a comment near
+//! the middle of the file, and then in a function body (a space after a `let`). The
+//! keystrokes are 50 ms apart, as a fast typist's: longer than the debounce, so each
+//! one is analysed on its own rather than folded into a burst (which the debounce
+//! would hold back until the burst had been quiet for 20 ms).
+//!
 //! Two workspaces: *typical* (one module in ten makes DynamoDB calls, the rest is
 //! ordinary code of the same size) and *dense* (every module makes four calls: about
 //! 2,000 calls, far more than a real service has).
@@ -26,6 +32,8 @@ use serde_json::{json, Value};
 const FILES: usize = 500;
 const BIG_LINES: usize = 2_000;
 const SAMPLES: usize = 30;
+/// Time between keystrokes.
+const PAUSE: Duration = Duration::from_millis(50);
 
 fn main() {
     if let Some(tree) = std::env::var_os("DYNALINT_LSP_TREE") {
@@ -37,7 +45,7 @@ fn main() {
             root.display(),
             big.display()
         );
-        report(&root, &big, lines);
+        report(&root, &big);
         return;
     }
     for dense in [false, true] {
@@ -49,7 +57,7 @@ fn main() {
         println!(
             "lsp: didChange → publishDiagnostics, {kind} workspace of {FILES} files, edited file {lines} lines"
         );
-        report(&root, &big, lines);
+        report(&root, &big);
     }
 }
 
@@ -78,8 +86,23 @@ fn real_file(root: &Path) -> Option<std::path::PathBuf> {
 }
 
 /// Times edits with the default debounce and with none, and prints the figures.
-fn report(root: &Path, big: &Path, lines: usize) {
-    {
+fn report(root: &Path, big: &Path) {
+    let text = std::fs::read_to_string(big).unwrap();
+    for (place, at) in [
+        (
+            "in a comment",
+            edit_place(&text, "//").map(|(l, c)| (l, c + 2)),
+        ),
+        (
+            "in a body",
+            edit_place(&text, "let ").map(|(l, c)| (l, c + 4)),
+        ),
+    ] {
+        let Some(at) = at else {
+            println!("  (no line {place} to edit)");
+            continue;
+        };
+        println!("  an edit {place} (line {}):", at.0 + 1);
         for (label, debounce) in [
             ("default debounce", dynalint::lsp::server::DEFAULT_DEBOUNCE),
             ("no debounce", Duration::ZERO),
@@ -88,7 +111,7 @@ fn report(root: &Path, big: &Path, lines: usize) {
                 debounce,
                 ..ServerOptions::default()
             };
-            let mut times = measure(root, big, lines, options);
+            let mut times = measure(root, big, at, options);
             times.sort();
             let ms = |d: Duration| d.as_secs_f64() * 1e3;
             let median = times[times.len() / 2];
@@ -106,8 +129,31 @@ fn report(root: &Path, big: &Path, lines: usize) {
     }
 }
 
-/// Starts a server, opens the big file, then times `SAMPLES` edits.
-fn measure(root: &Path, big: &Path, lines: usize, options: ServerOptions) -> Vec<Duration> {
+/// The line nearest the middle of `text` whose code starts with `start` (after
+/// indentation), and the column where `start` is (in UTF-16 units: indentation is ASCII).
+fn edit_place(text: &str, start: &str) -> Option<(usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let middle = lines.len() / 2;
+    (0..lines.len())
+        .filter_map(|i| {
+            let l = lines[i];
+            let indent = l.len() - l.trim_start().len();
+            l.trim_start()
+                .starts_with(start)
+                .then_some((i.abs_diff(middle), i, indent))
+        })
+        .min()
+        .map(|(_, i, c)| (i, c))
+}
+
+/// Starts a server, opens the big file, then times `SAMPLES` edits at `at` (line,
+/// UTF-16 column).
+fn measure(
+    root: &Path,
+    big: &Path,
+    (line, column): (usize, usize),
+    options: ServerOptions,
+) -> Vec<Duration> {
     let (server, client) = Connection::memory();
     let handle = thread::spawn(move || serve(server, options));
     let uri = format!("file://{}", big.display());
@@ -137,14 +183,14 @@ fn measure(root: &Path, big: &Path, lines: usize, options: ServerOptions) -> Vec
     let mut times = Vec::with_capacity(SAMPLES);
     for i in 0..SAMPLES {
         let version = i as i64 + 2;
-        // Type one character into a comment in the middle of the file, then remove it:
-        // the realistic keystroke, and the file returns to its original state.
-        let line = lines / 2;
+        // Type one character, then remove it: the realistic keystroke, and the file
+        // returns to its original state.
         let change = if i % 2 == 0 {
-            json!({ "range": { "start": { "line": line, "character": 0 }, "end": { "line": line, "character": 0 } }, "text": "x" })
+            json!({ "range": { "start": { "line": line, "character": column }, "end": { "line": line, "character": column } }, "text": "x" })
         } else {
-            json!({ "range": { "start": { "line": line, "character": 0 }, "end": { "line": line, "character": 1 } }, "text": "" })
+            json!({ "range": { "start": { "line": line, "character": column }, "end": { "line": line, "character": column + 1 } }, "text": "" })
         };
+        thread::sleep(PAUSE);
         let start = Instant::now();
         notify(
             &client,

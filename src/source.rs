@@ -63,7 +63,8 @@ impl Location {
 pub struct SourceFile {
     pub path: FilePath,
     pub text: Arc<str>,
-    line_starts: Vec<usize>,
+    /// Shared like the text: the LSP hands every file of a workspace to each analysis.
+    line_starts: Arc<[usize]>,
 }
 
 /// A 1-based line and column; the column counts chars (what editors and rustc show).

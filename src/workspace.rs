@@ -162,6 +162,15 @@ pub fn glob_set(field: &'static str, globs: &[String]) -> Result<GlobSet, Worksp
     })
 }
 
+/// The `.rs` files to check, found but not yet read (see [`find_sources`]).
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Sorted, without duplicates.
+    pub paths: Vec<PathBuf>,
+    pub notes: Vec<Note>,
+    pub other_languages: Vec<OtherSources>,
+}
+
 /// Finds every `.rs` file under `paths` and reads them in parallel.
 ///
 /// `root` is the folder of `dynalint.toml`; `exclude` globs are relative to it.
@@ -172,6 +181,45 @@ pub fn collect_sources(
     exclude: &[String],
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Result<Sources, WorkspaceError> {
+    let Found {
+        paths: found,
+        mut notes,
+        other_languages,
+    } = find_sources(paths, root, exclude)?;
+    let total = found.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let read: Vec<Result<SourceFile, Note>> = found
+        .par_iter()
+        .map(|p| {
+            let r = read_source(p);
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if let Some(cb) = progress {
+                cb(n, total);
+            }
+            r
+        })
+        .collect();
+    let mut files = Vec::with_capacity(read.len());
+    for r in read {
+        match r {
+            Ok(f) => files.push(f),
+            Err(n) => notes.push(n),
+        }
+    }
+    Ok(Sources {
+        files,
+        notes,
+        other_languages,
+    })
+}
+
+/// [`collect_sources`] without reading the `.rs` files: a caller that reads each one
+/// as it indexes it need not hold every text at once.
+pub fn find_sources(
+    paths: &[PathBuf],
+    root: &Path,
+    exclude: &[String],
+) -> Result<Found, WorkspaceError> {
     let excluded = glob_set("exclude", exclude)?;
     let root_abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut notes = Vec::new();
@@ -217,30 +265,10 @@ pub fn collect_sources(
     }
     found.sort();
     found.dedup();
-    let total = found.len();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let read: Vec<Result<SourceFile, Note>> = found
-        .par_iter()
-        .map(|p| {
-            let r = read_source(p);
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            if let Some(cb) = progress {
-                cb(n, total);
-            }
-            r
-        })
-        .collect();
-    let mut files = Vec::with_capacity(read.len());
-    for r in read {
-        match r {
-            Ok(f) => files.push(f),
-            Err(n) => notes.push(n),
-        }
-    }
     others.sort();
     others.dedup();
-    Ok(Sources {
-        files,
+    Ok(Found {
+        paths: found,
         notes,
         other_languages: other_sources(&others),
     })

@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use dynalint::analysis::stream;
 use dynalint::scanner::{
     scan, AttrMap, ExprArg, Operation, Provenance, Resolved, ScanResult, ScanSettings, ValueInfo,
 };
@@ -303,4 +304,44 @@ fn scanner_fixtures() {
         "scanner fixtures differ (DYNALINT_BLESS=1 to accept):\n{}",
         failures.join("\n")
     );
+}
+
+/// `check` scans each file as it reads it, indexed lean, and lets most texts go
+/// (`analysis::stream`): on every fixture that gives the operations a scan of the
+/// texts held in memory gives, and the texts of their files can be had again.
+#[test]
+fn a_streamed_scan_finds_what_a_scan_finds() {
+    let dir = fixtures_dir();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() || p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    entries.sort();
+    for p in entries {
+        let (files, settings) = load(&p);
+        // On disk, as the streamed scan reads them.
+        let base = if p.is_dir() { p.clone() } else { dir.clone() };
+        let files: Vec<SourceFile> = files
+            .iter()
+            .map(|f| SourceFile::new(base.join(&f.path), f.text.clone()))
+            .collect();
+        let paths: Vec<PathBuf> = files.iter().map(|f| f.path.to_path_buf()).collect();
+        let want = render(&scan(&files, &settings), &files);
+        let streamed = stream::scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
+        assert_eq!(render(&streamed.scanned, &files), want, "{}", p.display());
+        assert_eq!(streamed.checked, files.len());
+        let mut kept = streamed.files;
+        stream::ensure_texts(
+            &mut kept,
+            stream::operation_files(&streamed.scanned.operations),
+        );
+        for op in &streamed.scanned.operations {
+            assert!(
+                kept.iter().any(|f| f.path == op.file),
+                "{}",
+                op.file.display()
+            );
+        }
+    }
 }

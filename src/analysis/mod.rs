@@ -3,6 +3,7 @@
 
 pub mod baseline;
 pub mod rule_cache;
+pub mod stream;
 pub mod suppress;
 
 pub use rule_cache::RuleCache;
@@ -75,6 +76,27 @@ pub fn analyze_scanned_beside(
     finish(model, files, other_languages, scanned, selection, None)
 }
 
+/// [`analyze_scanned_beside`] after [`stream::scan_paths`]: `files` holds only the
+/// texts later phases read, of `checked` files scanned.
+pub fn analyze_streamed(
+    model: &Model,
+    files: &[SourceFile],
+    checked: usize,
+    other_languages: &[OtherSources],
+    scanned: scanner::ScanResult,
+    selection: &RuleSelection,
+) -> Analysis {
+    let texts = Texts { files, checked };
+    finish_with(model, texts, other_languages, scanned, selection, None)
+}
+
+/// The texts the rules and suppressions read, and how many files were checked.
+#[derive(Clone, Copy)]
+struct Texts<'a> {
+    files: &'a [SourceFile],
+    checked: usize,
+}
+
 /// [`analyze_scanned`] with the rules' per-operation findings reused from `cache`
 /// where an operation is unchanged (see [`RuleCache`]).
 pub fn analyze_scanned_cached(
@@ -103,16 +125,41 @@ fn finish(
     selection: &RuleSelection,
     cache: Option<&mut RuleCache>,
 ) -> Analysis {
+    let texts = Texts {
+        files,
+        checked: files.len(),
+    };
+    finish_with(model, texts, other_languages, scanned, selection, cache)
+}
+
+fn finish_with(
+    model: &Model,
+    texts: Texts<'_>,
+    other_languages: &[OtherSources],
+    scanned: scanner::ScanResult,
+    selection: &RuleSelection,
+    cache: Option<&mut RuleCache>,
+) -> Analysis {
     let started = std::time::Instant::now();
+    let files = texts.files;
+    let (findings, allows) = match cache {
+        Some(c) => (Some(&mut c.findings), Some(&mut c.allows)),
+        None => (None, None),
+    };
     let mut diagnostics = run_rules_with(
         model,
-        files,
+        texts,
         other_languages,
         &scanned.operations,
         selection,
-        cache,
+        findings,
     );
-    diagnostics = suppress::apply(files, &scanned.operations, diagnostics, selection, model);
+    diagnostics = match allows {
+        Some(a) => {
+            suppress::apply_cached(files, &scanned.operations, diagnostics, selection, model, a)
+        }
+        None => suppress::apply(files, &scanned.operations, diagnostics, selection, model),
+    };
     guessed_keys_warn(model, &scanned.operations, &mut diagnostics);
     sort(&mut diagnostics);
     dedup(&mut diagnostics);
@@ -213,16 +260,20 @@ pub fn run_rules(
     operations: &[Operation],
     selection: &RuleSelection,
 ) -> Vec<Diagnostic> {
-    run_rules_with(model, &[], &[], operations, selection, None)
+    let texts = Texts {
+        files: &[],
+        checked: 0,
+    };
+    run_rules_with(model, texts, &[], operations, selection, None)
 }
 
 fn run_rules_with(
     model: &Model,
-    files: &[SourceFile],
+    texts: Texts<'_>,
     other_languages: &[OtherSources],
     operations: &[Operation],
     selection: &RuleSelection,
-    cache: Option<&mut RuleCache>,
+    cache: Option<&mut rule_cache::FindingCache>,
 ) -> Vec<Diagnostic> {
     let mut bound: Vec<BoundOperation<'_>> = Vec::new();
     for op in operations {
@@ -231,7 +282,8 @@ fn run_rules_with(
     let facts = ProjectFacts {
         model,
         operations: &bound,
-        files,
+        files: texts.files,
+        checked_files: texts.checked,
         other_languages,
     };
     let mut per_op = cache.map(|c| c.findings(model, &bound, selection));

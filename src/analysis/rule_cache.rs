@@ -5,7 +5,8 @@
 //! became hot through another file's edit is not equal — gets that run's findings
 //! back without running the rules again. The LSP re-analyses a project on every
 //! keystroke; with this, only the calls of the edited file are checked again.
-//! Project-wide checks (`check_model`, `check_project`) always run.
+//! Project-wide checks (`check_model`, `check_project`) always run. Each file's
+//! allow comments are kept the same way, by text ([`AllowCache`]).
 
 use std::collections::HashMap;
 
@@ -17,17 +18,18 @@ use crate::source::{FilePath, Span};
 
 use crate::facts::BoundOperation;
 
+use super::suppress::AllowCache;
+
 type Key = (FilePath, Span, OpKind);
 
 /// Per-rule findings of one operation, by index in [`REGISTRY`].
 type Findings = Vec<Vec<Diagnostic>>;
 
-/// The cache; valid for one model and rule selection, cleared when they change.
+/// What the LSP keeps from one analysis to the next.
 #[derive(Default)]
 pub struct RuleCache {
-    model: Option<Model>,
-    only: Option<Vec<String>>,
-    entries: HashMap<Key, Vec<(Operation, Findings)>>,
+    pub(super) findings: FindingCache,
+    pub(super) allows: AllowCache,
 }
 
 impl RuleCache {
@@ -37,13 +39,24 @@ impl RuleCache {
 
     /// Number of operations remembered.
     pub fn len(&self) -> usize {
-        self.entries.values().map(Vec::len).sum()
+        self.findings.entries.values().map(Vec::len).sum()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
 
+/// Per-operation findings; valid for one model and rule selection, cleared when
+/// they change.
+#[derive(Default)]
+pub(super) struct FindingCache {
+    model: Option<Model>,
+    only: Option<Vec<String>>,
+    entries: HashMap<Key, Vec<(Operation, Findings)>>,
+}
+
+impl FindingCache {
     /// The per-rule `check_operation` findings of every bound operation, in order:
     /// from the cache when the operation is unchanged, else by running the rules.
     /// Afterwards the cache holds exactly these operations.

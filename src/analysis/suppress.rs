@@ -6,6 +6,7 @@
 //! `unused-allow`, so stale suppressions do not pile up.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::model::Model;
 use crate::report::{Category, Diagnostic, Edit, Fix, Severity};
@@ -31,6 +32,10 @@ pub struct Allow {
 pub fn parse_allows(file: &SourceFile) -> Vec<Allow> {
     let text = &*file.text;
     let mut out = Vec::new();
+    // Most files have none: one substring search instead of a walk over every line.
+    if !text.contains("dynalint:") {
+        return out;
+    }
     let mut pending: Vec<Allow> = Vec::new();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
@@ -127,6 +132,40 @@ fn parse_comment(comment: &str, base: usize) -> Option<Allow> {
     })
 }
 
+/// Each file's allow comments with the text they were read from, kept from one run
+/// to the next: the LSP analyses the whole project on every keystroke, and reading
+/// every line of every file again was most of that time on a large workspace.
+#[derive(Default)]
+pub struct AllowCache {
+    files: HashMap<FilePath, (Arc<str>, Arc<[Allow]>)>,
+}
+
+impl AllowCache {
+    /// The allows of `file`, read again only when its text changed.
+    fn get(&mut self, file: &SourceFile) -> Arc<[Allow]> {
+        if let Some((text, allows)) = self.files.get(&file.path) {
+            if Arc::ptr_eq(text, &file.text) || **text == *file.text {
+                return Arc::clone(allows);
+            }
+        }
+        let allows: Arc<[Allow]> = parse_allows(file).into();
+        self.files.insert(
+            file.path.clone(),
+            (Arc::clone(&file.text), Arc::clone(&allows)),
+        );
+        allows
+    }
+
+    /// Forgets files not in `files` (deleted, or no longer part of the project).
+    fn retain(&mut self, files: &[SourceFile]) {
+        if self.files.len() > files.len() {
+            let keep: std::collections::HashSet<&FilePath> =
+                files.iter().map(|f| &f.path).collect();
+            self.files.retain(|p, _| keep.contains(p));
+        }
+    }
+}
+
 /// Drops suppressed diagnostics and reports allows that suppressed nothing.
 pub fn apply(
     files: &[SourceFile],
@@ -135,19 +174,42 @@ pub fn apply(
     selection: &RuleSelection,
     model: &Model,
 ) -> Vec<Diagnostic> {
-    let by_path: HashMap<&FilePath, &SourceFile> = files.iter().map(|f| (&f.path, f)).collect();
+    apply_cached(
+        files,
+        operations,
+        diagnostics,
+        selection,
+        model,
+        &mut AllowCache::default(),
+    )
+}
+
+/// [`apply`] with each file's allow comments from `cache` when its text is unchanged.
+pub fn apply_cached(
+    files: &[SourceFile],
+    operations: &[Operation],
+    diagnostics: Vec<Diagnostic>,
+    selection: &RuleSelection,
+    model: &Model,
+    cache: &mut AllowCache,
+) -> Vec<Diagnostic> {
+    cache.retain(files);
+    let mut by_path: HashMap<&FilePath, &SourceFile> = HashMap::new();
     let mut allows: HashMap<&FilePath, Vec<(Allow, Vec<bool>)>> = HashMap::new();
     for f in files {
-        let a: Vec<_> = parse_allows(f)
-            .into_iter()
+        let found = cache.get(f);
+        if found.is_empty() {
+            continue;
+        }
+        let a: Vec<_> = found
+            .iter()
             .map(|a| {
                 let used = vec![false; a.rules.len()];
-                (a, used)
+                (a.clone(), used)
             })
             .collect();
-        if !a.is_empty() {
-            allows.insert(&f.path, a);
-        }
+        by_path.insert(&f.path, f);
+        allows.insert(&f.path, a);
     }
     let mut kept = Vec::new();
     for d in diagnostics {

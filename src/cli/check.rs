@@ -25,16 +25,21 @@ fn print_stats(
     (loaded, total): (Duration, Duration),
 ) {
     let secs = total.as_secs_f64();
-    let bytes: usize = project.files.iter().map(|f| f.text.len()).sum();
+    let bytes = project.bytes;
     eprintln!(
         "stats: {} files, {:.1} MB, {} calls in {:.3} s ({:.0} files/s, {:.1} MB/s)",
-        project.files.len(),
+        project.checked,
         bytes as f64 / 1e6,
         s.operations,
         secs,
-        project.files.len() as f64 / secs.max(1e-9),
+        project.checked as f64 / secs.max(1e-9),
         bytes as f64 / 1e6 / secs.max(1e-9)
     );
+    // A streamed project was scanned as it was read: the scan's phases are below.
+    let loaded = match project.scanned_while_read {
+        true => loaded.saturating_sub(s.index + s.link),
+        false => loaded,
+    };
     eprintln!("stats:   walk and read  {:>8.3} s", loaded.as_secs_f64());
     eprintln!(
         "stats:   index          {:>8.3} s  {} files parsed for calls, {} skipped by the pre-filter, {} functions, {} call edges",
@@ -72,9 +77,17 @@ pub(super) struct Project {
     /// What inferring the model could not use (`file:line: message`).
     pub model_notes: Vec<String>,
     pub root: PathBuf,
+    /// The sources; when [`Project::scanned_while_read`], only the texts later phases
+    /// read (see `analysis::stream`).
     pub files: Vec<SourceFile>,
+    /// Rust files checked, and their bytes.
+    pub checked: usize,
+    pub bytes: usize,
+    /// Each file was scanned as it was read and most texts let go (`check`).
+    pub scanned_while_read: bool,
     pub notes: Vec<Note>,
-    /// The scan an inferred model was read from, for the analysis to reuse.
+    /// The scan of the sources, when it was done while loading (an inferred model is
+    /// read from it, or [`Project::scanned_while_read`]), for the analysis to reuse.
     pub scanned: Option<ScanResult>,
     /// Sources in other languages that name DynamoDB (not checked).
     pub other_languages: Vec<workspace::OtherSources>,
@@ -161,6 +174,25 @@ pub(super) fn load_project(
     color: bool,
     progress: Option<&Progress>,
 ) -> Result<Project, i32> {
+    load(p, color, progress, false)
+}
+
+/// [`load_project`] scanning each file as it is read, keeping only the texts later
+/// phases read ([`analysis::stream`]): what `check` needs, in bounded memory.
+fn load_project_streamed(
+    p: &ProjectArgs,
+    color: bool,
+    progress: Option<&Progress>,
+) -> Result<Project, i32> {
+    load(p, color, progress, true)
+}
+
+fn load(
+    p: &ProjectArgs,
+    color: bool,
+    progress: Option<&Progress>,
+    stream: bool,
+) -> Result<Project, i32> {
     let paths = if p.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -206,7 +238,7 @@ pub(super) fn load_project(
     let cb = progress.map(|pr| move |done: usize, total: usize| pr.update(done, total));
     let cb_ref: Option<&(dyn Fn(usize, usize) + Sync)> =
         cb.as_ref().map(|c| c as &(dyn Fn(usize, usize) + Sync));
-    let mut sources = workspace::collect_sources(&paths, &root, &exclude, cb_ref).map_err(error)?;
+    let mut given = Vec::new();
     if stdin {
         let name = p
             .stdin_filename
@@ -216,8 +248,43 @@ pub(super) fn load_project(
         std::io::stdin()
             .read_to_string(&mut text)
             .map_err(|e| error(format!("cannot read stdin: {e}")))?;
-        sources.files.push(SourceFile::new(name, text));
+        given.push(SourceFile::new(name, text));
     }
+    let report = |phase: &'static str, done: usize, total: usize| {
+        if let Some(p) = progress {
+            p.set(phase, done, total);
+        }
+    };
+    let (mut sources, mut scanned) = if stream {
+        let found = workspace::find_sources(&paths, &root, &exclude).map_err(error)?;
+        let settings = match &loaded {
+            Some((m, _)) => ScanSettings::from_model(m),
+            None => ScanSettings::default(),
+        };
+        let streamed = analysis::stream::scan_paths(&found.paths, given, &settings, &report);
+        let mut notes = found.notes;
+        notes.extend(streamed.notes);
+        let sources = Sources {
+            files: streamed.files,
+            checked: streamed.checked,
+            bytes: streamed.bytes,
+            notes,
+            other_languages: found.other_languages,
+        };
+        (sources, Some(streamed.scanned))
+    } else {
+        let mut read =
+            workspace::collect_sources(&paths, &root, &exclude, cb_ref).map_err(error)?;
+        read.files.extend(given);
+        let sources = Sources {
+            checked: read.files.len(),
+            bytes: read.files.iter().map(|f| f.text.len()).sum(),
+            files: read.files,
+            notes: read.notes,
+            other_languages: read.other_languages,
+        };
+        (sources, None)
+    };
     if let Some((model, file)) = loaded {
         // What `import = [..]` could not use, said as inference's notes are.
         let model_notes = model
@@ -236,17 +303,25 @@ pub(super) fn load_project(
             model_notes,
             root,
             files: sources.files,
+            checked: sources.checked,
+            bytes: sources.bytes,
+            scanned_while_read: stream,
             notes: sources.notes,
-            scanned: None,
+            scanned,
             other_languages: sources.other_languages,
         });
     }
-    let report = |phase: &'static str, done: usize, total: usize| {
-        if let Some(p) = progress {
-            p.set(phase, done, total);
-        }
+    let scanned = match scanned.take() {
+        Some(s) => s,
+        None => scanner::scan_reporting(&sources.files, &ScanSettings::default(), &report),
     };
-    let scanned = scanner::scan_reporting(&sources.files, &ScanSettings::default(), &report);
+    if stream {
+        // Inference names the lines of requests: their texts, if let go.
+        analysis::stream::ensure_texts(
+            &mut sources.files,
+            analysis::stream::operation_files(&scanned.operations),
+        );
+    }
     report("inferring the model", 0, 0);
     let inferred = infer::infer(&root, &scanned.tables, &scanned.operations, &sources.files);
     Ok(Project {
@@ -256,10 +331,22 @@ pub(super) fn load_project(
         model_notes: inferred.notes,
         root,
         files: sources.files,
+        checked: sources.checked,
+        bytes: sources.bytes,
+        scanned_while_read: stream,
         notes: sources.notes,
         scanned: Some(scanned),
         other_languages: sources.other_languages,
     })
+}
+
+/// The sources of a project as [`load`] read them.
+struct Sources {
+    files: Vec<SourceFile>,
+    checked: usize,
+    bytes: usize,
+    notes: Vec<Note>,
+    other_languages: Vec<workspace::OtherSources>,
 }
 
 /// The files other than the checked sources and `dynalint.toml` that declare the
@@ -386,7 +473,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         }
     }
     let progress = Progress::for_stderr(args.quiet);
-    let mut project = match load_project(&args.project, color, progress.as_ref()) {
+    let mut project = match load_project_streamed(&args.project, color, progress.as_ref()) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -399,9 +486,15 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     let analysis = match project.scanned.take() {
         Some(scanned) => {
             report("checking rules", 0, 0);
-            analysis::analyze_scanned_beside(
+            // Rules name places in the files of requests: their texts, if let go.
+            analysis::stream::ensure_texts(
+                &mut project.files,
+                analysis::stream::operation_files(&scanned.operations),
+            );
+            analysis::analyze_streamed(
                 &project.model,
                 &project.files,
+                project.checked,
                 &project.other_languages,
                 scanned,
                 &selection,
@@ -417,6 +510,13 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     };
     let (scan_stats, rules_time) = (analysis.scan_stats.clone(), analysis.rules_time);
     drop(progress);
+    // What findings point into, read again if it was let go while scanning.
+    analysis::stream::ensure_texts(
+        &mut project.files,
+        analysis::stream::diagnostic_files(&analysis.diagnostics)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rs")),
+    );
 
     let mut all_files: Vec<SourceFile> = project.files.clone();
     all_files.extend(project.model_file.clone());
@@ -464,7 +564,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         .collect();
     let positions = Positions::new(&all_files);
     let summary = json::Summary {
-        files: project.files.len(),
+        files: project.checked,
         operations: analysis.operations.len(),
         model: model_summary(&project.source),
     };

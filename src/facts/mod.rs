@@ -29,6 +29,10 @@ pub struct ProjectFacts<'a> {
     /// The scanned files, for places named in messages (empty when the caller ran the
     /// rules on operations alone).
     pub files: &'a [SourceFile],
+    /// How many Rust files were checked: `files.len()`, unless the caller kept only
+    /// the texts later phases read (`check` on a large tree keeps those of files with
+    /// requests, see `analysis::stream`).
+    pub checked_files: usize,
     /// Sources in other languages that name DynamoDB: code the rules do not see.
     pub other_languages: &'a [crate::workspace::OtherSources],
 }

@@ -52,8 +52,22 @@ pub struct Inferred {
     pub source: ModelSource,
     /// `file:line: message`, ready to print.
     pub notes: Vec<String>,
+    /// The same notes with their place, for the editor.
+    pub located: Vec<InferNote>,
     /// The template files read (their text, for findings that point into them).
     pub files: Vec<PathBuf>,
+}
+
+/// A note about inference with its place: a template that does not read, a
+/// `create_table` skipped, a table whose calls do not settle its key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InferNote {
+    pub file: PathBuf,
+    /// 1-based; 0 when about the whole file.
+    pub line: usize,
+    /// Byte span in the file (empty when about the whole file).
+    pub span: crate::source::Span,
+    pub message: String,
 }
 
 /// The path an inferred model stands at: where `dynalint init` would write one.
@@ -105,6 +119,22 @@ pub fn infer_with(
 
 fn infer_from(root: &Path, imported: Imported, code_notes: Vec<from_code::CodeNote>) -> Inferred {
     let mut model = Model::empty(Arc::from(model_path(root)));
+    let located: Vec<InferNote> = imported
+        .notes
+        .iter()
+        .map(|n| InferNote {
+            file: n.path.to_path_buf(),
+            line: n.line,
+            span: n.span,
+            message: n.message.clone(),
+        })
+        .chain(code_notes.iter().map(|n| InferNote {
+            file: n.file.to_path_buf(),
+            line: n.line,
+            span: n.span,
+            message: n.message.clone(),
+        }))
+        .collect();
     let mut notes: Vec<String> = imported
         .notes
         .iter()
@@ -140,6 +170,7 @@ fn infer_from(root: &Path, imported: Imported, code_notes: Vec<from_code::CodeNo
         model,
         source,
         notes,
+        located,
         files,
     }
 }

@@ -84,8 +84,32 @@ pub fn diagnostic<'a>(
     }
 }
 
-/// The code of diagnostics about `dynalint.toml` itself.
+/// The code of diagnostics about `dynalint.toml` itself, and about the model inferred
+/// without one.
 pub const MODEL_CODE: &str = "model";
+
+/// Something inferring the model could not use (a template that does not read, a
+/// `create_table` whose name is not known), where it is, as information: the
+/// project's calls bind to less than they could, and this says why.
+pub fn inference_note(n: &crate::infer::InferNote, file: &SourceFile) -> lsp_types::Diagnostic {
+    let range = if n.span.start == n.span.end && n.line > 0 {
+        let line = u32::try_from(n.line - 1).unwrap_or(u32::MAX);
+        Range::new(Position::new(line, 0), Position::new(line, 0))
+    } else {
+        range(file, n.span)
+    };
+    lsp_types::Diagnostic {
+        range,
+        severity: Some(DiagnosticSeverity::INFORMATION),
+        code: Some(NumberOrString::String(MODEL_CODE.into())),
+        code_description: None,
+        source: Some(SOURCE.into()),
+        message: format!("model inferred without a `dynalint.toml`: {}", n.message),
+        related_information: None,
+        tags: None,
+        data: None,
+    }
+}
 
 /// A problem in `dynalint.toml` (bad TOML, unknown field, ...), at its TOML span.
 pub fn model_problem(p: &ModelProblem, config: &SourceFile) -> lsp_types::Diagnostic {

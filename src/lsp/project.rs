@@ -17,7 +17,7 @@ use crate::infer;
 use crate::model::import::{self, Imported};
 use crate::model::{self, Model, ModelProblem};
 use crate::rules::RuleSelection;
-use crate::scanner::{self, FileIndex, ScanSettings};
+use crate::scanner::{self, FileIndex, LinkState, ScanSettings};
 use crate::source::{FilePath, SourceFile};
 use crate::workspace;
 
@@ -57,11 +57,17 @@ pub struct Project {
     indexed_with: Option<(Vec<String>, Vec<String>)>,
     /// Rule findings of unchanged calls, reused across runs.
     rule_cache: RuleCache,
+    /// The last link, reused when an edit leaves what a file offers the others as
+    /// it was (see `scanner::LinkState`).
+    link_state: LinkState,
 }
 
 /// The result of one analysis of a project.
 pub struct Snapshot {
     pub analysis: Analysis,
+    /// Without a `dynalint.toml`: what inferring the model could not use (a template
+    /// that does not read, a `create_table` skipped), shown where it is.
+    pub model_notes: Vec<infer::InferNote>,
     /// Every file the analysis saw, by path: spans in `analysis` index into these.
     pub files: HashMap<FilePath, SourceFile>,
     pub crashed: Vec<Crash>,
@@ -97,6 +103,7 @@ impl Project {
             indexes: HashMap::new(),
             indexed_with: None,
             rule_cache: RuleCache::new(),
+            link_state: LinkState::new(),
         };
         p.reload_model(text);
         p
@@ -152,6 +159,12 @@ impl Project {
                 false
             }
         }
+    }
+
+    /// Whether the last analysis reused the link before it (one file changed, and
+    /// not what it offers the others).
+    pub fn link_was_incremental(&self) -> bool {
+        self.link_state.was_incremental()
     }
 
     /// True when `path` is a `.rs` file this project checks.
@@ -233,6 +246,7 @@ impl Project {
             // No model ever loaded: nothing can be bound, and the model problems say why.
             self.snapshot = Some(Snapshot {
                 analysis: Analysis::default(),
+                model_notes: Vec::new(),
                 files: HashMap::new(),
                 crashed: Vec::new(),
             });
@@ -251,6 +265,10 @@ impl Project {
         }
         let files: Vec<SourceFile> = files.into_values().cloned().collect();
         let (analysis, crashed, inferred) = self.analyze_incrementally(&model, &files, hook);
+        let (inferred, model_notes, templates) = match inferred {
+            Some(i) => (Some(i.model), i.located, i.files),
+            None => (None, Vec::new(), Vec::new()),
+        };
         self.model = Some(inferred.unwrap_or(model));
         let guarded = guard::Guarded { analysis, crashed };
         for c in &guarded.crashed {
@@ -264,8 +282,20 @@ impl Project {
             files.into_iter().map(|f| (f.path.clone(), f)).collect();
         // Rules may point into the model (labels on a table's declaration).
         files.insert(self.config.path.clone(), self.config.clone());
+        // An inferred model's are its templates: findings and notes point into them.
+        let noted = model_notes.iter().map(|n| n.file.clone());
+        for t in templates.into_iter().chain(noted) {
+            if files.contains_key(t.as_path()) {
+                continue;
+            }
+            if let Ok(text) = std::fs::read_to_string(&t) {
+                let f = SourceFile::new(t, text);
+                files.insert(f.path.clone(), f);
+            }
+        }
         self.snapshot = Some(Snapshot {
             analysis: guarded.analysis,
+            model_notes,
             files,
             crashed: guarded.crashed,
         });
@@ -281,7 +311,7 @@ impl Project {
         model: &Model,
         files: &[SourceFile],
         hook: Option<&FileHook>,
-    ) -> (Analysis, Vec<Crash>, Option<Model>) {
+    ) -> (Analysis, Vec<Crash>, Option<infer::Inferred>) {
         let settings = ScanSettings::from_model(model);
         let key = (settings.hot_paths.clone(), settings.cold_paths.clone());
         if self.indexed_with.as_ref() != Some(&key) {
@@ -326,6 +356,7 @@ impl Project {
         self.indexes = fresh;
         let selection = RuleSelection::default();
         let rule_cache = &mut self.rule_cache;
+        let link_state = &mut self.link_state;
         let root = self.root.clone();
         let imported = match (&self.imported, self.inferred) {
             (Some(i), true) => Some(i.clone()),
@@ -337,7 +368,7 @@ impl Project {
             (_, false) => None,
         };
         let linked = catch_unwind(AssertUnwindSafe(|| {
-            let scanned = scanner::link(&indexes, &settings);
+            let scanned = link_state.link(&indexes, &settings);
             match imported {
                 Some(imported) => {
                     let inf = infer::infer_with(
@@ -355,7 +386,7 @@ impl Project {
                         &selection,
                         rule_cache,
                     );
-                    (a, Some(inf.model))
+                    (a, Some(inf))
                 }
                 None => (
                     analysis::analyze_scanned_cached(
@@ -373,6 +404,8 @@ impl Project {
         match linked {
             Ok((a, inferred)) => (a, crashed, inferred),
             Err(_) => {
+                // Whatever the panic left half-done is not reused.
+                self.link_state = LinkState::new();
                 let run = |fs: &[SourceFile]| analysis::analyze(model, fs, &selection);
                 let g = guard::analyze_guarded(&healthy_files, &run);
                 crashed.extend(g.crashed);
@@ -456,6 +489,46 @@ mod tests {
             .map(|d| d.rule)
             .collect();
         assert!(!rules.contains(&"rejected-request"), "{rules:?}");
+    }
+
+    /// What inference could not use is kept with its place, and the files it is in
+    /// are in the snapshot, so the editor can show each note where it is.
+    #[test]
+    fn inference_notes_are_kept_with_their_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(
+            root.join("src/lib.rs"),
+            "async fn setup(c: &Client, names: &Names) {\n    c.create_table().table_name(names.pick()).send().await;\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("template.yaml"),
+            "AWSTemplateFormatVersion: '2010-09-09'\nResources: [Type: AWS::DynamoDB::Table\n",
+        )
+        .unwrap();
+        let mut p = Project::new(root.join("dynalint.toml"), None);
+        p.analyze(&[], None);
+        let snap = p.snapshot.as_ref().unwrap();
+        let on = |f: &str| {
+            snap.model_notes
+                .iter()
+                .filter(|n| n.file == root.join(f))
+                .map(|n| (n.line, n.message.clone()))
+                .collect::<Vec<_>>()
+        };
+        let code = on("src/lib.rs");
+        assert_eq!(code.len(), 1, "{:?}", snap.model_notes);
+        assert_eq!(code[0].0, 2);
+        assert!(code[0].1.contains("`create_table` is skipped"), "{code:?}");
+        assert_eq!(on("template.yaml").len(), 1, "{:?}", snap.model_notes);
+        assert!(snap.file(&root.join("template.yaml")).is_some());
+        let d = super::super::convert::inference_note(
+            &snap.model_notes[0],
+            snap.file(&snap.model_notes[0].file).unwrap(),
+        );
+        assert_eq!(d.severity, Some(lsp_types::DiagnosticSeverity::INFORMATION));
     }
 
     #[test]

@@ -436,6 +436,7 @@ impl Server {
                 .iter()
                 .map(|d| &*d.location.file)
                 .chain(snap.crashed.iter().map(|c| &*c.file))
+                .chain(snap.model_notes.iter().map(|n| n.file.as_path()))
                 .filter(|p| *p != config && !open.iter().any(|d| &*d.file.path == *p))
                 .collect();
             closed.sort();
@@ -556,6 +557,12 @@ fn file_diagnostics(
     for c in snap.crashed.iter().filter(|c| &*c.file == path) {
         out.push(crash_diagnostic(&c.message));
     }
+    out.extend(
+        snap.model_notes
+            .iter()
+            .filter(|n| n.file == path)
+            .map(|n| convert::inference_note(n, file)),
+    );
     out
 }
 

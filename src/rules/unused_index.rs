@@ -69,7 +69,7 @@ impl Rule for UnusedIndex {
 /// Several files checked, calls bound to tables of the model, and no request whose
 /// table is not known (it could be any table).
 fn project_in_view(facts: &ProjectFacts<'_>) -> bool {
-    facts.files.len() > 1
+    facts.checked_files > 1
         && facts.operations.iter().any(|b| b.table.is_some())
         && facts
             .operations
@@ -157,8 +157,8 @@ fn report(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, table: &Table, ind
         d.severity = Severity::Info.min(d.severity);
         d.note(format!(
             "checked: {} Rust file{} and the `[[access-pattern]]`s of dynalint.toml",
-            facts.files.len(),
-            if facts.files.len() == 1 { "" } else { "s" }
+            facts.checked_files,
+            if facts.checked_files == 1 { "" } else { "s" }
         ));
     }
     d.note(

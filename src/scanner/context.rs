@@ -1,6 +1,7 @@
 //! Where a call sits: its enclosing function (qualified by the impl), the loop around
 //! it, and the marks that make it cold (tests, benches, examples, build scripts).
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use tree_sitter::Node;
@@ -99,7 +100,8 @@ impl LoopShape {
 
     /// [`LoopShape::of`], knowing the text of its function from the name up to the
     /// loop (`before`): the signature and the statements that bind the loop's stream.
-    pub fn in_fn(kind: &str, text: &str, before: &str) -> Self {
+    /// `before` is asked for only when the loop's head awaits a stream's next message.
+    pub fn in_fn<'b>(kind: &str, text: &str, before: impl FnOnce() -> Cow<'b, str>) -> Self {
         let mut shape = Self::of(kind, text);
         shape.client_stream = kind == "while" && walks_client_stream(text, before);
         shape
@@ -119,7 +121,7 @@ impl LoopShape {
 /// `while let Some(m) = s.next().await` (or `s.message().await`, `s.try_next().await`)
 /// where `s` is a parameter typed `Streaming<T>`, or a local bound to `r.into_inner()`
 /// of a parameter typed `Request<Streaming<T>>`: tonic's client-streaming request body.
-fn walks_client_stream(text: &str, before: &str) -> bool {
+fn walks_client_stream<'b>(text: &str, before: impl FnOnce() -> Cow<'b, str>) -> bool {
     let squeeze = |t: &str| t.split_whitespace().collect::<String>();
     let Some((head, _)) = text.split_once('{') else {
         return false;
@@ -139,7 +141,7 @@ fn walks_client_stream(text: &str, before: &str) -> bool {
     else {
         return false;
     };
-    let before = squeeze(before);
+    let before = squeeze(&before());
     let streaming = |ty: &str| {
         let ty = ty.strip_prefix("mut").unwrap_or(ty);
         ty.starts_with("Streaming<") || ty.starts_with("tonic::Streaming<")
@@ -205,10 +207,14 @@ pub fn enclosing_loop(
                     "while_expression" => "while",
                     _ => "loop",
                 };
-                let before = ancestors(src, anc)
-                    .find(|a| a.kind() == "function_item")
-                    .and_then(|f| src.text.get(f.start_byte()..anc.start_byte()))
-                    .unwrap_or("");
+                let before = || {
+                    Cow::Borrowed(
+                        ancestors(src, anc)
+                            .find(|a| a.kind() == "function_item")
+                            .and_then(|f| src.text.get(f.start_byte()..anc.start_byte()))
+                            .unwrap_or(""),
+                    )
+                };
                 let shape = LoopShape::in_fn(kind, src.of(anc), before);
                 // Only the innermost paging loop pages: one around it (`for tenant in
                 // tenants { loop { .. } }`) repeats the whole read.
@@ -569,14 +575,6 @@ fn method_span(src: Src<'_>, call: Node<'_>) -> Span {
         .unwrap_or(call.start_byte());
     let _ = src;
     Span::new(start, call.end_byte())
-}
-
-/// Whether a node is inside a `#[test]` fn or a `#[cfg(test)]` module.
-pub fn is_test_code(src: Src<'_>, node: Node<'_>) -> bool {
-    ancestors(src, node).any(|a| match a.kind() {
-        "function_item" | "mod_item" => attributes_of(src, a).iter().any(|t| is_test_attr(t)),
-        _ => false,
-    })
 }
 
 /// `#[test]`, `#[tokio::test]`, `#[cfg(test)]`, `#[rstest]`...

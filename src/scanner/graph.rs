@@ -374,15 +374,15 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         _ => None,
                     });
                     // The function from its name to the loop: what binds its stream.
-                    let before = in_fn
-                        .and_then(|fi| fns.get(fi))
-                        .and_then(|f| src.get(f.span.start..span.start))
-                        .unwrap_or_default();
-                    let shape = LoopShape::in_fn(
-                        &kind,
-                        &String::from_utf8_lossy(text),
-                        &String::from_utf8_lossy(before),
-                    );
+                    let before = || {
+                        String::from_utf8_lossy(
+                            in_fn
+                                .and_then(|fi| fns.get(fi))
+                                .and_then(|f| src.get(f.span.start..span.start))
+                                .unwrap_or_default(),
+                        )
+                    };
+                    let shape = LoopShape::in_fn(&kind, &String::from_utf8_lossy(text), before);
                     if let Some(f) = in_fn.and_then(|fi| fns.get_mut(fi)) {
                         for lc in f.loop_calls.iter_mut().filter(|c| c.span == span) {
                             lc.shape = shape;

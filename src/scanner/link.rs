@@ -36,9 +36,9 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     let mut result = match parse_skipped_callers(files, settings) {
         Some((completed, reparsed)) => {
             stats.reparsed = reparsed;
-            link_complete(&completed, settings)
+            link_files(&completed, settings, None).result
         }
-        None => link_complete(files, settings),
+        None => link_files(files, settings, None).result,
     };
     stats.operations = result.operations.len();
     stats.link = started.elapsed();
@@ -49,32 +49,22 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
 /// The byte pre-filter's second look. A file without an SDK marker can still send a
 /// builder that a helper in another file returns (`recent_orders(&c, id).send()`);
 /// which functions return builders is known only now. Files the pre-filter skipped
-/// whose tokens chain a call of one of them into a setter are indexed again, parsed.
-/// `None` (nothing to redo) is the usual case and costs one pass over the names; else
+/// whose tokens chain a call of one of them into a setter are indexed again, parsed;
+/// so are files indexed lean (`index_file_lean`), which kept only the names of the
+/// helpers their chains continue. `None` (nothing to redo) is the usual case and costs one pass over the names; else
 /// the files, and how many were indexed again.
-fn parse_skipped_callers(
+pub(super) fn parse_skipped_callers(
     files: &[Arc<FileIndex>],
     settings: &ScanSettings,
 ) -> Option<(Vec<Arc<FileIndex>>, usize)> {
-    let returned: HashSet<&str> = files
-        .iter()
-        .flat_map(|f| &f.ops)
-        .filter_map(|(_, e)| match e {
-            Escape::Returned { function } => Some(function.as_str()),
-            _ => None,
-        })
-        .collect();
+    let returned = returned_builders(files);
     if returned.is_empty() {
         return None;
     }
     let redo: Vec<(usize, FileIndex)> = files
         .par_iter()
         .enumerate()
-        .filter(|(_, f)| !f.candidate && f.chained.iter().any(|c| returned.contains(c.as_str())))
-        .filter_map(|(i, f)| {
-            let text = f.text.as_ref()?;
-            Some((i, index_source(&f.path, text, settings, true)))
-        })
+        .filter_map(|(i, f)| Some((i, parse_if_chained(f, &returned, settings)?)))
         .collect();
     if redo.is_empty() {
         return None;
@@ -87,12 +77,86 @@ fn parse_skipped_callers(
     Some((out, reparsed))
 }
 
-/// [`link`] once every file that can hold a request has been parsed.
-fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
+/// The functions some file returns a builder from.
+pub(super) fn returned_builders(files: &[Arc<FileIndex>]) -> HashSet<&str> {
+    files
+        .iter()
+        .flat_map(|f| &f.ops)
+        .filter_map(|(_, e)| match e {
+            Escape::Returned { function } => Some(function.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A skipped file (or one indexed lean) indexed again with a parse, if it chains one
+/// of `returned`. Only those have `chained` names.
+pub(super) fn parse_if_chained(
+    f: &FileIndex,
+    returned: &HashSet<&str>,
+    settings: &ScanSettings,
+) -> Option<FileIndex> {
+    if !f.chained.iter().any(|c| returned.contains(c.as_str())) {
+        return None;
+    }
+    // A lean index (`index_file_lean`) kept no text: it is read again.
+    let text = f
+        .text
+        .clone()
+        .or_else(|| settings.reread.and_then(|read| read(&f.path)))?;
+    Some(index_source(&f.path, &text, settings, true))
+}
+
+/// What the link learns from the whole call graph: which functions a request entry
+/// reaches, and which only a one-off binary runs. It depends on the functions' names,
+/// calls and entry points only, not on where they are in their files.
+pub(super) struct GraphFacts {
+    reached: Reached,
+    one_off: HashSet<FnId>,
+    /// Who calls each name, kept once a partial link needs it (a whole link builds
+    /// its own, borrowed from the graph, more cheaply).
+    callers: Option<Callers<Box<str>>>,
+}
+
+impl GraphFacts {
+    /// Keeps the callers of each name in `files`' call graph, if not kept yet.
+    pub(super) fn keep_callers(&mut self, files: &[Arc<FileIndex>]) {
+        if self.callers.is_none() {
+            let graphs: Vec<&[FnNode]> = files.iter().map(|f| f.fns.as_slice()).collect();
+            self.callers = Some(Callers::owned(&graphs));
+        }
+    }
+}
+
+/// A link's output, with what a later one can reuse.
+pub(super) struct Linked {
+    /// In a partial link, only the linked files' operations and problems.
+    pub result: ScanResult,
+    /// Each file's resolved table declarations (`result.tables` is them in order);
+    /// empty for the files a partial link left out.
+    pub tables: Vec<Vec<super::create_table::TableDecl>>,
+    /// Computed by a whole link; a partial one was given them.
+    pub graph: Option<GraphFacts>,
+}
+
+/// [`link`] once every file that can hold a request has been parsed. With `only`, the
+/// operations, problems and tables of those files alone, with the call graph's facts
+/// of an earlier link (the caller knows no file's functions changed since).
+pub(super) fn link_files(
+    files: &[Arc<FileIndex>],
+    settings: &ScanSettings,
+    only: Option<(&HashSet<usize>, &GraphFacts)>,
+) -> Linked {
     let mut result = ScanResult::default();
+    let mut tables: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
+    let wanted = |fi: usize| only.is_none_or(|(set, _)| set.contains(&fi));
     let linker = Linker::new(files);
-    let hot_globs = globs(&settings.hot_paths, &mut result.problems);
-    let cold_globs = globs(&settings.cold_paths, &mut result.problems);
+    let mut glob_problems = Vec::new();
+    let hot_globs = globs(&settings.hot_paths, &mut glob_problems);
+    let cold_globs = globs(&settings.cold_paths, &mut glob_problems);
+    if only.is_none() {
+        result.problems = glob_problems;
+    }
     // Files matched by a hot-paths glob: every function in them is an entry. Only those
     // are copied (linking runs on every edit in the LSP).
     let mut glob_entries: Vec<Cow<'_, [FnNode]>> = Vec::with_capacity(files.len());
@@ -128,9 +192,28 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
         glob_entries.push(Cow::Owned(fns));
     }
     let graph_refs: Vec<&[FnNode]> = glob_entries.iter().map(|g| &**g).collect();
-    let reached = reach(&graph_refs);
-    let one_off = one_off(&graph_refs);
-    let callers = Callers::new(&graph_refs);
+    let computed = match only {
+        Some(_) => None,
+        None => Some(GraphFacts {
+            reached: reach(&graph_refs),
+            one_off: one_off(&graph_refs),
+            callers: None,
+        }),
+    };
+    let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
+        return Linked {
+            result,
+            tables,
+            graph: None,
+        };
+    };
+    let (reached, one_off) = (&graph.reached, &graph.one_off);
+    // Callers by name depend on names and calls only, so the hot-paths entries made
+    // above do not change them.
+    let borrowed = match &graph.callers {
+        Some(_) => None,
+        None => Some(Callers::new(&graph_refs)),
+    };
 
     // Received builders by (function, parameter); returned ones by function.
     let mut received: HashMap<(&str, usize), Vec<(usize, &super::fold::Template)>> = HashMap::new();
@@ -168,14 +251,26 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
                 op.paginated |= helper.paginated;
             }
         }
-        decide_heat(op, fi, &graph_refs, (&reached, &one_off), files, cold_glob);
+        decide_heat(op, fi, &graph_refs, (reached, one_off), files, cold_glob);
         if op.context.in_loop.is_none() {
-            op.context.in_loop = loop_at_call_site(op, fi, &graph_refs, files, &callers);
+            op.context.in_loop = match (&borrowed, &graph.callers) {
+                (Some(c), _) => loop_at_call_site(op, fi, &graph_refs, files, c),
+                (None, Some(c)) => loop_at_call_site(op, fi, &graph_refs, files, c),
+                (None, None) => None,
+            };
         }
     };
     let mut consumed: HashSet<(usize, usize)> = HashSet::new();
     let mut ops: Vec<((usize, usize), Operation)> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
+        if !wanted(fi) {
+            // Its operations are not wanted, but the builders it continues are still
+            // not reported where they are built.
+            for (_, _, helper) in &f.helper_calls {
+                consumed.extend(returned.get(helper.as_str()).into_iter().flatten());
+            }
+            continue;
+        }
         result.problems.extend(f.problems.iter().cloned());
         let cold_glob = glob_match(cold_globs.as_ref(), &f.path, settings.root.as_deref());
         // A chain on a helper's returned builder: the helper's setters, then ours.
@@ -205,11 +300,12 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
             ops.push(((fi, oi), op));
         }
     }
-    for (fi, f) in files.iter().enumerate() {
+    for (fi, f) in files.iter().enumerate().filter(|(fi, _)| wanted(*fi)) {
         for d in &f.tables {
             let mut d = d.clone();
             linker.resolve_decl(fi, &mut d);
-            result.tables.push(d);
+            result.tables.push(d.clone());
+            tables[fi].push(d);
         }
     }
     // A helper's own builder is reported only where no caller continues it.
@@ -224,7 +320,11 @@ fn link_complete(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResul
     result.problems.sort_by(|a, b| {
         (&a.file, a.span.map(|s| s.start)).cmp(&(&b.file, b.span.map(|s| s.start)))
     });
-    result
+    Linked {
+        result,
+        tables,
+        graph: computed,
+    }
 }
 
 /// Each function a request entry reaches: the entry's reason and the chain.
@@ -436,7 +536,7 @@ struct Linker<'a> {
     tests_count: std::cell::Cell<bool>,
 }
 
-type ParamKey = (String, usize, Option<String>, usize, String, bool);
+type ParamKey = (String, usize, usize, Option<String>, usize, String, bool);
 type ParamResults = HashMap<ParamKey, Option<Resolved>>;
 
 /// Linked function results by (file, index into its `returns`).
@@ -559,11 +659,19 @@ impl<'a> Linker<'a> {
         for t in throughputs {
             t.read.iter_mut().chain(t.write.iter_mut()).for_each(r);
         }
-        d.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
-        d.attributes.iter_mut().for_each(|a| r(&mut a.attribute));
+        // Key attribute names are names too: `create_table(client, name, "year",
+        // "title")` hands them in as parameters.
+        for k in &mut d.key_schema {
+            self.resolve_name(fi, &mut k.attribute);
+        }
+        for a in &mut d.attributes {
+            self.resolve_name(fi, &mut a.attribute);
+        }
         for i in &mut d.indexes {
             self.resolve_name(fi, &mut i.name);
-            i.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
+            for k in &mut i.key_schema {
+                self.resolve_name(fi, &mut k.attribute);
+            }
             if let Some(ProjectionDecl::Include(attrs)) = &mut i.projection {
                 attrs.iter_mut().for_each(r);
             }
@@ -774,9 +882,11 @@ impl<'a> Linker<'a> {
                 function,
                 index,
                 self_ty,
+                arity,
             } => {
                 let key: ParamKey = (
                     function.clone(),
+                    *arity,
                     *index,
                     self_ty.clone(),
                     self.packages.get(fi).copied().unwrap_or(usize::MAX),

@@ -57,6 +57,7 @@ mod key_conditions;
 mod lex;
 mod link;
 mod parse;
+mod relink;
 mod resolve;
 mod returns;
 mod scope;
@@ -72,10 +73,14 @@ use rayon::prelude::*;
 pub use create_table::TableDecl;
 pub use index::{may_call_dynamodb, module_of, FileIndex};
 pub use ir::*;
+pub use relink::LinkState;
 pub use stats::ScanStats;
 
 use crate::model::Model;
 use crate::source::SourceFile;
+
+/// Reads a file's text again (see [`ScanSettings::reread`]).
+pub type Reread = fn(&std::path::Path) -> Option<Arc<str>>;
 
 /// What the scanner needs from the model: only the path globs of `[lint]`, and the
 /// folder they are relative to.
@@ -86,6 +91,10 @@ pub struct ScanSettings {
     /// The folder of `dynalint.toml`: `src/api/**` matches `src/api/x.rs` under it,
     /// whatever path the file was reached by (`./sub/dir`, an absolute path).
     pub root: Option<std::path::PathBuf>,
+    /// Reads a file's text again, for a caller that indexed it with
+    /// [`index_file_lean`] and let its text go (the CLI reads from disk; `None` when
+    /// it cannot be read). Without it, a file's index keeps what link may need.
+    pub reread: Option<Reread>,
 }
 
 impl ScanSettings {
@@ -105,6 +114,7 @@ impl ScanSettings {
             hot_paths: model.lint.hot_paths.clone(),
             cold_paths: model.lint.cold_paths.clone(),
             root,
+            reread: None,
         }
     }
 }
@@ -125,9 +135,32 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
     index::index_file(file, settings)
 }
 
+/// [`index::index_file_lean`]: the per-file phase keeping only what the link needs when
+/// the file can be read again ([`ScanSettings::reread`]).
+pub fn index_file_lean(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
+    index::index_file_lean(file, settings)
+}
+
 /// The cross-file phase over indexes from [`index_file`] (in any order).
 pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     link::link(files, settings)
+}
+
+/// [`link`] after an indexing pass the caller ran and timed (`index_time`); the
+/// indexes are freed on the workers afterwards.
+pub fn link_indexed(
+    indexes: Vec<Arc<FileIndex>>,
+    settings: &ScanSettings,
+    index_time: std::time::Duration,
+    report: Report<'_>,
+) -> ScanResult {
+    report("following calls across files", 0, 0);
+    let mut result = link(&indexes, settings);
+    result.stats.index = index_time;
+    // Freeing every file's index is real work too: spread over the workers instead of
+    // running after the link on one thread.
+    indexes.into_par_iter().for_each(drop);
+    result
 }
 
 /// Scans a set of files together (constants and the call graph cross files).
@@ -158,14 +191,7 @@ pub fn scan_reporting(
             index
         })
         .collect();
-    let index_time = started.elapsed();
-    report("following calls across files", 0, 0);
-    let mut result = link(&indexes, settings);
-    result.stats.index = index_time;
-    // Freeing every file's index is real work too: spread over the workers instead of
-    // running after the link on one thread.
-    indexes.into_par_iter().for_each(drop);
-    result
+    link_indexed(indexes, settings, started.elapsed(), report)
 }
 
 /// Only parses (no folding, no index): the baseline the benchmark compares against.

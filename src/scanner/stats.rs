@@ -16,7 +16,8 @@ pub struct ScanStats {
     pub parsed: usize,
     /// Files the pre-filter ruled out: tokenized, with only their items parsed.
     pub skipped_by_prefilter: usize,
-    /// Skipped files parsed again at link time (they chain a helper's builder).
+    /// Files parsed again at link time (they chain a helper's builder: skipped by the
+    /// pre-filter, or indexed lean).
     pub reparsed: usize,
     /// Functions in the call graph.
     pub functions: usize,

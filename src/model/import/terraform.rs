@@ -7,7 +7,13 @@
 //! `{env}-orders`). `variables` maps (a Lambda's `environment { variables = {..} }`,
 //! `environment_variables = {..}`) and ECS `{ name, value }` pairs that hand a table's
 //! `.name`/`.id`/`.arn` to a program become its `refs`.
+//!
+//! A resource with a `for_each` over a literal map or set (itself, or a local or
+//! variable default) is one table per key, `each.key`/`each.value` read as Terraform
+//! does; `dynamic` index and attribute blocks over a literal collection are their
+//! `content` once per element; `count.index` in a name is an `{index}` placeholder.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use hcl_edit::expr::{Expression, Object, ObjectKey, TraversalOperator};
@@ -82,8 +88,30 @@ pub fn import_module(files: &[(FilePath, String)]) -> Imported {
                 } else {
                     Shape::Module
                 };
-                if let Some(t) = table(f, b, id, shape, &ctx, &mut found) {
-                    found.tables.push(t);
+                // `for_each = local.tables`: one table per key.
+                let each = b
+                    .body
+                    .get_attribute("for_each")
+                    .and_then(|e| ctx.items(&e.value, 0));
+                match each {
+                    Some(items) => {
+                        for (key, value) in items {
+                            ctx.scope.borrow_mut().push(Iter {
+                                name: "each".into(),
+                                key: key.clone(),
+                                value,
+                            });
+                            let id = format!("{id}[\"{key}\"]");
+                            let t = table(f, b, id, shape, &ctx, &mut found);
+                            ctx.scope.borrow_mut().pop();
+                            found.tables.extend(t);
+                        }
+                    }
+                    None => {
+                        if let Some(t) = table(f, b, id, shape, &ctx, &mut found) {
+                            found.tables.push(t);
+                        }
+                    }
                 }
             }
         }
@@ -119,7 +147,21 @@ struct Context<'a> {
     defaults: HashMap<&'a str, &'a Expression>,
     variables: HashMap<&'a str, ()>,
     locals: HashMap<&'a str, &'a Expression>,
+    /// Iterators in scope, innermost last: `each` of a resource's `for_each`, a
+    /// `dynamic` block's.
+    scope: RefCell<Vec<Iter>>,
 }
+
+/// One element of a `for_each`: `name.key` and `name.value`.
+struct Iter {
+    name: String,
+    key: String,
+    /// `None` for a set's element, whose value is its key.
+    value: Option<Expression>,
+}
+
+/// Collections a `for_each` may go over before it is not a literal any more.
+const MAX_ITEMS: usize = 64;
 
 impl<'a> Context<'a> {
     fn new(files: &'a [File<'a>]) -> Self {
@@ -127,6 +169,7 @@ impl<'a> Context<'a> {
             defaults: HashMap::new(),
             variables: HashMap::new(),
             locals: HashMap::new(),
+            scope: RefCell::new(Vec::new()),
         };
         let mut set: HashMap<&'a str, Vec<&'a Expression>> = HashMap::new();
         for f in files.iter().filter(|f| is_tfvars(f.path)) {
@@ -249,7 +292,14 @@ impl<'a> Context<'a> {
             }
             Expression::Traversal(_) | Expression::Variable(_) => {
                 let p = path(e)?;
+                if let Some(v) = self.iterator(&p, depth, template) {
+                    return v;
+                }
                 match p.as_slice() {
+                    // `count = N` copies: a name tells them apart by their index.
+                    [root, name] if root == "count" && name == "index" && template => {
+                        Some("{index}".to_string())
+                    }
                     [root, name] if root == "var" => {
                         if template && self.variables.contains_key(name.as_str()) {
                             return Some(format!("{{{name}}}"));
@@ -267,6 +317,93 @@ impl<'a> Context<'a> {
             }
             _ => None,
         }
+    }
+
+    /// The elements a `for_each` goes over, as (key, value): a map's entries, a list's
+    /// or set's elements (a string element is its own key, another one's key is its
+    /// position); through locals, variable defaults and `toset`/`tolist`/`tomap`.
+    fn items(&self, e: &Expression, depth: usize) -> Option<Vec<(String, Option<Expression>)>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let out: Vec<(String, Option<Expression>)> = match e {
+            Expression::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, item)| match self.value(item, depth + 1) {
+                    Some(k) if matches!(item, Expression::String(_)) => (k, None),
+                    _ => (i.to_string(), Some(item.clone())),
+                })
+                .collect(),
+            Expression::Object(o) => o
+                .iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        ObjectKey::Ident(i) => Some(i.value().as_str().to_string()),
+                        ObjectKey::Expression(x) => self.value(x, depth + 1),
+                    };
+                    key.map(|k| (k, Some(v.expr().clone())))
+                })
+                .collect::<Option<Vec<_>>>()?,
+            Expression::FuncCall(f)
+                if matches!(f.name.name.as_str(), "toset" | "tolist" | "tomap") =>
+            {
+                let arg = f.args.iter().next()?;
+                self.items(arg, depth + 1)?
+            }
+            Expression::Parenthesis(p) => self.items(p.inner(), depth + 1)?,
+            Expression::Traversal(_) | Expression::Variable(_) => {
+                let p = path(e)?;
+                let next = match p.as_slice() {
+                    [root, name] if root == "var" => self.defaults.get(name.as_str())?,
+                    [root, name] if root == "local" => self.locals.get(name.as_str())?,
+                    _ => return None,
+                };
+                self.items(next, depth + 1)?
+            }
+            _ => return None,
+        };
+        (out.len() <= MAX_ITEMS).then_some(out)
+    }
+
+    /// `each.key`, `each.value`, `each.value.hash` (and a `dynamic` block's iterator
+    /// likewise) while that iterator is in scope.
+    fn iterator(&self, p: &[String], depth: usize, template: bool) -> Option<Option<String>> {
+        let scope = self.scope.borrow();
+        let it = scope.iter().rev().find(|i| p.first() == Some(&i.name))?;
+        Some(match &p[1..] {
+            [k] if k == "key" => Some(it.key.clone()),
+            [v, rest @ ..] if v == "value" => match (&it.value, rest) {
+                (None, []) => Some(it.key.clone()),
+                (None, _) => None,
+                (Some(value), rest) => {
+                    let mut e = value.clone();
+                    let mut ok = true;
+                    for attr in rest {
+                        match &e {
+                            Expression::Object(o) => match Obj::Object(o).attr(attr).cloned() {
+                                Some(x) => e = x,
+                                None => {
+                                    ok = false;
+                                    break;
+                                }
+                            },
+                            _ => {
+                                ok = false;
+                                break;
+                            }
+                        }
+                    }
+                    drop(scope);
+                    if ok {
+                        self.eval(&e, depth + 1, template)
+                    } else {
+                        None
+                    }
+                }
+            },
+            _ => None,
+        })
     }
 
     fn count(&self, e: &Expression) -> Option<u64> {
@@ -297,6 +434,17 @@ fn path(e: &Expression) -> Option<Vec<String>> {
         }
         _ => None,
     }
+}
+
+/// The first literal string index of a traversal: `carts` of `x.each["carts"].name`.
+fn index_key(e: &Expression) -> Option<String> {
+    let Expression::Traversal(t) = e else {
+        return None;
+    };
+    t.operators.iter().find_map(|op| match op.value() {
+        TraversalOperator::Index(Expression::String(s)) => Some(s.value().to_string()),
+        _ => None,
+    })
 }
 
 /// A block body or an object: the resource writes `attribute { .. }` blocks, the
@@ -476,13 +624,60 @@ fn table(
     if let Obj::Body(body) = o {
         for d in body.get_blocks("dynamic") {
             let target = d.labels.first().map(|l| l.as_str()).unwrap_or_default();
-            if target.ends_with("secondary_index") || target == "attribute" {
-                let span = span_of(d.span());
+            let kind = match target {
+                "global_secondary_index" => Some(IndexKind::Global),
+                "local_secondary_index" => Some(IndexKind::Local),
+                "attribute" => None,
+                _ => continue,
+            };
+            let span = span_of(d.span());
+            // The iterator is the block's label unless `iterator = name` says.
+            let iterator = d
+                .body
+                .get_attribute("iterator")
+                .and_then(|a| path(&a.value))
+                .and_then(|p| p.into_iter().next())
+                .unwrap_or_else(|| target.to_string());
+            let items = d
+                .body
+                .get_attribute("for_each")
+                .and_then(|e| ctx.items(&e.value, 0));
+            let (Some(items), Some(content)) = (items, d.body.get_blocks("content").next()) else {
                 found.note_at(
                     span,
                     line_of(f.text, span.start),
-                    format!("`dynamic \"{target}\"` blocks of {what} are built at plan time; they are not imported"),
+                    format!("`dynamic \"{target}\"` blocks of {what} go over a collection known only at plan time; they are not imported"),
                 );
+                continue;
+            };
+            for (key, value) in items {
+                ctx.scope.borrow_mut().push(Iter {
+                    name: iterator.clone(),
+                    key,
+                    value,
+                });
+                let c = Obj::Body(&content.body);
+                match kind {
+                    Some(kind) => match index(c, span, kind, &t, ctx) {
+                        Ok(index) => t.indexes.push(index),
+                        Err(why) => found.note_at(
+                            span,
+                            line_of(f.text, span.start),
+                            format!("an index of {what} is not imported: {why}"),
+                        ),
+                    },
+                    None => {
+                        let name = c.attr("name").and_then(|e| ctx.value(e, 0));
+                        let ty = c
+                            .attr("type")
+                            .and_then(|e| ctx.value(e, 0))
+                            .and_then(|s| AttributeType::parse(&s));
+                        if let (Some(n), Some(ty)) = (name, ty) {
+                            t.attributes.insert(n.clone(), attribute(n, ty, span, span));
+                        }
+                    }
+                }
+                ctx.scope.borrow_mut().pop();
             }
         }
     }
@@ -663,6 +858,12 @@ fn table_named_by<'t>(
             _ => None,
         };
         if let Some(id) = id {
+            // `aws_dynamodb_table.each["carts"].name`: one table of a `for_each`.
+            let keyed = index_key(inner).map(|k| format!("{id}[\"{k}\"]"));
+            let id = match keyed {
+                Some(k) if tables.iter().any(|t| t.origin.id.as_deref() == Some(&k)) => k,
+                _ => id,
+            };
             return tables
                 .iter_mut()
                 .find(|t| t.origin.id.as_deref() == Some(&id));

@@ -659,3 +659,56 @@ fn cdk_python_cut_anywhere() {
         }
     }
 }
+
+/// `for_each` over a local map (one table per key, `each.key`/`each.value.x`),
+/// `dynamic` blocks over a literal list (with and without `iterator`), `count` copies
+/// named by `{index}`; a `dynamic` over what only the plan knows is a note.
+#[test]
+fn terraform_for_each_dynamic_and_count() {
+    let i = discover(&fixture("terraform-each"));
+    assert_eq!(
+        names(&i),
+        [
+            "orders-{env}",
+            "carts-{env}",
+            "users-{env}",
+            "events-{index}"
+        ],
+        "{}",
+        notes(&i)
+    );
+    let orders = table(&i, "orders-{env}");
+    let by_status = orders.index("by-status").unwrap();
+    assert_eq!(by_status.partition_key, "status");
+    assert_eq!(by_status.sort_key.as_deref(), Some("sk"));
+    assert_eq!(by_status.projection, Projection::KeysOnly);
+    assert!(orders.index("by-customer").is_some());
+    assert_eq!(
+        orders.attribute("customer").map(|a| a.ty.as_str()),
+        Some("S")
+    );
+    let carts = table(&i, "carts-{env}");
+    assert_eq!(carts.partition_key, "cartId");
+    assert_eq!(carts.provisioned.unwrap().read, Some(5));
+    assert_eq!(
+        carts.origin.id.as_deref(),
+        Some("aws_dynamodb_table.each[\"carts\"]")
+    );
+    assert_eq!(carts.refs, ["CARTS_TABLE"]);
+    assert_eq!(table(&i, "users-{env}").provisioned.unwrap().read, Some(10));
+    assert_eq!(table(&i, "events-{index}").refs, ["EVENTS_TABLE"]);
+    assert_eq!(i.notes.len(), 1, "{}", notes(&i));
+    assert!(i.notes[0].message.contains("known only at plan time"));
+}
+
+/// A YAML stream of several templates (`---` between them): each one's tables, the
+/// file counted once.
+#[test]
+fn every_document_of_a_yaml_stream() {
+    let text = "---\nAWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: orders\n      KeySchema: [{AttributeName: id, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: id, AttributeType: S}]\n---\n# not a template\nkind: ConfigMap\n---\nResources:\n  Users:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: users\n      KeySchema: [{AttributeName: uid, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: uid, AttributeType: S}]\n";
+    let i = import_file(Path::new("stacks.yaml"), text);
+    assert_eq!(names(&i), ["orders", "users"], "{}", notes(&i));
+    assert_eq!(table(&i, "users").origin.line, 15);
+    assert_eq!(i.files.len(), 1);
+    assert_eq!(i.files[0].tables, 2);
+}

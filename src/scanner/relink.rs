@@ -1,0 +1,453 @@
+//! The link again after one file changed (the LSP, on every keystroke): what the
+//! other files' operations are cannot change when the changed file offers them the
+//! same things as before, only at other places in it.
+//!
+//! What one file offers the others (its *link facts*) is everything in its index but
+//! its own requests, tables and problems: functions, calls and entry points, consts,
+//! constructors, structs, what its functions return, the arguments its calls pass,
+//! the builders it returns or receives, the helpers whose builders it continues. When
+//! they are the same but for positions, the earlier link's graph facts hold, the
+//! changed file's operations are linked again, and so are those of the files that
+//! continue a builder it returns or pass one to a helper of it (an overlay copies the
+//! helper's spans); every other file's operations are kept, with the positions they
+//! cite in the changed file (a hot chain's step, the loop of a caller) moved to where
+//! those functions are now. Anything else is a whole link: the answer is always the
+//! one [`super::link`] gives.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::create_table::TableDecl;
+use super::fold::Escape;
+use super::index::FileIndex;
+use super::ir::{CallStep, Operation, ScanProblem};
+use super::link::GraphFacts;
+use super::link::{link_files, parse_if_chained, parse_skipped_callers, returned_builders};
+use super::{ScanResult, ScanSettings, ScanStats};
+use crate::source::Span;
+
+/// What the last link saw and found, for the next one.
+#[derive(Default)]
+pub struct LinkState {
+    last: Option<Last>,
+    incremental: bool,
+}
+
+struct Last {
+    settings: (Vec<String>, Vec<String>, Option<std::path::PathBuf>),
+    /// The indexes as given.
+    inputs: Vec<Arc<FileIndex>>,
+    /// The same, with skipped files that continue a helper's builder parsed.
+    completed: Vec<Arc<FileIndex>>,
+    graph: GraphFacts,
+    /// The functions some file's references follow the parameters of: only calls of
+    /// these pass anything another file reads (`ArgSite`s of other calls are inert).
+    followed: HashSet<String>,
+    operations: Vec<Operation>,
+    problems: Vec<ScanProblem>,
+    tables: Vec<Vec<TableDecl>>,
+}
+
+impl LinkState {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether the last [`LinkState::link`] reused the one before it.
+    pub fn was_incremental(&self) -> bool {
+        self.incremental
+    }
+
+    /// Links `files` (in the same order as last time, for the reuse to apply) and
+    /// remembers what the next link can reuse.
+    pub fn link(&mut self, files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
+        let started = std::time::Instant::now();
+        let key = (
+            settings.hot_paths.clone(),
+            settings.cold_paths.clone(),
+            settings.root.clone(),
+        );
+        let reused = self
+            .last
+            .as_mut()
+            .filter(|l| l.settings == key)
+            .and_then(|l| relink(l, files, settings));
+        self.incremental = reused.is_some();
+        if reused.is_none() {
+            self.last = None;
+            let (completed, _) =
+                parse_skipped_callers(files, settings).unwrap_or_else(|| (files.to_vec(), 0));
+            let linked = link_files(&completed, settings, None);
+            if let Some(graph) = linked.graph {
+                self.last = Some(Last {
+                    settings: key,
+                    followed: completed.iter().flat_map(|f| followed(f)).collect(),
+                    inputs: files.to_vec(),
+                    completed,
+                    graph,
+                    operations: linked.result.operations,
+                    problems: linked.result.problems,
+                    tables: linked.tables,
+                });
+            }
+        }
+        let Some(last) = &self.last else {
+            return ScanResult::default();
+        };
+        let mut stats = ScanStats::count(&last.inputs);
+        stats.reparsed = last
+            .inputs
+            .iter()
+            .zip(&last.completed)
+            .filter(|(a, b)| !Arc::ptr_eq(a, b))
+            .count();
+        stats.operations = last.operations.len();
+        stats.link = started.elapsed();
+        ScanResult {
+            operations: last.operations.clone(),
+            problems: last.problems.clone(),
+            tables: last.tables.iter().flatten().cloned().collect(),
+            stats,
+        }
+    }
+}
+
+/// Brings `last` up to date with `files` when at most one file changed and its link
+/// facts did not; `None` when a whole link is needed.
+fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) -> Option<()> {
+    if files.len() != last.inputs.len() {
+        return None;
+    }
+    let mut changed = None;
+    for (i, (new, old)) in files.iter().zip(&last.inputs).enumerate() {
+        if Arc::ptr_eq(new, old) {
+            continue;
+        }
+        if changed.is_some() || new.path != old.path {
+            return None;
+        }
+        changed = Some(i);
+    }
+    let Some(fi) = changed else {
+        return Some(());
+    };
+    // Completed as a whole link would: the builders returned are the same as before
+    // unless this file's changed, and then its link facts differ and this is no reuse.
+    let fresh = {
+        let returned = returned_builders(&last.completed);
+        parse_if_chained(&files[fi], &returned, settings)
+            .map(Arc::new)
+            .unwrap_or_else(|| Arc::clone(&files[fi]))
+    };
+    let old = &last.completed[fi];
+    // A parameter the edit starts following is the edited file's own reference: its
+    // calls are linked again anyway; what other files read is unchanged.
+    if link_facts(old, &last.followed) != link_facts(&fresh, &last.followed) {
+        return None;
+    }
+    let moved = moved_spans(old, &fresh)?;
+    let relinked = dependents(&last.completed, old, fi);
+
+    last.graph.keep_callers(&last.completed);
+    let mut completed = last.completed.clone();
+    completed[fi] = fresh;
+    let part = link_files(&completed, settings, Some((&relinked, &last.graph)));
+    let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*completed[*i].path).collect();
+    let changed_path = Arc::clone(&completed[fi].path);
+
+    let mut operations = Vec::with_capacity(last.operations.len());
+    for op in &last.operations {
+        if paths.contains(&*op.file) {
+            continue;
+        }
+        let mut op = op.clone();
+        move_cited(&mut op, &changed_path, &moved)?;
+        operations.push(op);
+    }
+    operations.extend(part.result.operations);
+    operations.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    let mut problems: Vec<ScanProblem> = last
+        .problems
+        .iter()
+        .filter(|p| !paths.contains(&*p.file))
+        .cloned()
+        .collect();
+    problems.extend(part.result.problems);
+    problems.sort_by(|a, b| {
+        (&a.file, a.span.map(|s| s.start)).cmp(&(&b.file, b.span.map(|s| s.start)))
+    });
+    let mut tables = std::mem::take(&mut last.tables);
+    for (i, t) in part.tables.into_iter().enumerate() {
+        if relinked.contains(&i) {
+            tables[i] = t;
+        }
+    }
+    // Stale names only make the next comparison stricter.
+    let newly: Vec<String> = followed(&completed[fi]).collect();
+    last.followed.extend(newly);
+    last.inputs = files.to_vec();
+    last.completed = completed;
+    last.operations = operations;
+    last.problems = problems;
+    last.tables = tables;
+    Some(())
+}
+
+/// What a file offers the others, positions left out, as text: every field of the
+/// index counts unless it is the file's own output, so a field added to
+/// [`FileIndex`] later is compared without anyone remembering to. Positions are
+/// `Span`s; an offset kept in another form stays in, which only makes a reuse rarer.
+fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
+    let FileIndex {
+        path,
+        module,
+        candidate,
+        ops,
+        templates,
+        helper_calls,
+        tables: _,
+        refs,
+        consts,
+        field_inits,
+        field_types,
+        uses,
+        structs,
+        returns,
+        once_sets,
+        arg_sites,
+        fns,
+        problems: _,
+        chained,
+        text: _,
+        ctors,
+    } = f;
+    let returned: Vec<&(Operation, Escape)> = ops
+        .iter()
+        .filter(|(_, e)| matches!(e, Escape::Returned { .. }))
+        .collect();
+    let continued: Vec<&String> = helper_calls.iter().map(|(_, _, h)| h).collect();
+    let arg_sites: Vec<_> = arg_sites
+        .iter()
+        .filter(|a| followed.contains(&a.callee))
+        .collect();
+    let text = format!(
+        "{path:?}{module:?}{candidate:?}{returned:?}{templates:?}{continued:?}\
+         {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
+         {once_sets:?}{arg_sites:?}{fns:?}{chained:?}{ctors:?}"
+    );
+    let mut out = without_spans(&with_refs(&text, refs));
+    // The maps a function returns are copied into callers with spans one level deep
+    // only: compared with their positions.
+    let maps: Vec<_> = returns.iter().map(|r| &r.maps).collect();
+    out.push_str(&format!("{maps:?}"));
+    out
+}
+
+/// The functions whose parameters `f`'s references follow.
+fn followed(f: &FileIndex) -> impl Iterator<Item = String> + '_ {
+    use super::resolve::RefKind;
+    f.refs.iter().filter_map(|r| {
+        let mut kind = &r.kind;
+        while let RefKind::Count { high, .. } = kind {
+            kind = high;
+        }
+        match kind {
+            RefKind::Param { function, .. } => Some(function.clone()),
+            _ => None,
+        }
+    })
+}
+
+/// Each pending reference (`\0pending:3`, a number into the file's `refs`) written
+/// as the reference itself: the file's own calls number theirs among the same list,
+/// so an edit to a call shifts the numbers of every reference after it.
+fn with_refs(text: &str, refs: &[super::resolve::PendingRef]) -> String {
+    const MARK: &str = "\\0pending:";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(MARK) {
+        out.push_str(&rest[..i + MARK.len()]);
+        rest = &rest[i + MARK.len()..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if let Some(r) = rest[..digits]
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| refs.get(n))
+        {
+            out.push_str(&format!("{r:?}"));
+            rest = &rest[digits..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Positions left out: `Span { start: 1, end: 2 }` → `Span`, and an expression
+/// literal's offset `literal_start: Some(7)` → `literal_start`.
+fn without_spans(text: &str) -> String {
+    const POSITIONS: [(&str, usize, char); 2] = [
+        ("Span { start: ", 4, '}'),
+        ("literal_start: Some(", 13, ')'),
+    ];
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let next = POSITIONS
+            .iter()
+            .filter_map(|(open, keep, close)| Some((rest.find(open)?, open, *keep, *close)))
+            .min_by_key(|(i, ..)| *i);
+        let Some((i, open, keep, close)) = next else {
+            break;
+        };
+        out.push_str(&rest[..i + keep]);
+        let after = &rest[i + open.len()..];
+        match after.find(close) {
+            Some(end) => rest = &after[end + 1..],
+            None => {
+                rest = after;
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where each function and loop of the old index is in the new one (same link facts,
+/// so the same functions in the same order); `None` if two places of the old one
+/// would move to different places.
+fn moved_spans(old: &FileIndex, new: &FileIndex) -> Option<HashMap<Span, Span>> {
+    let mut moved = HashMap::new();
+    let mut add = |from: Span, to: Span| match moved.insert(from, to) {
+        Some(prev) if prev != to => None,
+        _ => Some(()),
+    };
+    if old.fns.len() != new.fns.len() {
+        return None;
+    }
+    for (a, b) in old.fns.iter().zip(&new.fns) {
+        add(a.span, b.span)?;
+        if a.loop_calls.len() != b.loop_calls.len() {
+            return None;
+        }
+        for (x, y) in a.loop_calls.iter().zip(&b.loop_calls) {
+            add(x.span, y.span)?;
+        }
+    }
+    Some(moved)
+}
+
+/// The files whose operations take something with its positions from file `fi`: the
+/// file itself, those that continue a builder it returns, and those that pass one to
+/// a helper of it.
+fn dependents(files: &[Arc<FileIndex>], changed: &FileIndex, fi: usize) -> HashSet<usize> {
+    let returns: HashSet<&str> = changed
+        .ops
+        .iter()
+        .filter_map(|(_, e)| match e {
+            Escape::Returned { function } => Some(function.as_str()),
+            _ => None,
+        })
+        .collect();
+    let receives: HashSet<(&str, usize)> = changed
+        .templates
+        .iter()
+        .filter_map(|t| Some((t.function.as_str(), t.param?)))
+        .collect();
+    let mut out = HashSet::from([fi]);
+    if returns.is_empty() && receives.is_empty() {
+        return out;
+    }
+    for (i, f) in files.iter().enumerate() {
+        let continues = f
+            .helper_calls
+            .iter()
+            .any(|(_, _, h)| returns.contains(h.as_str()));
+        let passes = f.ops.iter().any(|(_, e)| match e {
+            Escape::Passed { function, index } => receives.contains(&(function.as_str(), *index)),
+            _ => false,
+        });
+        if continues || passes {
+            out.insert(i);
+        }
+    }
+    out
+}
+
+/// Moves the positions an operation cites in the changed file (hot chain steps, the
+/// loop around a caller) to where they are now; `None` if one is not a function or
+/// loop it knows.
+fn move_cited(
+    op: &mut Operation,
+    changed: &std::path::Path,
+    moved: &HashMap<Span, Span>,
+) -> Option<()> {
+    let step = |s: &mut CallStep| -> Option<()> {
+        if *s.file == *changed {
+            s.span = *moved.get(&s.span)?;
+        }
+        Some(())
+    };
+    if let Some(hot) = &mut op.context.hot {
+        for s in &mut hot.chain {
+            step(s)?;
+        }
+    }
+    if let Some(l) = &mut op.context.in_loop {
+        if let Some(c) = &mut l.caller {
+            if *c.file == *changed {
+                l.span = *moved.get(&l.span)?;
+            }
+            step(c)?;
+        }
+    }
+    for c in &mut op.children {
+        move_cited(c, changed, moved)?;
+    }
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    fn facts(text: &str) -> String {
+        let f = SourceFile::new("src/repo.rs", text);
+        link_facts(
+            &super::super::index_file(&f, &ScanSettings::default()),
+            &HashSet::new(),
+        )
+    }
+
+    #[test]
+    fn link_facts_ignore_positions_and_the_files_own_calls() {
+        let base = "const T: &str = names::TABLE;\n\
+                    fn f(c: &Client) { c.scan().table_name(other::X).send(); }\n\
+                    const U: &str = names::OTHER;\n";
+        // A comment moves everything; a literal for a constant in a call drops a
+        // reference numbered before the consts' (their numbers shift, not what they
+        // refer to).
+        let moved = format!("// a comment\n{base}");
+        let renamed = base.replace("other::X", "\"Orders\"");
+        assert_eq!(facts(base), facts(&moved));
+        assert_eq!(facts(base), facts(&renamed));
+        // What other files read changed: a const's value, a function's calls.
+        assert_ne!(
+            facts(base),
+            facts(&base.replace("names::OTHER", "names::THIRD"))
+        );
+        assert_ne!(facts(base), facts(&base.replace(".send()", ".send(); g()")));
+    }
+
+    #[test]
+    fn spans_are_left_out_of_link_facts() {
+        assert_eq!(
+            without_spans(
+                "A { span: Span { start: 1, end: 20 }, x: Some(Span { start: 3, end: 4 }), \
+                 literal_start: Some(12), literal_start: None }"
+            ),
+            "A { span: Span, x: Some(Span), literal_start, literal_start: None }"
+        );
+    }
+}

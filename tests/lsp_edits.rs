@@ -1,0 +1,171 @@
+//! The language server's incremental analysis (each file's index kept, the link
+//! reused when an edit leaves what a file offers the others unchanged) must find
+//! exactly what a check from scratch finds. Random edits to the files of
+//! `test-fixtures/_lsp-edits/` (calls whose table, heat and loops come from other
+//! files, builders returned to and finished by callers), each followed by an
+//! incremental analysis and a full one of the same texts.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use dynalint::analysis;
+use dynalint::lsp::project::Project;
+use dynalint::rules::RuleSelection;
+use dynalint::source::SourceFile;
+use proptest::prelude::*;
+
+const FILES: &[&str] = &[
+    "src/main.rs",
+    "src/names.rs",
+    "src/repo.rs",
+    "src/handlers.rs",
+    "src/bin/backfill.rs",
+];
+
+fn root() -> PathBuf {
+    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("test-fixtures/_lsp-edits"))
+        .unwrap()
+}
+
+/// One edit: in file `file`, at the `at`-th char boundary (mod the length), remove
+/// `remove` chars and insert `text`.
+#[derive(Debug, Clone)]
+struct Edit {
+    file: usize,
+    at: usize,
+    remove: usize,
+    text: String,
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    // Mostly what typing does: a character, a space, a new line, a comment; now and
+    // then a bracket or quote that breaks the syntax.
+    let text = prop_oneof![
+        4 => Just("x".to_string()),
+        2 => Just(" ".to_string()),
+        2 => Just("\n".to_string()),
+        1 => Just("// note\n".to_string()),
+        1 => Just("_".to_string()),
+        1 => Just("(".to_string()),
+        1 => Just("}".to_string()),
+        1 => Just("\"".to_string()),
+        1 => Just(String::new()),
+    ];
+    (0..FILES.len(), any::<usize>(), 0usize..3, text).prop_map(|(file, at, remove, text)| Edit {
+        file,
+        at,
+        remove,
+        text,
+    })
+}
+
+fn apply(text: &str, e: &Edit) -> String {
+    let bounds: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let start = bounds[e.at % bounds.len()];
+    let end = bounds
+        .iter()
+        .copied()
+        .filter(|b| *b >= start)
+        .nth(e.remove)
+        .unwrap_or(text.len());
+    format!("{}{}{}", &text[..start], e.text, &text[end..])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn incremental_diagnostics_are_those_of_a_full_check(edits in prop::collection::vec(edit(), 1..8)) {
+        let root = root();
+        let mut project = Project::new(root.join("dynalint.toml"), None);
+        let mut texts: BTreeMap<PathBuf, String> = FILES
+            .iter()
+            .map(|f| {
+                let p = root.join(f);
+                let t = std::fs::read_to_string(&p).unwrap();
+                (p, t)
+            })
+            .collect();
+        project.analyze(&[], None);
+        for e in &edits {
+            let path = root.join(FILES[e.file]);
+            let next = apply(&texts[&path], e);
+            texts.insert(path, next);
+            // Every file is open in the editor, as after a few edits in each.
+            let open: Vec<SourceFile> = texts
+                .iter()
+                .map(|(p, t)| SourceFile::new(p.clone(), t.as_str()))
+                .collect();
+            let refs: Vec<&SourceFile> = open.iter().collect();
+            project.analyze(&refs, None);
+            let incremental = &project.snapshot.as_ref().unwrap().analysis;
+            let full = analysis::analyze(
+                project.model.as_ref().unwrap(),
+                &open,
+                &RuleSelection::default(),
+            );
+            prop_assert_eq!(&incremental.operations, &full.operations, "after {:?}", e);
+            prop_assert_eq!(&incremental.diagnostics, &full.diagnostics, "after {:?}", e);
+            prop_assert_eq!(&incremental.problems, &full.problems, "after {:?}", e);
+        }
+    }
+}
+
+/// The edits above do take the incremental path: a new line in a comment (every
+/// function after it moves, and so do the hot chain and the loop that calls in other
+/// files cite) and a character in a body.
+#[test]
+fn an_edit_inside_a_comment_or_body_reuses_the_link() {
+    let root = root();
+    let read = |f: &str| std::fs::read_to_string(root.join(f)).unwrap();
+    let (repo, handlers) = (read("src/repo.rs"), read("src/handlers.rs"));
+    for (file, edited) in [
+        (
+            "src/repo.rs",
+            repo.replacen("//! Data access", "//!\n//! Data access", 1),
+        ),
+        (
+            "src/repo.rs",
+            repo.replacen("out.count() as usize", "out.count()  as usize", 1),
+        ),
+        (
+            "src/handlers.rs",
+            handlers.replacen("//! Request handlers.", "//! Request\n//! handlers.", 1),
+        ),
+    ] {
+        let mut project = Project::new(root.join("dynalint.toml"), None);
+        project.analyze(&[], None);
+        assert!(!project.link_was_incremental());
+        let file = SourceFile::new(root.join(file), edited);
+        project.analyze(&[&file], None);
+        assert!(project.link_was_incremental(), "{}", file.path.display());
+        let full = analysis::analyze(
+            project.model.as_ref().unwrap(),
+            &project_files(&root, &file),
+            &RuleSelection::default(),
+        );
+        let snap = project.snapshot.as_ref().unwrap();
+        assert_eq!(snap.analysis.diagnostics, full.diagnostics);
+        assert_eq!(snap.analysis.operations, full.operations);
+        assert!(!full.diagnostics.is_empty());
+    }
+}
+
+fn project_files(root: &Path, edited: &SourceFile) -> Vec<SourceFile> {
+    FILES
+        .iter()
+        .map(|f| {
+            let p = root.join(f);
+            if p == *edited.path {
+                edited.clone()
+            } else {
+                SourceFile::new(p.clone(), std::fs::read_to_string(&p).unwrap())
+            }
+        })
+        .collect()
+}
