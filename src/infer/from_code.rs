@@ -414,6 +414,42 @@ async fn read(c: &Client, env: &str) {{
         assert_eq!(bound, [Some("{1}_events"), Some("{1}_events"), None]);
     }
 
+    /// A helper `create_table(client, name, pk, sk)` named by its call's literals (keys
+    /// too); a function of the same name taking another number of arguments (another
+    /// module's) is not one of its calls.
+    #[test]
+    fn a_helper_s_name_and_keys_come_from_its_call() {
+        let (t, notes) = run(r#"
+mod movies {
+    pub fn create_table(client: &Client, table_name: &str, pk: &str, sk: &str) -> Builder {
+        client.create_table().table_name(table_name)
+            .key_schema(KeySchemaElement::builder().attribute_name(pk).key_type(KeyType::Hash).build().unwrap())
+            .key_schema(KeySchemaElement::builder().attribute_name(sk).key_type(KeyType::Range).build().unwrap())
+    }
+    pub async fn start(client: &Client) {
+        create_table(client, "movies", "year", "title").send().await;
+    }
+}
+mod cli {
+    pub async fn create_table(client: &Client, table: &str, key: &str) {}
+    pub async fn main(client: &Client, args: Args) {
+        create_table(client, &args.table, &args.key).await;
+    }
+}
+"#);
+        let got: Vec<(&str, &str, Option<&str>)> = t
+            .iter()
+            .map(|c| {
+                (
+                    c.table.name.as_str(),
+                    c.table.partition_key.as_str(),
+                    c.table.sort_key.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(got, [("movies", "year", Some("title"))], "{notes:?}");
+    }
+
     #[test]
     fn unknown_names_and_keys_are_notes() {
         let code = format!(

@@ -408,7 +408,7 @@ impl<'a> Reader<'_, 'a> {
             let mut role = None;
             for (name, v) in fields {
                 match name.as_str() {
-                    "attribute_name" => attribute = Some(self.string(v)),
+                    "attribute_name" => attribute = Some(self.cx.name(v)),
                     "key_type" => {
                         role = self.word(v).and_then(|w| match squash(&w).as_str() {
                             "HASH" => Some(KeyRole::Hash),
@@ -435,7 +435,7 @@ impl<'a> Reader<'_, 'a> {
         let mut ty = None;
         for (name, v) in fields {
             match name.as_str() {
-                "attribute_name" => attribute = Some(self.string(v)),
+                "attribute_name" => attribute = Some(self.cx.name(v)),
                 "attribute_type" => {
                     ty = self
                         .word(v)

@@ -113,6 +113,19 @@ pub(super) fn parse_if_chained(
 pub(super) struct GraphFacts {
     reached: Reached,
     one_off: HashSet<FnId>,
+    /// Who calls each name, kept once a partial link needs it (a whole link builds
+    /// its own, borrowed from the graph, more cheaply).
+    callers: Option<Callers<Box<str>>>,
+}
+
+impl GraphFacts {
+    /// Keeps the callers of each name in `files`' call graph, if not kept yet.
+    pub(super) fn keep_callers(&mut self, files: &[Arc<FileIndex>]) {
+        if self.callers.is_none() {
+            let graphs: Vec<&[FnNode]> = files.iter().map(|f| f.fns.as_slice()).collect();
+            self.callers = Some(Callers::owned(&graphs));
+        }
+    }
 }
 
 /// A link's output, with what a later one can reuse.
@@ -184,6 +197,7 @@ pub(super) fn link_files(
         None => Some(GraphFacts {
             reached: reach(&graph_refs),
             one_off: one_off(&graph_refs),
+            callers: None,
         }),
     };
     let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
@@ -194,7 +208,12 @@ pub(super) fn link_files(
         };
     };
     let (reached, one_off) = (&graph.reached, &graph.one_off);
-    let callers = Callers::new(&graph_refs);
+    // Callers by name depend on names and calls only, so the hot-paths entries made
+    // above do not change them.
+    let borrowed = match &graph.callers {
+        Some(_) => None,
+        None => Some(Callers::new(&graph_refs)),
+    };
 
     // Received builders by (function, parameter); returned ones by function.
     let mut received: HashMap<(&str, usize), Vec<(usize, &super::fold::Template)>> = HashMap::new();
@@ -234,7 +253,11 @@ pub(super) fn link_files(
         }
         decide_heat(op, fi, &graph_refs, (reached, one_off), files, cold_glob);
         if op.context.in_loop.is_none() {
-            op.context.in_loop = loop_at_call_site(op, fi, &graph_refs, files, &callers);
+            op.context.in_loop = match (&borrowed, &graph.callers) {
+                (Some(c), _) => loop_at_call_site(op, fi, &graph_refs, files, c),
+                (None, Some(c)) => loop_at_call_site(op, fi, &graph_refs, files, c),
+                (None, None) => None,
+            };
         }
     };
     let mut consumed: HashSet<(usize, usize)> = HashSet::new();
@@ -510,7 +533,7 @@ struct Linker<'a> {
     tests_count: std::cell::Cell<bool>,
 }
 
-type ParamKey = (String, usize, Option<String>, usize, String, bool);
+type ParamKey = (String, usize, usize, Option<String>, usize, String, bool);
 type ParamResults = HashMap<ParamKey, Option<Resolved>>;
 
 /// Linked function results by (file, index into its `returns`).
@@ -633,11 +656,19 @@ impl<'a> Linker<'a> {
         for t in throughputs {
             t.read.iter_mut().chain(t.write.iter_mut()).for_each(r);
         }
-        d.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
-        d.attributes.iter_mut().for_each(|a| r(&mut a.attribute));
+        // Key attribute names are names too: `create_table(client, name, "year",
+        // "title")` hands them in as parameters.
+        for k in &mut d.key_schema {
+            self.resolve_name(fi, &mut k.attribute);
+        }
+        for a in &mut d.attributes {
+            self.resolve_name(fi, &mut a.attribute);
+        }
         for i in &mut d.indexes {
             self.resolve_name(fi, &mut i.name);
-            i.key_schema.iter_mut().for_each(|k| r(&mut k.attribute));
+            for k in &mut i.key_schema {
+                self.resolve_name(fi, &mut k.attribute);
+            }
             if let Some(ProjectionDecl::Include(attrs)) = &mut i.projection {
                 attrs.iter_mut().for_each(r);
             }
@@ -848,9 +879,11 @@ impl<'a> Linker<'a> {
                 function,
                 index,
                 self_ty,
+                arity,
             } => {
                 let key: ParamKey = (
                     function.clone(),
+                    *arity,
                     *index,
                     self_ty.clone(),
                     self.packages.get(fi).copied().unwrap_or(usize::MAX),

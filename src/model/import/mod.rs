@@ -201,8 +201,8 @@ fn import_known(path: &Path, text: &str) -> Option<Imported> {
         }
         Format::Document => {}
     }
-    let doc = match tree::parse(text) {
-        Ok(doc) => doc,
+    let docs = match tree::parse_all(text) {
+        Ok(docs) => docs,
         Err(e) => {
             let mut f = Found::new(file, OriginKind::CloudFormation);
             f.note_at(
@@ -216,17 +216,37 @@ fn import_known(path: &Path, text: &str) -> Option<Imported> {
             });
         }
     };
-    Some(if workbench::is_workbench(&doc) {
-        workbench::import(file, &doc)
-    } else if describe::is_describe(&doc) {
-        describe::import(file, &doc)
-    } else if serverless::is_serverless(&doc) {
-        serverless::import(file, &doc)
-    } else if cloudformation::is_template(&doc) {
-        cloudformation::import(file, &doc)
-    } else {
-        return None;
-    })
+    // A stream of several documents (`---`): each is read as what it is.
+    let mut out: Option<Imported> = None;
+    for doc in &docs {
+        let one = if workbench::is_workbench(doc) {
+            workbench::import(file.clone(), doc)
+        } else if describe::is_describe(doc) {
+            describe::import(file.clone(), doc)
+        } else if serverless::is_serverless(doc) {
+            serverless::import(file.clone(), doc)
+        } else if cloudformation::is_template(doc) {
+            cloudformation::import(file.clone(), doc)
+        } else {
+            continue;
+        };
+        match &mut out {
+            Some(all) => merge(all, one),
+            None => out = Some(one),
+        }
+    }
+    // One entry per file, however many documents it holds.
+    if let Some(all) = &mut out {
+        let mut files: Vec<ImportedFile> = Vec::new();
+        for f in all.files.drain(..) {
+            match files.iter_mut().find(|k| k.path == f.path) {
+                Some(k) => k.tables += f.tables,
+                None => files.push(f),
+            }
+        }
+        all.files = files;
+    }
+    out
 }
 
 #[cfg(test)]

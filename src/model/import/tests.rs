@@ -700,3 +700,15 @@ fn terraform_for_each_dynamic_and_count() {
     assert_eq!(i.notes.len(), 1, "{}", notes(&i));
     assert!(i.notes[0].message.contains("known only at plan time"));
 }
+
+/// A YAML stream of several templates (`---` between them): each one's tables, the
+/// file counted once.
+#[test]
+fn every_document_of_a_yaml_stream() {
+    let text = "---\nAWSTemplateFormatVersion: '2010-09-09'\nResources:\n  Orders:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: orders\n      KeySchema: [{AttributeName: id, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: id, AttributeType: S}]\n---\n# not a template\nkind: ConfigMap\n---\nResources:\n  Users:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: users\n      KeySchema: [{AttributeName: uid, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: uid, AttributeType: S}]\n";
+    let i = import_file(Path::new("stacks.yaml"), text);
+    assert_eq!(names(&i), ["orders", "users"], "{}", notes(&i));
+    assert_eq!(table(&i, "users").origin.line, 15);
+    assert_eq!(i.files.len(), 1);
+    assert_eq!(i.files[0].tables, 2);
+}

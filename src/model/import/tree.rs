@@ -115,15 +115,29 @@ impl Node {
     }
 }
 
-/// Parses YAML (or JSON) text. Only the first document is read: templates have one.
+/// Parses YAML (or JSON) text: its first document (templates have one).
+pub fn parse(text: &str) -> Result<Node, ParseError> {
+    parse_documents(text, 1).map(|mut docs| docs.swap_remove(0))
+}
+
+/// Every document of a YAML stream (`---` between them), up to `max`; at least one
+/// (null for empty text).
+pub fn parse_all(text: &str) -> Result<Vec<Node>, ParseError> {
+    parse_documents(text, MAX_DOCUMENTS)
+}
+
+/// A stream with more documents is read up to here (they share the node budget too).
+const MAX_DOCUMENTS: usize = 256;
+
 ///
 /// Built from the parser's events rather than a YAML library's document type, so that
 /// what real templates do is read the way CloudFormation and the Serverless Framework
 /// read it: a key written twice keeps its last value, `<<: *defaults` merges an
 /// anchored mapping, and aliases are expanded (within a budget: a file of nested
 /// aliases must not grow without bound).
-pub fn parse(text: &str) -> Result<Node, ParseError> {
+fn parse_documents(text: &str, max: usize) -> Result<Vec<Node>, ParseError> {
     let offsets = CharOffsets::new(text);
+    let mut docs = Vec::new();
     let mut b = Builder {
         offsets: &offsets,
         stack: Vec::new(),
@@ -150,11 +164,19 @@ pub fn parse(text: &str) -> Result<Node, ParseError> {
                 ),
             });
         }
-        if b.done.is_some() {
-            break;
+        if let Some(doc) = b.done.take() {
+            docs.push(doc);
+            // Anchors do not cross documents.
+            b.anchors.clear();
+            if docs.len() >= max {
+                break;
+            }
         }
     }
-    Ok(b.done.unwrap_or_else(|| Node::null().clone()))
+    if docs.is_empty() {
+        docs.push(Node::null().clone());
+    }
+    Ok(docs)
 }
 
 /// Values a document may expand to, aliases included.
