@@ -1,8 +1,9 @@
 //! `check` over a large tree without holding every file at once: each file is read,
-//! indexed lean ([`scanner::index_file_lean`]) and its text dropped, unless a later
-//! phase reads it (a file with requests, builder templates, table declarations or
-//! allow comments). A text needed after all — a file a helper's builder is continued
-//! in, a label in a file without requests — is read again ([`ensure_texts`]).
+//! indexed lean ([`scanner::index_file_lean`]) and its text dropped, unless it has
+//! allow comments (suppressions read every one). The texts later phases read — the
+//! files of requests and table declarations (rules and inference name their lines),
+//! those findings point into — are read again once the scan is done and its indexes
+//! freed ([`ensure_texts`], [`scanned_files`], [`diagnostic_files`]).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -20,7 +21,7 @@ use crate::workspace::{read_source, Note};
 #[derive(Debug, Default)]
 pub struct Streamed {
     pub scanned: ScanResult,
-    /// The texts later phases read (see the module docs), in the order scanned.
+    /// The texts of files with allow comments and of `given`, in the order scanned.
     pub files: Vec<SourceFile>,
     /// Files that could not be read.
     pub notes: Vec<Note>,
@@ -54,7 +55,7 @@ pub fn scan_paths(
             let file = read_source(p)?;
             let index = scanner::index_file_lean(&file, &settings);
             let bytes = file.text.len();
-            let kept = read_later(&file, &index).then_some(file);
+            let kept = read_later(&file).then_some(file);
             report("parsing", done.fetch_add(1, Ordering::Relaxed) + 1, total);
             Ok((Arc::new(index), kept, bytes))
         })
@@ -83,14 +84,10 @@ pub fn scan_paths(
     out
 }
 
-/// Whether a later phase reads this file's text: the rules and the report point into
-/// files with requests (and the templates and tables they come from), suppressions
-/// read allow comments.
-fn read_later(file: &SourceFile, index: &FileIndex) -> bool {
-    !index.ops.is_empty()
-        || !index.templates.is_empty()
-        || !index.tables.is_empty()
-        || file.text.contains("dynalint:")
+/// Whether a text is kept while scanning: suppressions read every allow comment.
+/// Others are read again after the scan, when the indexes are gone.
+fn read_later(file: &SourceFile) -> bool {
+    file.text.contains("dynalint:")
 }
 
 /// A file's text read again ([`ScanSettings::reread`]).
@@ -126,6 +123,14 @@ pub fn operation_files(operations: &[Operation]) -> Vec<&FilePath> {
         }
         stack.extend(&op.children);
     }
+    out
+}
+
+/// The files of a scan's requests (see [`operation_files`]) and table declarations:
+/// what the rules and inference name lines in.
+pub fn scanned_files(scanned: &ScanResult) -> Vec<&FilePath> {
+    let mut out = operation_files(&scanned.operations);
+    out.extend(scanned.tables.iter().map(|t| &t.file));
     out
 }
 

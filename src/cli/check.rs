@@ -319,7 +319,7 @@ fn load(
         // Inference names the lines of requests: their texts, if let go.
         analysis::stream::ensure_texts(
             &mut sources.files,
-            analysis::stream::operation_files(&scanned.operations),
+            analysis::stream::scanned_files(&scanned),
         );
     }
     report("inferring the model", 0, 0);
@@ -489,7 +489,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
             // Rules name places in the files of requests: their texts, if let go.
             analysis::stream::ensure_texts(
                 &mut project.files,
-                analysis::stream::operation_files(&scanned.operations),
+                analysis::stream::scanned_files(&scanned),
             );
             analysis::analyze_streamed(
                 &project.model,
