@@ -6,9 +6,8 @@
 
 use tree_sitter::Node;
 
-use super::context::is_test_code;
 use super::ir::Resolved;
-use super::resolve::{impl_type, FileCx, RefKind, PENDING};
+use super::resolve::{FileCx, RefKind, PENDING};
 use super::syntax::{call_args, call_path, field, last_segment, method_name, peel, type_segment};
 
 /// One call of a function by name, with what it passes.
@@ -50,7 +49,7 @@ pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<Ar
                     continue;
                 };
                 let ty = type_segment(path).map(|t| match t {
-                    "Self" => impl_type(src, n).unwrap_or_else(|| t.to_string()),
+                    "Self" => cx.impl_type(n).unwrap_or_else(|| t.to_string()),
                     t => t.to_string(),
                 });
                 (last_segment(path).to_string(), ty, false)
@@ -66,7 +65,7 @@ pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<Ar
                 ty,
                 method,
                 args: values,
-                test: test_file || is_test_code(src, n),
+                test: test_file || cx.is_test_code(n),
             });
         }
     }

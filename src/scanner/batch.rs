@@ -14,7 +14,8 @@ use super::resolve::FileCx;
 use super::scope::{lookup, Binding};
 use super::sdk::Typed;
 use super::syntax::{
-    ancestors, call_args, call_path, descendants, field, last_segment, method_call, peel, span,
+    ancestors, call_args, call_path, descendants, descendants_between, field, last_segment,
+    method_call, peel, span,
 };
 use crate::source::Span;
 
@@ -341,7 +342,7 @@ struct Collector<'c, 't> {
     cx: &'c FileCx<'t>,
     want: &'c dyn Fn(Typed) -> bool,
     memo: HashMap<(usize, usize), Vec<Node<'t>>>,
-    /// The file's functions by name, found on first need (one walk, not one per call).
+    /// The file's functions by name, found on first need.
     fns: Option<HashMap<&'t str, Vec<Node<'t>>>>,
 }
 
@@ -390,9 +391,8 @@ impl<'t> Collector<'_, 't> {
                 continue;
             };
             let (from, to) = (decl.end_byte(), last_use);
-            for call in descendants(block, &mut |n| {
-                n.kind() == "call_expression" && n.start_byte() >= from && n.end_byte() <= to
-            }) {
+            for call in descendants_between(block, from, to, &mut |n| n.kind() == "call_expression")
+            {
                 let Some((recv, m, c)) = method_call(src, call) else {
                     continue;
                 };
@@ -426,14 +426,25 @@ impl<'t> Collector<'_, 't> {
         found
     }
 
+    /// The file's functions by name: their places come from the file's [`FileCx`]
+    /// (one walk per file, not one per setter), each node found from its range.
     fn functions(&mut self, node: Node<'t>) -> &HashMap<&'t str, Vec<Node<'t>>> {
-        let src = self.cx.src;
+        let cx = self.cx;
+        let src = cx.src;
         self.fns.get_or_insert_with(|| {
             let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
             if let Some(root) = ancestors(src, node).last() {
-                for f in descendants(root, &mut |n| n.kind() == "function_item") {
-                    if let Some(name) = field(f, "name") {
-                        by_name.entry(src.of(name)).or_default().push(f);
+                for ranges in cx.functions(root).values() {
+                    let found: Vec<Node<'t>> = ranges
+                        .iter()
+                        .filter_map(|(start, end)| {
+                            root.descendant_for_byte_range(*start, *end)
+                                .filter(|f| f.kind() == "function_item")
+                                .filter(|f| (f.start_byte(), f.end_byte()) == (*start, *end))
+                        })
+                        .collect();
+                    if let Some(name) = found.first().and_then(|f| field(*f, "name")) {
+                        by_name.insert(src.of(name), found);
                     }
                 }
             }

@@ -577,14 +577,6 @@ fn method_span(src: Src<'_>, call: Node<'_>) -> Span {
     Span::new(start, call.end_byte())
 }
 
-/// Whether a node is inside a `#[test]` fn or a `#[cfg(test)]` module.
-pub fn is_test_code(src: Src<'_>, node: Node<'_>) -> bool {
-    ancestors(src, node).any(|a| match a.kind() {
-        "function_item" | "mod_item" => attributes_of(src, a).iter().any(|t| is_test_attr(t)),
-        _ => false,
-    })
-}
-
 /// `#[test]`, `#[tokio::test]`, `#[cfg(test)]`, `#[rstest]`...
 pub fn is_test_attr(attr: &str) -> bool {
     let a = attr.trim();

@@ -7,7 +7,7 @@
 
 use tree_sitter::Node;
 
-use super::context::{enclosing_function, enclosing_loop, is_test_code};
+use super::context::{enclosing_function, enclosing_loop};
 use super::ir::{AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, SetterCall};
 use super::items;
 use super::resolve::FileCx;
@@ -233,15 +233,22 @@ fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
             else {
                 return false;
             };
+            // The identifiers named `name` after the `let`: found from where the text
+            // spells the name, not by walking the rest of the block for each `let`.
             let ident = kind_id("identifier");
-            !descendants_after(block, p.end_byte(), &mut |u| {
-                u.kind_id() == ident
-                    && src.of(u) == name
-                    && src
-                        .parent(u)
-                        .is_some_and(|a| a.kind() == "arguments" && receives(cx, a))
+            let (from, to) = (p.end_byte(), block.end_byte());
+            word_occurrences(src.text, from, to, name).any(|at| {
+                block
+                    .descendant_for_byte_range(at, at + name.len())
+                    .is_some_and(|u| {
+                        u.kind_id() == ident
+                            && u.start_byte() == at
+                            && src.of(u) == name
+                            && src
+                                .parent(u)
+                                .is_some_and(|a| a.kind() == "arguments" && receives(cx, a))
+                    })
             })
-            .is_empty()
         }
         _ => false,
     }
@@ -929,7 +936,7 @@ fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
     op.context.function = enclosing_function(src, root);
     let (in_loop, paged) = enclosing_loop(src, root, op.exclusive_start_key);
     op.context.in_loop = in_loop;
-    if is_test_code(src, root) {
+    if cx.is_test_code(root) {
         op.context.cold = Some(ColdReason::Test);
     }
     // A loop that feeds `last_evaluated_key` back as `exclusive_start_key` reads every
@@ -1153,4 +1160,27 @@ pub fn typed_root(cx: &FileCx<'_>, n: Node<'_>) -> Option<Typed> {
         "struct_expression" => typed_for(last_segment(field(n, "name").map(|t| src.of(t))?)),
         _ => None,
     }
+}
+
+/// Where `name` stands as a whole word in `text[from..to]`: every identifier node
+/// whose text is `name` in that range starts at one of them.
+fn word_occurrences<'a>(
+    text: &'a str,
+    from: usize,
+    to: usize,
+    name: &'a str,
+) -> impl Iterator<Item = usize> + 'a {
+    let range = text.get(from..to).unwrap_or("");
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    range
+        .match_indices(name)
+        .map(move |(i, _)| from + i)
+        .filter(move |at| {
+            let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+            let after = bytes.get(*at + name.len());
+            !name.is_empty()
+                && !before.is_some_and(|b| word(*b))
+                && !after.is_some_and(|b| word(*b))
+        })
 }

@@ -113,6 +113,19 @@ pub(super) fn parse_if_chained(
 pub(super) struct GraphFacts {
     reached: Reached,
     one_off: HashSet<FnId>,
+    /// Who calls each name, kept once a partial link needs it (a whole link builds
+    /// its own, borrowed from the graph, more cheaply).
+    callers: Option<Callers<Box<str>>>,
+}
+
+impl GraphFacts {
+    /// Keeps the callers of each name in `files`' call graph, if not kept yet.
+    pub(super) fn keep_callers(&mut self, files: &[Arc<FileIndex>]) {
+        if self.callers.is_none() {
+            let graphs: Vec<&[FnNode]> = files.iter().map(|f| f.fns.as_slice()).collect();
+            self.callers = Some(Callers::owned(&graphs));
+        }
+    }
 }
 
 /// A link's output, with what a later one can reuse.
@@ -184,6 +197,7 @@ pub(super) fn link_files(
         None => Some(GraphFacts {
             reached: reach(&graph_refs),
             one_off: one_off(&graph_refs),
+            callers: None,
         }),
     };
     let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
@@ -194,7 +208,12 @@ pub(super) fn link_files(
         };
     };
     let (reached, one_off) = (&graph.reached, &graph.one_off);
-    let callers = Callers::new(&graph_refs);
+    // Callers by name depend on names and calls only, so the hot-paths entries made
+    // above do not change them.
+    let borrowed = match &graph.callers {
+        Some(_) => None,
+        None => Some(Callers::new(&graph_refs)),
+    };
 
     // Received builders by (function, parameter); returned ones by function.
     let mut received: HashMap<(&str, usize), Vec<(usize, &super::fold::Template)>> = HashMap::new();
@@ -234,7 +253,11 @@ pub(super) fn link_files(
         }
         decide_heat(op, fi, &graph_refs, (reached, one_off), files, cold_glob);
         if op.context.in_loop.is_none() {
-            op.context.in_loop = loop_at_call_site(op, fi, &graph_refs, files, &callers);
+            op.context.in_loop = match (&borrowed, &graph.callers) {
+                (Some(c), _) => loop_at_call_site(op, fi, &graph_refs, files, c),
+                (None, Some(c)) => loop_at_call_site(op, fi, &graph_refs, files, c),
+                (None, None) => None,
+            };
         }
     };
     let mut consumed: HashSet<(usize, usize)> = HashSet::new();

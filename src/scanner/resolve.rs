@@ -11,6 +11,7 @@ use std::cell::RefCell;
 
 use tree_sitter::Node;
 
+use super::context::{attributes_of, is_test_attr};
 use super::ir::{Provenance, Resolved, ValueInfo};
 use super::scope::{lookup, Binding};
 use super::syntax::{
@@ -88,7 +89,19 @@ pub struct FileCx<'a> {
     /// Set while resolving a name (see [`FileCx::name`]): a parameter is then followed
     /// to the arguments the crate's calls pass.
     follow_params: std::cell::Cell<bool>,
+    /// Whether code in a function or module (by node id) is test code, once per item:
+    /// asked of every call, it climbed to the root and read attributes each time.
+    test_items: RefCell<std::collections::HashMap<usize, bool>>,
+    /// Where the file's functions are (byte ranges, by name), found on first need:
+    /// every batch or transaction setter looks for same-file helpers, and each walked
+    /// the whole file for them.
+    fn_ranges: std::cell::OnceCell<FnRanges>,
+    /// The `impl` type around each function (by node id), for [`FileCx::impl_type`].
+    fn_impls: RefCell<std::collections::HashMap<usize, Option<String>>>,
 }
+
+/// A file's `fn` items by name, as byte ranges (in file order).
+pub type FnRanges = std::collections::HashMap<String, Vec<(usize, usize)>>;
 
 /// Methods that hand their receiver's value through unchanged.
 const PASS_THROUGH: &[&str] = &[
@@ -170,7 +183,78 @@ impl<'a> FileCx<'a> {
             module,
             refs: RefCell::new(Vec::new()),
             follow_params: std::cell::Cell::new(false),
+            test_items: RefCell::new(std::collections::HashMap::new()),
+            fn_ranges: std::cell::OnceCell::new(),
+            fn_impls: RefCell::new(std::collections::HashMap::new()),
         }
+    }
+
+    /// [`impl_type`], remembered per function: every pending path or call asks it, and
+    /// outside an `impl` the climb went all the way to the root.
+    pub fn impl_type(&self, node: Node<'_>) -> Option<String> {
+        let src = self.src;
+        for a in ancestors(src, node) {
+            match a.kind() {
+                "impl_item" => return field(a, "type").map(|t| type_name(src.of(t))),
+                "function_item" => {
+                    if let Some(known) = self.fn_impls.borrow().get(&a.id()) {
+                        return known.clone();
+                    }
+                    let ty = impl_type(src, a);
+                    self.fn_impls.borrow_mut().insert(a.id(), ty.clone());
+                    return ty;
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The byte ranges of the `fn` items of the file under `root`, by name.
+    pub fn functions(&self, root: Node<'_>) -> &FnRanges {
+        let src = self.src;
+        self.fn_ranges.get_or_init(|| {
+            let mut by_name = FnRanges::new();
+            for f in descendants(root, &mut |n| n.kind() == "function_item") {
+                if let Some(name) = field(f, "name") {
+                    by_name
+                        .entry(src.of(name).to_string())
+                        .or_default()
+                        .push((f.start_byte(), f.end_byte()));
+                }
+            }
+            by_name
+        })
+    }
+
+    /// Whether a node is inside a `#[test]` fn or a `#[cfg(test)]` module, remembered
+    /// per enclosing item (asked of every call, it climbed to the root each time).
+    pub fn is_test_code(&self, node: Node<'_>) -> bool {
+        let src = self.src;
+        let mut known = self.test_items.borrow_mut();
+        // The items around the node, innermost first, up to one already known.
+        let mut items: Vec<usize> = Vec::new();
+        let mut test = false;
+        for a in ancestors(src, node) {
+            if !matches!(a.kind(), "function_item" | "mod_item") {
+                continue;
+            }
+            if let Some(k) = known.get(&a.id()) {
+                test = *k;
+                break;
+            }
+            items.push(a.id());
+            if attributes_of(src, a).iter().any(|t| is_test_attr(t)) {
+                test = true;
+                break;
+            }
+        }
+        // Each item's answer is its own attributes or an outer item's: once one is
+        // test code, everything inside it is.
+        for id in items {
+            known.insert(id, test);
+        }
+        test
     }
 
     /// Resolves a name the code hands around: a table or index name, a field a
@@ -371,7 +455,7 @@ impl<'a> FileCx<'a> {
         })?;
         Some(RefKind::Param {
             function,
-            self_ty: impl_type(src, f),
+            self_ty: self.impl_type(f),
             index,
             arity: params.len(),
         })
@@ -391,6 +475,12 @@ impl<'a> FileCx<'a> {
             return base;
         };
         let (from, to) = (decl.end_byte(), use_at.start_byte());
+        // Most names are only read between their `let` and the use: a look at the
+        // text spares the walk over everything in between, which made long functions
+        // quadratic (every use walked the body up to it).
+        if !may_change(src.text, from, to, name) {
+            return base;
+        }
         let mut parts = vec![base];
         let mut any = false;
         // A change made on some paths only (in an `if`, a loop, a closure) leaves the
@@ -517,7 +607,7 @@ impl<'a> FileCx<'a> {
         RefKind::Path {
             segments: split_path(self.src.of(node)),
             module: self.module.clone(),
-            self_ty: impl_type(self.src, node),
+            self_ty: self.impl_type(node),
         }
     }
 
@@ -526,7 +616,7 @@ impl<'a> FileCx<'a> {
         RefKind::Call {
             segments: split_path(path),
             module: self.module.clone(),
-            self_ty: impl_type(self.src, call),
+            self_ty: self.impl_type(call),
         }
     }
 
@@ -567,7 +657,7 @@ impl<'a> FileCx<'a> {
     fn receiver_type(&self, recv: Node<'_>) -> Option<(String, Option<(String, bool)>)> {
         let recv = peel(recv);
         match recv.kind() {
-            "self" => impl_type(self.src, recv).map(|t| (t, None)),
+            "self" => self.impl_type(recv).map(|t| (t, None)),
             "identifier" => match declared_type(self.src, recv) {
                 Some(t) => Some((type_name(&t), None)),
                 None => match lookup(self.src, recv, self.src.of(recv)) {
@@ -677,7 +767,7 @@ impl<'a> FileCx<'a> {
                     RefKind::Path {
                         segments,
                         module: self.module.clone(),
-                        self_ty: impl_type(self.src, node),
+                        self_ty: self.impl_type(node),
                     },
                 );
             }
@@ -687,7 +777,7 @@ impl<'a> FileCx<'a> {
             RefKind::Path {
                 segments,
                 module: self.module.clone(),
-                self_ty: impl_type(self.src, node),
+                self_ty: self.impl_type(node),
             },
         )
     }
@@ -711,7 +801,7 @@ impl<'a> FileCx<'a> {
         }
         fields.reverse();
         let ty = match cur.kind() {
-            "self" => impl_type(src, node),
+            "self" => self.impl_type(node),
             "identifier" => local_type(src, cur, 0),
             _ => None,
         };
@@ -869,7 +959,7 @@ impl<'a> FileCx<'a> {
                     RefKind::Path {
                         segments: vec![name.to_string()],
                         module: self.module.clone(),
-                        self_ty: impl_type(self.src, call),
+                        self_ty: self.impl_type(call),
                     },
                 ));
                 v.provenance = Provenance::Constant;
@@ -1526,4 +1616,83 @@ fn short(s: &str) -> String {
     } else {
         s
     }
+}
+
+/// Methods through which a `String` is changed in place, as [`FileCx::apply_pushes`]
+/// reads them (`push`/`push_str` add to it; the others make it unknown).
+const CHANGING_METHODS: &[&str] = &[
+    "push_str",
+    "push",
+    "pop",
+    "truncate",
+    "clear",
+    "insert",
+    "insert_str",
+    "remove",
+    "retain",
+    "drain",
+    "replace_range",
+    "extend",
+    "split_off",
+];
+
+/// Whether `text[from..to]` may change the local `name`, as the walk of
+/// [`FileCx::apply_pushes`] would see it: an assignment, a compound assignment, one of
+/// [`CHANGING_METHODS`], `&mut name`, or `name` as a macro's first argument. Only
+/// `false` is a promise (no occurrence of `name` can be one of those); anything
+/// unclear (a comment next to it, the end of the text) answers `true`.
+fn may_change(text: &str, from: usize, to: usize, name: &str) -> bool {
+    let Some(range) = text.get(from..to) else {
+        return true;
+    };
+    if name.is_empty() {
+        return true;
+    }
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut start = 0;
+    while let Some(i) = range[start..].find(name) {
+        let at = from + start + i;
+        let end = at + name.len();
+        start += i + name.len();
+        let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+        if before.is_some_and(|b| word(*b)) || bytes.get(end).is_some_and(|b| word(*b)) {
+            continue;
+        }
+        // What comes before: `&mut name`, `(name,` (a macro's first argument), a comment.
+        let before = text[..at].trim_end();
+        if before.ends_with('/')
+            || before
+                .strip_suffix("mut")
+                .is_some_and(|b| !b.bytes().next_back().is_some_and(word))
+        {
+            return true;
+        }
+        let opens = before
+            .trim_end_matches(|c: char| c.is_whitespace() || c == '&')
+            .ends_with('(')
+            || before.ends_with('(');
+        let after = text[end..].trim_start();
+        let mut next = after.bytes();
+        let changes = match (next.next(), next.next()) {
+            (None, _) => true,
+            (Some(b'/'), _) => true,
+            (Some(b'='), Some(b'=' | b'>')) => false,
+            (Some(b'='), _) => true,
+            (Some(b'+' | b'-' | b'*' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>'), _) => {
+                after.bytes().take(4).any(|b| b == b'=')
+            }
+            (Some(b','), _) => opens,
+            (Some(b'.'), _) => {
+                let method = after[1..].trim_start();
+                let len = method.bytes().take_while(|b| word(*b)).count();
+                CHANGING_METHODS.contains(&&method[..len])
+            }
+            _ => false,
+        };
+        if changes {
+            return true;
+        }
+    }
+    false
 }

@@ -30,7 +30,10 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
         match anc.kind() {
             "block" | "source_file" => {
                 let mut found = None;
-                for stmt in named_children(anc) {
+                // Lazily: only the statements before the use are read, not the whole
+                // block (nor, for the file's root, every item of the file).
+                let mut cursor = anc.walk();
+                for stmt in anc.named_children(&mut cursor) {
                     if stmt.start_byte() >= pos || stmt.id() == prev.id() {
                         break;
                     }
