@@ -2,7 +2,9 @@
 //! where `get_user` sends the GetItem. The loop is not around the call itself but
 //! around a call of its function; the call graph (by name, like hotness) finds it.
 
+use std::borrow::Borrow;
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 use std::sync::Arc;
 
 use super::graph::{FnNode, ENTRY_PREFIX};
@@ -60,16 +62,16 @@ const TOO_COMMON: &[&str] = &[
 /// When the operation's function is called inside a loop (directly or a few callers
 /// up), the loop, with the function that holds it.
 /// `around` is the index in its file's graph of the function the operation is in.
-pub fn loop_at_call_site(
+pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
     op: &Operation,
     fi: usize,
     around: usize,
     graphs: &[&[FnNode]],
     files: &[Arc<FileIndex>],
-    callers: &Callers<'_>,
+    callers: &Callers<K>,
 ) -> Option<LoopInfo> {
     let start = graphs.get(fi)?.get(around)?;
-    let mut names: Vec<&str> = vec![start.name.as_str()];
+    let mut names: Vec<&str> = vec![start.name.as_ref()];
     let mut seen: HashSet<&str> = names.iter().copied().collect();
     for _ in 0..MAX_DEPTH {
         names.retain(|n| !TOO_COMMON.contains(n) && op_for_method(n).is_none());
@@ -84,7 +86,7 @@ pub fn loop_at_call_site(
             .find_map(|(gi, ni)| {
                 let caller = graphs.get(gi)?.get(ni)?;
                 let lc = caller.loop_calls.iter().find(|c| {
-                    names.contains(&c.name.as_str())
+                    names.contains(&c.name.as_ref())
                         && c.shape.repeats(&c.kind, op.exclusive_start_key)
                 })?;
                 Some((gi, caller, lc))
@@ -92,10 +94,10 @@ pub fn loop_at_call_site(
         if let Some((gi, caller, lc)) = found {
             let file = files.get(gi)?;
             return Some(LoopInfo {
-                kind: lc.kind.clone(),
+                kind: lc.kind.to_string(),
                 span: lc.span,
                 caller: Some(CallStep {
-                    function: caller.qualified.clone(),
+                    function: caller.qualified.to_string(),
                     file: file.path.clone(),
                     span: caller.span,
                 }),
@@ -107,8 +109,8 @@ pub fn loop_at_call_site(
             let Some(caller) = graphs.get(gi).and_then(|g| g.get(ni)) else {
                 continue;
             };
-            if seen.insert(caller.name.as_str()) {
-                next.push(caller.name.as_str());
+            if seen.insert(caller.name.as_ref()) {
+                next.push(caller.name.as_ref());
             }
         }
         names = next;
@@ -118,28 +120,52 @@ pub fn loop_at_call_site(
 
 /// Who calls each name, built once per link: the search below runs for every
 /// operation that is not in a loop, and scanning every function of the crate for each
-/// of them made linking a large crate quadratic.
-pub struct Callers<'a> {
+/// of them made linking a large crate quadratic. Names are borrowed from the graph,
+/// or owned (`Box<str>`) by a copy the LSP keeps while the graph does not change.
+pub struct Callers<K> {
     /// Name → the functions (file order) that call it.
-    calls: HashMap<&'a str, Vec<(usize, usize)>>,
+    calls: HashMap<K, Vec<(usize, usize)>>,
     /// Name → the functions (file order) that call it inside a loop.
-    in_loops: HashMap<&'a str, Vec<(usize, usize)>>,
+    in_loops: HashMap<K, Vec<(usize, usize)>>,
 }
 
-impl<'a> Callers<'a> {
+impl<'a> Callers<&'a str> {
     pub fn new(graphs: &[&'a [FnNode]]) -> Self {
-        let mut calls: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
-        let mut in_loops: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        Self::build(graphs, |n| n)
+    }
+}
+
+impl Callers<Box<str>> {
+    /// Callers that outlive the graph they were built from.
+    pub fn owned(graphs: &[&[FnNode]]) -> Self {
+        Self::build(graphs, Box::from)
+    }
+}
+
+impl<K: Borrow<str> + Hash + Eq> Callers<K> {
+    fn build<'a>(graphs: &[&'a [FnNode]], key: impl Fn(&'a str) -> K) -> Self {
+        let mut calls: HashMap<K, Vec<(usize, usize)>> = HashMap::new();
+        let mut in_loops: HashMap<K, Vec<(usize, usize)>> = HashMap::new();
         for (gi, g) in graphs.iter().enumerate() {
             for (ni, n) in g.iter().enumerate() {
                 if n.test || n.name.starts_with(ENTRY_PREFIX) {
                     continue;
                 }
                 for c in &n.calls {
-                    calls.entry(c.as_str()).or_default().push((gi, ni));
+                    match calls.get_mut(c.as_ref()) {
+                        Some(v) => v.push((gi, ni)),
+                        None => {
+                            calls.insert(key(c.as_ref()), vec![(gi, ni)]);
+                        }
+                    }
                 }
                 for lc in &n.loop_calls {
-                    let v = in_loops.entry(lc.name.as_str()).or_default();
+                    if !in_loops.contains_key(lc.name.as_ref()) {
+                        in_loops.insert(key(lc.name.as_ref()), Vec::new());
+                    }
+                    let Some(v) = in_loops.get_mut(lc.name.as_ref()) else {
+                        continue;
+                    };
                     if v.last() != Some(&(gi, ni)) {
                         v.push((gi, ni));
                     }
@@ -150,7 +176,7 @@ impl<'a> Callers<'a> {
     }
 
     /// The functions (in file order, each once) that call one of `names`.
-    fn of(map: &HashMap<&'a str, Vec<(usize, usize)>>, names: &[&str]) -> Vec<(usize, usize)> {
+    fn of(map: &HashMap<K, Vec<(usize, usize)>>, names: &[&str]) -> Vec<(usize, usize)> {
         let mut out: Vec<(usize, usize)> = names
             .iter()
             .filter_map(|n| map.get(n))

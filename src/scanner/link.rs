@@ -16,7 +16,7 @@ use super::args::{calls, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::fold::Escape;
 use super::graph::{
-    one_off, reach, FnId, FnNode, ENTRY_MACRO_PREFIX, ENTRY_PREFIX, MACRO_CALL_PREFIX,
+    one_off, reach, FnId, FnNode, Reached, ENTRY_MACRO_PREFIX, ENTRY_PREFIX, MACRO_CALL_PREFIX,
 };
 use super::index::{index_source, FileIndex};
 use super::ir::{
@@ -113,6 +113,19 @@ pub(super) fn parse_if_chained(
 pub(super) struct GraphFacts {
     reached: Reached,
     one_off: HashSet<FnId>,
+    /// Who calls each name, kept once a partial link needs it (a whole link builds
+    /// its own, borrowed from the graph, more cheaply).
+    callers: Option<Callers<Box<str>>>,
+}
+
+impl GraphFacts {
+    /// Keeps the callers of each name in `files`' call graph, if not kept yet.
+    pub(super) fn keep_callers(&mut self, files: &[Arc<FileIndex>]) {
+        if self.callers.is_none() {
+            let graphs: Vec<&[FnNode]> = files.iter().map(|f| f.fns.as_slice()).collect();
+            self.callers = Some(Callers::owned(&graphs));
+        }
+    }
 }
 
 /// A link's output, with what a later one can reuse.
@@ -153,10 +166,10 @@ pub(super) fn link_files(
         .iter()
         .flat_map(|f| &f.fns)
         .filter(|n| n.name.starts_with(ENTRY_MACRO_PREFIX))
-        .map(|n| n.qualified.as_str())
+        .map(|n| n.qualified.as_ref())
         .collect();
     let macro_entry = |n: &FnNode| {
-        (n.name.starts_with(MACRO_CALL_PREFIX) && entry_macros.contains(n.qualified.as_str()))
+        (n.name.starts_with(MACRO_CALL_PREFIX) && entry_macros.contains(n.qualified.as_ref()))
             .then(|| format!("handler macro `{}!`", n.qualified))
     };
     for f in files {
@@ -184,6 +197,7 @@ pub(super) fn link_files(
         None => Some(GraphFacts {
             reached: reach(&graph_refs),
             one_off: one_off(&graph_refs),
+            callers: None,
         }),
     };
     let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
@@ -194,7 +208,12 @@ pub(super) fn link_files(
         };
     };
     let (reached, one_off) = (&graph.reached, &graph.one_off);
-    let callers = Callers::new(&graph_refs);
+    // Callers by name depend on names and calls only, so the hot-paths entries made
+    // above do not change them.
+    let borrowed = match &graph.callers {
+        Some(_) => None,
+        None => Some(Callers::new(&graph_refs)),
+    };
 
     // Received builders by (function, parameter); returned ones by function.
     let mut received: HashMap<(&str, usize), Vec<(usize, &super::fold::Template)>> = HashMap::new();
@@ -227,7 +246,7 @@ pub(super) fn link_files(
             let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
             if !f.ops.is_empty() || !f.helper_calls.is_empty() {
                 for (i, n) in fns.iter().enumerate() {
-                    by_name.entry(n.qualified.as_str()).or_default().push(i);
+                    by_name.entry(&*n.qualified).or_default().push(i);
                 }
             }
             by_name
@@ -272,8 +291,12 @@ pub(super) fn link_files(
             cold_glob,
         );
         if op.context.in_loop.is_none() {
-            op.context.in_loop = around
-                .and_then(|index| loop_at_call_site(op, fi, index, &graph_refs, files, &callers));
+            op.context.in_loop = match (around, &borrowed, &graph.callers) {
+                (None, _, _) => None,
+                (Some(i), Some(c), _) => loop_at_call_site(op, fi, i, &graph_refs, files, c),
+                (Some(i), None, Some(c)) => loop_at_call_site(op, fi, i, &graph_refs, files, c),
+                (Some(_), None, None) => None,
+            };
         }
     };
     let mut consumed: HashSet<(usize, usize)> = HashSet::new();
@@ -343,9 +366,6 @@ pub(super) fn link_files(
     }
 }
 
-/// Each function a request entry reaches: the entry's reason and the chain.
-type Reached = HashMap<FnId, (String, Vec<FnId>)>;
-
 /// The hot chain or cold reason of an operation's enclosing function.
 fn decide_heat(
     op: &mut Operation,
@@ -371,7 +391,7 @@ fn decide_heat(
     }
     let id = FnId { file: fi, index };
     // A request path wins: a helper a handler also calls is not one-off.
-    if one_off.contains(&id) && !reached.contains_key(&id) {
+    if one_off.contains(&id) && !reached.contains(&id) {
         op.context.cold.get_or_insert(ColdReason::OneOffBinary);
     }
     if op.context.cold.is_some() {
@@ -387,14 +407,14 @@ fn decide_heat(
                     return None;
                 }
                 Some(CallStep {
-                    function: n.qualified.clone(),
+                    function: n.qualified.to_string(),
                     file: f.path.clone(),
                     span: n.span,
                 })
             })
             .collect();
         op.context.hot = Some(HotReason {
-            entry: entry.clone(),
+            entry: entry.to_string(),
             chain: steps,
         });
     }

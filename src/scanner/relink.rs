@@ -148,6 +148,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
     let moved = moved_spans(old, &fresh)?;
     let relinked = dependents(&last.completed, old, fi);
 
+    last.graph.keep_callers(&last.completed);
     let mut completed = last.completed.clone();
     completed[fi] = fresh;
     let part = link_files(&completed, settings, Some((&relinked, &last.graph)));
