@@ -72,9 +72,9 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
     let fns = graphs.get(fi)?;
     let start = fns
         .iter()
-        .filter(|n| n.qualified == func && n.span.start <= op.span.start)
+        .filter(|n| *n.qualified == *func && n.span.start <= op.span.start)
         .max_by_key(|n| n.span.start)?;
-    let mut names: Vec<&str> = vec![start.name.as_str()];
+    let mut names: Vec<&str> = vec![start.name.as_ref()];
     let mut seen: HashSet<&str> = names.iter().copied().collect();
     for _ in 0..MAX_DEPTH {
         names.retain(|n| !TOO_COMMON.contains(n) && op_for_method(n).is_none());
@@ -89,7 +89,7 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
             .find_map(|(gi, ni)| {
                 let caller = graphs.get(gi)?.get(ni)?;
                 let lc = caller.loop_calls.iter().find(|c| {
-                    names.contains(&c.name.as_str())
+                    names.contains(&c.name.as_ref())
                         && c.shape.repeats(&c.kind, op.exclusive_start_key)
                 })?;
                 Some((gi, caller, lc))
@@ -97,10 +97,10 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
         if let Some((gi, caller, lc)) = found {
             let file = files.get(gi)?;
             return Some(LoopInfo {
-                kind: lc.kind.clone(),
+                kind: lc.kind.to_string(),
                 span: lc.span,
                 caller: Some(CallStep {
-                    function: caller.qualified.clone(),
+                    function: caller.qualified.to_string(),
                     file: file.path.clone(),
                     span: caller.span,
                 }),
@@ -112,8 +112,8 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
             let Some(caller) = graphs.get(gi).and_then(|g| g.get(ni)) else {
                 continue;
             };
-            if seen.insert(caller.name.as_str()) {
-                next.push(caller.name.as_str());
+            if seen.insert(caller.name.as_ref()) {
+                next.push(caller.name.as_ref());
             }
         }
         names = next;
@@ -155,18 +155,18 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
                     continue;
                 }
                 for c in &n.calls {
-                    match calls.get_mut(c.as_str()) {
+                    match calls.get_mut(c.as_ref()) {
                         Some(v) => v.push((gi, ni)),
                         None => {
-                            calls.insert(key(c.as_str()), vec![(gi, ni)]);
+                            calls.insert(key(c.as_ref()), vec![(gi, ni)]);
                         }
                     }
                 }
                 for lc in &n.loop_calls {
-                    if !in_loops.contains_key(lc.name.as_str()) {
-                        in_loops.insert(key(lc.name.as_str()), Vec::new());
+                    if !in_loops.contains_key(lc.name.as_ref()) {
+                        in_loops.insert(key(lc.name.as_ref()), Vec::new());
                     }
-                    let Some(v) = in_loops.get_mut(lc.name.as_str()) else {
+                    let Some(v) = in_loops.get_mut(lc.name.as_ref()) else {
                         continue;
                     };
                     if v.last() != Some(&(gi, ni)) {

@@ -6,18 +6,19 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::context::{is_test_attr, LoopShape};
 use super::lex::{Tok, Token};
+pub use super::names::{intern, Name};
 use crate::source::Span;
 
 /// One function: its names, what it calls, and whether it is an entry point.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FnNode {
-    pub name: String,
+    pub name: Name,
     /// `Type::name` inside an impl, else `name`.
-    pub qualified: String,
+    pub qualified: Name,
     /// The function's name in the file.
     pub span: Span,
     /// Names it calls or passes as a function value (deduplicated, sorted).
-    pub calls: Vec<String>,
+    pub calls: Vec<Name>,
     /// Why it runs on every request: `axum route GET /orders`, ...
     pub entry: Option<String>,
     /// In `#[test]`/`#[cfg(test)]` code.
@@ -36,9 +37,9 @@ pub struct FnNode {
 /// A call inside a loop body: the function it names runs once per iteration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoopCall {
-    pub name: String,
+    pub name: Name,
     /// `for`, `while` or `loop`.
-    pub kind: String,
+    pub kind: Name,
     /// The loop's keyword.
     pub span: Span,
     /// Whether it pages through a read or retries rather than walks a collection.
@@ -171,10 +172,10 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         && (name == "main" || attrs.iter().any(|a| is_main_attr(a)));
                     fns.push(FnNode {
                         qualified: match &impl_ty {
-                            Some(ty) => format!("{ty}::{name}"),
-                            None => name.clone(),
+                            Some(ty) => intern(&format!("{ty}::{name}")),
+                            None => intern(&name),
                         },
-                        name,
+                        name: intern(&name),
                         span: Span::new(name_tok.start as usize, name_tok.end as usize),
                         calls: Vec::new(),
                         entry,
@@ -293,7 +294,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         && !NOT_CALLS.contains(&w.as_str())
                     {
                         if let Some(f) = fns.get_mut(fi) {
-                            f.calls.push(w.clone());
+                            f.calls.push(intern(&w));
                             adaptors.retain(|(end, _, _)| *end > i);
                             let in_loop = innermost_loop(&stack);
                             // The innermost repetition: an adaptor inside the loop, or
@@ -307,8 +308,8 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                             };
                             if let Some((kind, span)) = repeat {
                                 f.loop_calls.push(LoopCall {
-                                    name: w.clone(),
-                                    kind: kind.to_string(),
+                                    name: intern(&w),
+                                    kind: intern(kind),
                                     span,
                                     shape: LoopShape::default(),
                                 });
@@ -398,7 +399,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
     // Entry points registered by name (routes, service_fn) in this file.
     for f in &mut fns {
         if f.entry.is_none() {
-            if let Some((_, reason)) = entries_by_name.iter().find(|(n, _)| *n == f.name) {
+            if let Some((_, reason)) = entries_by_name.iter().find(|(n, _)| **n == *f.name) {
                 f.entry = Some(reason.clone());
             }
         }
@@ -407,12 +408,12 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
     }
     // Registrations whose handler lives in another file travel as pseudo-functions.
     for (name, reason) in entries_by_name {
-        if !fns.iter().any(|f| f.name == name) {
+        if !fns.iter().any(|f| *f.name == *name) {
             fns.push(FnNode {
-                name: format!("{ENTRY_PREFIX}{name}"),
-                qualified: name.clone(),
+                name: intern(&format!("{ENTRY_PREFIX}{name}")),
+                qualified: intern(&name),
                 span: Span::default(),
-                calls: vec![name],
+                calls: vec![intern(&name)],
                 entry: Some(reason),
                 test: false,
                 main: false,
@@ -707,9 +708,9 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
         }
     }
     let body = toks.get(open + 1..end)?;
-    let node = |name: String, qualified: String, calls: Vec<String>| FnNode {
-        name,
-        qualified,
+    let node = |name: String, qualified: String, calls: Vec<Name>| FnNode {
+        name: intern(&name),
+        qualified: intern(&qualified),
         span: Span::new(toks[i].start as usize, toks[i].end as usize),
         calls,
         entry: None,
@@ -742,7 +743,7 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
         let bare = prev.is_none_or(|p| p.is_punct(b',') || p.is_punct(b'>'))
             && next.is_none_or(|n| n.is_punct(b','));
         if defined || bare {
-            calls.push(text(t));
+            calls.push(intern(&text(t)));
         }
     }
     calls.sort();
@@ -905,7 +906,7 @@ pub fn one_off(files: &[&[FnNode]]) -> HashSet<FnId> {
                 let mut m: HashMap<&str, Vec<usize>> = HashMap::new();
                 for (i, f) in fns.iter().enumerate() {
                     if !f.test && !f.name.starts_with(ENTRY_PREFIX) {
-                        m.entry(f.name.as_str()).or_default().push(i);
+                        m.entry(f.name.as_ref()).or_default().push(i);
                     }
                 }
                 m
@@ -918,7 +919,7 @@ pub fn one_off(files: &[&[FnNode]]) -> HashSet<FnId> {
             while let Some(i) = queue.pop_front() {
                 let Some(n) = fns.get(i) else { continue };
                 for c in &n.calls {
-                    for callee in by_name.get(c.as_str()).into_iter().flatten() {
+                    for callee in by_name.get(c.as_ref()).into_iter().flatten() {
                         if out.insert(FnId {
                             file: fi,
                             index: *callee,
@@ -943,7 +944,7 @@ fn reaches_server(files: &[&[FnNode]]) -> HashSet<FnId> {
         for (i, f) in fns.iter().enumerate() {
             let id = FnId { file: fi, index: i };
             for c in &f.calls {
-                callers.entry(c.as_str()).or_default().push(id);
+                callers.entry(c.as_ref()).or_default().push(id);
             }
             if f.starts_server && out.insert(id) {
                 queue.push_back(id);
@@ -956,10 +957,10 @@ fn reaches_server(files: &[&[FnNode]]) -> HashSet<FnId> {
             continue;
         };
         // Tests and registrations are never reached by a call, so they lead nowhere.
-        if f.test || f.name.starts_with(ENTRY_PREFIX) || !expanded.insert(f.name.as_str()) {
+        if f.test || f.name.starts_with(ENTRY_PREFIX) || !expanded.insert(f.name.as_ref()) {
             continue;
         }
-        for caller in callers.get(f.name.as_str()).into_iter().flatten() {
+        for caller in callers.get(f.name.as_ref()).into_iter().flatten() {
             if out.insert(*caller) {
                 queue.push_back(*caller);
             }
@@ -975,7 +976,7 @@ fn callable_by_name<'a>(files: &[&'a [FnNode]]) -> HashMap<&'a str, Vec<FnId>> {
         for (i, f) in fns.iter().enumerate() {
             if !f.test && !f.name.starts_with(ENTRY_PREFIX) {
                 by_name
-                    .entry(f.name.as_str())
+                    .entry(f.name.as_ref())
                     .or_default()
                     .push(FnId { file: fi, index: i });
             }
@@ -984,20 +985,55 @@ fn callable_by_name<'a>(files: &[&'a [FnNode]]) -> HashMap<&'a str, Vec<FnId>> {
     by_name
 }
 
+/// The functions reachable from an entry point, each with its entry and the function
+/// it was reached from: a chain is rebuilt only for the functions that hold requests
+/// (a large tree reaches hundreds of thousands of functions, and a chain and a copy of
+/// the entry's reason for each was most of the link's memory).
+#[derive(Debug, Default)]
+pub struct Reached {
+    /// The entries' reasons.
+    reasons: Vec<String>,
+    /// Reached function → (its entry's reason, the function it was reached from).
+    parent: HashMap<FnId, (usize, Option<FnId>)>,
+}
+
+impl Reached {
+    pub fn contains(&self, id: &FnId) -> bool {
+        self.parent.contains_key(id)
+    }
+
+    /// The entry's reason and the path (entry first) that reaches `id`.
+    pub fn get(&self, id: &FnId) -> Option<(&str, Vec<FnId>)> {
+        let (reason, _) = self.parent.get(id)?;
+        let mut chain = vec![*id];
+        let mut cur = *id;
+        while let Some((_, Some(p))) = self.parent.get(&cur) {
+            if chain.len() > 64 || chain.contains(p) {
+                break;
+            }
+            chain.push(*p);
+            cur = *p;
+        }
+        chain.reverse();
+        Some((self.reasons.get(*reason).map_or("", String::as_str), chain))
+    }
+}
+
 /// For every function reachable from an entry point: the entry's reason and the path
 /// (entry first) that reaches it, by a breadth-first search so chains are shortest.
-pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
+pub fn reach(files: &[&[FnNode]]) -> Reached {
     let by_name = callable_by_name(files);
-    let mut out: HashMap<FnId, (String, Vec<FnId>)> = HashMap::new();
-    let mut parent: HashMap<FnId, Option<FnId>> = HashMap::new();
+    let mut reasons: Vec<String> = Vec::new();
+    let mut parent: HashMap<FnId, (usize, Option<FnId>)> = HashMap::new();
     let mut queue = VecDeque::new();
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
             if let (Some(reason), false) = (&f.entry, f.test) {
                 let id = FnId { file: fi, index: i };
-                parent.insert(id, None);
-                out.insert(id, (reason.clone(), Vec::new()));
-                queue.push_back((id, reason.clone()));
+                let r = reasons.len();
+                reasons.push(reason.clone());
+                parent.insert(id, (r, None));
+                queue.push_back((id, r));
             }
         }
     }
@@ -1012,7 +1048,7 @@ pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
             continue;
         };
         for c in &f.calls {
-            let c = c.as_str();
+            let c = c.as_ref();
             let candidates = by_name.get(c).map(Vec::as_slice).unwrap_or_default();
             // Same-name delegation (`Service::list_all` calling `self.repo.list_all()`):
             // a caller of the name reaches the delegating ones, and they the rest, so the
@@ -1024,14 +1060,12 @@ pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
                         files
                             .get(d.file)
                             .and_then(|fs| fs.get(d.index))
-                            .is_some_and(|n| {
-                                n.calls.binary_search_by(|x| x.as_str().cmp(c)).is_ok()
-                            })
+                            .is_some_and(|n| n.calls.binary_search_by(|x| (**x).cmp(c)).is_ok())
                     })
                     .copied()
                     .collect()
             });
-            let filter = f.name != c && !delegates.is_empty();
+            let filter = *f.name != *c && !delegates.is_empty();
             let done = expanded.entry(c).or_default();
             let targets: &[FnId] = if filter {
                 if done.0 || done.1 {
@@ -1050,30 +1084,12 @@ pub fn reach(files: &[&[FnNode]]) -> HashMap<FnId, (String, Vec<FnId>)> {
                 if parent.contains_key(callee) {
                     continue;
                 }
-                parent.insert(*callee, Some(id));
-                out.insert(*callee, (reason.clone(), Vec::new()));
-                queue.push_back((*callee, reason.clone()));
+                parent.insert(*callee, (reason, Some(id)));
+                queue.push_back((*callee, reason));
             }
         }
     }
-    // Rebuild each chain from the parent links (entry first).
-    let ids: Vec<FnId> = out.keys().copied().collect();
-    for id in ids {
-        let mut chain = vec![id];
-        let mut cur = id;
-        while let Some(Some(p)) = parent.get(&cur) {
-            if chain.len() > 64 || chain.contains(p) {
-                break;
-            }
-            chain.push(*p);
-            cur = *p;
-        }
-        chain.reverse();
-        if let Some(e) = out.get_mut(&id) {
-            e.1 = chain;
-        }
-    }
-    out
+    Reached { reasons, parent }
 }
 
 #[cfg(test)]
@@ -1081,11 +1097,11 @@ mod tests {
     use super::*;
 
     fn node(name: &str, calls: &[&str]) -> FnNode {
-        let mut calls: Vec<String> = calls.iter().map(|c| c.to_string()).collect();
+        let mut calls: Vec<Name> = calls.iter().map(|c| intern(c)).collect();
         calls.sort();
         FnNode {
-            name: name.to_string(),
-            qualified: name.to_string(),
+            name: intern(name),
+            qualified: intern(name),
             span: Span::new(0, 0),
             calls,
             entry: None,

@@ -16,7 +16,7 @@ use super::args::{calls, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::fold::Escape;
 use super::graph::{
-    one_off, reach, FnId, FnNode, ENTRY_MACRO_PREFIX, ENTRY_PREFIX, MACRO_CALL_PREFIX,
+    one_off, reach, FnId, FnNode, Reached, ENTRY_MACRO_PREFIX, ENTRY_PREFIX, MACRO_CALL_PREFIX,
 };
 use super::index::{index_source, FileIndex};
 use super::ir::{
@@ -166,10 +166,10 @@ pub(super) fn link_files(
         .iter()
         .flat_map(|f| &f.fns)
         .filter(|n| n.name.starts_with(ENTRY_MACRO_PREFIX))
-        .map(|n| n.qualified.as_str())
+        .map(|n| n.qualified.as_ref())
         .collect();
     let macro_entry = |n: &FnNode| {
-        (n.name.starts_with(MACRO_CALL_PREFIX) && entry_macros.contains(n.qualified.as_str()))
+        (n.name.starts_with(MACRO_CALL_PREFIX) && entry_macros.contains(n.qualified.as_ref()))
             .then(|| format!("handler macro `{}!`", n.qualified))
     };
     for f in files {
@@ -327,9 +327,6 @@ pub(super) fn link_files(
     }
 }
 
-/// Each function a request entry reaches: the entry's reason and the chain.
-type Reached = HashMap<FnId, (String, Vec<FnId>)>;
-
 /// The hot chain or cold reason of an operation's enclosing function.
 fn decide_heat(
     op: &mut Operation,
@@ -352,7 +349,7 @@ fn decide_heat(
     let found = fns
         .iter()
         .enumerate()
-        .filter(|(_, n)| n.qualified == func && n.span.start <= op.span.start)
+        .filter(|(_, n)| *n.qualified == *func && n.span.start <= op.span.start)
         .max_by_key(|(_, n)| n.span.start);
     let Some((index, node)) = found else { return };
     if node.test {
@@ -360,7 +357,7 @@ fn decide_heat(
     }
     let id = FnId { file: fi, index };
     // A request path wins: a helper a handler also calls is not one-off.
-    if one_off.contains(&id) && !reached.contains_key(&id) {
+    if one_off.contains(&id) && !reached.contains(&id) {
         op.context.cold.get_or_insert(ColdReason::OneOffBinary);
     }
     if op.context.cold.is_some() {
@@ -376,14 +373,14 @@ fn decide_heat(
                     return None;
                 }
                 Some(CallStep {
-                    function: n.qualified.clone(),
+                    function: n.qualified.to_string(),
                     file: f.path.clone(),
                     span: n.span,
                 })
             })
             .collect();
         op.context.hot = Some(HotReason {
-            entry: entry.clone(),
+            entry: entry.to_string(),
             chain: steps,
         });
     }

@@ -56,6 +56,7 @@ mod items;
 mod key_conditions;
 mod lex;
 mod link;
+mod names;
 mod parse;
 mod relink;
 mod resolve;
