@@ -362,7 +362,7 @@ pub fn generate_table_reporting(
                 g.collisions += 1;
             }
             tried += 1;
-            if tried % PROGRESS_EVERY == 0 {
+            if tried.is_multiple_of(PROGRESS_EVERY) {
                 progress(tried);
             }
             if g.written == 0 && i >= TRIES as u64 {
