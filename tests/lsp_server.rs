@@ -300,5 +300,36 @@ fn files_that_are_not_open_get_their_findings_too() {
         0,
         "unchanged findings are sent once"
     );
+
+    // A line added at the top of the handlers moves the handler that the Scan's hot
+    // chain cites: `repo.rs`'s finding changes (its related location) and is sent
+    // again, though `repo.rs` did not change and the link was reused.
+    let handler_at = |d: &[Value]| -> Option<(u64, u64)> {
+        let start = d
+            .iter()
+            .filter(|d| d["code"] == "scan-in-hot-path")
+            .flat_map(|d| {
+                d["relatedInformation"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .find(|r| r["location"]["uri"] == handlers)?["location"]["range"]["start"]
+            .clone();
+        Some((start["line"].as_u64()?, start["character"].as_u64()?))
+    };
+    let (line, character) = handler_at(&d).expect("the hot chain cites the handler");
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": handlers, "version": 3 },
+            "contentChanges": [{
+                "range": { "start": { "line": 0, "character": 0 },
+                           "end": { "line": 0, "character": 0 } },
+                "text": "// moved\n"
+            }]
+        }),
+    );
+    c.diagnostics_where(&repo, |d| handler_at(d) == Some((line + 1, character)));
     c.shutdown();
 }

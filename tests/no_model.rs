@@ -271,6 +271,11 @@ fn a_table_declared_nowhere_is_keyed_by_its_calls_and_gives_warnings_only() {
         out.contains("declared nowhere, keyed as the code's calls use it: `Pets`"),
         "{out}"
     );
+    let (out, _, _) = dynalint(&dir, &["check", "--format", "json"]);
+    assert_eq!(
+        json(&out)["summary"]["model"]["declared_nowhere"][0],
+        "Pets"
+    );
     let (out, _, code) = dynalint(&dir, &["model", "show"]);
     assert_eq!(code, 0);
     assert!(
@@ -285,6 +290,10 @@ fn a_table_declared_nowhere_is_keyed_by_its_calls_and_gives_warnings_only() {
     let toml = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
     assert!(
         toml.contains("# from src/lib.rs:7 (inferred from how the code uses it)"),
+        "{toml}"
+    );
+    assert!(
+        toml.contains("# CHECK: no file declares this table"),
         "{toml}"
     );
     let (_, err, code) = dynalint(&dir, &["model", "check"]);

@@ -566,7 +566,7 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     let summary = json::Summary {
         files: project.checked,
         operations: analysis.operations.len(),
-        model: model_summary(&project.source),
+        model: model_summary(&project.source, &project.model),
     };
     let out = match args.format {
         _ if args.statistics => super::statistics::render(&diagnostics, args.format),
@@ -678,19 +678,28 @@ fn fix_all(args: &CheckArgs, color: bool, selection: &RuleSelection) -> Result<F
 }
 
 /// Where the model came from, for the JSON summary.
-fn model_summary(source: &ModelSource) -> json::ModelSummary {
+fn model_summary(source: &ModelSource, model: &Model) -> json::ModelSummary {
+    let declared_nowhere = model
+        .tables
+        .iter()
+        .filter(|t| t.origin.kind == crate::model::OriginKind::Usage)
+        .map(|t| t.name.clone())
+        .collect();
     match source {
         ModelSource::Config(p) => json::ModelSummary {
             source: "dynalint.toml",
             files: vec![display_path(p)],
+            declared_nowhere: Vec::new(),
         },
         ModelSource::Inferred(files) => json::ModelSummary {
             source: "inferred",
             files: files.iter().map(|f| display_path(f)).collect(),
+            declared_nowhere,
         },
         ModelSource::None => json::ModelSummary {
             source: "none",
             files: Vec::new(),
+            declared_nowhere: Vec::new(),
         },
     }
 }

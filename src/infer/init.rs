@@ -76,6 +76,13 @@ pub fn render(inferred: &Inferred) -> String {
 fn table(out: &mut String, t: &Table, origin: &str) {
     out.push_str("\n[[table]]\n");
     let _ = writeln!(out, "# from {origin}");
+    if t.origin.kind == crate::model::OriginKind::Usage {
+        out.push_str(
+            "# CHECK: no file declares this table; its key is the one the code's calls agree\n\
+             # on (get/delete/update keys, query key conditions). Once it is here, findings on\n\
+             # it are errors where they were warnings: confirm the key first.\n",
+        );
+    }
     let _ = writeln!(out, "name = {}", q(&t.name));
     if !t.refs.is_empty() {
         let refs: Vec<String> = t.refs.iter().map(|r| q(r)).collect();

@@ -4,7 +4,7 @@
 //! "column","end_line","end_column","help","labels":[{"file","line","column","message"}],
 //! "notes","fix":null|{"title","edits":[{"file","line","column","end_line","end_column",
 //! "replacement"}]}}],
-//! "summary":{"files","operations","errors","warnings","infos","model":{"source","files"}}}`
+//! "summary":{"files","operations","errors","warnings","infos","model":{"source","files","declared_nowhere"}}}`
 //! — extend, never rename.
 
 use serde_json::{json, Value};
@@ -21,12 +21,16 @@ pub struct Summary {
     pub model: ModelSummary,
 }
 
-/// `"model": {"source": "dynalint.toml" | "inferred" | "none", "files": [..]}`.
+/// `"model": {"source": "dynalint.toml" | "inferred" | "none", "files": [..],
+/// "declared_nowhere": [..]}`.
 #[derive(Debug, Clone, Default)]
 pub struct ModelSummary {
     pub source: &'static str,
     /// The `dynalint.toml`, or the files the inferred tables were read from.
     pub files: Vec<String>,
+    /// Inferred tables no file declares, keyed as the code's calls use them (their
+    /// findings are warnings at most).
+    pub declared_nowhere: Vec<String>,
 }
 
 /// Renders the JSON report (pretty-printed, with a trailing newline).
@@ -83,7 +87,11 @@ pub fn render(
             "errors": count(Severity::Error),
             "warnings": count(Severity::Warning),
             "infos": count(Severity::Info),
-            "model": {"source": summary.model.source, "files": summary.model.files},
+            "model": {
+                "source": summary.model.source,
+                "files": summary.model.files,
+                "declared_nowhere": summary.model.declared_nowhere,
+            },
         },
         "notes": notes,
     });

@@ -61,19 +61,16 @@ const TOO_COMMON: &[&str] = &[
 
 /// When the operation's function is called inside a loop (directly or a few callers
 /// up), the loop, with the function that holds it.
+/// `around` is the index in its file's graph of the function the operation is in.
 pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
     op: &Operation,
     fi: usize,
+    around: usize,
     graphs: &[&[FnNode]],
     files: &[Arc<FileIndex>],
     callers: &Callers<K>,
 ) -> Option<LoopInfo> {
-    let func = op.context.function.as_deref()?;
-    let fns = graphs.get(fi)?;
-    let start = fns
-        .iter()
-        .filter(|n| *n.qualified == *func && n.span.start <= op.span.start)
-        .max_by_key(|n| n.span.start)?;
+    let start = graphs.get(fi)?.get(around)?;
     let mut names: Vec<&str> = vec![start.name.as_ref()];
     let mut seen: HashSet<&str> = names.iter().copied().collect();
     for _ in 0..MAX_DEPTH {

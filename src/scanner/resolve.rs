@@ -478,7 +478,7 @@ impl<'a> FileCx<'a> {
         // Most names are only read between their `let` and the use: a look at the
         // text spares the walk over everything in between, which made long functions
         // quadratic (every use walked the body up to it).
-        if !may_change(src.text, from, to, name) {
+        if !may_change(src.text, from, to, name) || !changed_in_tree(src, block, from, to, name) {
             return base;
         }
         let mut parts = vec![base];
@@ -1616,6 +1616,53 @@ fn short(s: &str) -> String {
     } else {
         s
     }
+}
+
+/// Whether a node the walk of [`FileCx::apply_pushes`] acts on lies in `from..to` of
+/// `block`: each holds a node spelled `name`, so only the nodes around the places the
+/// text spells it are looked at, from there up to the block, instead of walking
+/// everything in between.
+fn changed_in_tree(src: Src<'_>, block: Node<'_>, from: usize, to: usize, name: &str) -> bool {
+    let named = |n: Option<Node<'_>>| n.is_some_and(|n| src.of(n) == name);
+    let changes = |n: Node<'_>| match n.kind() {
+        "compound_assignment_expr" | "assignment_expression" => named(field(n, "left")),
+        "macro_invocation" => {
+            let first_arg = src.of(n).split_once('(').map(|(_, rest)| {
+                rest.split(',')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_start_matches("&mut ")
+            });
+            first_arg == Some(name)
+        }
+        "reference_expression" => {
+            src.of(n).starts_with("&mut") && named(named_children(n).last().copied())
+        }
+        "call_expression" => method_call(src, n).is_some_and(|(recv, m, _)| {
+            src.of(recv) == name && CHANGING_METHODS.contains(&m.as_str())
+        }),
+        _ => false,
+    };
+    let bytes = src.text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let Some(range) = src.text.get(from..to) else {
+        return true;
+    };
+    range.match_indices(name).any(|(i, _)| {
+        let at = from + i;
+        let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+        let after = bytes.get(at + name.len());
+        if name.is_empty() || before.is_some_and(|b| word(*b)) || after.is_some_and(|b| word(*b)) {
+            return false;
+        }
+        let Some(leaf) = block.descendant_for_byte_range(at, at + name.len()) else {
+            return true;
+        };
+        std::iter::successors(Some(leaf), |n| src.parent(*n))
+            .take_while(|n| n.id() != block.id())
+            .any(|n| n.start_byte() >= from && n.end_byte() <= to && changes(n))
+    })
 }
 
 /// Methods through which a `String` is changed in place, as [`FileCx::apply_pushes`]

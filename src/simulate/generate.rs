@@ -28,6 +28,10 @@ pub const SAMPLES_PER_ENTITY: usize = 64;
 pub const PAD_ATTRIBUTE: &str = "_pad";
 /// Items generated for an entity whatever the scale (all of them when fewer).
 pub const MIN_ITEMS_PER_ENTITY: u64 = 100;
+
+/// Items between two progress reports: often enough for a line redrawn every 100 ms,
+/// rare enough to cost nothing.
+const PROGRESS_EVERY: u64 = 4096;
 /// Tries per item before a primary-key collision is counted as a lost item.
 const TRIES: usize = 4;
 
@@ -218,6 +222,25 @@ pub fn entities_of(table: &Table) -> Vec<Entity> {
     }]
 }
 
+/// How many items an entity of `full` items gets at `scale`. Small entities (regions,
+/// warehouses, the top 3 of a game) are generated in full up to a floor, so scaling
+/// never leaves a pattern without items.
+fn target_items(full: u64, scale: f64) -> u64 {
+    ((full as f64 * scale).round() as u64).max(full.min(MIN_ITEMS_PER_ENTITY))
+}
+
+/// How many items [`generate_table`] sets out to write for `table` at `scale`: the
+/// total its progress counts towards.
+pub fn planned_items(table: &Table, scale: f64) -> u64 {
+    let entities = entities_of(table);
+    let counts = entity_counts(table, &entities, &mut Vec::new());
+    entities
+        .iter()
+        .filter_map(|e| counts.get(&e.name))
+        .map(|&full| target_items(full, scale))
+        .sum()
+}
+
 /// Fills an engine table with `table`'s entities at `scale`.
 pub fn generate_table(
     table: &Table,
@@ -226,6 +249,20 @@ pub fn generate_table(
     seed: u64,
     notes: &mut Vec<Note>,
 ) -> GeneratedTable {
+    generate_table_reporting(table, patterns, scale, seed, notes, &mut |_| {})
+}
+
+/// [`generate_table`], calling `progress` with the number of items it has tried so
+/// far (of [`planned_items`]): a million-item table takes seconds.
+pub fn generate_table_reporting(
+    table: &Table,
+    patterns: &[crate::model::AccessPattern],
+    scale: f64,
+    seed: u64,
+    notes: &mut Vec<Note>,
+    progress: &mut dyn FnMut(u64),
+) -> GeneratedTable {
+    let mut tried: u64 = 0;
     let schema = TableSchema::from_model(table);
     let mut data = EngineTable::new(schema, 0.0);
     let entities = entities_of(table);
@@ -253,9 +290,7 @@ pub fn generate_table(
         };
         let ctx = EntityPlan::new(&with_entities, e, &domains, notes);
         let Some(plan) = ctx else { continue };
-        // Small entities (regions, warehouses, the top 3 of a game) are generated in
-        // full up to a floor, so scaling never leaves a pattern without items.
-        let target = ((full as f64 * scale).round() as u64).max(full.min(MIN_ITEMS_PER_ENTITY));
+        let target = target_items(full, scale);
         let mut rng = fastrand::Rng::with_seed(mix(seed, &table.name, ei));
         let mut g = GeneratedEntity {
             name: e.name.clone(),
@@ -325,6 +360,10 @@ pub fn generate_table(
             }
             if !stored {
                 g.collisions += 1;
+            }
+            tried += 1;
+            if tried.is_multiple_of(PROGRESS_EVERY) {
+                progress(tried);
             }
             if g.written == 0 && i >= TRIES as u64 {
                 // Nothing can be built (bad template type); one note said why.

@@ -13,7 +13,7 @@ use crate::scanner::Operation;
 use crate::source::SourceFile;
 
 use super::coverage;
-use super::generate::{generate_table, GeneratedEntity, GeneratedTable};
+use super::generate::{generate_table_reporting, planned_items, GeneratedEntity, GeneratedTable};
 use super::notes::Note;
 use super::ops::{implements, plan_operation};
 use super::plan::{plan_pattern, Access, ReadPlan};
@@ -98,7 +98,7 @@ pub fn run(
 
 /// [`run`], saying how far it is (for the CLI's progress line): each phase that
 /// grows with the model or the code, with what it has done of how many —
-/// `generating tables`, `replaying access patterns`, `replaying calls`.
+/// `generating items`, `replaying access patterns`, `replaying calls`.
 pub fn run_reporting(
     model: &Model,
     operations: &[Operation],
@@ -108,19 +108,28 @@ pub fn run_reporting(
 ) -> Result<SimulationReport, SimulateError> {
     let scale = choose_scale(model, options)?;
     let mut notes: Vec<Note> = Vec::new();
-    let tables = model.tables.len();
-    let mut generated: Vec<GeneratedTable> = Vec::with_capacity(tables);
-    for (i, t) in model.tables.iter().enumerate() {
-        report("generating tables", i, tables);
-        generated.push(generate_table(
+    // Counted in items, not tables: one table can hold a million of them.
+    let planned: Vec<u64> = model
+        .tables
+        .iter()
+        .map(|t| planned_items(t, scale))
+        .collect();
+    let items = planned.iter().sum::<u64>() as usize;
+    let mut generated: Vec<GeneratedTable> = Vec::with_capacity(model.tables.len());
+    let mut before = 0usize;
+    report("generating items", 0, items);
+    for (t, planned) in model.tables.iter().zip(&planned) {
+        generated.push(generate_table_reporting(
             t,
             &model.access_patterns,
             scale,
             options.seed,
             &mut notes,
+            &mut |tried| report("generating items", before + tried as usize, items),
         ));
+        before += *planned as usize;
     }
-    report("generating tables", tables, tables);
+    report("generating items", items, items);
 
     let mut readers: IndexMap<(String, String), Vec<String>> = IndexMap::new();
     let mut patterns = Vec::new();
