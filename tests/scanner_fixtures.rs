@@ -332,10 +332,12 @@ fn a_streamed_scan_finds_what_a_scan_finds() {
         assert_eq!(render(&streamed.scanned, &files), want, "{}", p.display());
         assert_eq!(streamed.checked, files.len());
         let mut kept = streamed.files;
-        stream::ensure_texts(
+        let changed = stream::ensure_texts(
             &mut kept,
             stream::operation_files(&streamed.scanned.operations),
+            &streamed.fingerprints,
         );
+        assert!(changed.is_empty(), "{changed:?}");
         for op in &streamed.scanned.operations {
             assert!(
                 kept.iter().any(|f| f.path == op.file),

@@ -5,7 +5,8 @@
 //! those findings point into — are read again once the scan is done and its indexes
 //! freed ([`ensure_texts`], [`scanned_files`], [`diagnostic_files`]).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -28,10 +29,22 @@ pub struct Streamed {
     /// Files scanned, and their bytes.
     pub checked: usize,
     pub bytes: usize,
+    /// What each file read from disk held when it was indexed ([`ensure_texts`]).
+    pub fingerprints: Fingerprints,
 }
 
-/// One file indexed: its index, its text when kept, and its size.
-type Indexed = (Arc<FileIndex>, Option<SourceFile>, usize);
+/// A hash of each scanned text, so that a text read again after the scan is known to
+/// be the one the findings were computed from (the file may be saved meanwhile).
+pub type Fingerprints = HashMap<FilePath, u64>;
+
+fn fingerprint(text: &str) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// One file indexed: its index, its text when kept, its size and fingerprint.
+type Indexed = (Arc<FileIndex>, Option<SourceFile>, usize, u64);
 
 /// Reads, indexes and links `paths` then `given` (texts not on disk, such as stdin's,
 /// indexed in full and kept), keeping only the texts later phases read.
@@ -55,16 +68,18 @@ pub fn scan_paths(
             let file = read_source(p)?;
             let index = scanner::index_file_lean(&file, &settings);
             let bytes = file.text.len();
+            let print = fingerprint(&file.text);
             let kept = read_later(&file).then_some(file);
             report("parsing", done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            Ok((Arc::new(index), kept, bytes))
+            Ok((Arc::new(index), kept, bytes, print))
         })
         .collect();
     let mut out = Streamed::default();
     let mut indexes = Vec::with_capacity(read.len() + given.len());
     for r in read {
         match r {
-            Ok((index, kept, bytes)) => {
+            Ok((index, kept, bytes, print)) => {
+                out.fingerprints.insert(index.path.clone(), print);
                 indexes.push(index);
                 out.files.extend(kept);
                 out.checked += 1;
@@ -96,16 +111,35 @@ fn reread(path: &Path) -> Option<Arc<str>> {
 }
 
 /// Reads the texts of `paths` that `files` lacks (one that cannot be read is left
-/// out, as it would have been at the start).
+/// out, as it would have been at the start). A text that differs from the one scanned
+/// (`fingerprints`: the file was saved during the run) is left out too, with a note:
+/// its findings' places were computed from the old text, so its lines are not shown.
 pub fn ensure_texts<'a>(
     files: &mut Vec<SourceFile>,
     paths: impl IntoIterator<Item = &'a FilePath>,
-) {
+    fingerprints: &Fingerprints,
+) -> Vec<Note> {
     let have: HashSet<FilePath> = files.iter().map(|f| f.path.clone()).collect();
     let mut missing: Vec<&FilePath> = paths.into_iter().filter(|p| !have.contains(*p)).collect();
     missing.sort();
     missing.dedup();
-    files.extend(missing.into_iter().filter_map(|p| read_source(p).ok()));
+    let mut notes = Vec::new();
+    for path in missing {
+        let Ok(file) = read_source(path) else {
+            continue;
+        };
+        match fingerprints.get(path) {
+            Some(&print) if print != fingerprint(&file.text) => notes.push(Note {
+                path: path.to_path_buf(),
+                message: "changed on disk while dynalint was checking it: its findings are \
+                          shown without their lines; run again"
+                    .to_string(),
+                unread: false,
+            }),
+            _ => files.push(file),
+        }
+    }
+    notes
 }
 
 /// Every file an operation names: its own, its requests', and those of its hot chain
@@ -148,4 +182,45 @@ pub fn diagnostic_files(diagnostics: &[Diagnostic]) -> Vec<&FilePath> {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file saved between the scan and the read for its findings' lines is not shown
+    /// with lines from its new text; a file unchanged is read again as it was.
+    #[test]
+    fn a_text_saved_during_the_run_is_not_shown_for_the_old_findings() {
+        let dir = tempfile::tempdir().unwrap();
+        let same = dir.path().join("same.rs");
+        let saved = dir.path().join("saved.rs");
+        std::fs::write(&same, "async fn a(c: &Client) { c.scan().send().await; }\n").unwrap();
+        std::fs::write(
+            &saved,
+            "async fn b(c: &Client) { c.scan().send().await; }\n",
+        )
+        .unwrap();
+        let paths = vec![same.clone(), saved.clone()];
+        let streamed = scan_paths(&paths, Vec::new(), &ScanSettings::default(), &|_, _, _| {});
+        assert_eq!(streamed.fingerprints.len(), 2);
+        std::fs::write(
+            &saved,
+            "\n\nasync fn b(c: &Client) { c.scan().send().await; }\n",
+        )
+        .unwrap();
+        let mut files = Vec::new();
+        let wanted: Vec<FilePath> = paths.iter().map(|p| FilePath::from(p.as_path())).collect();
+        let notes = ensure_texts(&mut files, &wanted, &streamed.fingerprints);
+        assert_eq!(files.len(), 1);
+        assert_eq!(&*files[0].path, same.as_path());
+        assert_eq!(notes.len(), 1);
+        assert_eq!(notes[0].path, saved);
+        assert!(
+            notes[0].message.contains("changed on disk"),
+            "{}",
+            notes[0].message
+        );
+        assert!(!notes[0].unread);
+    }
 }

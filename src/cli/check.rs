@@ -91,6 +91,9 @@ pub(super) struct Project {
     pub scanned: Option<ScanResult>,
     /// Sources in other languages that name DynamoDB (not checked).
     pub other_languages: Vec<workspace::OtherSources>,
+    /// When [`Project::scanned_while_read`]: what each text held when scanned, to tell
+    /// a text read again from one saved since.
+    pub fingerprints: analysis::stream::Fingerprints,
 }
 
 /// The `dynalint.toml` to use: `--config`, else the nearest one at or above `paths`;
@@ -255,6 +258,7 @@ fn load(
             p.set(phase, done, total);
         }
     };
+    let mut fingerprints = analysis::stream::Fingerprints::new();
     let (mut sources, mut scanned) = if stream {
         let found = workspace::find_sources(&paths, &root, &exclude).map_err(error)?;
         let settings = match &loaded {
@@ -264,6 +268,7 @@ fn load(
         let streamed = analysis::stream::scan_paths(&found.paths, given, &settings, &report);
         let mut notes = found.notes;
         notes.extend(streamed.notes);
+        fingerprints = streamed.fingerprints;
         let sources = Sources {
             files: streamed.files,
             checked: streamed.checked,
@@ -309,6 +314,7 @@ fn load(
             notes: sources.notes,
             scanned,
             other_languages: sources.other_languages,
+            fingerprints,
         });
     }
     let scanned = match scanned.take() {
@@ -317,10 +323,12 @@ fn load(
     };
     if stream {
         // Inference names the lines of requests: their texts, if let go.
-        analysis::stream::ensure_texts(
+        let changed = analysis::stream::ensure_texts(
             &mut sources.files,
             analysis::stream::scanned_files(&scanned),
+            &fingerprints,
         );
+        sources.notes.extend(changed);
     }
     report("inferring the model", 0, 0);
     let inferred = infer::infer(&root, &scanned.tables, &scanned.operations, &sources.files);
@@ -337,6 +345,7 @@ fn load(
         notes: sources.notes,
         scanned: Some(scanned),
         other_languages: sources.other_languages,
+        fingerprints,
     })
 }
 
@@ -487,10 +496,12 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         Some(scanned) => {
             report("checking rules", 0, 0);
             // Rules name places in the files of requests: their texts, if let go.
-            analysis::stream::ensure_texts(
+            let changed = analysis::stream::ensure_texts(
                 &mut project.files,
                 analysis::stream::scanned_files(&scanned),
+                &project.fingerprints,
             );
+            project.notes.extend(changed);
             analysis::analyze_streamed(
                 &project.model,
                 &project.files,
@@ -511,12 +522,14 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     let (scan_stats, rules_time) = (analysis.scan_stats.clone(), analysis.rules_time);
     drop(progress);
     // What findings point into, read again if it was let go while scanning.
-    analysis::stream::ensure_texts(
+    let changed = analysis::stream::ensure_texts(
         &mut project.files,
         analysis::stream::diagnostic_files(&analysis.diagnostics)
             .into_iter()
             .filter(|p| p.extension().is_some_and(|e| e == "rs")),
+        &project.fingerprints,
     );
+    project.notes.extend(changed);
 
     let mut all_files: Vec<SourceFile> = project.files.clone();
     all_files.extend(project.model_file.clone());
