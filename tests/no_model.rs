@@ -38,6 +38,18 @@ fn json(out: &str) -> serde_json::Value {
     serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
 
+/// The table each call of `calls --format json` binds to (`?`: none).
+fn call_tables(dir: &Path) -> Vec<String> {
+    let (out, err, code) = dynalint(dir, &["calls", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    json(&out)["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["table"]["name"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
 #[test]
 fn a_setup_binary_s_create_table_is_the_model_on_the_first_run() {
     let (_tmp, dir) = project("setup-binary");
@@ -65,15 +77,7 @@ fn a_setup_binary_s_create_table_is_the_model_on_the_first_run() {
     assert_eq!(code, 0);
     assert!(out.contains("src/bin/setup.rs:8 (Rust code)"), "{out}");
 
-    let (out, err, code) = dynalint(&dir, &["calls", "--format", "json"]);
-    assert_eq!(code, 0, "{err}");
-    let v = json(&out);
-    let tables: Vec<&str> = v["calls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["table"]["name"].as_str().unwrap_or("?"))
-        .collect();
+    let tables = call_tables(&dir);
     assert_eq!(tables, ["orders", "orders"]);
 }
 
@@ -243,15 +247,7 @@ fn a_test_helper_s_create_table_is_named_by_what_the_tests_pass() {
     // `setup(&client, &config.table_name)`, `config` from `Config::local()`.
     assert!(out.contains("table notes-test"), "{out}{err}");
     assert!(out.contains("tests/support/mod.rs:19 (Rust code)"), "{out}");
-    let (out, err, code) = dynalint(&dir, &["calls", "--format", "json"]);
-    assert_eq!(code, 0, "{err}");
-    let v = json(&out);
-    let tables: Vec<&str> = v["calls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["table"]["name"].as_str().unwrap_or("?"))
-        .collect();
+    let tables = call_tables(&dir);
     assert_eq!(tables, ["notes-test", "notes-test"]);
 }
 

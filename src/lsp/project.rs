@@ -447,6 +447,12 @@ mod tests {
             .collect()
     }
 
+    /// The rules of the project's current findings.
+    fn rule_ids(p: &Project) -> Vec<&'static str> {
+        let snapshot = p.snapshot.as_ref().expect("the project was analysed");
+        snapshot.analysis.diagnostics.iter().map(|d| d.rule).collect()
+    }
+
     #[test]
     fn without_a_dynalint_toml_the_model_is_inferred_until_one_appears() {
         let tmp = tempfile::tempdir().unwrap();
@@ -460,15 +466,7 @@ mod tests {
         let mut p = Project::new(root.join("dynalint.toml"), None);
         assert!(p.inferred && p.model_problems.is_empty());
         p.analyze(&[], None);
-        let rules: Vec<&str> = p
-            .snapshot
-            .as_ref()
-            .unwrap()
-            .analysis
-            .diagnostics
-            .iter()
-            .map(|d| d.rule)
-            .collect();
+        let rules = rule_ids(&p);
         assert!(rules.contains(&"rejected-request"), "{rules:?}");
         let model = p.model.as_ref().unwrap();
         assert_eq!(model.tables.len(), 1);
@@ -479,15 +477,7 @@ mod tests {
         p.reload_model(None);
         assert!(!p.inferred);
         p.analyze(&[], None);
-        let rules: Vec<&str> = p
-            .snapshot
-            .as_ref()
-            .unwrap()
-            .analysis
-            .diagnostics
-            .iter()
-            .map(|d| d.rule)
-            .collect();
+        let rules = rule_ids(&p);
         assert!(!rules.contains(&"rejected-request"), "{rules:?}");
     }
 
