@@ -450,7 +450,12 @@ mod tests {
     /// The rules of the project's current findings.
     fn rule_ids(p: &Project) -> Vec<&'static str> {
         let snapshot = p.snapshot.as_ref().expect("the project was analysed");
-        snapshot.analysis.diagnostics.iter().map(|d| d.rule).collect()
+        snapshot
+            .analysis
+            .diagnostics
+            .iter()
+            .map(|d| d.rule)
+            .collect()
     }
 
     #[test]

@@ -419,14 +419,9 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
                     r.pos += 1;
                     let var = assigned_name(&toks, at);
                     let callee = r.path();
-                    if !r.is('(') {
+                    let Some(args) = call_arguments(&mut r, &mut env) else {
                         continue;
-                    }
-                    r.pos += 1;
-                    let args = arguments(&mut r);
-                    for a in &args {
-                        collect_env(a, 0, &mut env);
-                    }
+                    };
                     if let (Some(id), Some(props)) = (args.get(1), args.get(2)) {
                         if props.get("partitionKey").is_some() {
                             let offset = toks[at].1;
@@ -481,14 +476,9 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
                 {
                     let var = assigned_name(&toks, at);
                     let callee = r.path();
-                    if !r.is('(') {
+                    let Some(args) = call_arguments(&mut r, &mut env) else {
                         continue;
-                    }
-                    r.pos += 1;
-                    let args = arguments(&mut r);
-                    for a in &args {
-                        collect_env(a, 0, &mut env);
-                    }
+                    };
                     let Val::Path(segments) = &callee else {
                         continue;
                     };
@@ -617,6 +607,21 @@ fn collect_env(v: &Val, depth: usize, out: &mut Vec<(String, Val)>) {
 /// `Table` of `dynamodb.Table`.
 fn callee_name(v: &Val) -> &str {
     v.last().unwrap_or("construct")
+}
+
+/// A call's arguments when the reader stands at its `(` (`None` when it does not), the
+/// `environment` entries among them collected: any construct can hand a function a
+/// table's name.
+fn call_arguments(r: &mut Reader<'_>, env: &mut Vec<(String, Val)>) -> Option<Vec<Val>> {
+    if !r.is('(') {
+        return None;
+    }
+    r.pos += 1;
+    let args = arguments(r);
+    for a in &args {
+        collect_env(a, 0, env);
+    }
+    Some(args)
 }
 
 /// `( a, b, c )` up to the closing parenthesis. In Python, keyword arguments
