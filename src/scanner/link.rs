@@ -586,7 +586,7 @@ impl<'a> Linker<'a> {
         for (fi, f) in files.iter().enumerate() {
             for a in &f.arg_sites {
                 arg_sites
-                    .entry(a.callee.as_str())
+                    .entry(&*a.callee)
                     .or_default()
                     .push((fi, a));
             }

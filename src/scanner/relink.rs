@@ -228,7 +228,7 @@ fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
     let continued: Vec<&String> = helper_calls.iter().map(|(_, _, h)| h).collect();
     let arg_sites: Vec<_> = arg_sites
         .iter()
-        .filter(|a| followed.contains(&a.callee))
+        .filter(|a| followed.contains(&*a.callee))
         .collect();
     let text = format!(
         "{path:?}{module:?}{candidate:?}{returned:?}{templates:?}{continued:?}\
