@@ -24,6 +24,7 @@ use super::ir::{
     ValueInfo,
 };
 use super::items::{serialise, StructDef};
+use super::names::Name;
 use super::resolve::{count_between, PendingRef, RefKind, PENDING};
 use super::returns::OnceSet;
 use super::{ScanResult, ScanSettings};
@@ -567,7 +568,7 @@ struct Linker<'a> {
     tests_count: std::cell::Cell<bool>,
 }
 
-type ParamKey = (String, usize, usize, Option<String>, usize, String, bool);
+type ParamKey = (Name, usize, usize, Option<Name>, usize, Name, bool);
 type ParamResults = HashMap<ParamKey, Option<Resolved>>;
 
 /// Linked function results by (file, index into its `returns`).
@@ -592,26 +593,26 @@ impl<'a> Linker<'a> {
             }
             for (ri, r) in f.returns.iter().enumerate() {
                 if let Some(last) = r.path.last() {
-                    returns.entry(last.as_str()).or_default().push((fi, ri));
+                    returns.entry(&**last).or_default().push((fi, ri));
                 }
             }
-            ctors.extend(f.ctors.iter().map(|(t, n, w)| (t.as_str(), n.as_str(), *w)));
+            ctors.extend(f.ctors.iter().map(|(t, n, w)| (&**t, &**n, *w)));
             once_sets.extend(f.once_sets.iter().map(|o| (fi, o)));
             for (ci, c) in f.consts.iter().enumerate() {
                 if let Some(last) = c.path.last() {
-                    consts.entry(last.as_str()).or_default().push((fi, ci));
+                    consts.entry(&**last).or_default().push((fi, ci));
                 }
             }
             for i in &f.field_inits {
                 inits
-                    .entry((i.ty.as_str(), i.field.as_str()))
+                    .entry((&*i.ty, &*i.field))
                     .or_default()
                     .push((fi, &i.value));
             }
             for t in &f.field_types {
                 field_types
-                    .entry((t.ty.as_str(), t.field.as_str()))
-                    .or_insert(t.field_ty.as_str());
+                    .entry((&*t.ty, &*t.field))
+                    .or_insert(&*t.field_ty);
             }
             for s in &f.structs {
                 structs.entry(s.name.as_str()).or_insert(s);
@@ -887,7 +888,7 @@ impl<'a> Linker<'a> {
                 segments,
                 module,
                 self_ty,
-            } => self.const_path(fi, &pr.text, segments, module, self_ty.as_deref(), depth),
+            } => self.const_path(fi, &pr.text, segments, module, self_ty.as_ref(), depth),
             RefKind::Field { ty, fields } => self.field(fi, &pr.text, ty, fields, depth),
             RefKind::Call { .. } | RefKind::Method { .. } => {
                 let found = self.fn_candidates(fi, &pr.kind);
@@ -980,7 +981,7 @@ impl<'a> Linker<'a> {
                 segments,
                 module,
                 self_ty,
-            } => (self.normalise(fi, segments, self_ty.as_deref()), module),
+            } => (self.normalise(fi, segments, self_ty.as_ref()), module),
             RefKind::Method {
                 ty,
                 fields,
@@ -990,23 +991,23 @@ impl<'a> Linker<'a> {
                 // `let u = User::new(..)?`: `User` only if `User::new` returns a `User`
                 // (wrapped in a `Result`/`Option` exactly when the call site unwraps it).
                 if let Some((f, unwrapped)) = ctor {
-                    if !self.ctors.contains(&(ty.as_str(), f.as_str(), *unwrapped)) {
+                    if !self.ctors.contains(&(&**ty, &**f, *unwrapped)) {
                         return Vec::new();
                     }
                 }
-                let mut ty = ty.as_str();
-                for f in fields {
-                    match self.field_types.get(&(ty, f.as_str())) {
+                let mut ty = &**ty;
+                for f in fields.iter() {
+                    match self.field_types.get(&(ty, &**f)) {
                         Some(t) => ty = t,
                         None => return Vec::new(),
                     }
                 }
-                let all = self.returns.get(name.as_str()).into_iter().flatten();
+                let all = self.returns.get(&**name).into_iter().flatten();
                 return all
                     .copied()
                     .filter(|(cf, ri)| {
                         let p = &self.files[*cf].returns[*ri].path;
-                        p.len() >= 2 && p[p.len() - 2] == *ty
+                        p.len() >= 2 && *p[p.len() - 2] == *ty
                     })
                     .collect();
             }
@@ -1017,14 +1018,14 @@ impl<'a> Linker<'a> {
         };
         let cands: Vec<(usize, usize)> = self
             .returns
-            .get(last.as_str())
+            .get(&**last)
             .into_iter()
             .flatten()
             .copied()
             .filter(|(cf, ri)| ends_with(&self.files[*cf].returns[*ri].path, &segs))
             .collect();
         self.narrow(fi, module, cands, &|cf, ri| {
-            self.files[cf].returns[ri].path.as_slice()
+            &self.files[cf].returns[ri].path
         })
     }
 
@@ -1036,7 +1037,7 @@ impl<'a> Linker<'a> {
                 ValueInfo::unknown(Span::new(0, 0)),
             );
         };
-        let name = f.path.last().map(String::as_str).unwrap_or("?");
+        let name = f.path.last().map_or("?", |n| &**n);
         let at = Span::new(0, 0);
         match self.fn_results.borrow().get(&(cf, ri)) {
             Some(Some(done)) => return done.clone(),
@@ -1171,14 +1172,14 @@ impl<'a> Linker<'a> {
             .map(Resolved::literal);
         if let (Some(v), true) = (same_value, n > 1) {
             return Resolved::Const {
-                name: pr.text.clone(),
+                name: pr.text.to_string(),
                 value: Box::new(v),
             };
         }
         match agree(passed) {
             Ok(v) if !matches!(v.innermost(), Resolved::Unknown { .. }) => {
                 Resolved::Const {
-                    name: pr.text.clone(),
+                    name: pr.text.to_string(),
                     value: Box::new(v),
                 }
             }
@@ -1230,7 +1231,7 @@ impl<'a> Linker<'a> {
     }
 
     /// The one value a `OnceLock`/`OnceCell` static at `path` is given in the crate.
-    fn once_value(&self, path: &[String], text: &str, depth: usize) -> Resolved {
+    fn once_value(&self, path: &[Name], text: &str, depth: usize) -> Resolved {
         let mut values = Vec::new();
         for (sf, set) in &self.once_sets {
             let RefKind::Path {
@@ -1241,11 +1242,11 @@ impl<'a> Linker<'a> {
             else {
                 continue;
             };
-            let segs = self.normalise(*sf, segments, self_ty.as_deref());
+            let segs = self.normalise(*sf, segments, self_ty.as_ref());
             let targets = self.const_candidates(*sf, &segs, module);
             let hits = targets
                 .iter()
-                .any(|(cf, ci)| self.files[*cf].consts[*ci].path == path);
+                .any(|(cf, ci)| *self.files[*cf].consts[*ci].path == *path);
             if hits {
                 let mut v = set.value.clone();
                 self.resolve(*sf, &mut v, depth + 1);
@@ -1264,24 +1265,21 @@ impl<'a> Linker<'a> {
 
     /// `crate::`, `self::` and `super::` dropped, `Self` made the impl type, and a
     /// leading `use` alias of the referring file expanded.
-    fn normalise(&self, fi: usize, segments: &[String], self_ty: Option<&str>) -> Vec<String> {
-        let mut segs: Vec<String> = segments
+    fn normalise(&self, fi: usize, segments: &[Name], self_ty: Option<&Name>) -> Vec<Name> {
+        let mut segs: Vec<Name> = segments
             .iter()
-            .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
-            .map(|s| {
-                if s == "Self" {
-                    self_ty.unwrap_or("Self").to_string()
-                } else {
-                    s.clone()
-                }
+            .filter(|s| !matches!(&***s, "crate" | "self" | "super"))
+            .map(|s| match (&**s, self_ty) {
+                ("Self", Some(t)) => Arc::clone(t),
+                _ => Arc::clone(s),
             })
             .collect();
         if let (Some(first), Some(f)) = (segs.first().cloned(), self.files.get(fi)) {
             if let Some(u) = f.uses.iter().find(|u| u.alias == first) {
-                let mut p: Vec<String> = u
+                let mut p: Vec<Name> = u
                     .path
                     .iter()
-                    .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
+                    .filter(|s| !matches!(&***s, "crate" | "self" | "super"))
                     .cloned()
                     .collect();
                 p.extend(segs.drain(1..));
@@ -1292,18 +1290,13 @@ impl<'a> Linker<'a> {
     }
 
     /// The constants a normalised path can mean, narrowed like any reference.
-    fn const_candidates(
-        &self,
-        fi: usize,
-        segs: &[String],
-        module: &[String],
-    ) -> Vec<(usize, usize)> {
+    fn const_candidates(&self, fi: usize, segs: &[Name], module: &[Name]) -> Vec<(usize, usize)> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
-        let matching = |segs: &[String]| -> Vec<(usize, usize)> {
+        let matching = |segs: &[Name]| -> Vec<(usize, usize)> {
             self.consts
-                .get(last.as_str())
+                .get(&**last)
                 .into_iter()
                 .flatten()
                 .copied()
@@ -1316,9 +1309,7 @@ impl<'a> Linker<'a> {
             // package's name, which module paths do not carry.
             cands = matching(&segs[1..]);
         }
-        self.narrow(fi, module, cands, &|cf, ci| {
-            self.files[cf].consts[ci].path.as_slice()
-        })
+        self.narrow(fi, module, cands, &|cf, ci| &self.files[cf].consts[ci].path)
     }
 
     /// Of several items a reference can mean: the referring file's own, else the
@@ -1326,9 +1317,9 @@ impl<'a> Linker<'a> {
     fn narrow(
         &self,
         fi: usize,
-        module: &[String],
+        module: &[Name],
         cands: Vec<(usize, usize)>,
-        path_of: &dyn Fn(usize, usize) -> &'a [String],
+        path_of: &dyn Fn(usize, usize) -> &'a [Name],
     ) -> Vec<(usize, usize)> {
         if let Some(c) = cands.iter().find(|(cf, _)| *cf == fi) {
             return vec![*c];
@@ -1346,9 +1337,9 @@ impl<'a> Linker<'a> {
         &self,
         fi: usize,
         text: &str,
-        segments: &[String],
-        module: &[String],
-        self_ty: Option<&str>,
+        segments: &[Name],
+        module: &[Name],
+        self_ty: Option<&Name>,
         depth: usize,
     ) -> Resolved {
         let segs = self.normalise(fi, segments, self_ty);
@@ -1393,13 +1384,13 @@ impl<'a> Linker<'a> {
         }
     }
 
-    fn field(&self, fi: usize, text: &str, ty: &str, fields: &[String], depth: usize) -> Resolved {
+    fn field(&self, fi: usize, text: &str, ty: &str, fields: &[Name], depth: usize) -> Resolved {
         let mut ty = ty.to_string();
         let Some((last, path)) = fields.split_last() else {
             return Resolved::unknown("no field");
         };
         for f in path {
-            match self.field_types.get(&(ty.as_str(), f.as_str())) {
+            match self.field_types.get(&(ty.as_str(), &**f)) {
                 Some(t) => ty = t.to_string(),
                 None => {
                     return Resolved::unknown(format!(
@@ -1408,7 +1399,7 @@ impl<'a> Linker<'a> {
                 }
             }
         }
-        let Some(vals) = self.inits.get(&(ty.as_str(), last.as_str())) else {
+        let Some(vals) = self.inits.get(&(ty.as_str(), &**last)) else {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         };
         let resolved: Vec<Resolved> = vals
@@ -1418,7 +1409,7 @@ impl<'a> Linker<'a> {
             .filter(|(cf, v)| {
                 !self.pending_ref(*cf, Some(v)).is_some_and(|pr| {
                     matches!(&pr.kind, RefKind::Field { ty: t, fields: f }
-                        if *t == ty && f.len() == 1 && f[0] == *last)
+                        if **t == *ty && f.len() == 1 && f[0] == *last)
                 })
             })
             .map(|(cf, v)| {
@@ -1471,7 +1462,7 @@ fn package_of(path: &std::path::Path) -> std::path::PathBuf {
 }
 
 /// Whether an item path ends with the (normalised) path a reference wrote.
-fn ends_with(path: &[String], segs: &[String]) -> bool {
+fn ends_with(path: &[Name], segs: &[Name]) -> bool {
     path.len() >= segs.len() && path[path.len() - segs.len()..] == *segs
 }
 

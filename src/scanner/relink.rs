@@ -252,7 +252,7 @@ fn followed(f: &FileIndex) -> impl Iterator<Item = String> + '_ {
             kind = high;
         }
         match kind {
-            RefKind::Param { function, .. } => Some(function.clone()),
+            RefKind::Param { function, .. } => Some(function.to_string()),
             _ => None,
         }
     })
