@@ -586,10 +586,7 @@ impl<'a> Linker<'a> {
         let mut arg_sites: HashMap<&str, Vec<(usize, &ArgSite)>> = HashMap::new();
         for (fi, f) in files.iter().enumerate() {
             for a in &f.arg_sites {
-                arg_sites
-                    .entry(&*a.callee)
-                    .or_default()
-                    .push((fi, a));
+                arg_sites.entry(&*a.callee).or_default().push((fi, a));
             }
             for (ri, r) in f.returns.iter().enumerate() {
                 if let Some(last) = r.path.last() {
