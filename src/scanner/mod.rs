@@ -66,6 +66,7 @@ mod sdk;
 mod sparse;
 mod stats;
 mod syntax;
+mod tables;
 
 use std::sync::Arc;
 
