@@ -29,6 +29,9 @@
 //! constructors (fns in an `impl` that build `Self { .. }`) are kept byte for byte in a
 //! *sparse* copy of the text where everything else is blanked to spaces, and only that
 //! is parsed — offsets stay the file's, and the parse costs what those items cost.
+//! An SDK's generated code (smithy-rs's header above the file's first code, see
+//! [`index::generated_sdk_code`]) names every marker but makes no application request:
+//! only its functions and calls, from the tokenizer, go into the index.
 //!
 //! **Macros.** tree-sitter leaves macro arguments as token trees. Before parsing, a
 //! same-length *shadow* of the text rewrites expression-like macros (`vec![..]` →

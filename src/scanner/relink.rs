@@ -213,6 +213,7 @@ fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
         path,
         module,
         candidate,
+        generated,
         ops,
         templates,
         helper_calls,
@@ -242,7 +243,7 @@ fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
         .filter(|a| followed.contains(&a.callee))
         .collect();
     let text = format!(
-        "{path:?}{module:?}{candidate:?}{returned:?}{templates:?}{continued:?}\
+        "{path:?}{module:?}{candidate:?}{generated:?}{returned:?}{templates:?}{continued:?}\
          {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
          {once_sets:?}{arg_sites:?}{fns:?}{chained:?}{ctors:?}"
     );

@@ -16,6 +16,9 @@ pub struct ScanStats {
     pub parsed: usize,
     /// Files the pre-filter ruled out: tokenized, with only their items parsed.
     pub skipped_by_prefilter: usize,
+    /// Files never parsed, an SDK's generated code (`index::generated_sdk_code`): only
+    /// tokenized, for the call graph.
+    pub generated_sdk: usize,
     /// Files parsed again at link time (they chain a helper's builder: skipped by the
     /// pre-filter, or indexed lean).
     pub reparsed: usize,
@@ -39,7 +42,9 @@ impl ScanStats {
             ..Self::default()
         };
         for f in files {
-            if f.candidate {
+            if f.generated {
+                s.generated_sdk += 1;
+            } else if f.candidate {
                 s.parsed += 1;
             } else {
                 s.skipped_by_prefilter += 1;
