@@ -196,7 +196,11 @@ mod tests {
                       pub const OTHER: &str = \"Other\";\n\
                       struct Repo { table: String }\n\
                       fn go(c: &Client) { put(c, OTHER); }\n";
-        let before = vec![index("src/a.rs", a), index("src/b.rs", b), index("src/c.rs", a)];
+        let before = vec![
+            index("src/a.rs", a),
+            index("src/b.rs", b),
+            index("src/c.rs", a),
+        ];
         let mut after = before.clone();
         after[1] = index("src/b.rs", edited);
         let mut tables = Tables::new(&before);
