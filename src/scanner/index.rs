@@ -12,6 +12,7 @@ use super::graph::{lexical_graph, FnNode};
 use super::ir::{Operation, Resolved, ScanProblem};
 use super::items::{struct_defs, StructDef};
 use super::lex::{shadow_text, tokenize, Tok, Token};
+use super::names::{intern, intern_path, Name, Path};
 use super::parse::{kind, parse};
 use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
@@ -28,7 +29,7 @@ pub const MAX_FILE_BYTES: usize = crate::workspace::MAX_FILE_BYTES as usize;
 #[derive(Debug, Clone)]
 pub struct ConstDef {
     /// Module path, then the impl type for associated consts, then the name.
-    pub path: Vec<String>,
+    pub path: Path,
     pub value: Resolved,
     pub span: Span,
 }
@@ -36,31 +37,33 @@ pub struct ConstDef {
 /// A field value a constructor assigns: `Self { table: env::var("T")? }`.
 #[derive(Debug, Clone)]
 pub struct FieldInit {
-    pub ty: String,
-    pub field: String,
+    pub ty: Name,
+    pub field: Name,
     pub value: Resolved,
 }
 
 /// A struct field's declared type, to follow `self.config.table`.
 #[derive(Debug, Clone)]
 pub struct FieldType {
-    pub ty: String,
-    pub field: String,
-    pub field_ty: String,
+    pub ty: Name,
+    pub field: Name,
+    pub field_ty: Name,
 }
 
 /// `use a::b::C as D;` → alias `D`, path `a::b::C`.
 #[derive(Debug, Clone)]
 pub struct UseAlias {
-    pub alias: String,
-    pub path: Vec<String>,
+    pub alias: Name,
+    pub path: Path,
 }
 
-/// What one file contributes; pure function of the file and the settings.
+/// What one file contributes; pure function of the file and the settings. Every
+/// file's index lives until the link, so the names and paths in it are interned
+/// (`names.rs`): a tree of many crates holds the same ones in every crate.
 #[derive(Debug, Clone)]
 pub struct FileIndex {
     pub path: FilePath,
-    pub module: Vec<String>,
+    pub module: Path,
     /// Whether the byte pre-filter let it through (it was parsed for calls).
     pub candidate: bool,
     /// An SDK's own generated code ([`generated_sdk_code`]): never parsed; only its
@@ -82,7 +85,7 @@ pub struct FileIndex {
     pub returns: Vec<FnReturn>,
     /// Associated functions returning their own type: `(type, fn, wrapped)` (see
     /// `ctors.rs`).
-    pub ctors: Vec<(String, String, bool)>,
+    pub ctors: Vec<(Name, Name, bool)>,
     /// Values given to `OnceLock`/`OnceCell` statics (`set`, `get_or_init`).
     pub once_sets: Vec<OnceSet>,
     /// What the file's calls pass, for parameters that name tables.
@@ -266,7 +269,7 @@ pub fn index_source(
     let bytes = text.as_bytes();
     let mut idx = FileIndex {
         path: path.clone(),
-        module: module_of(path),
+        module: intern_path(&module_of(path)),
         candidate: false,
         generated: false,
         ops: Vec::new(),
@@ -367,12 +370,15 @@ pub fn index_source(
     index_items(&cx, &by_kind.items, &mut idx);
     let module = idx.module.clone();
     let prefix = |n: Node<'_>| {
-        let mut p = module.clone();
+        let mut p: Vec<String> = module.iter().map(|s| s.to_string()).collect();
         p.extend(inline_mods(src, n));
         p
     };
     idx.returns = fn_returns(&cx, &by_kind.fns, &prefix);
-    idx.ctors = super::ctors::self_constructors(src, &by_kind.fns);
+    idx.ctors = super::ctors::self_constructors(src, &by_kind.fns)
+        .into_iter()
+        .map(|(ty, f, wrapped)| (intern(&ty), intern(&f), wrapped))
+        .collect();
     idx.once_sets = once_sets(&cx, &by_kind.calls);
     let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
     idx.arg_sites = arg_sites(&cx, &by_kind.calls, test_file);
@@ -494,12 +500,13 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                 if ancestors(src, n).any(|a| a.kind() == "function_item") {
                     continue;
                 }
-                let mut path = idx.module.clone();
+                let mut path: Vec<String> = idx.module.iter().map(|s| s.to_string()).collect();
                 path.extend(inline_mods(src, n));
                 if let Some(t) = impl_type(src, n) {
                     path.push(t);
                 }
                 path.push(src.of(name).to_string());
+                let path = intern_path(&path);
                 // `OnceLock::new()`: the value is what the crate `set`s it to.
                 let value = if is_once_new(src, value) {
                     cx.pending(src.of(name), RefKind::Once { path: path.clone() })
@@ -548,8 +555,8 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                         // Still recorded: two constructors disagreeing must be visible.
                     }
                     idx.field_inits.push(FieldInit {
-                        ty: ty.clone(),
-                        field: src.of(fname).to_string(),
+                        ty: intern(&ty),
+                        field: intern(src.of(fname)),
                         value: r,
                     });
                 }
@@ -567,9 +574,9 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                     }
                     if let (Some(fname), Some(t)) = (field(f, "name"), field(f, "type")) {
                         idx.field_types.push(FieldType {
-                            ty: name.clone(),
-                            field: src.of(fname).to_string(),
-                            field_ty: type_name(src.of(t)),
+                            ty: intern(&name),
+                            field: intern(src.of(fname)),
+                            field_ty: intern(&type_name(src.of(t))),
                         });
                     }
                 }
@@ -657,8 +664,11 @@ fn collect_uses(src: Src<'_>, n: Node<'_>, prefix: &[String], out: &mut Vec<UseA
         "identifier" | "scoped_identifier" => {
             let mut path = prefix.to_vec();
             path.extend(split(src.of(n)));
-            if let Some(alias) = path.last().cloned() {
-                out.push(UseAlias { alias, path });
+            if let Some(alias) = path.last() {
+                out.push(UseAlias {
+                    alias: intern(alias),
+                    path: intern_path(&path),
+                });
             }
         }
         "use_as_clause" => {
@@ -668,8 +678,8 @@ fn collect_uses(src: Src<'_>, n: Node<'_>, prefix: &[String], out: &mut Vec<UseA
             let mut path = prefix.to_vec();
             path.extend(split(src.of(p)));
             out.push(UseAlias {
-                alias: src.of(a).to_string(),
-                path,
+                alias: intern(src.of(a)),
+                path: intern_path(&path),
             });
         }
         "scoped_use_list" => {

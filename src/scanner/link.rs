@@ -15,17 +15,16 @@ use rayon::prelude::*;
 use super::args::{calls, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::fold::Escape;
-use super::graph::{
-    one_off, reach, FnId, FnNode, Reached, ENTRY_MACRO_PREFIX, ENTRY_PREFIX, MACRO_CALL_PREFIX,
-};
+use super::graph::{one_off, reach, FnId, FnNode, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use super::index::{index_source, FileIndex};
 use super::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
     ValueInfo,
 };
 use super::items::{serialise, StructDef};
+use super::names::Name;
 use super::resolve::{count_between, PendingRef, RefKind, PENDING};
-use super::returns::OnceSet;
+use super::tables::Tables;
 use super::{ScanResult, ScanSettings};
 use crate::source::Span;
 
@@ -36,9 +35,9 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     let mut result = match parse_skipped_callers(files, settings) {
         Some((completed, reparsed)) => {
             stats.reparsed = reparsed;
-            link_files(&completed, settings, None).result
+            link_files(&completed, &Tables::new(&completed), settings, None).result
         }
-        None => link_files(files, settings, None).result,
+        None => link_files(files, &Tables::new(files), settings, None).result,
     };
     stats.operations = result.operations.len();
     stats.link = started.elapsed();
@@ -144,53 +143,26 @@ pub(super) struct Linked {
 /// of an earlier link (the caller knows no file's functions changed since).
 pub(super) fn link_files(
     files: &[Arc<FileIndex>],
+    tables: &Tables,
     settings: &ScanSettings,
     only: Option<(&HashSet<usize>, &GraphFacts)>,
 ) -> Linked {
     let mut result = ScanResult::default();
-    let mut tables: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
+    let mut decls: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
     let wanted = |fi: usize| only.is_none_or(|(set, _)| set.contains(&fi));
-    let linker = Linker::new(files);
+    let linker = Linker::new(files, tables);
     let mut glob_problems = Vec::new();
-    let hot_globs = globs(&settings.hot_paths, &mut glob_problems);
     let cold_globs = globs(&settings.cold_paths, &mut glob_problems);
-    if only.is_none() {
-        result.problems = glob_problems;
-    }
-    // Files matched by a hot-paths glob: every function in them is an entry. Only those
-    // are copied (linking runs on every edit in the LSP).
-    let mut glob_entries: Vec<Cow<'_, [FnNode]>> = Vec::with_capacity(files.len());
-    // The crate's handler macros (`macro_rules!` that start a Lambda runtime): a call of
-    // one registers the functions it names or defines, in whichever file.
-    let entry_macros: HashSet<&str> = files
-        .iter()
-        .flat_map(|f| &f.fns)
-        .filter(|n| n.name.starts_with(ENTRY_MACRO_PREFIX))
-        .map(|n| n.qualified.as_ref())
-        .collect();
-    let macro_entry = |n: &FnNode| {
-        (n.name.starts_with(MACRO_CALL_PREFIX) && entry_macros.contains(n.qualified.as_ref()))
-            .then(|| format!("handler macro `{}!`", n.qualified))
+    // The entries hot-paths globs and handler macros make count only for the graph's
+    // facts, which a partial link is given: its graph is the files' own.
+    let glob_entries: Vec<Cow<'_, [FnNode]>> = match only {
+        Some(_) => files.iter().map(|f| Cow::Borrowed(&f.fns[..])).collect(),
+        None => {
+            let hot_globs = globs(&settings.hot_paths, &mut glob_problems);
+            result.problems = glob_problems;
+            hot_entries(files, tables, hot_globs.as_ref(), settings)
+        }
     };
-    for f in files {
-        let hot = glob_match(hot_globs.as_ref(), &f.path, settings.root.as_deref());
-        let registers = f.fns.iter().any(|n| macro_entry(n).is_some());
-        if hot.is_none() && !registers {
-            glob_entries.push(Cow::Borrowed(&f.fns));
-            continue;
-        }
-        let mut fns = f.fns.clone();
-        for n in &mut fns {
-            if n.entry.is_none() && !n.test {
-                n.entry = macro_entry(n).or_else(|| {
-                    hot.as_ref()
-                        .filter(|_| !n.name.starts_with(ENTRY_PREFIX))
-                        .map(|g| format!("hot-paths glob `{g}`"))
-                });
-            }
-        }
-        glob_entries.push(Cow::Owned(fns));
-    }
     let graph_refs: Vec<&[FnNode]> = glob_entries.iter().map(|g| &**g).collect();
     let computed = match only {
         Some(_) => None,
@@ -203,7 +175,7 @@ pub(super) fn link_files(
     let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
         return Linked {
             result,
-            tables,
+            tables: decls,
             graph: None,
         };
     };
@@ -215,41 +187,20 @@ pub(super) fn link_files(
         None => Some(Callers::new(&graph_refs)),
     };
 
-    // Received builders by (function, parameter); returned ones by function.
-    let mut received: HashMap<(&str, usize), Vec<(usize, &super::fold::Template)>> = HashMap::new();
-    let mut returned: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
-    for (fi, f) in files.iter().enumerate() {
-        for t in &f.templates {
-            if let Some(i) = t.param {
-                received
-                    .entry((t.function.as_str(), i))
-                    .or_default()
-                    .push((fi, t));
-            }
-        }
-        for (oi, (_, e)) in f.ops.iter().enumerate() {
-            if let Escape::Returned { function } = e {
-                returned
-                    .entry(function.as_str())
-                    .or_default()
-                    .push((fi, oi));
-            }
-        }
-    }
-    // Each file's functions by qualified name, for the files with requests: finding the
-    // function around each request scanned every function of its file (a file of
-    // 40,000 requests in 4,000 functions: 160 million comparisons).
-    let fns_by_name: Vec<HashMap<&str, Vec<usize>>> = files
+    // Each linked file's functions by qualified name, for the files with requests:
+    // finding the function around each request scanned every function of its file (a
+    // file of 40,000 requests in 4,000 functions: 160 million comparisons).
+    let fns_by_name: HashMap<usize, HashMap<&str, Vec<usize>>> = files
         .iter()
         .zip(&graph_refs)
-        .map(|(f, fns)| {
+        .enumerate()
+        .filter(|(fi, (f, _))| wanted(*fi) && (!f.ops.is_empty() || !f.helper_calls.is_empty()))
+        .map(|(fi, (_, fns))| {
             let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
-            if !f.ops.is_empty() || !f.helper_calls.is_empty() {
-                for (i, n) in fns.iter().enumerate() {
-                    by_name.entry(&*n.qualified).or_default().push(i);
-                }
+            for (i, n) in fns.iter().enumerate() {
+                by_name.entry(&*n.qualified).or_default().push(i);
             }
-            by_name
+            (fi, by_name)
         })
         .collect();
     // The innermost function with the request's qualified name that contains it.
@@ -257,7 +208,7 @@ pub(super) fn link_files(
         let func = op.context.function.as_deref()?;
         let fns = graph_refs.get(fi)?;
         fns_by_name
-            .get(fi)?
+            .get(&fi)?
             .get(func)?
             .iter()
             .filter_map(|i| Some((*i, fns.get(*i)?)))
@@ -268,11 +219,14 @@ pub(super) fn link_files(
     // What a helper that receives the builder adds, then heat.
     let finish = |op: &mut Operation, escape: &Escape, fi: usize, cold_glob: Option<&str>| {
         if let Escape::Passed { function, index } = escape {
-            for (tf, t) in received
-                .get(&(function.as_str(), *index))
-                .into_iter()
-                .flatten()
-            {
+            let received = tables
+                .received
+                .get(index)
+                .and_then(|by_fn| by_fn.get(function.as_str()));
+            for (tf, ti) in received.into_iter().flatten() {
+                let Some(t) = files.get(*tf).and_then(|f| f.templates.get(*ti)) else {
+                    continue;
+                };
                 let mut helper = t.op.clone();
                 linker.resolve_op(*tf, &mut helper, 0);
                 let other = helper.file != op.file;
@@ -299,22 +253,16 @@ pub(super) fn link_files(
             };
         }
     };
-    let mut consumed: HashSet<(usize, usize)> = HashSet::new();
-    let mut ops: Vec<((usize, usize), Operation)> = Vec::new();
+    let mut ops: Vec<Operation> = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         if !wanted(fi) {
-            // Its operations are not wanted, but the builders it continues are still
-            // not reported where they are built.
-            for (_, _, helper) in &f.helper_calls {
-                consumed.extend(returned.get(helper.as_str()).into_iter().flatten());
-            }
             continue;
         }
         result.problems.extend(f.problems.iter().cloned());
         let cold_glob = glob_match(cold_globs.as_ref(), &f.path, settings.root.as_deref());
         // A chain on a helper's returned builder: the helper's setters, then ours.
         for (op, escape, helper) in &f.helper_calls {
-            for (tf, ti) in returned.get(helper.as_str()).into_iter().flatten() {
+            for (tf, ti) in tables.returned.get(helper.as_str()).into_iter().flatten() {
                 let mut base = files[*tf].ops[*ti].0.clone();
                 linker.resolve_op(*tf, &mut base, 0);
                 let mut op = op.clone();
@@ -328,15 +276,20 @@ pub(super) fn link_files(
                 let other = base.file != op.file;
                 overlay(&mut op, &base, other);
                 finish(&mut op, escape, fi, cold_glob.as_deref());
-                consumed.insert((*tf, *ti));
-                ops.push(((usize::MAX, 0), op));
+                ops.push(op);
             }
         }
-        for (oi, (op, escape)) in f.ops.iter().enumerate() {
+        for (op, escape) in &f.ops {
+            // A helper's own builder is reported only where no caller continues it.
+            let continued = matches!(escape, Escape::Returned { function }
+                if tables.continued.contains_key(function.as_str()));
+            if continued {
+                continue;
+            }
             let mut op = op.clone();
             linker.resolve_op(fi, &mut op, 0);
             finish(&mut op, escape, fi, cold_glob.as_deref());
-            ops.push(((fi, oi), op));
+            ops.push(op);
         }
     }
     for (fi, f) in files.iter().enumerate().filter(|(fi, _)| wanted(*fi)) {
@@ -344,15 +297,10 @@ pub(super) fn link_files(
             let mut d = d.clone();
             linker.resolve_decl(fi, &mut d);
             result.tables.push(d.clone());
-            tables[fi].push(d);
+            decls[fi].push(d);
         }
     }
-    // A helper's own builder is reported only where no caller continues it.
-    result.operations = ops
-        .into_iter()
-        .filter(|(id, _)| !consumed.contains(id))
-        .map(|(_, op)| op)
-        .collect();
+    result.operations = ops;
     result
         .operations
         .sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
@@ -361,9 +309,48 @@ pub(super) fn link_files(
     });
     Linked {
         result,
-        tables,
+        tables: decls,
         graph: computed,
     }
+}
+
+/// Each file's call graph with the entries hot-paths globs and handler macros make:
+/// in a file matched by a hot-paths glob every function is an entry, and a call of
+/// one of the crate's handler macros (`macro_rules!` that start a Lambda runtime)
+/// registers the functions it names or defines, in whichever file. Only the files
+/// that change are copied.
+fn hot_entries<'f>(
+    files: &'f [Arc<FileIndex>],
+    tables: &Tables,
+    hot_globs: Option<&(GlobSet, Vec<String>)>,
+    settings: &ScanSettings,
+) -> Vec<Cow<'f, [FnNode]>> {
+    let macro_entry = |n: &FnNode| {
+        (n.name.starts_with(MACRO_CALL_PREFIX)
+            && tables.entry_macros.contains_key(n.qualified.as_ref()))
+        .then(|| format!("handler macro `{}!`", n.qualified))
+    };
+    let mut out: Vec<Cow<'_, [FnNode]>> = Vec::with_capacity(files.len());
+    for f in files {
+        let hot = glob_match(hot_globs, &f.path, settings.root.as_deref());
+        let registers = f.fns.iter().any(|n| macro_entry(n).is_some());
+        if hot.is_none() && !registers {
+            out.push(Cow::Borrowed(&f.fns));
+            continue;
+        }
+        let mut fns = f.fns.clone();
+        for n in &mut fns {
+            if n.entry.is_none() && !n.test {
+                n.entry = macro_entry(n).or_else(|| {
+                    hot.as_ref()
+                        .filter(|_| !n.name.starts_with(ENTRY_PREFIX))
+                        .map(|g| format!("hot-paths glob `{g}`"))
+                });
+            }
+        }
+        out.push(Cow::Owned(fns));
+    }
+    out
 }
 
 /// The hot chain or cold reason of an operation's enclosing function.
@@ -537,25 +524,11 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
 /// Lookups over every file's constants, constructors and structs.
 struct Linker<'a> {
     files: &'a [Arc<FileIndex>],
-    /// Const name (last segment) → (file, const index).
-    consts: HashMap<&'a str, Vec<(usize, usize)>>,
-    /// (type, field) → (file, value).
-    inits: HashMap<(&'a str, &'a str), Vec<(usize, &'a Resolved)>>,
-    field_types: HashMap<(&'a str, &'a str), &'a str>,
-    structs: HashMap<&'a str, &'a StructDef>,
-    /// Function name (last segment) → (file, index into its `returns`).
-    returns: HashMap<&'a str, Vec<(usize, usize)>>,
-    /// `(type, fn, wrapped)` of associated functions returning their own type.
-    ctors: HashSet<(&'a str, &'a str, bool)>,
-    /// Every `OnceLock`/`OnceCell` `set`/`get_or_init`, with its file.
-    once_sets: Vec<(usize, &'a OnceSet)>,
-    /// Calls by the callee's name, with their file, for parameters that name tables.
-    arg_sites: HashMap<&'a str, Vec<(usize, &'a ArgSite)>>,
+    /// Every file's entries by name.
+    tables: &'a Tables,
     /// What each function returns, once linked; `None` while it is being resolved, so
     /// recursion ends instead of looping.
     fn_results: RefCell<FnResults>,
-    /// Each file's package (the folder holding its `src/`), as a number.
-    packages: Vec<usize>,
     /// A parameter's value by (function, parameter, impl type, package, text), once
     /// followed; `None` while it is being followed. Without it, every use of a
     /// parameter re-followed every call of its function: on a 10-million-line tree
@@ -567,71 +540,33 @@ struct Linker<'a> {
     tests_count: std::cell::Cell<bool>,
 }
 
-type ParamKey = (String, usize, usize, Option<String>, usize, String, bool);
+type ParamKey = (Name, usize, usize, Option<Name>, usize, Name, bool);
 type ParamResults = HashMap<ParamKey, Option<Resolved>>;
 
 /// Linked function results by (file, index into its `returns`).
 type FnResults = HashMap<(usize, usize), Option<(Resolved, ValueInfo)>>;
 
 impl<'a> Linker<'a> {
-    fn new(files: &'a [Arc<FileIndex>]) -> Self {
-        let mut consts: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
-        let mut inits: HashMap<(&str, &str), Vec<(usize, &Resolved)>> = HashMap::new();
-        let mut field_types = HashMap::new();
-        let mut structs = HashMap::new();
-        let mut returns: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
-        let mut ctors = HashSet::new();
-        let mut once_sets = Vec::new();
-        let mut arg_sites: HashMap<&str, Vec<(usize, &ArgSite)>> = HashMap::new();
-        for (fi, f) in files.iter().enumerate() {
-            for a in &f.arg_sites {
-                arg_sites
-                    .entry(a.callee.as_str())
-                    .or_default()
-                    .push((fi, a));
-            }
-            for (ri, r) in f.returns.iter().enumerate() {
-                if let Some(last) = r.path.last() {
-                    returns.entry(last.as_str()).or_default().push((fi, ri));
-                }
-            }
-            ctors.extend(f.ctors.iter().map(|(t, n, w)| (t.as_str(), n.as_str(), *w)));
-            once_sets.extend(f.once_sets.iter().map(|o| (fi, o)));
-            for (ci, c) in f.consts.iter().enumerate() {
-                if let Some(last) = c.path.last() {
-                    consts.entry(last.as_str()).or_default().push((fi, ci));
-                }
-            }
-            for i in &f.field_inits {
-                inits
-                    .entry((i.ty.as_str(), i.field.as_str()))
-                    .or_default()
-                    .push((fi, &i.value));
-            }
-            for t in &f.field_types {
-                field_types
-                    .entry((t.ty.as_str(), t.field.as_str()))
-                    .or_insert(t.field_ty.as_str());
-            }
-            for s in &f.structs {
-                structs.entry(s.name.as_str()).or_insert(s);
-            }
-        }
+    fn new(files: &'a [Arc<FileIndex>], tables: &'a Tables) -> Self {
         Self {
             files,
-            consts,
-            inits,
-            field_types,
-            structs,
-            returns,
-            ctors,
-            once_sets,
-            arg_sites,
+            tables,
             fn_results: RefCell::new(HashMap::new()),
-            packages: package_ids(files),
             param_results: RefCell::new(HashMap::new()),
             tests_count: std::cell::Cell::new(false),
         }
+    }
+
+    /// The first struct named `name`.
+    fn struct_def(&self, name: &str) -> Option<&'a StructDef> {
+        let (f, i) = *self.tables.structs.get(name)?.first()?;
+        self.files.get(f)?.structs.get(i)
+    }
+
+    /// The declared type of `ty`'s field `field` (the first declaration).
+    fn field_type(&self, ty: &str, field: &str) -> Option<&'a str> {
+        let (f, i) = *Tables::get_pair(&self.tables.field_types, ty, field)?.first()?;
+        Some(&self.files.get(f)?.field_types.get(i)?.field_ty)
     }
 
     /// Replaces every pending reference in an operation (and its children).
@@ -759,7 +694,7 @@ impl<'a> Linker<'a> {
             return;
         }
         if let (Some(ty), true) = (m.from_type.clone(), m.attributes.is_empty()) {
-            let lookup = |name: &str| self.structs.get(name).map(|s| (*s).clone());
+            let lookup = |name: &str| self.struct_def(name).cloned();
             if let Some(mut attrs) = serialise(&lookup, &ty, 0) {
                 for a in &mut attrs {
                     a.span = call_site;
@@ -887,7 +822,7 @@ impl<'a> Linker<'a> {
                 segments,
                 module,
                 self_ty,
-            } => self.const_path(fi, &pr.text, segments, module, self_ty.as_deref(), depth),
+            } => self.const_path(fi, &pr.text, segments, module, self_ty.as_ref(), depth),
             RefKind::Field { ty, fields } => self.field(fi, &pr.text, ty, fields, depth),
             RefKind::Call { .. } | RefKind::Method { .. } => {
                 let found = self.fn_candidates(fi, &pr.kind);
@@ -920,7 +855,7 @@ impl<'a> Linker<'a> {
                     *arity,
                     *index,
                     self_ty.clone(),
-                    self.packages.get(fi).copied().unwrap_or(usize::MAX),
+                    self.tables.packages.get(fi).copied().unwrap_or(usize::MAX),
                     pr.text.clone(),
                     self.tests_count.get(),
                 );
@@ -980,7 +915,7 @@ impl<'a> Linker<'a> {
                 segments,
                 module,
                 self_ty,
-            } => (self.normalise(fi, segments, self_ty.as_deref()), module),
+            } => (self.normalise(fi, segments, self_ty.as_ref()), module),
             RefKind::Method {
                 ty,
                 fields,
@@ -990,23 +925,26 @@ impl<'a> Linker<'a> {
                 // `let u = User::new(..)?`: `User` only if `User::new` returns a `User`
                 // (wrapped in a `Result`/`Option` exactly when the call site unwraps it).
                 if let Some((f, unwrapped)) = ctor {
-                    if !self.ctors.contains(&(ty.as_str(), f.as_str(), *unwrapped)) {
+                    let wrapped = usize::from(*unwrapped);
+                    let known = Tables::get_pair(&self.tables.ctors, ty, f)
+                        .is_some_and(|c| c.iter().any(|(_, w)| *w == wrapped));
+                    if !known {
                         return Vec::new();
                     }
                 }
-                let mut ty = ty.as_str();
-                for f in fields {
-                    match self.field_types.get(&(ty, f.as_str())) {
+                let mut ty = &**ty;
+                for f in fields.iter() {
+                    match self.field_type(ty, f) {
                         Some(t) => ty = t,
                         None => return Vec::new(),
                     }
                 }
-                let all = self.returns.get(name.as_str()).into_iter().flatten();
+                let all = self.tables.returns.get(&**name).into_iter().flatten();
                 return all
                     .copied()
                     .filter(|(cf, ri)| {
                         let p = &self.files[*cf].returns[*ri].path;
-                        p.len() >= 2 && p[p.len() - 2] == *ty
+                        p.len() >= 2 && *p[p.len() - 2] == *ty
                     })
                     .collect();
             }
@@ -1016,15 +954,16 @@ impl<'a> Linker<'a> {
             return Vec::new();
         };
         let cands: Vec<(usize, usize)> = self
+            .tables
             .returns
-            .get(last.as_str())
+            .get(&**last)
             .into_iter()
             .flatten()
             .copied()
             .filter(|(cf, ri)| ends_with(&self.files[*cf].returns[*ri].path, &segs))
             .collect();
         self.narrow(fi, module, cands, &|cf, ri| {
-            self.files[cf].returns[ri].path.as_slice()
+            &self.files[cf].returns[ri].path
         })
     }
 
@@ -1036,7 +975,7 @@ impl<'a> Linker<'a> {
                 ValueInfo::unknown(Span::new(0, 0)),
             );
         };
-        let name = f.path.last().map(String::as_str).unwrap_or("?");
+        let name = f.path.last().map_or("?", |n| &**n);
         let at = Span::new(0, 0);
         match self.fn_results.borrow().get(&(cf, ri)) {
             Some(Some(done)) => return done.clone(),
@@ -1129,17 +1068,19 @@ impl<'a> Linker<'a> {
         index: usize,
         depth: usize,
     ) -> Resolved {
-        let sites: Vec<&(usize, &ArgSite)> = self
+        let sites: Vec<(usize, &ArgSite)> = self
+            .tables
             .arg_sites
             .get(function)
             .into_iter()
             .flatten()
+            .filter_map(|(sf, i)| Some((*sf, self.files.get(*sf)?.arg_sites.get(*i)?)))
             .filter(|(_, site)| calls(site, &pr.kind, self.tests_count.get()))
             .collect();
         // Several packages in one repository (a Lambda per folder, each with
         // its own `handler`): the calls in the function's own package count.
-        let package = |f: usize| self.packages.get(f).copied();
-        let own: Vec<&(usize, &ArgSite)> = sites
+        let package = |f: usize| self.tables.packages.get(f).copied();
+        let own: Vec<(usize, &ArgSite)> = sites
             .iter()
             .copied()
             .filter(|(sf, _)| package(*sf) == package(fi))
@@ -1150,7 +1091,7 @@ impl<'a> Linker<'a> {
             .map(|(sf, site)| match site.args.get(index) {
                 Some(Some(v)) => {
                     let mut v = v.clone();
-                    self.resolve(*sf, &mut v, depth + 1);
+                    self.resolve(sf, &mut v, depth + 1);
                     v
                 }
                 _ => Resolved::unknown("an argument dynalint cannot follow"),
@@ -1171,14 +1112,14 @@ impl<'a> Linker<'a> {
             .map(Resolved::literal);
         if let (Some(v), true) = (same_value, n > 1) {
             return Resolved::Const {
-                name: pr.text.clone(),
+                name: pr.text.to_string(),
                 value: Box::new(v),
             };
         }
         match agree(passed) {
             Ok(v) if !matches!(v.innermost(), Resolved::Unknown { .. }) => {
                 Resolved::Const {
-                    name: pr.text.clone(),
+                    name: pr.text.to_string(),
                     value: Box::new(v),
                 }
             }
@@ -1230,9 +1171,12 @@ impl<'a> Linker<'a> {
     }
 
     /// The one value a `OnceLock`/`OnceCell` static at `path` is given in the crate.
-    fn once_value(&self, path: &[String], text: &str, depth: usize) -> Resolved {
+    fn once_value(&self, path: &[Name], text: &str, depth: usize) -> Resolved {
         let mut values = Vec::new();
-        for (sf, set) in &self.once_sets {
+        for (sf, si) in &self.tables.once_sets {
+            let Some(set) = self.files.get(*sf).and_then(|f| f.once_sets.get(*si)) else {
+                continue;
+            };
             let RefKind::Path {
                 segments,
                 module,
@@ -1241,11 +1185,11 @@ impl<'a> Linker<'a> {
             else {
                 continue;
             };
-            let segs = self.normalise(*sf, segments, self_ty.as_deref());
+            let segs = self.normalise(*sf, segments, self_ty.as_ref());
             let targets = self.const_candidates(*sf, &segs, module);
             let hits = targets
                 .iter()
-                .any(|(cf, ci)| self.files[*cf].consts[*ci].path == path);
+                .any(|(cf, ci)| *self.files[*cf].consts[*ci].path == *path);
             if hits {
                 let mut v = set.value.clone();
                 self.resolve(*sf, &mut v, depth + 1);
@@ -1264,24 +1208,21 @@ impl<'a> Linker<'a> {
 
     /// `crate::`, `self::` and `super::` dropped, `Self` made the impl type, and a
     /// leading `use` alias of the referring file expanded.
-    fn normalise(&self, fi: usize, segments: &[String], self_ty: Option<&str>) -> Vec<String> {
-        let mut segs: Vec<String> = segments
+    fn normalise(&self, fi: usize, segments: &[Name], self_ty: Option<&Name>) -> Vec<Name> {
+        let mut segs: Vec<Name> = segments
             .iter()
-            .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
-            .map(|s| {
-                if s == "Self" {
-                    self_ty.unwrap_or("Self").to_string()
-                } else {
-                    s.clone()
-                }
+            .filter(|s| !matches!(&***s, "crate" | "self" | "super"))
+            .map(|s| match (&**s, self_ty) {
+                ("Self", Some(t)) => Arc::clone(t),
+                _ => Arc::clone(s),
             })
             .collect();
         if let (Some(first), Some(f)) = (segs.first().cloned(), self.files.get(fi)) {
             if let Some(u) = f.uses.iter().find(|u| u.alias == first) {
-                let mut p: Vec<String> = u
+                let mut p: Vec<Name> = u
                     .path
                     .iter()
-                    .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
+                    .filter(|s| !matches!(&***s, "crate" | "self" | "super"))
                     .cloned()
                     .collect();
                 p.extend(segs.drain(1..));
@@ -1292,18 +1233,14 @@ impl<'a> Linker<'a> {
     }
 
     /// The constants a normalised path can mean, narrowed like any reference.
-    fn const_candidates(
-        &self,
-        fi: usize,
-        segs: &[String],
-        module: &[String],
-    ) -> Vec<(usize, usize)> {
+    fn const_candidates(&self, fi: usize, segs: &[Name], module: &[Name]) -> Vec<(usize, usize)> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
-        let matching = |segs: &[String]| -> Vec<(usize, usize)> {
-            self.consts
-                .get(last.as_str())
+        let matching = |segs: &[Name]| -> Vec<(usize, usize)> {
+            self.tables
+                .consts
+                .get(&**last)
                 .into_iter()
                 .flatten()
                 .copied()
@@ -1316,9 +1253,7 @@ impl<'a> Linker<'a> {
             // package's name, which module paths do not carry.
             cands = matching(&segs[1..]);
         }
-        self.narrow(fi, module, cands, &|cf, ci| {
-            self.files[cf].consts[ci].path.as_slice()
-        })
+        self.narrow(fi, module, cands, &|cf, ci| &self.files[cf].consts[ci].path)
     }
 
     /// Of several items a reference can mean: the referring file's own, else the
@@ -1326,9 +1261,9 @@ impl<'a> Linker<'a> {
     fn narrow(
         &self,
         fi: usize,
-        module: &[String],
+        module: &[Name],
         cands: Vec<(usize, usize)>,
-        path_of: &dyn Fn(usize, usize) -> &'a [String],
+        path_of: &dyn Fn(usize, usize) -> &'a [Name],
     ) -> Vec<(usize, usize)> {
         if let Some(c) = cands.iter().find(|(cf, _)| *cf == fi) {
             return vec![*c];
@@ -1346,9 +1281,9 @@ impl<'a> Linker<'a> {
         &self,
         fi: usize,
         text: &str,
-        segments: &[String],
-        module: &[String],
-        self_ty: Option<&str>,
+        segments: &[Name],
+        module: &[Name],
+        self_ty: Option<&Name>,
         depth: usize,
     ) -> Resolved {
         let segs = self.normalise(fi, segments, self_ty);
@@ -1393,13 +1328,13 @@ impl<'a> Linker<'a> {
         }
     }
 
-    fn field(&self, fi: usize, text: &str, ty: &str, fields: &[String], depth: usize) -> Resolved {
+    fn field(&self, fi: usize, text: &str, ty: &str, fields: &[Name], depth: usize) -> Resolved {
         let mut ty = ty.to_string();
         let Some((last, path)) = fields.split_last() else {
             return Resolved::unknown("no field");
         };
         for f in path {
-            match self.field_types.get(&(ty.as_str(), f.as_str())) {
+            match self.field_type(&ty, f) {
                 Some(t) => ty = t.to_string(),
                 None => {
                     return Resolved::unknown(format!(
@@ -1408,22 +1343,23 @@ impl<'a> Linker<'a> {
                 }
             }
         }
-        let Some(vals) = self.inits.get(&(ty.as_str(), last.as_str())) else {
+        let Some(vals) = Tables::get_pair(&self.tables.inits, &ty, last) else {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         };
         let resolved: Vec<Resolved> = vals
             .iter()
+            .filter_map(|(cf, i)| Some((*cf, &self.files.get(*cf)?.field_inits.get(*i)?.value)))
             // `Clone` by hand (`table_name: self.table_name.clone()`) copies the
             // field: it says nothing of its value.
             .filter(|(cf, v)| {
-                !self.pending_ref(*cf, Some(v)).is_some_and(|pr| {
+                !self.pending_ref(*cf, Some(*v)).is_some_and(|pr| {
                     matches!(&pr.kind, RefKind::Field { ty: t, fields: f }
-                        if *t == ty && f.len() == 1 && f[0] == *last)
+                        if **t == *ty && f.len() == 1 && f[0] == *last)
                 })
             })
             .map(|(cf, v)| {
-                let mut v = (*v).clone();
-                self.resolve(*cf, &mut v, depth + 1);
+                let mut v = v.clone();
+                self.resolve(cf, &mut v, depth + 1);
                 v
             })
             .collect();
@@ -1447,7 +1383,7 @@ impl<'a> Linker<'a> {
 }
 
 /// Each file's package as a number: files with the same [`package_of`] share one.
-fn package_ids(files: &[Arc<FileIndex>]) -> Vec<usize> {
+pub(super) fn package_ids(files: &[Arc<FileIndex>]) -> Vec<usize> {
     let mut ids: HashMap<std::path::PathBuf, usize> = HashMap::new();
     files
         .iter()
@@ -1471,7 +1407,7 @@ fn package_of(path: &std::path::Path) -> std::path::PathBuf {
 }
 
 /// Whether an item path ends with the (normalised) path a reference wrote.
-fn ends_with(path: &[String], segs: &[String]) -> bool {
+fn ends_with(path: &[Name], segs: &[Name]) -> bool {
     path.len() >= segs.len() && path[path.len() - segs.len()..] == *segs
 }
 

@@ -69,6 +69,7 @@ mod sdk;
 mod sparse;
 mod stats;
 mod syntax;
+mod tables;
 
 use std::sync::Arc;
 

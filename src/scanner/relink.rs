@@ -22,7 +22,8 @@ use super::fold::Escape;
 use super::index::FileIndex;
 use super::ir::{CallStep, Operation, ScanProblem};
 use super::link::GraphFacts;
-use super::link::{link_files, parse_if_chained, parse_skipped_callers, returned_builders};
+use super::link::{link_files, parse_if_chained, parse_skipped_callers};
+use super::tables::Tables;
 use super::{ScanResult, ScanSettings, ScanStats};
 use crate::source::Span;
 
@@ -40,6 +41,8 @@ struct Last {
     /// The same, with skipped files that continue a helper's builder parsed.
     completed: Vec<Arc<FileIndex>>,
     graph: GraphFacts,
+    /// Every file's entries by name, brought up to date file by file.
+    lookups: Tables,
     /// The functions some file's references follow the parameters of: only calls of
     /// these pass anything another file reads (`ArgSite`s of other calls are inert).
     followed: HashSet<String>,
@@ -77,9 +80,11 @@ impl LinkState {
             self.last = None;
             let (completed, _) =
                 parse_skipped_callers(files, settings).unwrap_or_else(|| (files.to_vec(), 0));
-            let linked = link_files(&completed, settings, None);
+            let lookups = Tables::new(&completed);
+            let linked = link_files(&completed, &lookups, settings, None);
             if let Some(graph) = linked.graph {
                 self.last = Some(Last {
+                    lookups,
                     settings: key,
                     followed: completed.iter().flat_map(|f| followed(f)).collect(),
                     inputs: files.to_vec(),
@@ -134,7 +139,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
     // Completed as a whole link would: the builders returned are the same as before
     // unless this file's changed, and then its link facts differ and this is no reuse.
     let fresh = {
-        let returned = returned_builders(&last.completed);
+        let returned = last.lookups.returned.keys().map(|k| &**k).collect();
         parse_if_chained(&files[fi], &returned, settings)
             .map(Arc::new)
             .unwrap_or_else(|| Arc::clone(&files[fi]))
@@ -150,8 +155,14 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
 
     last.graph.keep_callers(&last.completed);
     let mut completed = last.completed.clone();
+    last.lookups.replace(fi, old, &fresh);
     completed[fi] = fresh;
-    let part = link_files(&completed, settings, Some((&relinked, &last.graph)));
+    let part = link_files(
+        &completed,
+        &last.lookups,
+        settings,
+        Some((&relinked, &last.graph)),
+    );
     let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*completed[*i].path).collect();
     let changed_path = Arc::clone(&completed[fi].path);
 
@@ -229,7 +240,7 @@ fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
     let continued: Vec<&String> = helper_calls.iter().map(|(_, _, h)| h).collect();
     let arg_sites: Vec<_> = arg_sites
         .iter()
-        .filter(|a| followed.contains(&a.callee))
+        .filter(|a| followed.contains(&*a.callee))
         .collect();
     let text = format!(
         "{path:?}{module:?}{candidate:?}{generated:?}{returned:?}{templates:?}{continued:?}\
@@ -253,7 +264,7 @@ fn followed(f: &FileIndex) -> impl Iterator<Item = String> + '_ {
             kind = high;
         }
         match kind {
-            RefKind::Param { function, .. } => Some(function.clone()),
+            RefKind::Param { function, .. } => Some(function.to_string()),
             _ => None,
         }
     })

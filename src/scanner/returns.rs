@@ -33,7 +33,7 @@ const STRING_TYPES: &[&str] = &["str", "String", "Cow", "AttributeValue"];
 #[derive(Debug, Clone)]
 pub struct FnReturn {
     /// Module path, inline modules, the `impl` type for methods, then the name.
-    pub path: Vec<String>,
+    pub path: super::names::Path,
     /// The string each return path gives, in source order.
     pub strings: Vec<Resolved>,
     /// The same return paths as attribute values (type and provenance).
@@ -244,7 +244,7 @@ pub fn fn_returns(
             (Vec::new(), Vec::new(), maps)
         };
         out.push(FnReturn {
-            path,
+            path: super::names::intern_path(&path),
             strings,
             values,
             maps,
