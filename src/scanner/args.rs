@@ -36,11 +36,8 @@ const MAX_ARGS: usize = 8;
 pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<ArgSite> {
     let src = cx.src;
     let mut out = Vec::new();
-    for n in nodes
-        .iter()
-        .copied()
-        .filter(|n| n.kind() == "call_expression")
-    {
+    let call_k = super::syntax::kind_id("call_expression");
+    for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
         let args = call_args(n);
         if args.is_empty() || args.len() > MAX_ARGS {
             continue;

@@ -57,8 +57,15 @@ pub struct Folded {
 pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded {
     let src = cx.src;
     let mut out = Folded::default();
+    // Kinds compared by id: `Node::kind` costs a `strlen` and a UTF-8 check, and this
+    // loop sees every call of the file.
+    let (call_k, struct_k, function_k) = (
+        kind_id("call_expression"),
+        kind_id("struct_expression"),
+        kind_id("function_item"),
+    );
     for n in nodes.iter().copied() {
-        if n.kind() == "struct_expression" {
+        if n.kind_id() == struct_k {
             if rusoto_kind(cx, n).is_none() {
                 continue;
             }
@@ -67,7 +74,7 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
             }
             continue;
         }
-        if n.kind() != "call_expression" {
+        if n.kind_id() != call_k {
             continue;
         }
         let root = root_kind(cx, n);
@@ -95,11 +102,7 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
         }
     }
     // Builders received as parameters: `fn f(q: QueryFluentBuilder) -> .. { q.limit(1) }`.
-    for f in nodes
-        .iter()
-        .copied()
-        .filter(|n| n.kind() == "function_item")
-    {
+    for f in nodes.iter().copied().filter(|n| n.kind_id() == function_k) {
         let params = field(f, "parameters")
             .map(named_children)
             .unwrap_or_default();
@@ -725,12 +728,20 @@ fn apply(
                 op.index_span = Some(span(a));
             }
         }
-        Setter::KeyCondition => op.key_condition = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Filter => op.filter = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Condition => op.condition = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Projection => op.projection = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Update => op.update = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Statement => op.statement = first.map(|a| expr_arg(cx, a, conditional)),
+        Setter::KeyCondition => {
+            op.key_condition = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Filter => op.filter = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new),
+        Setter::Condition => {
+            op.condition = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Projection => {
+            op.projection = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Update => op.update = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new),
+        Setter::Statement => {
+            op.statement = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
         Setter::Names => {
             let (entries, complete) = pairs(cx, &args, set);
             op.names_complete &= complete;
@@ -791,12 +802,12 @@ fn apply(
         }
         Setter::ConsistentRead => op.consistent_read = first.and_then(|a| bool_lit(cx, a)),
         Setter::ScanIndexForward => op.scan_index_forward = first.and_then(|a| bool_lit(cx, a)),
-        Setter::Limit => op.limit = first.map(|a| cx.value(a)),
+        Setter::Limit => op.limit = first.map(|a| Box::new(cx.value(a))),
         Setter::Select => {
             op.select = first.map(|a| select_name(last_segment(src.of(peel(a)))));
         }
         Setter::ExclusiveStartKey => op.exclusive_start_key = true,
-        Setter::TotalSegments => op.total_segments = first.map(|a| cx.value(a)),
+        Setter::TotalSegments => op.total_segments = first.map(|a| Box::new(cx.value(a))),
         Setter::Segment | Setter::Ignored | Setter::Terminal | Setter::Paginator => {}
         Setter::RequestItems => super::batch::request_items(cx, op, &args, set, conditional),
         Setter::TransactItems => super::batch::transact_items(cx, op, &args, set, conditional),
@@ -1075,18 +1086,18 @@ fn apply_value(cx: &FileCx<'_>, op: &mut Operation, s: Setter, value: Node<'_>) 
             op.index = Some(cx.name(value));
             op.index_span = Some(span(value));
         }
-        Setter::KeyCondition => op.key_condition = Some(expr_arg(cx, value, false)),
-        Setter::Filter => op.filter = Some(expr_arg(cx, value, false)),
-        Setter::Condition => op.condition = Some(expr_arg(cx, value, false)),
-        Setter::Projection => op.projection = Some(expr_arg(cx, value, false)),
-        Setter::Update => op.update = Some(expr_arg(cx, value, false)),
-        Setter::Statement => op.statement = Some(expr_arg(cx, value, false)),
+        Setter::KeyCondition => op.key_condition = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Filter => op.filter = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Condition => op.condition = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Projection => op.projection = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Update => op.update = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Statement => op.statement = Some(Box::new(expr_arg(cx, value, false))),
         Setter::ConsistentRead => op.consistent_read = bool_lit(cx, value),
         Setter::ScanIndexForward => op.scan_index_forward = bool_lit(cx, value),
-        Setter::Limit => op.limit = Some(cx.value(value)),
+        Setter::Limit => op.limit = Some(Box::new(cx.value(value))),
         Setter::Select => op.select = cx.string(value).value().map(str::to_string),
         Setter::ExclusiveStartKey => op.exclusive_start_key = true,
-        Setter::TotalSegments => op.total_segments = Some(cx.value(value)),
+        Setter::TotalSegments => op.total_segments = Some(Box::new(cx.value(value))),
         _ => {}
     }
 }

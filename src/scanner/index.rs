@@ -13,7 +13,7 @@ use super::ir::{Operation, Resolved, ScanProblem};
 use super::items::{struct_defs, StructDef};
 use super::lex::{shadow_text, tokenize, Tok, Token};
 use super::names::{intern, intern_path, Name, Path};
-use super::parse::parse;
+use super::parse::{kind, parse};
 use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
 use super::sdk::{GENERATED_HEADER, MARKERS};
@@ -348,13 +348,14 @@ pub fn index_source(
     if idx.candidate && root.has_error() {
         report_syntax_errors(&mut idx, root);
     }
+    let by_kind = ByKind::of(&nodes);
     if idx.candidate {
         let folded = fold_file(&cx, path, &nodes);
         let cold = cold_by_path(path);
         idx.ops = folded.ops;
         idx.templates = folded.templates;
         idx.helper_calls = folded.helper_calls;
-        idx.tables = super::create_table::declarations(&cx, path, &nodes);
+        idx.tables = super::create_table::declarations(&cx, path, &by_kind.declarations);
         if let Some(c) = cold {
             for op in idx
                 .ops
@@ -366,25 +367,72 @@ pub fn index_source(
             }
         }
     }
-    index_items(&cx, &nodes, &mut idx);
+    index_items(&cx, &by_kind.items, &mut idx);
     let module = idx.module.clone();
     let prefix = |n: Node<'_>| {
         let mut p: Vec<String> = module.iter().map(|s| s.to_string()).collect();
         p.extend(inline_mods(src, n));
         p
     };
-    idx.returns = fn_returns(&cx, &nodes, &prefix);
-    idx.ctors = super::ctors::self_constructors(src, &nodes)
+    idx.returns = fn_returns(&cx, &by_kind.fns, &prefix);
+    idx.ctors = super::ctors::self_constructors(src, &by_kind.fns)
         .into_iter()
         .map(|(ty, f, wrapped)| (intern(&ty), intern(&f), wrapped))
         .collect();
-    idx.once_sets = once_sets(&cx, &nodes);
+    idx.once_sets = once_sets(&cx, &by_kind.calls);
     let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
-    idx.arg_sites = arg_sites(&cx, &nodes, test_file);
-    idx.structs = struct_defs(src, &nodes);
+    idx.arg_sites = arg_sites(&cx, &by_kind.calls, test_file);
+    idx.structs = struct_defs(src, &by_kind.structs);
     idx.refs = cx.refs.into_inner();
     shrink(&mut idx);
     idx
+}
+
+/// The nodes each pass after the fold reads, by kind, in the file's order: one look at
+/// each node's kind (by id, [`kind`]) instead of one per pass over every node.
+struct ByKind<'t> {
+    /// `call_expression`: arguments, `OnceLock` setters.
+    calls: Vec<Node<'t>>,
+    /// `function_item`: returned values, constructors.
+    fns: Vec<Node<'t>>,
+    /// `struct_item`: serialisable structs.
+    structs: Vec<Node<'t>>,
+    /// Consts, statics, `use`s, struct literals and structs ([`index_items`]).
+    items: Vec<Node<'t>>,
+    /// Calls and struct literals: `create_table` declarations.
+    declarations: Vec<Node<'t>>,
+}
+
+impl<'t> ByKind<'t> {
+    fn of(nodes: &[Node<'t>]) -> Self {
+        let mut by = ByKind {
+            calls: Vec::new(),
+            fns: Vec::new(),
+            structs: Vec::new(),
+            items: Vec::new(),
+            declarations: Vec::new(),
+        };
+        for &n in nodes {
+            match kind(n) {
+                "call_expression" => {
+                    by.calls.push(n);
+                    by.declarations.push(n);
+                }
+                "function_item" => by.fns.push(n),
+                "struct_expression" => {
+                    by.items.push(n);
+                    by.declarations.push(n);
+                }
+                "struct_item" => {
+                    by.structs.push(n);
+                    by.items.push(n);
+                }
+                "const_item" | "static_item" | "use_declaration" => by.items.push(n),
+                _ => {}
+            }
+        }
+        by
+    }
 }
 
 /// Gives back what the lists grew beyond their length: every index stays alive until
