@@ -7,21 +7,24 @@
 use tree_sitter::Node;
 
 use super::ir::Resolved;
+use super::names::{intern, Name};
 use super::resolve::{FileCx, RefKind, PENDING};
 use super::syntax::{call_args, call_path, field, last_segment, method_name, peel, type_segment};
 
-/// One call of a function by name, with what it passes.
+/// One call of a function by name, with what it passes. Every file's sites live until
+/// the link, and the same callee and type names recur across a tree: they are
+/// interned.
 #[derive(Debug, Clone)]
 pub struct ArgSite {
     /// The function's name (the path's last segment, or the method's name).
-    pub callee: String,
+    pub callee: Name,
     /// The type the path names (`Store` of `Store::new(..)`, the impl type for
     /// `Self::new(..)`); `None` for a plain function or a method call.
-    pub ty: Option<String>,
+    pub ty: Option<Name>,
     /// `x.f(..)`: a method call, whose receiver's type is not known here.
     pub method: bool,
     /// Each argument's value, when it is a value dynalint can follow.
-    pub args: Vec<Option<Resolved>>,
+    pub args: Box<[Option<Resolved>]>,
     /// In test code: a test names its own table, not the one the service uses.
     pub test: bool,
 }
@@ -33,32 +36,29 @@ const MAX_ARGS: usize = 8;
 pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<ArgSite> {
     let src = cx.src;
     let mut out = Vec::new();
-    for n in nodes
-        .iter()
-        .copied()
-        .filter(|n| n.kind() == "call_expression")
-    {
+    let call_k = super::syntax::kind_id("call_expression");
+    for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
         let args = call_args(n);
         if args.is_empty() || args.len() > MAX_ARGS {
             continue;
         }
         let (callee, ty, method) = match method_name(src, n) {
-            Some(m) => (m.to_string(), None, true),
+            Some(m) => (intern(m), None, true),
             None => {
                 let Some(path) = call_path(src, n) else {
                     continue;
                 };
                 let ty = type_segment(path).map(|t| match t {
-                    "Self" => cx.impl_type(n).unwrap_or_else(|| t.to_string()),
-                    t => t.to_string(),
+                    "Self" => cx.impl_type(n).map_or_else(|| intern(t), |t| intern(&t)),
+                    t => intern(t),
                 });
-                (last_segment(path).to_string(), ty, false)
+                (intern(last_segment(path)), ty, false)
             }
         };
-        if matches!(callee.as_str(), "Some" | "Ok" | "Err" | "format" | "vec") {
+        if matches!(&*callee, "Some" | "Ok" | "Err" | "format" | "vec") {
             continue;
         }
-        let values: Vec<Option<Resolved>> = args.iter().map(|a| followable(cx, *a)).collect();
+        let values: Box<[Option<Resolved>]> = args.iter().map(|a| followable(cx, *a)).collect();
         if values.iter().any(Option::is_some) {
             out.push(ArgSite {
                 callee,
@@ -110,12 +110,12 @@ pub fn calls(site: &ArgSite, kind: &RefKind, tests: bool) -> bool {
     };
     // `create_table(&client, &table, &key)` is not `create_table(client, name, pk, sk)`
     // of another module.
-    if site.callee != *function || site.args.len() != *arity || (site.test && !tests) {
+    if *site.callee != **function || site.args.len() != *arity || (site.test && !tests) {
         return false;
     }
     match (&site.ty, self_ty) {
         // `Store::new(..)` is `new` of `Store`, not of another impl.
-        (Some(t), Some(s)) => t == s,
+        (Some(t), Some(s)) => **t == **s,
         (Some(_), None) => true,
         // `x.f(..)`: a method, by name; `f(..)`: a free function.
         (None, Some(_)) => site.method,

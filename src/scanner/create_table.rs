@@ -12,8 +12,8 @@ use super::ir::Resolved;
 use super::resolve::FileCx;
 use super::scope::{lookup, Binding};
 use super::syntax::{
-    call_args, call_path, field, last_segment, method_call, named_children, peel, span,
-    string_value, Src,
+    call_args, call_path, field, last_segment, method_call, method_name, named_children, peel,
+    span, string_value, Src,
 };
 use crate::attr::AttributeType;
 use crate::source::{FilePath, Span};
@@ -109,19 +109,34 @@ pub struct TableDecl {
 pub fn declarations(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Vec<TableDecl> {
     let src = cx.src;
     let mut out = Vec::new();
+    // A file that never spells these names declares nothing: the walk below would
+    // look at every call of it (a generated file's hundreds of thousands) for none.
+    let text = src.text;
+    if ![
+        "create_table",
+        "update_table",
+        "CreateTableInput",
+        "UpdateTableInput",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
+    {
+        return out;
+    }
     for &n in nodes {
         let (kind, fields) = match n.kind() {
-            "call_expression" => match method_call(src, n) {
-                Some((_, name, call)) if call_args(call).is_empty() => {
-                    let kind = match name.as_str() {
-                        "create_table" => DeclKind::Create,
-                        "update_table" => DeclKind::Update,
-                        _ => continue,
-                    };
-                    (kind, chain_up(src, n))
+            "call_expression" => {
+                // The name before anything is allocated.
+                let kind = match method_name(src, n) {
+                    Some("create_table") => DeclKind::Create,
+                    Some("update_table") => DeclKind::Update,
+                    _ => continue,
+                };
+                match method_call(src, n) {
+                    Some((_, _, call)) if call_args(call).is_empty() => (kind, chain_up(src, n)),
+                    _ => continue,
                 }
-                _ => continue,
-            },
+            }
             "struct_expression" => {
                 let name = field(n, "name").map(|x| last_segment(src.of(x)));
                 let kind = match name {

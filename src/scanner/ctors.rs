@@ -13,7 +13,8 @@ use super::syntax::{ancestors, field, Src};
 /// value comes inside a `Result`/`Option`, which the caller must unwrap.
 pub fn self_constructors(src: Src<'_>, nodes: &[Node<'_>]) -> Vec<(String, String, bool)> {
     let mut out = Vec::new();
-    for f in nodes.iter().filter(|n| n.kind() == "function_item") {
+    let function_k = super::syntax::kind_id("function_item");
+    for f in nodes.iter().filter(|n| n.kind_id() == function_k) {
         let (Some(name), Some(ret)) = (field(*f, "name"), field(*f, "return_type")) else {
             continue;
         };

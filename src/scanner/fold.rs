@@ -57,8 +57,15 @@ pub struct Folded {
 pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded {
     let src = cx.src;
     let mut out = Folded::default();
+    // Kinds compared by id: `Node::kind` costs a `strlen` and a UTF-8 check, and this
+    // loop sees every call of the file.
+    let (call_k, struct_k, function_k) = (
+        kind_id("call_expression"),
+        kind_id("struct_expression"),
+        kind_id("function_item"),
+    );
     for n in nodes.iter().copied() {
-        if n.kind() == "struct_expression" {
+        if n.kind_id() == struct_k {
             if rusoto_kind(cx, n).is_none() {
                 continue;
             }
@@ -67,7 +74,7 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
             }
             continue;
         }
-        if n.kind() != "call_expression" {
+        if n.kind_id() != call_k {
             continue;
         }
         let root = root_kind(cx, n);
@@ -95,11 +102,7 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
         }
     }
     // Builders received as parameters: `fn f(q: QueryFluentBuilder) -> .. { q.limit(1) }`.
-    for f in nodes
-        .iter()
-        .copied()
-        .filter(|n| n.kind() == "function_item")
-    {
+    for f in nodes.iter().copied().filter(|n| n.kind_id() == function_k) {
         let params = field(f, "parameters")
             .map(named_children)
             .unwrap_or_default();

@@ -405,6 +405,10 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
         }
         f.calls.sort();
         f.calls.dedup();
+        // Every file's graph lives until the link: a call made many times was pushed
+        // once per time, so the list's capacity is far beyond its deduplicated length.
+        f.calls.shrink_to_fit();
+        f.loop_calls.shrink_to_fit();
     }
     // Registrations whose handler lives in another file travel as pseudo-functions.
     for (name, reason) in entries_by_name {

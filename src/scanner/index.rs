@@ -12,7 +12,8 @@ use super::graph::{lexical_graph, FnNode};
 use super::ir::{Operation, Resolved, ScanProblem};
 use super::items::{struct_defs, StructDef};
 use super::lex::{shadow_text, tokenize, Tok, Token};
-use super::parse::{parse_reusing, LastParse};
+use super::names::{intern, intern_path, Name, Path};
+use super::parse::{kind, parse_reusing, LastParse};
 use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
 use super::sdk::{GENERATED_HEADER, MARKERS};
@@ -28,7 +29,7 @@ pub const MAX_FILE_BYTES: usize = crate::workspace::MAX_FILE_BYTES as usize;
 #[derive(Debug, Clone)]
 pub struct ConstDef {
     /// Module path, then the impl type for associated consts, then the name.
-    pub path: Vec<String>,
+    pub path: Path,
     pub value: Resolved,
     pub span: Span,
 }
@@ -36,31 +37,33 @@ pub struct ConstDef {
 /// A field value a constructor assigns: `Self { table: env::var("T")? }`.
 #[derive(Debug, Clone)]
 pub struct FieldInit {
-    pub ty: String,
-    pub field: String,
+    pub ty: Name,
+    pub field: Name,
     pub value: Resolved,
 }
 
 /// A struct field's declared type, to follow `self.config.table`.
 #[derive(Debug, Clone)]
 pub struct FieldType {
-    pub ty: String,
-    pub field: String,
-    pub field_ty: String,
+    pub ty: Name,
+    pub field: Name,
+    pub field_ty: Name,
 }
 
 /// `use a::b::C as D;` → alias `D`, path `a::b::C`.
 #[derive(Debug, Clone)]
 pub struct UseAlias {
-    pub alias: String,
-    pub path: Vec<String>,
+    pub alias: Name,
+    pub path: Path,
 }
 
-/// What one file contributes; pure function of the file and the settings.
+/// What one file contributes; pure function of the file and the settings. Every
+/// file's index lives until the link, so the names and paths in it are interned
+/// (`names.rs`): a tree of many crates holds the same ones in every crate.
 #[derive(Debug, Clone)]
 pub struct FileIndex {
     pub path: FilePath,
-    pub module: Vec<String>,
+    pub module: Path,
     /// Whether the byte pre-filter let it through (it was parsed for calls).
     pub candidate: bool,
     /// An SDK's own generated code ([`generated_sdk_code`]): never parsed; only its
@@ -82,7 +85,7 @@ pub struct FileIndex {
     pub returns: Vec<FnReturn>,
     /// Associated functions returning their own type: `(type, fn, wrapped)` (see
     /// `ctors.rs`).
-    pub ctors: Vec<(String, String, bool)>,
+    pub ctors: Vec<(Name, Name, bool)>,
     /// Values given to `OnceLock`/`OnceCell` statics (`set`, `get_or_init`).
     pub once_sets: Vec<OnceSet>,
     /// What the file's calls pass, for parameters that name tables.
@@ -288,7 +291,7 @@ fn index_reusing(
     let bytes = text.as_bytes();
     let mut idx = FileIndex {
         path: path.clone(),
-        module: module_of(path),
+        module: intern_path(&module_of(path)),
         candidate: false,
         generated: false,
         ops: Vec::new(),
@@ -367,13 +370,14 @@ fn index_reusing(
     if idx.candidate && root.has_error() {
         report_syntax_errors(&mut idx, root);
     }
+    let by_kind = ByKind::of(&nodes);
     if idx.candidate {
         let folded = fold_file(&cx, path, &nodes);
         let cold = cold_by_path(path);
         idx.ops = folded.ops;
         idx.templates = folded.templates;
         idx.helper_calls = folded.helper_calls;
-        idx.tables = super::create_table::declarations(&cx, path, &nodes);
+        idx.tables = super::create_table::declarations(&cx, path, &by_kind.declarations);
         if let Some(c) = cold {
             for op in idx
                 .ops
@@ -385,23 +389,73 @@ fn index_reusing(
             }
         }
     }
-    index_items(&cx, &nodes, &mut idx);
+    index_items(&cx, &by_kind.items, &mut idx);
     let module = idx.module.clone();
     let prefix = |n: Node<'_>| {
-        let mut p = module.clone();
+        let mut p: Vec<String> = module.iter().map(|s| s.to_string()).collect();
         p.extend(inline_mods(src, n));
         p
     };
-    idx.returns = fn_returns(&cx, &nodes, &prefix);
-    idx.ctors = super::ctors::self_constructors(src, &nodes);
-    idx.once_sets = once_sets(&cx, &nodes);
+    idx.returns = fn_returns(&cx, &by_kind.fns, &prefix);
+    idx.ctors = super::ctors::self_constructors(src, &by_kind.fns)
+        .into_iter()
+        .map(|(ty, f, wrapped)| (intern(&ty), intern(&f), wrapped))
+        .collect();
+    idx.once_sets = once_sets(&cx, &by_kind.calls);
     let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
-    idx.arg_sites = arg_sites(&cx, &nodes, test_file);
-    idx.structs = struct_defs(src, &nodes);
+    idx.arg_sites = arg_sites(&cx, &by_kind.calls, test_file);
+    idx.structs = struct_defs(src, &by_kind.structs);
     idx.refs = cx.refs.into_inner();
     shrink(&mut idx);
     let kept = reuse.map(|_| LastParse::new(parse_text, tree));
     (idx, kept)
+}
+
+/// The nodes each pass after the fold reads, by kind, in the file's order: one look at
+/// each node's kind (by id, [`kind`]) instead of one per pass over every node.
+struct ByKind<'t> {
+    /// `call_expression`: arguments, `OnceLock` setters.
+    calls: Vec<Node<'t>>,
+    /// `function_item`: returned values, constructors.
+    fns: Vec<Node<'t>>,
+    /// `struct_item`: serialisable structs.
+    structs: Vec<Node<'t>>,
+    /// Consts, statics, `use`s, struct literals and structs ([`index_items`]).
+    items: Vec<Node<'t>>,
+    /// Calls and struct literals: `create_table` declarations.
+    declarations: Vec<Node<'t>>,
+}
+
+impl<'t> ByKind<'t> {
+    fn of(nodes: &[Node<'t>]) -> Self {
+        let mut by = ByKind {
+            calls: Vec::new(),
+            fns: Vec::new(),
+            structs: Vec::new(),
+            items: Vec::new(),
+            declarations: Vec::new(),
+        };
+        for &n in nodes {
+            match kind(n) {
+                "call_expression" => {
+                    by.calls.push(n);
+                    by.declarations.push(n);
+                }
+                "function_item" => by.fns.push(n),
+                "struct_expression" => {
+                    by.items.push(n);
+                    by.declarations.push(n);
+                }
+                "struct_item" => {
+                    by.structs.push(n);
+                    by.items.push(n);
+                }
+                "const_item" | "static_item" | "use_declaration" => by.items.push(n),
+                _ => {}
+            }
+        }
+        by
+    }
 }
 
 /// Gives back what the lists grew beyond their length: every index stays alive until
@@ -469,12 +523,13 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                 if ancestors(src, n).any(|a| a.kind() == "function_item") {
                     continue;
                 }
-                let mut path = idx.module.clone();
+                let mut path: Vec<String> = idx.module.iter().map(|s| s.to_string()).collect();
                 path.extend(inline_mods(src, n));
                 if let Some(t) = impl_type(src, n) {
                     path.push(t);
                 }
                 path.push(src.of(name).to_string());
+                let path = intern_path(&path);
                 // `OnceLock::new()`: the value is what the crate `set`s it to.
                 let value = if is_once_new(src, value) {
                     cx.pending(src.of(name), RefKind::Once { path: path.clone() })
@@ -523,8 +578,8 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                         // Still recorded: two constructors disagreeing must be visible.
                     }
                     idx.field_inits.push(FieldInit {
-                        ty: ty.clone(),
-                        field: src.of(fname).to_string(),
+                        ty: intern(&ty),
+                        field: intern(src.of(fname)),
                         value: r,
                     });
                 }
@@ -542,9 +597,9 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                     }
                     if let (Some(fname), Some(t)) = (field(f, "name"), field(f, "type")) {
                         idx.field_types.push(FieldType {
-                            ty: name.clone(),
-                            field: src.of(fname).to_string(),
-                            field_ty: type_name(src.of(t)),
+                            ty: intern(&name),
+                            field: intern(src.of(fname)),
+                            field_ty: intern(&type_name(src.of(t))),
                         });
                     }
                 }
@@ -632,8 +687,11 @@ fn collect_uses(src: Src<'_>, n: Node<'_>, prefix: &[String], out: &mut Vec<UseA
         "identifier" | "scoped_identifier" => {
             let mut path = prefix.to_vec();
             path.extend(split(src.of(n)));
-            if let Some(alias) = path.last().cloned() {
-                out.push(UseAlias { alias, path });
+            if let Some(alias) = path.last() {
+                out.push(UseAlias {
+                    alias: intern(alias),
+                    path: intern_path(&path),
+                });
             }
         }
         "use_as_clause" => {
@@ -643,8 +701,8 @@ fn collect_uses(src: Src<'_>, n: Node<'_>, prefix: &[String], out: &mut Vec<UseA
             let mut path = prefix.to_vec();
             path.extend(split(src.of(p)));
             out.push(UseAlias {
-                alias: src.of(a).to_string(),
-                path,
+                alias: intern(src.of(a)),
+                path: intern_path(&path),
             });
         }
         "scoped_use_list" => {

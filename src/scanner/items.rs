@@ -326,7 +326,8 @@ fn value_type(cx: &FileCx<'_>, arg: Node<'_>) -> Option<String> {
 /// Structs with a serde `Serialize` derive, with their serde attributes.
 pub fn struct_defs(src: Src<'_>, nodes: &[Node<'_>]) -> Vec<StructDef> {
     let mut out = Vec::new();
-    for s in nodes.iter().copied().filter(|n| n.kind() == "struct_item") {
+    let struct_k = super::syntax::kind_id("struct_item");
+    for s in nodes.iter().copied().filter(|n| n.kind_id() == struct_k) {
         let attrs = attributes_of(src, s);
         if !attrs.iter().any(|a| a.contains("Serialize")) {
             continue;

@@ -561,7 +561,7 @@ struct Linker<'a> {
 /// that changes what those calls pass changes it.
 pub(super) type Reads = HashSet<Name>;
 
-type ParamKey = (String, usize, usize, Option<String>, usize, String, bool);
+type ParamKey = (Name, usize, usize, Option<Name>, usize, Name, bool);
 type ParamResults = HashMap<ParamKey, Option<(Resolved, Reads)>>;
 
 /// Linked function results by (file, index into its `returns`).
@@ -613,7 +613,7 @@ impl<'a> Linker<'a> {
     /// The declared type of `ty`'s field `field` (the first declaration).
     fn field_type(&self, ty: &str, field: &str) -> Option<&'a str> {
         let (f, i) = *Tables::get_pair(&self.tables.field_types, ty, field)?.first()?;
-        Some(self.files.get(f)?.field_types.get(i)?.field_ty.as_str())
+        Some(&self.files.get(f)?.field_types.get(i)?.field_ty)
     }
 
     /// Replaces every pending reference in an operation (and its children).
@@ -869,7 +869,7 @@ impl<'a> Linker<'a> {
                 segments,
                 module,
                 self_ty,
-            } => self.const_path(fi, &pr.text, segments, module, self_ty.as_deref(), depth),
+            } => self.const_path(fi, &pr.text, segments, module, self_ty.as_ref(), depth),
             RefKind::Field { ty, fields } => self.field(fi, &pr.text, ty, fields, depth),
             RefKind::Call { .. } | RefKind::Method { .. } => {
                 let found = self.fn_candidates(fi, &pr.kind);
@@ -972,7 +972,7 @@ impl<'a> Linker<'a> {
                 segments,
                 module,
                 self_ty,
-            } => (self.normalise(fi, segments, self_ty.as_deref()), module),
+            } => (self.normalise(fi, segments, self_ty.as_ref()), module),
             RefKind::Method {
                 ty,
                 fields,
@@ -989,19 +989,19 @@ impl<'a> Linker<'a> {
                         return Vec::new();
                     }
                 }
-                let mut ty = ty.as_str();
-                for f in fields {
+                let mut ty = &**ty;
+                for f in fields.iter() {
                     match self.field_type(ty, f) {
                         Some(t) => ty = t,
                         None => return Vec::new(),
                     }
                 }
-                let all = self.tables.returns.get(name.as_str()).into_iter().flatten();
+                let all = self.tables.returns.get(&**name).into_iter().flatten();
                 return all
                     .copied()
                     .filter(|(cf, ri)| {
                         let p = &self.files[*cf].returns[*ri].path;
-                        p.len() >= 2 && p[p.len() - 2] == *ty
+                        p.len() >= 2 && *p[p.len() - 2] == *ty
                     })
                     .collect();
             }
@@ -1013,14 +1013,14 @@ impl<'a> Linker<'a> {
         let cands: Vec<(usize, usize)> = self
             .tables
             .returns
-            .get(last.as_str())
+            .get(&**last)
             .into_iter()
             .flatten()
             .copied()
             .filter(|(cf, ri)| ends_with(&self.files[*cf].returns[*ri].path, &segs))
             .collect();
         self.narrow(fi, module, cands, &|cf, ri| {
-            self.files[cf].returns[ri].path.as_slice()
+            &self.files[cf].returns[ri].path
         })
     }
 
@@ -1032,7 +1032,7 @@ impl<'a> Linker<'a> {
                 ValueInfo::unknown(Span::new(0, 0)),
             );
         };
-        let name = f.path.last().map(String::as_str).unwrap_or("?");
+        let name = f.path.last().map_or("?", |n| &**n);
         let at = Span::new(0, 0);
         let known = self.fn_results.borrow().get(&(cf, ri)).cloned();
         match known {
@@ -1068,7 +1068,7 @@ impl<'a> Linker<'a> {
 
     /// [`Linker::fn_result`] once neither known nor being resolved.
     fn fn_result_of(&self, f: &FnReturn, depth: usize, cf: usize) -> (Resolved, ValueInfo) {
-        let name = f.path.last().map(String::as_str).unwrap_or("?");
+        let name = f.path.last().map_or("?", |n| &**n);
         let at = Span::new(0, 0);
         let strings: Vec<Resolved> = f
             .strings
@@ -1180,14 +1180,14 @@ impl<'a> Linker<'a> {
             .map(Resolved::literal);
         if let (Some(v), true) = (same_value, n > 1) {
             return Resolved::Const {
-                name: pr.text.clone(),
+                name: pr.text.to_string(),
                 value: Box::new(v),
             };
         }
         match agree(passed) {
             Ok(v) if !matches!(v.innermost(), Resolved::Unknown { .. }) => {
                 Resolved::Const {
-                    name: pr.text.clone(),
+                    name: pr.text.to_string(),
                     value: Box::new(v),
                 }
             }
@@ -1239,7 +1239,7 @@ impl<'a> Linker<'a> {
     }
 
     /// The one value a `OnceLock`/`OnceCell` static at `path` is given in the crate.
-    fn once_value(&self, path: &[String], text: &str, depth: usize) -> Resolved {
+    fn once_value(&self, path: &[Name], text: &str, depth: usize) -> Resolved {
         let mut values = Vec::new();
         for (sf, si) in &self.tables.once_sets {
             let Some(set) = self.files.get(*sf).and_then(|f| f.once_sets.get(*si)) else {
@@ -1253,11 +1253,11 @@ impl<'a> Linker<'a> {
             else {
                 continue;
             };
-            let segs = self.normalise(*sf, segments, self_ty.as_deref());
+            let segs = self.normalise(*sf, segments, self_ty.as_ref());
             let targets = self.const_candidates(*sf, &segs, module);
             let hits = targets
                 .iter()
-                .any(|(cf, ci)| self.files[*cf].consts[*ci].path == path);
+                .any(|(cf, ci)| *self.files[*cf].consts[*ci].path == *path);
             if hits {
                 let mut v = set.value.clone();
                 self.resolve(*sf, &mut v, depth + 1);
@@ -1276,24 +1276,21 @@ impl<'a> Linker<'a> {
 
     /// `crate::`, `self::` and `super::` dropped, `Self` made the impl type, and a
     /// leading `use` alias of the referring file expanded.
-    fn normalise(&self, fi: usize, segments: &[String], self_ty: Option<&str>) -> Vec<String> {
-        let mut segs: Vec<String> = segments
+    fn normalise(&self, fi: usize, segments: &[Name], self_ty: Option<&Name>) -> Vec<Name> {
+        let mut segs: Vec<Name> = segments
             .iter()
-            .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
-            .map(|s| {
-                if s == "Self" {
-                    self_ty.unwrap_or("Self").to_string()
-                } else {
-                    s.clone()
-                }
+            .filter(|s| !matches!(&***s, "crate" | "self" | "super"))
+            .map(|s| match (&**s, self_ty) {
+                ("Self", Some(t)) => Arc::clone(t),
+                _ => Arc::clone(s),
             })
             .collect();
         if let (Some(first), Some(f)) = (segs.first().cloned(), self.files.get(fi)) {
             if let Some(u) = f.uses.iter().find(|u| u.alias == first) {
-                let mut p: Vec<String> = u
+                let mut p: Vec<Name> = u
                     .path
                     .iter()
-                    .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
+                    .filter(|s| !matches!(&***s, "crate" | "self" | "super"))
                     .cloned()
                     .collect();
                 p.extend(segs.drain(1..));
@@ -1304,19 +1301,14 @@ impl<'a> Linker<'a> {
     }
 
     /// The constants a normalised path can mean, narrowed like any reference.
-    fn const_candidates(
-        &self,
-        fi: usize,
-        segs: &[String],
-        module: &[String],
-    ) -> Vec<(usize, usize)> {
+    fn const_candidates(&self, fi: usize, segs: &[Name], module: &[Name]) -> Vec<(usize, usize)> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
-        let matching = |segs: &[String]| -> Vec<(usize, usize)> {
+        let matching = |segs: &[Name]| -> Vec<(usize, usize)> {
             self.tables
                 .consts
-                .get(last.as_str())
+                .get(&**last)
                 .into_iter()
                 .flatten()
                 .copied()
@@ -1329,9 +1321,7 @@ impl<'a> Linker<'a> {
             // package's name, which module paths do not carry.
             cands = matching(&segs[1..]);
         }
-        self.narrow(fi, module, cands, &|cf, ci| {
-            self.files[cf].consts[ci].path.as_slice()
-        })
+        self.narrow(fi, module, cands, &|cf, ci| &self.files[cf].consts[ci].path)
     }
 
     /// Of several items a reference can mean: the referring file's own, else the
@@ -1339,9 +1329,9 @@ impl<'a> Linker<'a> {
     fn narrow(
         &self,
         fi: usize,
-        module: &[String],
+        module: &[Name],
         cands: Vec<(usize, usize)>,
-        path_of: &dyn Fn(usize, usize) -> &'a [String],
+        path_of: &dyn Fn(usize, usize) -> &'a [Name],
     ) -> Vec<(usize, usize)> {
         if let Some(c) = cands.iter().find(|(cf, _)| *cf == fi) {
             return vec![*c];
@@ -1359,9 +1349,9 @@ impl<'a> Linker<'a> {
         &self,
         fi: usize,
         text: &str,
-        segments: &[String],
-        module: &[String],
-        self_ty: Option<&str>,
+        segments: &[Name],
+        module: &[Name],
+        self_ty: Option<&Name>,
         depth: usize,
     ) -> Resolved {
         let segs = self.normalise(fi, segments, self_ty);
@@ -1406,7 +1396,7 @@ impl<'a> Linker<'a> {
         }
     }
 
-    fn field(&self, fi: usize, text: &str, ty: &str, fields: &[String], depth: usize) -> Resolved {
+    fn field(&self, fi: usize, text: &str, ty: &str, fields: &[Name], depth: usize) -> Resolved {
         let mut ty = ty.to_string();
         let Some((last, path)) = fields.split_last() else {
             return Resolved::unknown("no field");
@@ -1432,7 +1422,7 @@ impl<'a> Linker<'a> {
             .filter(|(cf, v)| {
                 !self.pending_ref(*cf, Some(*v)).is_some_and(|pr| {
                     matches!(&pr.kind, RefKind::Field { ty: t, fields: f }
-                        if *t == ty && f.len() == 1 && f[0] == *last)
+                        if **t == *ty && f.len() == 1 && f[0] == *last)
                 })
             })
             .map(|(cf, v)| {
@@ -1485,7 +1475,7 @@ fn package_of(path: &std::path::Path) -> std::path::PathBuf {
 }
 
 /// Whether an item path ends with the (normalised) path a reference wrote.
-fn ends_with(path: &[String], segs: &[String]) -> bool {
+fn ends_with(path: &[Name], segs: &[Name]) -> bool {
     path.len() >= segs.len() && path[path.len() - segs.len()..] == *segs
 }
 

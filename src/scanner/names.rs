@@ -1,7 +1,8 @@
-//! Interned names for the call graph: the same function and call names (`new`,
-//! `get`, `from`, `clone`) recur in every crate of a large tree, and every file's
-//! graph stays alive until the link. One shared copy of each name, held by a
+//! Interned names for what every file's index keeps until the link (the call graph,
+//! pending references, argument sites, constants, `use`s): the same function, call
+//! and type names (`new`, `get`, `from`, `clone`) recur in every crate of a large tree. One shared copy of each name, held by a
 //! reference-counted pointer (16 bytes), replaces an owned `String` per occurrence.
+//! The same goes for paths: module paths and the paths references write.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -25,6 +26,26 @@ pub fn intern(s: &str) -> Name {
     n
 }
 
+/// A path of names (a module path, the segments a reference writes), shared like a
+/// name: a tree of many crates repeats the same paths in every one of them.
+pub type Path = Arc<[Name]>;
+
+/// The one shared copy of the path `segments`.
+pub fn intern_path<S: AsRef<str>>(segments: &[S]) -> Path {
+    static PATHS: OnceLock<Mutex<HashSet<Path>>> = OnceLock::new();
+    let names: Vec<Name> = segments.iter().map(|s| intern(s.as_ref())).collect();
+    let mut paths = PATHS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some(p) = paths.get(names.as_slice()) {
+        return Arc::clone(p);
+    }
+    let p: Path = Arc::from(names);
+    paths.insert(Arc::clone(&p));
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,5 +57,15 @@ mod tests {
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(&*a, "list_orders");
         assert!(!Arc::ptr_eq(&a, &intern("list_order")));
+    }
+
+    #[test]
+    fn a_path_is_stored_once() {
+        let a = intern_path(&["db", "names"]);
+        let b = intern_path(&[String::from("db"), String::from("names")]);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(a.len(), 2);
+        assert_eq!(&*a[1], "names");
+        assert!(!Arc::ptr_eq(&a, &intern_path(&["db"])));
     }
 }

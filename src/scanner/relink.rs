@@ -275,13 +275,9 @@ fn link_facts(f: &FileIndex) -> String {
 fn changed_calls(old: &FileIndex, new: &FileIndex, read: &Reads) -> HashSet<Name> {
     fn passed<'f>(f: &'f FileIndex, read: &Reads) -> HashMap<&'f str, Vec<String>> {
         let mut by_callee: HashMap<&str, Vec<String>> = HashMap::new();
-        for a in f
-            .arg_sites
-            .iter()
-            .filter(|a| read.contains(a.callee.as_str()))
-        {
+        for a in f.arg_sites.iter().filter(|a| read.contains(&*a.callee)) {
             let text = without_spans(&with_refs(&format!("{a:?}"), &f.refs));
-            by_callee.entry(a.callee.as_str()).or_default().push(text);
+            by_callee.entry(&*a.callee).or_default().push(text);
         }
         by_callee
     }

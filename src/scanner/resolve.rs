@@ -13,6 +13,7 @@ use tree_sitter::Node;
 
 use super::context::{attributes_of, is_test_attr};
 use super::ir::{Provenance, Resolved, ValueInfo};
+use super::names::{intern, intern_path, Name, Path};
 use super::scope::{lookup, Binding};
 use super::syntax::{
     ancestors, call_args, call_path, descendants, descendants_between, field, last_segment,
@@ -28,37 +29,37 @@ pub const PENDING: &str = "\u{0}pending:";
 pub enum RefKind {
     /// A `const`/`static` by path, seen from `module` (and `impl` type for `Self::`).
     Path {
-        segments: Vec<String>,
-        module: Vec<String>,
-        self_ty: Option<String>,
+        segments: Path,
+        module: Path,
+        self_ty: Option<Name>,
     },
     /// `self.a.b` (or `x.a` with `x: Type`): a field set in `ty`'s constructors.
-    Field { ty: String, fields: Vec<String> },
+    Field { ty: Name, fields: Path },
     /// `orders_table()`, `names::table()`, `Self::table()`: what the crate's function
     /// by that path returns (see `returns.rs`).
     Call {
-        segments: Vec<String>,
-        module: Vec<String>,
-        self_ty: Option<String>,
+        segments: Path,
+        module: Path,
+        self_ty: Option<Name>,
     },
     /// `self.table_name()` (or `x.f()` with `x: Type`): what `Type::name` returns.
     /// With `fields`, the receiver is a field path from a value of `ty`
     /// (`self.config.tables()`): the method is looked up on the last field's type.
     Method {
-        ty: String,
-        fields: Vec<String>,
-        name: String,
+        ty: Name,
+        fields: Path,
+        name: Name,
         /// The receiver is a local bound to `ty::ctor(..)` (unwrapped once when the
         /// bool says so): `ty` holds only if that function returns its own type.
-        ctor: Option<(String, bool)>,
+        ctor: Option<(Name, bool)>,
     },
     /// A `OnceLock`/`OnceCell` static at `path`: the one value the crate sets it to.
-    Once { path: Vec<String> },
+    Once { path: Path },
     /// Parameter `index` (not counting `self`) of the crate's function `function` (in
     /// impl `self_ty` for a method or constructor): what the crate's calls of it pass.
     Param {
-        function: String,
-        self_ty: Option<String>,
+        function: Name,
+        self_ty: Option<Name>,
         index: usize,
         /// How many parameters it takes (not counting `self`): a call with another
         /// count is of another function of the same name.
@@ -73,10 +74,12 @@ pub enum RefKind {
     },
 }
 
-/// A reference left for the link phase, with the source text for messages.
+/// A reference left for the link phase, with the source text for messages. Every
+/// file's references live until the link, tens of thousands of them on a large tree,
+/// so their names and paths are interned (see `names.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingRef {
-    pub text: String,
+    pub text: Name,
     pub kind: RefKind,
 }
 
@@ -84,7 +87,7 @@ pub struct PendingRef {
 pub struct FileCx<'a> {
     pub src: Src<'a>,
     /// The module path of the file (`src/db/names.rs` → `db::names`).
-    pub module: Vec<String>,
+    pub module: Path,
     pub refs: RefCell<Vec<PendingRef>>,
     /// Set while resolving a name (see [`FileCx::name`]): a parameter is then followed
     /// to the arguments the crate's calls pass.
@@ -177,7 +180,7 @@ const GENERATORS: &[&str] = &[
 ];
 
 impl<'a> FileCx<'a> {
-    pub fn new(src: Src<'a>, module: Vec<String>) -> Self {
+    pub fn new(src: Src<'a>, module: Path) -> Self {
         Self {
             src,
             module,
@@ -208,6 +211,11 @@ impl<'a> FileCx<'a> {
             }
         }
         None
+    }
+
+    /// [`FileCx::impl_type`], interned, for what the index keeps.
+    fn impl_name(&self, node: Node<'_>) -> Option<Name> {
+        self.impl_type(node).map(|t| intern(&t))
     }
 
     /// The byte ranges of the `fn` items of the file under `root`, by name.
@@ -273,7 +281,7 @@ impl<'a> FileCx<'a> {
     pub fn pending(&self, text: &str, kind: RefKind) -> Resolved {
         let mut refs = self.refs.borrow_mut();
         refs.push(PendingRef {
-            text: text.to_string(),
+            text: intern(text),
             kind,
         });
         Resolved::unknown(format!("{PENDING}{}", refs.len() - 1))
@@ -454,8 +462,8 @@ impl<'a> FileCx<'a> {
                 .is_some_and(|pt| src.of(pt).trim_start_matches("mut ").trim() == name)
         })?;
         Some(RefKind::Param {
-            function,
-            self_ty: self.impl_type(f),
+            function: intern(&function),
+            self_ty: self.impl_name(f),
             index,
             arity: params.len(),
         })
@@ -607,7 +615,7 @@ impl<'a> FileCx<'a> {
         RefKind::Path {
             segments: split_path(self.src.of(node)),
             module: self.module.clone(),
-            self_ty: self.impl_type(node),
+            self_ty: self.impl_name(node),
         }
     }
 
@@ -616,7 +624,7 @@ impl<'a> FileCx<'a> {
         RefKind::Call {
             segments: split_path(path),
             module: self.module.clone(),
-            self_ty: self.impl_type(call),
+            self_ty: self.impl_name(call),
         }
     }
 
@@ -644,10 +652,10 @@ impl<'a> FileCx<'a> {
         fields.reverse();
         let (ty, ctor) = self.receiver_type(cur)?;
         Some(RefKind::Method {
-            ty,
-            fields,
-            name: name.to_string(),
-            ctor,
+            ty: intern(&ty),
+            fields: intern_path(&fields),
+            name: intern(name),
+            ctor: ctor.map(|(f, unwrapped)| (intern(&f), unwrapped)),
         })
     }
 
@@ -751,11 +759,7 @@ impl<'a> FileCx<'a> {
     /// A path to a `const`/`static`, resolved at link time.
     fn path(&self, node: Node<'_>) -> Resolved {
         let text = self.src.of(node);
-        let segments: Vec<String> = text
-            .split("::")
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
+        let segments = split_path(text);
         if segments.len() == 1 && segments[0].chars().any(|c| c.is_ascii_lowercase()) {
             // A lowercase single name that is no local: a fn item or a glob import.
             if !segments[0]
@@ -767,7 +771,7 @@ impl<'a> FileCx<'a> {
                     RefKind::Path {
                         segments,
                         module: self.module.clone(),
-                        self_ty: self.impl_type(node),
+                        self_ty: self.impl_name(node),
                     },
                 );
             }
@@ -777,7 +781,7 @@ impl<'a> FileCx<'a> {
             RefKind::Path {
                 segments,
                 module: self.module.clone(),
-                self_ty: self.impl_type(node),
+                self_ty: self.impl_name(node),
             },
         )
     }
@@ -807,7 +811,11 @@ impl<'a> FileCx<'a> {
         };
         match ty {
             Some(ty) if !fields.is_empty() => {
-                self.pending(src.of(node), RefKind::Field { ty, fields })
+                let kind = RefKind::Field {
+                    ty: intern(&ty),
+                    fields: intern_path(&fields),
+                };
+                self.pending(src.of(node), kind)
             }
             _ => Resolved::unknown(format!(
                 "`{}` is a field of a value whose type dynalint does not know",
@@ -957,9 +965,9 @@ impl<'a> FileCx<'a> {
                 v.text = Some(self.pending(
                     name,
                     RefKind::Path {
-                        segments: vec![name.to_string()],
+                        segments: intern_path(&[name]),
                         module: self.module.clone(),
-                        self_ty: self.impl_type(call),
+                        self_ty: self.impl_name(call),
                     },
                 ));
                 v.provenance = Provenance::Constant;
@@ -1233,11 +1241,13 @@ pub fn count_between(low: u64, high: u128, inclusive: bool) -> Option<u64> {
 }
 
 /// `a::b::C` → `["a", "b", "C"]`.
-fn split_path(text: &str) -> Vec<String> {
-    text.split("::")
-        .map(|s| s.trim().to_string())
+fn split_path(text: &str) -> Path {
+    let segments: Vec<&str> = text
+        .split("::")
+        .map(str::trim)
         .filter(|s| !s.is_empty())
-        .collect()
+        .collect();
+    intern_path(&segments)
 }
 
 /// An integer literal's value: `15`, `1_000`, `15u64`, `0x0F`.

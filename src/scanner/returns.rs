@@ -33,7 +33,7 @@ const STRING_TYPES: &[&str] = &["str", "String", "Cow", "AttributeValue"];
 #[derive(Debug, Clone)]
 pub struct FnReturn {
     /// Module path, inline modules, the `impl` type for methods, then the name.
-    pub path: Vec<String>,
+    pub path: super::names::Path,
     /// The string each return path gives, in source order.
     pub strings: Vec<Resolved>,
     /// The same return paths as attribute values (type and provenance).
@@ -200,11 +200,8 @@ pub fn fn_returns(
 ) -> Vec<FnReturn> {
     let src = cx.src;
     let mut out = Vec::new();
-    for f in nodes
-        .iter()
-        .copied()
-        .filter(|n| n.kind() == "function_item")
-    {
+    let function_k = super::syntax::kind_id("function_item");
+    for f in nodes.iter().copied().filter(|n| n.kind_id() == function_k) {
         let (Some(name), Some(ret), Some(body)) =
             (field(f, "name"), field(f, "return_type"), field(f, "body"))
         else {
@@ -244,7 +241,7 @@ pub fn fn_returns(
             (Vec::new(), Vec::new(), maps)
         };
         out.push(FnReturn {
-            path,
+            path: super::names::intern_path(&path),
             strings,
             values,
             maps,
@@ -369,13 +366,22 @@ fn is_err(src: Src<'_>, n: Node<'_>) -> bool {
 pub fn once_sets(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<OnceSet> {
     let src = cx.src;
     let mut out = Vec::new();
+    // Every method of those names contains `set` or `init`: a file without either
+    // has none, and the walk would name each of its calls for nothing.
+    if !src.text.contains("set") && !src.text.contains("init") {
+        return out;
+    }
     for n in nodes.iter().copied() {
+        // The name before anything is allocated.
+        if !matches!(
+            super::syntax::method_name(src, n),
+            Some("set" | "get_or_init" | "get_or_try_init")
+        ) {
+            continue;
+        }
         let Some((recv, name, call)) = method_call(src, n) else {
             continue;
         };
-        if !matches!(name.as_str(), "set" | "get_or_init" | "get_or_try_init") {
-            continue;
-        }
         let recv = super::syntax::peel(recv);
         if !matches!(recv.kind(), "identifier" | "scoped_identifier") {
             continue;
