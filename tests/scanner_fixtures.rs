@@ -64,7 +64,7 @@ fn value(v: &ValueInfo) -> String {
     s
 }
 
-fn expr(name: &str, e: &Option<ExprArg>, out: &mut String, ind: &str) {
+fn expr(name: &str, e: &Option<Box<ExprArg>>, out: &mut String, ind: &str) {
     if let Some(e) = e {
         let c = if e.conditional { " (conditional)" } else { "" };
         let lit = if e.literal_start.is_some() {

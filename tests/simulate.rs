@@ -353,7 +353,7 @@ fn code_operations_are_costed_and_matched_to_patterns() {
     let m = fixture("blog");
     let mut latest = op(OpKind::Query, 0);
     latest.index = Some(Resolved::literal("ByFacet"));
-    latest.key_condition = Some(expr("#f = :f"));
+    latest.key_condition = Some(Box::new(expr("#f = :f")));
     latest.names.insert(
         "#f".into(),
         dynalint::scanner::NameArg {
@@ -363,14 +363,14 @@ fn code_operations_are_costed_and_matched_to_patterns() {
         },
     );
     latest.values.insert(":f".into(), value(Some("BLOG")));
-    latest.limit = Some(value(Some("3")));
+    latest.limit = Some(Box::new(value(Some("3"))));
     latest.scan_index_forward = Some(false);
 
     let mut blogs = op(OpKind::Query, 100);
-    blogs.key_condition = Some(expr("PK = :pk AND begins_with(SK, :b)"));
+    blogs.key_condition = Some(Box::new(expr("PK = :pk AND begins_with(SK, :b)")));
     blogs.values.insert(":pk".into(), value(None));
     blogs.values.insert(":b".into(), value(Some("BLOG#")));
-    blogs.filter = Some(expr("title = :t"));
+    blogs.filter = Some(Box::new(expr("title = :t")));
     blogs.values.insert(":t".into(), value(None));
 
     let scan = op(OpKind::Scan, 200);

@@ -83,7 +83,7 @@ fn table_json(model: &Model, o: &Operation) -> Value {
     })
 }
 
-fn expr(e: &Option<ExprArg>) -> Value {
+fn expr(e: &Option<Box<ExprArg>>) -> Value {
     match e {
         None => Value::Null,
         Some(e) => json!({

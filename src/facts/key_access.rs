@@ -235,7 +235,7 @@ mod tests {
     #[test]
     fn key_condition_pairs_resolve_names_and_values() {
         let mut q = op(OpKind::Query);
-        q.key_condition = Some(expr_arg("#pk = :p AND begins_with(SK, :s)"));
+        q.key_condition = Some(Box::new(expr_arg("#pk = :p AND begins_with(SK, :s)")));
         q.names.insert(
             "#pk".into(),
             NameArg {
@@ -262,7 +262,7 @@ mod tests {
     #[test]
     fn update_set_values_are_written() {
         let mut u = op(OpKind::UpdateItem);
-        u.update = Some(expr_arg("SET #s = :s, n = n + :one REMOVE x"));
+        u.update = Some(Box::new(expr_arg("SET #s = :s, n = n + :one REMOVE x")));
         u.names.insert(
             "#s".into(),
             NameArg {
@@ -280,12 +280,12 @@ mod tests {
     #[test]
     fn unparsable_expressions_give_nothing() {
         let mut q = op(OpKind::Query);
-        q.key_condition = Some(expr_arg("pk = = :p"));
+        q.key_condition = Some(Box::new(expr_arg("pk = = :p")));
         assert!(addressed(&q).is_empty());
-        q.key_condition = Some(ExprArg {
+        q.key_condition = Some(Box::new(ExprArg {
             text: Resolved::unknown("runtime"),
             ..expr_arg("")
-        });
+        }));
         assert!(addressed(&q).is_empty());
     }
 }

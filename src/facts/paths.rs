@@ -267,12 +267,12 @@ mod tests {
     }
 
     fn filter(op: &mut Operation, text: &str, conditional: bool) {
-        op.filter = Some(ExprArg {
+        op.filter = Some(Box::new(ExprArg {
             text: Resolved::literal(text),
             span: Span::default(),
             literal_start: None,
             conditional,
-        });
+        }));
     }
 
     fn value(op: &mut Operation, k: &str) {

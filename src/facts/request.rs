@@ -139,7 +139,7 @@ pub struct RequestExpr<'a> {
 }
 
 /// The request's expression slots, in parameter order.
-pub fn expression_slots(op: &Operation) -> [(ExprKind, &Option<ExprArg>); 5] {
+pub fn expression_slots(op: &Operation) -> [(ExprKind, &Option<Box<ExprArg>>); 5] {
     [
         (ExprKind::KeyCondition, &op.key_condition),
         (ExprKind::Filter, &op.filter),
@@ -312,12 +312,12 @@ mod tests {
 
     fn op(filter: &str) -> Operation {
         let mut op = Operation::new(OpKind::Scan, Path::new("a.rs").into(), Span::new(0, 5));
-        op.filter = Some(ExprArg {
+        op.filter = Some(Box::new(ExprArg {
             text: Resolved::literal(filter),
             span: Span::new(50, 52 + filter.len()),
             literal_start: Some(51),
             conditional: false,
-        });
+        }));
         op
     }
 

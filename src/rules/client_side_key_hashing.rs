@@ -123,7 +123,7 @@ email = "S"
         let mut get = op(OpKind::GetItem, "Users");
         get.key = Some(map(vec![("pk", val(sha(), 30))]));
         let mut q = op(OpKind::Query, "Other");
-        q.key_condition = Some(expr("#k = :k"));
+        q.key_condition = Some(Box::new(expr("#k = :k")));
         name(&mut q, "#k", "id");
         q.values.insert(":k".into(), val(sha(), 40));
         let d = run_ops(&m, "client-side-key-hashing", &[put, get, q]);

@@ -160,7 +160,7 @@ partition-key = "GSI1PK"
     fn query(index: Option<&str>, cond: &str) -> crate::scanner::Operation {
         let mut q = op(OpKind::Query, "Orders");
         q.index = index.map(crate::scanner::Resolved::literal);
-        q.key_condition = Some(expr(cond));
+        q.key_condition = Some(Box::new(expr(cond)));
         q.values.insert(":p".into(), val(Provenance::Param, 1));
         q.values.insert(":s".into(), val(Provenance::Param, 2));
         in_for_loop(&mut q);

@@ -715,7 +715,7 @@ rate = 1
         let m = model(ORDERS);
         let mut q = op(OpKind::Query, "Orders");
         q.index = Some(Resolved::literal("ByStatus"));
-        q.key_condition = Some(expr("#s = :s"));
+        q.key_condition = Some(Box::new(expr("#s = :s")));
         name(&mut q, "#s", "status");
         q.values.insert(":s".into(), lit("OPEN", 50));
         let ops = [put(val(Provenance::EnumLike, 40)), q];

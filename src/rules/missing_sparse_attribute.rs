@@ -379,16 +379,16 @@ attributes = ["facet", "createdAt"]
     fn an_update_that_sets_the_index_key_later_counts() {
         let m = model(BLOG);
         let mut publish = op(OpKind::UpdateItem, "BlogApp");
-        publish.update = Some(expr("SET createdAt = :now"));
+        publish.update = Some(Box::new(expr("SET createdAt = :now")));
         publish
             .values
             .insert(":now".into(), val(Provenance::Param, 60));
         assert!(run_ops(&m, "missing-sparse-attribute", &[blog_put(None), publish]).is_empty());
         let mut unknown = op(OpKind::UpdateItem, "BlogApp");
-        unknown.update = Some(crate::scanner::ExprArg {
+        unknown.update = Some(Box::new(crate::scanner::ExprArg {
             text: crate::scanner::Resolved::unknown("built at run time"),
             ..expr("")
-        });
+        }));
         assert!(run_ops(&m, "missing-sparse-attribute", &[blog_put(None), unknown]).is_empty());
     }
 }

@@ -1061,12 +1061,12 @@ projection = "KEYS_ONLY"
                 "a key attribute in an update",
                 {
                     let mut op = Op::new(OpKind::UpdateItem, "Orders").value(":d", None);
-                    op.0.update = Some(crate::scanner::ExprArg {
+                    op.0.update = Some(Box::new(crate::scanner::ExprArg {
                         text: crate::scanner::Resolved::literal("SET OrderDate = :d"),
                         span: crate::source::Span::new(100, 120),
                         literal_start: Some(101),
                         conditional: false,
-                    });
+                    }));
                     op.0.key = Some(crate::scanner::AttrMap {
                         attributes: vec![],
                         complete: false,

@@ -42,13 +42,13 @@ impl Op {
     }
 
     pub fn key(mut self, text: &str) -> Self {
-        self.0.key_condition = Some(Self::arg(text, 100));
+        self.0.key_condition = Some(Box::new(Self::arg(text, 100)));
         self
     }
 
     /// The filter's literal starts at byte 201 of the file.
     pub fn filter(mut self, text: &str) -> Self {
-        self.0.filter = Some(Self::arg(text, 200));
+        self.0.filter = Some(Box::new(Self::arg(text, 200)));
         self
     }
 
@@ -75,7 +75,7 @@ impl Op {
     pub fn limit(mut self, n: &str) -> Self {
         let mut v = ValueInfo::unknown(Span::new(300, 300 + n.len()));
         v.literal = Some(n.to_string());
-        self.0.limit = Some(v);
+        self.0.limit = Some(Box::new(v));
         self
     }
 

@@ -158,12 +158,12 @@ projection = "KEYS_ONLY"
     fn flags_unprojected_paths_once_each_on_gsis_only() {
         let m = model(ORDERS);
         let mut op = q("ByCustomer");
-        op.0.projection = Some(crate::scanner::ExprArg {
+        op.0.projection = Some(Box::new(crate::scanner::ExprArg {
             text: crate::scanner::Resolved::literal("OrderId, #s, Amount, #a.city, Amount"),
             span: crate::source::Span::new(400, 438),
             literal_start: Some(401),
             conditional: false,
-        });
+        }));
         let op = op.filter("attribute_exists(Notes) AND #s = :s");
         let got = run("unprojected-attribute", &m, &[op]);
         let msgs: Vec<&str> = got.iter().map(|d| d.message.as_str()).collect();

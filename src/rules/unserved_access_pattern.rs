@@ -329,7 +329,7 @@ table = "BlogApp"
         let q = |value: crate::scanner::ValueInfo| {
             let mut q = op(OpKind::Query, "BlogApp");
             q.index = Some(Resolved::literal("ByFacet"));
-            q.key_condition = Some(expr("facet = :f"));
+            q.key_condition = Some(Box::new(expr("facet = :f")));
             q.values.insert(":f".into(), value);
             q
         };

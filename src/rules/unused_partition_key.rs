@@ -329,7 +329,7 @@ projection = "KEYS_ONLY"
     fn statement(text: &str) -> crate::scanner::Operation {
         let mut s = op(OpKind::ExecuteStatement, "unused");
         s.table = None;
-        s.statement = Some(expr(text));
+        s.statement = Some(Box::new(expr(text)));
         s
     }
 

@@ -30,7 +30,7 @@ pub fn transact_items(
     let Some(arg) = args.first() else { return };
     if set {
         if let Some(n) = chunk_size(cx, *arg, 0) {
-            op.batch_size = Some(n);
+            op.batch_size = Some(Box::new(n));
         }
     }
     for root in collect(
@@ -72,7 +72,7 @@ pub fn request_items(
         if op.kind == OpKind::BatchGetItem {
             for root in collect(cx, value, &|t| t == Typed::KeysAndAttributes, 0) {
                 if let Some(n) = keys_list(cx, root).and_then(|l| chunk_size(cx, l, 0)) {
-                    op.batch_size = Some(n);
+                    op.batch_size = Some(Box::new(n));
                 }
                 let mut child = fold_typed(cx, &op.file, root, OpKind::GetItem);
                 set_table(&mut child, &table, tspan);
@@ -81,7 +81,7 @@ pub fn request_items(
             }
         } else {
             if let Some(n) = chunk_size(cx, value, 0) {
-                op.batch_size = Some(n);
+                op.batch_size = Some(Box::new(n));
             }
             for root in collect(cx, value, &|t| t == Typed::WriteRequest, 0) {
                 let wrapper = fold_typed(cx, &op.file, root, op.kind);

@@ -123,10 +123,12 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
 /// of them made linking a large crate quadratic. Names are borrowed from the graph,
 /// or owned (`Box<str>`) by a copy the LSP keeps while the graph does not change.
 pub struct Callers<K> {
-    /// Name → the functions (file order) that call it.
-    calls: HashMap<K, Vec<(usize, usize)>>,
+    /// Name → the functions (file order) that call it: (file, function) as `u32`s,
+    /// one entry per call edge of the whole tree, which a link holds while it builds
+    /// every operation.
+    calls: HashMap<K, Vec<(u32, u32)>>,
     /// Name → the functions (file order) that call it inside a loop.
-    in_loops: HashMap<K, Vec<(usize, usize)>>,
+    in_loops: HashMap<K, Vec<(u32, u32)>>,
 }
 
 impl<'a> Callers<&'a str> {
@@ -144,13 +146,17 @@ impl Callers<Box<str>> {
 
 impl<K: Borrow<str> + Hash + Eq> Callers<K> {
     fn build<'a>(graphs: &[&'a [FnNode]], key: impl Fn(&'a str) -> K) -> Self {
-        let mut calls: HashMap<K, Vec<(usize, usize)>> = HashMap::new();
-        let mut in_loops: HashMap<K, Vec<(usize, usize)>> = HashMap::new();
+        let mut calls: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
+        let mut in_loops: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
         for (gi, g) in graphs.iter().enumerate() {
             for (ni, n) in g.iter().enumerate() {
                 if n.test || n.name.starts_with(ENTRY_PREFIX) {
                     continue;
                 }
+                // More than 4 billion files or functions in one file: not a tree.
+                let (Ok(gi), Ok(ni)) = (u32::try_from(gi), u32::try_from(ni)) else {
+                    continue;
+                };
                 for c in &n.calls {
                     match calls.get_mut(c.as_ref()) {
                         Some(v) => v.push((gi, ni)),
@@ -172,16 +178,20 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
                 }
             }
         }
+        // Grown by pushes: give back what the lists grew beyond their length.
+        for v in calls.values_mut().chain(in_loops.values_mut()) {
+            v.shrink_to_fit();
+        }
         Self { calls, in_loops }
     }
 
     /// The functions (in file order, each once) that call one of `names`.
-    fn of(map: &HashMap<K, Vec<(usize, usize)>>, names: &[&str]) -> Vec<(usize, usize)> {
+    fn of(map: &HashMap<K, Vec<(u32, u32)>>, names: &[&str]) -> Vec<(usize, usize)> {
         let mut out: Vec<(usize, usize)> = names
             .iter()
             .filter_map(|n| map.get(n))
             .flatten()
-            .copied()
+            .map(|&(g, n)| (g as usize, n as usize))
             .collect();
         out.sort_unstable();
         out.dedup();

@@ -183,7 +183,7 @@ pub fn fill(cx: &FileCx<'_>, call: Node<'_>, op: &mut Operation) {
             Slot::Projection => &mut op.projection,
             Slot::Update => &mut op.update,
         };
-        *target = Some(arg);
+        *target = Some(Box::new(arg));
     };
     match source(cx, recv, 0).unwrap_or(Source::Opaque) {
         Source::Visible(slots) => {

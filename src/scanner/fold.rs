@@ -728,12 +728,20 @@ fn apply(
                 op.index_span = Some(span(a));
             }
         }
-        Setter::KeyCondition => op.key_condition = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Filter => op.filter = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Condition => op.condition = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Projection => op.projection = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Update => op.update = first.map(|a| expr_arg(cx, a, conditional)),
-        Setter::Statement => op.statement = first.map(|a| expr_arg(cx, a, conditional)),
+        Setter::KeyCondition => {
+            op.key_condition = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Filter => op.filter = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new),
+        Setter::Condition => {
+            op.condition = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Projection => {
+            op.projection = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Update => op.update = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new),
+        Setter::Statement => {
+            op.statement = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
         Setter::Names => {
             let (entries, complete) = pairs(cx, &args, set);
             op.names_complete &= complete;
@@ -794,12 +802,12 @@ fn apply(
         }
         Setter::ConsistentRead => op.consistent_read = first.and_then(|a| bool_lit(cx, a)),
         Setter::ScanIndexForward => op.scan_index_forward = first.and_then(|a| bool_lit(cx, a)),
-        Setter::Limit => op.limit = first.map(|a| cx.value(a)),
+        Setter::Limit => op.limit = first.map(|a| Box::new(cx.value(a))),
         Setter::Select => {
             op.select = first.map(|a| select_name(last_segment(src.of(peel(a)))));
         }
         Setter::ExclusiveStartKey => op.exclusive_start_key = true,
-        Setter::TotalSegments => op.total_segments = first.map(|a| cx.value(a)),
+        Setter::TotalSegments => op.total_segments = first.map(|a| Box::new(cx.value(a))),
         Setter::Segment | Setter::Ignored | Setter::Terminal | Setter::Paginator => {}
         Setter::RequestItems => super::batch::request_items(cx, op, &args, set, conditional),
         Setter::TransactItems => super::batch::transact_items(cx, op, &args, set, conditional),
@@ -1078,18 +1086,18 @@ fn apply_value(cx: &FileCx<'_>, op: &mut Operation, s: Setter, value: Node<'_>) 
             op.index = Some(cx.name(value));
             op.index_span = Some(span(value));
         }
-        Setter::KeyCondition => op.key_condition = Some(expr_arg(cx, value, false)),
-        Setter::Filter => op.filter = Some(expr_arg(cx, value, false)),
-        Setter::Condition => op.condition = Some(expr_arg(cx, value, false)),
-        Setter::Projection => op.projection = Some(expr_arg(cx, value, false)),
-        Setter::Update => op.update = Some(expr_arg(cx, value, false)),
-        Setter::Statement => op.statement = Some(expr_arg(cx, value, false)),
+        Setter::KeyCondition => op.key_condition = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Filter => op.filter = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Condition => op.condition = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Projection => op.projection = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Update => op.update = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Statement => op.statement = Some(Box::new(expr_arg(cx, value, false))),
         Setter::ConsistentRead => op.consistent_read = bool_lit(cx, value),
         Setter::ScanIndexForward => op.scan_index_forward = bool_lit(cx, value),
-        Setter::Limit => op.limit = Some(cx.value(value)),
+        Setter::Limit => op.limit = Some(Box::new(cx.value(value))),
         Setter::Select => op.select = cx.string(value).value().map(str::to_string),
         Setter::ExclusiveStartKey => op.exclusive_start_key = true,
-        Setter::TotalSegments => op.total_segments = Some(cx.value(value)),
+        Setter::TotalSegments => op.total_segments = Some(Box::new(cx.value(value))),
         _ => {}
     }
 }

@@ -870,11 +870,31 @@ fn handler_after(src: &[u8], toks: &[Token], open: usize) -> Option<String> {
     last
 }
 
-/// Where a function sits in the crate, for the breadth-first search.
+/// Where a function sits in the crate, for the breadth-first search: (file, index in
+/// its file) as `u32`s, since the searches keep one per function or call edge of the
+/// whole tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FnId {
-    pub file: usize,
-    pub index: usize,
+    file: u32,
+    index: u32,
+}
+
+impl FnId {
+    /// Function `index` of file `file` (neither ever reaches 4 billion).
+    pub fn new(file: usize, index: usize) -> Self {
+        Self {
+            file: u32::try_from(file).unwrap_or(u32::MAX),
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+        }
+    }
+
+    pub fn file(self) -> usize {
+        self.file as usize
+    }
+
+    pub fn index(self) -> usize {
+        self.index as usize
+    }
 }
 
 /// Functions that only a one-off binary runs: each `main` that reaches no server start
@@ -897,10 +917,7 @@ pub fn one_off(files: &[&[FnNode]]) -> HashSet<FnId> {
                 f.main
                     && !f.test
                     && f.entry.is_none()
-                    && !reaches_server.contains(&FnId {
-                        file: fi,
-                        index: *i,
-                    })
+                    && !reaches_server.contains(&FnId::new(fi, *i))
             })
             .map(|(i, _)| i);
         let mut by_name: Option<HashMap<&str, Vec<usize>>> = None;
@@ -916,18 +933,12 @@ pub fn one_off(files: &[&[FnNode]]) -> HashSet<FnId> {
                 m
             });
             let mut queue = VecDeque::from([main]);
-            out.insert(FnId {
-                file: fi,
-                index: main,
-            });
+            out.insert(FnId::new(fi, main));
             while let Some(i) = queue.pop_front() {
                 let Some(n) = fns.get(i) else { continue };
                 for c in &n.calls {
                     for callee in by_name.get(c.as_ref()).into_iter().flatten() {
-                        if out.insert(FnId {
-                            file: fi,
-                            index: *callee,
-                        }) {
+                        if out.insert(FnId::new(fi, *callee)) {
                             queue.push_back(*callee);
                         }
                     }
@@ -946,7 +957,7 @@ fn reaches_server(files: &[&[FnNode]]) -> HashSet<FnId> {
     let mut out = HashSet::new();
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
-            let id = FnId { file: fi, index: i };
+            let id = FnId::new(fi, i);
             for c in &f.calls {
                 callers.entry(c.as_ref()).or_default().push(id);
             }
@@ -957,7 +968,7 @@ fn reaches_server(files: &[&[FnNode]]) -> HashSet<FnId> {
     }
     let mut expanded: HashSet<&str> = HashSet::new();
     while let Some(id) = queue.pop_front() {
-        let Some(f) = files.get(id.file).and_then(|fs| fs.get(id.index)) else {
+        let Some(f) = files.get(id.file()).and_then(|fs| fs.get(id.index())) else {
             continue;
         };
         // Tests and registrations are never reached by a call, so they lead nowhere.
@@ -982,7 +993,7 @@ fn callable_by_name<'a>(files: &[&'a [FnNode]]) -> HashMap<&'a str, Vec<FnId>> {
                 by_name
                     .entry(f.name.as_ref())
                     .or_default()
-                    .push(FnId { file: fi, index: i });
+                    .push(FnId::new(fi, i));
             }
         }
     }
@@ -1033,7 +1044,7 @@ pub fn reach(files: &[&[FnNode]]) -> Reached {
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
             if let (Some(reason), false) = (&f.entry, f.test) {
-                let id = FnId { file: fi, index: i };
+                let id = FnId::new(fi, i);
                 let r = reasons.len();
                 reasons.push(reason.clone());
                 parent.insert(id, (r, None));
@@ -1048,7 +1059,7 @@ pub fn reach(files: &[&[FnNode]]) -> Reached {
     let mut expanded: HashMap<&str, (bool, bool)> = HashMap::new();
     let mut delegating: HashMap<&str, Vec<FnId>> = HashMap::new();
     while let Some((id, reason)) = queue.pop_front() {
-        let Some(f) = files.get(id.file).and_then(|fs| fs.get(id.index)) else {
+        let Some(f) = files.get(id.file()).and_then(|fs| fs.get(id.index())) else {
             continue;
         };
         for c in &f.calls {
@@ -1062,8 +1073,8 @@ pub fn reach(files: &[&[FnNode]]) -> Reached {
                     .iter()
                     .filter(|d| {
                         files
-                            .get(d.file)
-                            .and_then(|fs| fs.get(d.index))
+                            .get(d.file())
+                            .and_then(|fs| fs.get(d.index()))
                             .is_some_and(|n| n.calls.binary_search_by(|x| (**x).cmp(c)).is_ok())
                     })
                     .copied()
@@ -1151,7 +1162,7 @@ mod tests {
         let shared = [node("write", &[])];
         let files: [&[FnNode]; 3] = [&tool, &server, &shared];
         let got = one_off(&files);
-        let want: HashSet<FnId> = [FnId { file: 0, index: 0 }, FnId { file: 0, index: 1 }].into();
+        let want: HashSet<FnId> = [FnId::new(0, 0), FnId::new(0, 1)].into();
         assert_eq!(
             got, want,
             "`write` is shared with a server and `unused` is not reached"
@@ -1167,6 +1178,6 @@ mod tests {
         files.extend(tools.iter().map(|t| t.as_slice()));
         let got = one_off(&files);
         assert_eq!(got.len(), 300);
-        assert!(got.iter().all(|id| id.file > 0 && id.index == 0));
+        assert!(got.iter().all(|id| id.file() > 0 && id.index() == 0));
     }
 }

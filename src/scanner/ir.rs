@@ -405,13 +405,15 @@ pub struct Operation {
     pub table_text: Option<String>,
     pub index: Option<Resolved>,
     pub index_span: Option<Span>,
-    pub key_condition: Option<ExprArg>,
-    pub filter: Option<ExprArg>,
-    pub condition: Option<ExprArg>,
-    pub projection: Option<ExprArg>,
-    pub update: Option<ExprArg>,
+    /// The expressions are boxed: a call sets one or two of the six, and inline they
+    /// were a quarter of every operation.
+    pub key_condition: Option<Box<ExprArg>>,
+    pub filter: Option<Box<ExprArg>>,
+    pub condition: Option<Box<ExprArg>>,
+    pub projection: Option<Box<ExprArg>>,
+    pub update: Option<Box<ExprArg>>,
     /// PartiQL statement of `ExecuteStatement`.
-    pub statement: Option<ExprArg>,
+    pub statement: Option<Box<ExprArg>>,
     /// `#name` → attribute name.
     pub names: IndexMap<String, NameArg>,
     /// `:value` → what is known of it.
@@ -427,7 +429,10 @@ pub struct Operation {
     /// The key of a GetItem/UpdateItem/DeleteItem (or BatchGet key list, merged).
     pub key: Option<AttrMap>,
     pub consistent_read: Option<bool>,
-    pub limit: Option<ValueInfo>,
+    /// Boxed, as `total_segments` and `batch_size`: most calls set none of them, and
+    /// inline they were a quarter of every operation (a 40,000-call file holds all
+    /// its operations at once).
+    pub limit: Option<Box<ValueInfo>>,
     pub scan_index_forward: Option<bool>,
     /// `Select` as DynamoDB spells it (`COUNT`, `ALL_ATTRIBUTES`, ...).
     pub select: Option<String>,
@@ -442,14 +447,14 @@ pub struct Operation {
     /// the first hold nothing the code reads.
     pub first_item_only: bool,
     /// `segment`/`total_segments` of a parallel Scan.
-    pub total_segments: Option<ValueInfo>,
+    pub total_segments: Option<Box<ValueInfo>>,
     /// Requests inside a batch or transaction, each with its own kind and table.
     pub children: Vec<Operation>,
     /// How many requests (keys, for a BatchGetItem) each call of a batch or
     /// transaction carries when its list maps one `chunks(n)`/`chunks_exact(n)`
     /// element one to one (`chunk.iter().map(..).collect()`): `n`, a literal or a
     /// constant. `children` then holds the one request the mapping builds.
-    pub batch_size: Option<ValueInfo>,
+    pub batch_size: Option<Box<ValueInfo>>,
     /// A typed request (`Put::builder()` .. `.build()`) folded from one chain that
     /// ends in `build()` and calls no method the scanner does not know: a parameter
     /// missing from `setters` is missing from the request (a transaction `Put` with no

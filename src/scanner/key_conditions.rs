@@ -124,12 +124,12 @@ pub fn apply(cx: &FileCx<'_>, op: &mut Operation, map: Node<'_>) {
     if parts.is_empty() {
         return;
     }
-    op.key_condition = Some(ExprArg {
+    op.key_condition = Some(Box::new(ExprArg {
         text: Resolved::literal(parts.join(" AND ")),
         span: span(map),
         literal_start: None,
         conditional: false,
-    });
+    }));
     op.names.extend(names);
     op.values.extend(values);
 }

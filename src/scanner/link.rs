@@ -313,10 +313,14 @@ pub(super) fn link_files(
         });
         reads[fi].extend(read);
     }
+    // What only building operations needed goes before they are sorted; the sort
+    // moves them in place (a stable `sort_by` would take half their size again).
+    drop(borrowed);
+    drop(fns_by_name);
     result.operations = ops;
     result
         .operations
-        .sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+        .sort_by_cached_key(|op| (op.file.clone(), op.span.start));
     result.problems.sort_by(|a, b| {
         (&a.file, a.span.map(|s| s.start)).cmp(&(&b.file, b.span.map(|s| s.start)))
     });
@@ -390,7 +394,7 @@ fn decide_heat(
     if node.test {
         op.context.cold.get_or_insert(ColdReason::Test);
     }
-    let id = FnId { file: fi, index };
+    let id = FnId::new(fi, index);
     // A request path wins: a helper a handler also calls is not one-off.
     if one_off.contains(&id) && !reached.contains(&id) {
         op.context.cold.get_or_insert(ColdReason::OneOffBinary);
@@ -402,8 +406,8 @@ fn decide_heat(
         let steps = chain
             .iter()
             .filter_map(|id| {
-                let n = graphs.get(id.file)?.get(id.index)?;
-                let f = files.get(id.file)?;
+                let n = graphs.get(id.file())?.get(id.index())?;
+                let f = files.get(id.file())?;
                 if n.name.starts_with(ENTRY_PREFIX) {
                     return None;
                 }

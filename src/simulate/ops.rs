@@ -115,7 +115,7 @@ fn plan(model: &Model, op: &Operation, with_filter: bool) -> Result<ReadPlan, Sk
                 })
             })
             .collect(),
-        OpKind::Query => leaves(op, op.key_condition.as_ref(), "key condition")?,
+        OpKind::Query => leaves(op, op.key_condition.as_deref(), "key condition")?,
         _ => Vec::new(),
     };
     for leaf in keys {
@@ -146,7 +146,7 @@ fn plan(model: &Model, op: &Operation, with_filter: bool) -> Result<ReadPlan, Sk
         return Err(SkipReason::NoPartitionKey(pk.to_string()));
     }
     let filter = if with_filter {
-        op.filter.as_ref()
+        op.filter.as_deref()
     } else {
         None
     };
