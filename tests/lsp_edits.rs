@@ -2,8 +2,9 @@
 //! reused when an edit leaves what a file offers the others unchanged) must find
 //! exactly what a check from scratch finds. Random edits to the files of
 //! `test-fixtures/_lsp-edits/` (calls whose table, heat and loops come from other
-//! files, builders returned to and finished by callers), each followed by an
-//! incremental analysis and a full one of the same texts.
+//! files, builders returned to and finished by callers, a table-name parameter
+//! followed through two calls to what they pass), each followed by an incremental
+//! analysis and a full one of the same texts.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
@@ -51,6 +52,8 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => Just("}".to_string()),
         1 => Just("\"".to_string()),
         1 => Just(String::new()),
+        // A function added (or, with `remove`, a few characters of one cut).
+        1 => Just("\nfn added(t: &str) -> usize { tally(t) }\n".to_string()),
     ];
     (0..FILES.len(), any::<usize>(), 0usize..3, text).prop_map(|(file, at, remove, text)| Edit {
         file,
@@ -118,7 +121,8 @@ proptest! {
 
 /// The edits above do take the incremental path: a new line in a comment (every
 /// function after it moves, and so do the hot chain and the loop that calls in other
-/// files cite) and a character in a body.
+/// files cite), a character in a body, and a call's argument that a parameter in
+/// another file is followed to (the files that read it are linked again).
 #[test]
 fn an_edit_inside_a_comment_or_body_reuses_the_link() {
     let root = root();
@@ -136,6 +140,14 @@ fn an_edit_inside_a_comment_or_body_reuses_the_link() {
         (
             "src/handlers.rs",
             handlers.replacen("//! Request handlers.", "//! Request\n//! handlers.", 1),
+        ),
+        (
+            "src/handlers.rs",
+            handlers.replacen("(&client, \"Orders\")", "(&client, \"Ordres\")", 1),
+        ),
+        (
+            "src/handlers.rs",
+            handlers.replacen("let mut n = 0;", "let mut nx = 0;", 1),
         ),
     ] {
         let mut project = Project::new(root.join("dynalint.toml"), None);

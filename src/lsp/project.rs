@@ -17,7 +17,7 @@ use crate::infer;
 use crate::model::import::{self, Imported};
 use crate::model::{self, Model, ModelProblem};
 use crate::rules::RuleSelection;
-use crate::scanner::{self, FileIndex, LinkState, ScanSettings};
+use crate::scanner::{self, FileIndex, LastParse, LinkState, ScanSettings};
 use crate::source::{FilePath, SourceFile};
 use crate::workspace;
 
@@ -53,6 +53,9 @@ pub struct Project {
     /// Each file's scanner index with the text it was made from: an edit re-indexes
     /// one file, and only the cross-file link runs over all of them.
     indexes: HashMap<FilePath, (Arc<str>, Arc<FileIndex>)>,
+    /// The last parse of each file being edited (a few), which the next edit's parse
+    /// reuses.
+    parses: HashMap<FilePath, LastParse>,
     /// The settings the indexes were made with; other settings invalidate them.
     indexed_with: Option<(Vec<String>, Vec<String>)>,
     /// Rule findings of unchanged calls, reused across runs.
@@ -101,6 +104,7 @@ impl Project {
             exclude: GlobSet::empty(),
             snapshot: None,
             indexes: HashMap::new(),
+            parses: HashMap::new(),
             indexed_with: None,
             rule_cache: RuleCache::new(),
             link_state: LinkState::new(),
@@ -316,22 +320,33 @@ impl Project {
         let key = (settings.hot_paths.clone(), settings.cold_paths.clone());
         if self.indexed_with.as_ref() != Some(&key) {
             self.indexes.clear();
+            self.parses.clear();
             self.indexed_with = Some(key);
         }
-        let cache = &self.indexes;
-        let indexed: Vec<Result<Arc<FileIndex>, String>> = files
+        let (cache, parses) = (&self.indexes, &self.parses);
+        type Indexed = (Arc<FileIndex>, Option<LastParse>);
+        let indexed: Vec<Result<Indexed, String>> = files
             .par_iter()
             .map(|f| {
-                if let Some((text, index)) = cache.get(&f.path) {
+                let before = cache.get(&f.path);
+                if let Some((text, index)) = before {
                     if Arc::ptr_eq(text, &f.text) || **text == *f.text {
-                        return Ok(Arc::clone(index));
+                        return Ok((Arc::clone(index), None));
                     }
                 }
                 catch_unwind(AssertUnwindSafe(|| {
                     if let Some(hook) = hook {
                         hook(f);
                     }
-                    Arc::new(scanner::index_file(f, &settings))
+                    // A file indexed before is being edited: its parse is kept for
+                    // the next edit to reuse.
+                    if before.is_some() {
+                        let last = parses.get(&f.path);
+                        let (index, parse) = scanner::index_file_again(f, &settings, last);
+                        (Arc::new(index), parse)
+                    } else {
+                        (Arc::new(scanner::index_file(f, &settings)), None)
+                    }
                 }))
                 .map_err(|p| panic_message(p.as_ref()))
             })
@@ -340,9 +355,13 @@ impl Project {
         let mut healthy_files = Vec::with_capacity(files.len());
         let mut indexes = Vec::with_capacity(files.len());
         let mut fresh = HashMap::with_capacity(files.len());
+        let mut parsed: HashMap<FilePath, LastParse> = HashMap::new();
         for (f, r) in files.iter().zip(indexed) {
             match r {
-                Ok(index) => {
+                Ok((index, parse)) => {
+                    if let Some(p) = parse {
+                        parsed.insert(f.path.clone(), p);
+                    }
                     fresh.insert(f.path.clone(), (Arc::clone(&f.text), Arc::clone(&index)));
                     indexes.push(index);
                     healthy_files.push(f.clone());
@@ -353,6 +372,19 @@ impl Project {
                 }),
             }
         }
+        // The parses of files edited before and unchanged since stay valid; a few
+        // files' are kept.
+        const KEPT_PARSES: usize = 8;
+        if parsed.len() < KEPT_PARSES {
+            for (path, p) in std::mem::take(&mut self.parses) {
+                let same = self.indexes.get(&path).zip(fresh.get(&path));
+                let unchanged = same.is_some_and(|((_, a), (_, b))| Arc::ptr_eq(a, b));
+                if unchanged && parsed.len() < KEPT_PARSES {
+                    parsed.entry(path).or_insert(p);
+                }
+            }
+        }
+        self.parses = parsed;
         self.indexes = fresh;
         let selection = RuleSelection::default();
         let rule_cache = &mut self.rule_cache;

@@ -13,7 +13,7 @@ use super::ir::{Operation, Resolved, ScanProblem};
 use super::items::{struct_defs, StructDef};
 use super::lex::{shadow_text, tokenize, Tok, Token};
 use super::names::{intern, intern_path, Name, Path};
-use super::parse::{kind, parse};
+use super::parse::{kind, parse_reusing, LastParse};
 use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
 use super::sdk::{GENERATED_HEADER, MARKERS};
@@ -264,6 +264,28 @@ pub fn index_source(
     settings: &ScanSettings,
     force_parse: bool,
 ) -> FileIndex {
+    index_reusing(path, source, settings, force_parse, None).0
+}
+
+/// [`index_file`] of an edited file, reusing the parse of its version before (see
+/// [`LastParse`]); gives this version's parse, for the next edit.
+pub fn index_file_again(
+    file: &SourceFile,
+    settings: &ScanSettings,
+    last: Option<&LastParse>,
+) -> (FileIndex, Option<LastParse>) {
+    index_reusing(&file.path, &file.text, settings, false, Some(last))
+}
+
+/// [`index_source`]; with `reuse`, the parse is that of the last version (when there
+/// is one), and this one's is given back.
+fn index_reusing(
+    path: &FilePath,
+    source: &Arc<str>,
+    settings: &ScanSettings,
+    force_parse: bool,
+    reuse: Option<Option<&LastParse>>,
+) -> (FileIndex, Option<LastParse>) {
     let _ = settings;
     let text: &str = source;
     let bytes = text.as_bytes();
@@ -297,7 +319,7 @@ pub fn index_source(
             span: None,
             message: crate::workspace::too_large_message(bytes.len() as u64),
         });
-        return idx;
+        return (idx, None);
     }
     let tokens = tokenize(bytes);
     idx.fns = lexical_graph(bytes, &tokens);
@@ -309,7 +331,7 @@ pub fn index_source(
         shadow_text(bytes, &tokens)
     } else if idx.generated {
         // The SDK's own code: its calls are in the graph; nothing else is needed.
-        return idx;
+        return (idx, None);
     } else {
         idx.chained = chained_calls(bytes, &tokens);
         if !idx.chained.is_empty() {
@@ -317,16 +339,16 @@ pub fn index_source(
         }
         match super::sparse::item_text(bytes, &tokens) {
             Some(t) => t,
-            None => return idx,
+            None => return (idx, None),
         }
     };
-    let Some(tree) = parse(&parse_text) else {
+    let Some(tree) = parse_reusing(&parse_text, reuse.flatten()) else {
         idx.problems.push(ScanProblem {
             file: path.clone(),
             span: None,
             message: "the parser gave up on this file".to_string(),
         });
-        return idx;
+        return (idx, None);
     };
     let root = tree.root_node();
     let (parents, nodes, truncated) = super::syntax::parent_map(root);
@@ -385,7 +407,8 @@ pub fn index_source(
     idx.structs = struct_defs(src, &by_kind.structs);
     idx.refs = cx.refs.into_inner();
     shrink(&mut idx);
-    idx
+    let kept = reuse.map(|_| LastParse::new(parse_text, tree));
+    (idx, kept)
 }
 
 /// The nodes each pass after the fold reads, by kind, in the file's order: one look at

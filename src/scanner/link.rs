@@ -22,8 +22,9 @@ use super::ir::{
     ValueInfo,
 };
 use super::items::{serialise, StructDef};
-use super::names::Name;
+use super::names::{intern, Name};
 use super::resolve::{count_between, PendingRef, RefKind, PENDING};
+use super::returns::FnReturn;
 use super::tables::Tables;
 use super::{ScanResult, ScanSettings};
 use crate::source::Span;
@@ -35,9 +36,9 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     let mut result = match parse_skipped_callers(files, settings) {
         Some((completed, reparsed)) => {
             stats.reparsed = reparsed;
-            link_files(&completed, &Tables::new(&completed), settings, None).result
+            link_files(&completed, &Tables::new(&completed), settings, None, false).result
         }
-        None => link_files(files, &Tables::new(files), settings, None).result,
+        None => link_files(files, &Tables::new(files), settings, None, false).result,
     };
     stats.operations = result.operations.len();
     stats.link = started.elapsed();
@@ -136,6 +137,9 @@ pub(super) struct Linked {
     pub tables: Vec<Vec<super::create_table::TableDecl>>,
     /// Computed by a whole link; a partial one was given them.
     pub graph: Option<GraphFacts>,
+    /// For each linked file (when tracked): the functions whose calls' arguments its
+    /// operations and tables were read from.
+    pub reads: Vec<Reads>,
 }
 
 /// [`link`] once every file that can hold a request has been parsed. With `only`, the
@@ -146,11 +150,13 @@ pub(super) fn link_files(
     tables: &Tables,
     settings: &ScanSettings,
     only: Option<(&HashSet<usize>, &GraphFacts)>,
+    track: bool,
 ) -> Linked {
     let mut result = ScanResult::default();
     let mut decls: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
+    let mut reads: Vec<Reads> = vec![Reads::new(); files.len()];
     let wanted = |fi: usize| only.is_none_or(|(set, _)| set.contains(&fi));
-    let linker = Linker::new(files, tables);
+    let linker = Linker::new(files, tables, track);
     let mut glob_problems = Vec::new();
     let cold_globs = globs(&settings.cold_paths, &mut glob_problems);
     // The entries hot-paths globs and handler macros make count only for the graph's
@@ -177,6 +183,7 @@ pub(super) fn link_files(
             result,
             tables: decls,
             graph: None,
+            reads,
         };
     };
     let (reached, one_off) = (&graph.reached, &graph.one_off);
@@ -260,45 +267,51 @@ pub(super) fn link_files(
         }
         result.problems.extend(f.problems.iter().cloned());
         let cold_glob = glob_match(cold_globs.as_ref(), &f.path, settings.root.as_deref());
-        // A chain on a helper's returned builder: the helper's setters, then ours.
-        for (op, escape, helper) in &f.helper_calls {
-            for (tf, ti) in tables.returned.get(helper.as_str()).into_iter().flatten() {
-                let mut base = files[*tf].ops[*ti].0.clone();
-                linker.resolve_op(*tf, &mut base, 0);
+        let ((), read) = linker.tracked(|| {
+            // A chain on a helper's returned builder: the helper's setters, then ours.
+            for (op, escape, helper) in &f.helper_calls {
+                for (tf, ti) in tables.returned.get(helper.as_str()).into_iter().flatten() {
+                    let mut base = files[*tf].ops[*ti].0.clone();
+                    linker.resolve_op(*tf, &mut base, 0);
+                    let mut op = op.clone();
+                    linker.resolve_op(fi, &mut op, 0);
+                    op.kind = base.kind;
+                    op.method_span = if base.file == op.file {
+                        base.method_span
+                    } else {
+                        op.method_span
+                    };
+                    let other = base.file != op.file;
+                    overlay(&mut op, &base, other);
+                    finish(&mut op, escape, fi, cold_glob.as_deref());
+                    ops.push(op);
+                }
+            }
+            for (op, escape) in &f.ops {
+                // A helper's own builder is reported only where no caller continues it.
+                let continued = matches!(escape, Escape::Returned { function }
+                if tables.continued.contains_key(function.as_str()));
+                if continued {
+                    continue;
+                }
                 let mut op = op.clone();
                 linker.resolve_op(fi, &mut op, 0);
-                op.kind = base.kind;
-                op.method_span = if base.file == op.file {
-                    base.method_span
-                } else {
-                    op.method_span
-                };
-                let other = base.file != op.file;
-                overlay(&mut op, &base, other);
                 finish(&mut op, escape, fi, cold_glob.as_deref());
                 ops.push(op);
             }
-        }
-        for (op, escape) in &f.ops {
-            // A helper's own builder is reported only where no caller continues it.
-            let continued = matches!(escape, Escape::Returned { function }
-                if tables.continued.contains_key(function.as_str()));
-            if continued {
-                continue;
-            }
-            let mut op = op.clone();
-            linker.resolve_op(fi, &mut op, 0);
-            finish(&mut op, escape, fi, cold_glob.as_deref());
-            ops.push(op);
-        }
+        });
+        reads[fi] = read;
     }
     for (fi, f) in files.iter().enumerate().filter(|(fi, _)| wanted(*fi)) {
-        for d in &f.tables {
-            let mut d = d.clone();
-            linker.resolve_decl(fi, &mut d);
-            result.tables.push(d.clone());
-            decls[fi].push(d);
-        }
+        let ((), read) = linker.tracked(|| {
+            for d in &f.tables {
+                let mut d = d.clone();
+                linker.resolve_decl(fi, &mut d);
+                result.tables.push(d.clone());
+                decls[fi].push(d);
+            }
+        });
+        reads[fi].extend(read);
     }
     // What only building operations needed goes before they are sorted; the sort
     // moves them in place (a stable `sort_by` would take half their size again).
@@ -315,6 +328,7 @@ pub(super) fn link_files(
         result,
         tables: decls,
         graph: computed,
+        reads,
     }
 }
 
@@ -542,22 +556,55 @@ struct Linker<'a> {
     /// `create_table` that names no table otherwise (a test helper's table is the
     /// one the tests use).
     tests_count: std::cell::Cell<bool>,
+    /// When asked for: a stack of the functions whose calls' arguments what is being
+    /// linked read (through parameters it follows), innermost last.
+    reads: Option<RefCell<Vec<Reads>>>,
 }
 
+/// The functions whose calls' arguments (`ArgSite`s) a result was read from: an edit
+/// that changes what those calls pass changes it.
+pub(super) type Reads = HashSet<Name>;
+
 type ParamKey = (Name, usize, usize, Option<Name>, usize, Name, bool);
-type ParamResults = HashMap<ParamKey, Option<Resolved>>;
+type ParamResults = HashMap<ParamKey, Option<(Resolved, Reads)>>;
 
 /// Linked function results by (file, index into its `returns`).
-type FnResults = HashMap<(usize, usize), Option<(Resolved, ValueInfo)>>;
+type FnResults = HashMap<(usize, usize), Option<(Resolved, ValueInfo, Reads)>>;
 
 impl<'a> Linker<'a> {
-    fn new(files: &'a [Arc<FileIndex>], tables: &'a Tables) -> Self {
+    fn new(files: &'a [Arc<FileIndex>], tables: &'a Tables, track: bool) -> Self {
         Self {
             files,
             tables,
             fn_results: RefCell::new(HashMap::new()),
             param_results: RefCell::new(HashMap::new()),
             tests_count: std::cell::Cell::new(false),
+            reads: track.then(|| RefCell::new(Vec::new())),
+        }
+    }
+
+    /// Runs `f`, and says which functions' calls it read the arguments of (when
+    /// tracking); what it read, what encloses it read too.
+    fn tracked<R>(&self, f: impl FnOnce() -> R) -> (R, Reads) {
+        let Some(stack) = &self.reads else {
+            return (f(), Reads::new());
+        };
+        stack.borrow_mut().push(Reads::new());
+        let r = f();
+        let mut stack = stack.borrow_mut();
+        let mine = stack.pop().unwrap_or_default();
+        if let Some(outer) = stack.last_mut() {
+            outer.extend(mine.iter().cloned());
+        }
+        (r, mine)
+    }
+
+    /// Notes that what is being linked read the arguments of calls of `names`.
+    fn read<'n>(&self, names: impl IntoIterator<Item = &'n Name>) {
+        if let Some(stack) = &self.reads {
+            if let Some(top) = stack.borrow_mut().last_mut() {
+                top.extend(names.into_iter().cloned());
+            }
         }
     }
 
@@ -863,19 +910,29 @@ impl<'a> Linker<'a> {
                     pr.text.clone(),
                     self.tests_count.get(),
                 );
-                if let Some(known) = self.param_results.borrow().get(&key) {
-                    return known.clone().unwrap_or_else(|| {
-                        Resolved::unknown(format!(
+                let name = self.reads.as_ref().map(|_| intern(function));
+                let known = self.param_results.borrow().get(&key).cloned();
+                if let Some(known) = known {
+                    self.read(&name);
+                    return match known {
+                        Some((value, reads)) => {
+                            self.read(&reads);
+                            value
+                        }
+                        None => Resolved::unknown(format!(
                             "`{}` is a parameter whose value depends on itself",
                             pr.text
-                        ))
-                    });
+                        )),
+                    };
                 }
                 self.param_results.borrow_mut().insert(key.clone(), None);
-                let value = self.param_value(fi, pr, function, *index, depth);
+                let (value, reads) = self.tracked(|| {
+                    self.read(&name);
+                    self.param_value(fi, pr, function, *index, depth)
+                });
                 self.param_results
                     .borrow_mut()
-                    .insert(key, Some(value.clone()));
+                    .insert(key, Some((value.clone(), reads)));
                 value
             }
             RefKind::Count {
@@ -981,8 +1038,12 @@ impl<'a> Linker<'a> {
         };
         let name = f.path.last().map_or("?", |n| &**n);
         let at = Span::new(0, 0);
-        match self.fn_results.borrow().get(&(cf, ri)) {
-            Some(Some(done)) => return done.clone(),
+        let known = self.fn_results.borrow().get(&(cf, ri)).cloned();
+        match known {
+            Some(Some((r, v, reads))) => {
+                self.read(&reads);
+                return (r, v);
+            }
             Some(None) => {
                 let r = Resolved::unknown(format!(
                     "`{name}` calls itself; dynalint does not follow recursion"
@@ -1002,6 +1063,17 @@ impl<'a> Linker<'a> {
             return (r, v);
         }
         self.fn_results.borrow_mut().insert((cf, ri), None);
+        let (done, reads) = self.tracked(|| self.fn_result_of(f, depth, cf));
+        self.fn_results
+            .borrow_mut()
+            .insert((cf, ri), Some((done.0.clone(), done.1.clone(), reads)));
+        done
+    }
+
+    /// [`Linker::fn_result`] once neither known nor being resolved.
+    fn fn_result_of(&self, f: &FnReturn, depth: usize, cf: usize) -> (Resolved, ValueInfo) {
+        let name = f.path.last().map_or("?", |n| &**n);
+        let at = Span::new(0, 0);
         let strings: Vec<Resolved> = f
             .strings
             .iter()
@@ -1053,11 +1125,7 @@ impl<'a> Linker<'a> {
                 v
             }
         };
-        let done = (result, value);
-        self.fn_results
-            .borrow_mut()
-            .insert((cf, ri), Some(done.clone()));
-        done
+        (result, value)
     }
 
     /// The item or key map a crate function returns, when it has one return path and

@@ -78,6 +78,7 @@ use rayon::prelude::*;
 pub use create_table::TableDecl;
 pub use index::{may_call_dynamodb, module_of, FileIndex};
 pub use ir::*;
+pub use parse::LastParse;
 pub use relink::LinkState;
 pub use stats::ScanStats;
 
@@ -138,6 +139,16 @@ pub struct ScanResult {
 /// The per-file phase: what one file says, independent of every other file.
 pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
     index::index_file(file, settings)
+}
+
+/// [`index_file`] of an edited file, reusing the parse of its version before
+/// (`last`, from the previous call); gives this version's parse, for the next edit.
+pub fn index_file_again(
+    file: &SourceFile,
+    settings: &ScanSettings,
+    last: Option<&LastParse>,
+) -> (FileIndex, Option<LastParse>) {
+    index::index_file_again(file, settings, last)
 }
 
 /// [`index::index_file_lean`]: the per-file phase keeping only what the link needs when

@@ -21,8 +21,9 @@ use super::create_table::TableDecl;
 use super::fold::Escape;
 use super::index::FileIndex;
 use super::ir::{CallStep, Operation, ScanProblem};
-use super::link::GraphFacts;
 use super::link::{link_files, parse_if_chained, parse_skipped_callers};
+use super::link::{GraphFacts, Reads};
+use super::names::{intern, Name};
 use super::tables::Tables;
 use super::{ScanResult, ScanSettings, ScanStats};
 use crate::source::Span;
@@ -43,9 +44,12 @@ struct Last {
     graph: GraphFacts,
     /// Every file's entries by name, brought up to date file by file.
     lookups: Tables,
-    /// The functions some file's references follow the parameters of: only calls of
-    /// these pass anything another file reads (`ArgSite`s of other calls are inert).
-    followed: HashSet<String>,
+    /// For each file, the functions whose calls' arguments its operations and tables
+    /// were read from (through parameters they follow).
+    reads: Vec<Reads>,
+    /// Every function in `reads` (and some that no longer are): only what calls of
+    /// these pass is read by anyone (`ArgSite`s of other calls are inert).
+    read_any: Reads,
     operations: Vec<Operation>,
     problems: Vec<ScanProblem>,
     tables: Vec<Vec<TableDecl>>,
@@ -81,12 +85,13 @@ impl LinkState {
             let (completed, _) =
                 parse_skipped_callers(files, settings).unwrap_or_else(|| (files.to_vec(), 0));
             let lookups = Tables::new(&completed);
-            let linked = link_files(&completed, &lookups, settings, None);
+            let linked = link_files(&completed, &lookups, settings, None, true);
             if let Some(graph) = linked.graph {
                 self.last = Some(Last {
                     lookups,
                     settings: key,
-                    followed: completed.iter().flat_map(|f| followed(f)).collect(),
+                    read_any: linked.reads.iter().flatten().cloned().collect(),
+                    reads: linked.reads,
                     inputs: files.to_vec(),
                     completed,
                     graph,
@@ -146,12 +151,21 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
     };
     let old = &last.completed[fi];
     // A parameter the edit starts following is the edited file's own reference: its
-    // calls are linked again anyway; what other files read is unchanged.
-    if link_facts(old, &last.followed) != link_facts(&fresh, &last.followed) {
+    // calls are linked again anyway.
+    if link_facts(old) != link_facts(&fresh) {
         return None;
     }
     let moved = moved_spans(old, &fresh)?;
-    let relinked = dependents(&last.completed, old, fi);
+    let mut relinked = dependents(&last.completed, old, fi);
+    // What the edited file's calls pass: the files that read it are linked again.
+    let passed = changed_calls(old, &fresh, &last.read_any);
+    if !passed.is_empty() {
+        for (i, reads) in last.reads.iter().enumerate() {
+            if reads.iter().any(|n| passed.contains(n)) {
+                relinked.insert(i);
+            }
+        }
+    }
 
     last.graph.keep_callers(&last.completed);
     let mut completed = last.completed.clone();
@@ -162,6 +176,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
         &last.lookups,
         settings,
         Some((&relinked, &last.graph)),
+        true,
     );
     let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*completed[*i].path).collect();
     let changed_path = Arc::clone(&completed[fi].path);
@@ -193,9 +208,13 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
             tables[i] = t;
         }
     }
-    // Stale names only make the next comparison stricter.
-    let newly: Vec<String> = followed(&completed[fi]).collect();
-    last.followed.extend(newly);
+    for i in &relinked {
+        if let (Some(slot), Some(read)) = (last.reads.get_mut(*i), part.reads.get(*i)) {
+            // Names no longer read only make the next comparison wider.
+            last.read_any.extend(read.iter().cloned());
+            *slot = read.clone();
+        }
+    }
     last.inputs = files.to_vec();
     last.completed = completed;
     last.operations = operations;
@@ -208,7 +227,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
 /// index counts unless it is the file's own output, so a field added to
 /// [`FileIndex`] later is compared without anyone remembering to. Positions are
 /// `Span`s; an offset kept in another form stays in, which only makes a reuse rarer.
-fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
+fn link_facts(f: &FileIndex) -> String {
     let FileIndex {
         path,
         module,
@@ -226,7 +245,7 @@ fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
         structs,
         returns,
         once_sets,
-        arg_sites,
+        arg_sites: _,
         fns,
         problems: _,
         chained,
@@ -238,14 +257,10 @@ fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
         .filter(|(_, e)| matches!(e, Escape::Returned { .. }))
         .collect();
     let continued: Vec<&String> = helper_calls.iter().map(|(_, _, h)| h).collect();
-    let arg_sites: Vec<_> = arg_sites
-        .iter()
-        .filter(|a| followed.contains(&*a.callee))
-        .collect();
     let text = format!(
         "{path:?}{module:?}{candidate:?}{generated:?}{returned:?}{templates:?}{continued:?}\
          {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
-         {once_sets:?}{arg_sites:?}{fns:?}{chained:?}{ctors:?}"
+         {once_sets:?}{fns:?}{chained:?}{ctors:?}"
     );
     let mut out = without_spans(&with_refs(&text, refs));
     // The maps a function returns are copied into callers with spans one level deep
@@ -255,19 +270,24 @@ fn link_facts(f: &FileIndex, followed: &HashSet<String>) -> String {
     out
 }
 
-/// The functions whose parameters `f`'s references follow.
-fn followed(f: &FileIndex) -> impl Iterator<Item = String> + '_ {
-    use super::resolve::RefKind;
-    f.refs.iter().filter_map(|r| {
-        let mut kind = &r.kind;
-        while let RefKind::Count { high, .. } = kind {
-            kind = high;
+/// The functions (of those some file reads the calls of) whose calls in the edited
+/// file pass something else now, positions left out.
+fn changed_calls(old: &FileIndex, new: &FileIndex, read: &Reads) -> HashSet<Name> {
+    fn passed<'f>(f: &'f FileIndex, read: &Reads) -> HashMap<&'f str, Vec<String>> {
+        let mut by_callee: HashMap<&str, Vec<String>> = HashMap::new();
+        for a in f.arg_sites.iter().filter(|a| read.contains(&*a.callee)) {
+            let text = without_spans(&with_refs(&format!("{a:?}"), &f.refs));
+            by_callee.entry(&*a.callee).or_default().push(text);
         }
-        match kind {
-            RefKind::Param { function, .. } => Some(function.to_string()),
-            _ => None,
-        }
-    })
+        by_callee
+    }
+    let (before, after) = (passed(old, read), passed(new, read));
+    before
+        .keys()
+        .chain(after.keys())
+        .filter(|k| before.get(*k) != after.get(*k))
+        .map(|k| intern(k))
+        .collect()
 }
 
 /// Each pending reference (`\0pending:3`, a number into the file's `refs`) written
@@ -426,10 +446,7 @@ mod tests {
 
     fn facts(text: &str) -> String {
         let f = SourceFile::new("src/repo.rs", text);
-        link_facts(
-            &super::super::index_file(&f, &ScanSettings::default()),
-            &HashSet::new(),
-        )
+        link_facts(&super::super::index_file(&f, &ScanSettings::default()))
     }
 
     #[test]

@@ -11,7 +11,8 @@ async fn main() {
     let app = Router::new()
         .route("/orders", get(handlers::list_orders))
         .route("/open", get(handlers::open_orders))
-        .route("/users", get(handlers::users));
+        .route("/users", get(handlers::users))
+        .route("/audit", get(handlers::audit));
     let listener = tokio::net::TcpListener::bind("0.0.0.0:3000").await.unwrap();
     axum::serve(listener, app).await.unwrap();
 }

@@ -79,3 +79,9 @@ pub async fn filtered(q: QueryFluentBuilder) -> usize {
         .unwrap();
     out.count() as usize
 }
+
+/// Counts a table's items: which table is what the callers pass.
+pub async fn count_in(client: &Client, table: &str) -> usize {
+    let out = client.scan().table_name(table).send().await.unwrap();
+    out.count() as usize
+}
