@@ -555,14 +555,7 @@ impl<'a> FileCx<'a> {
                 // `write!(s, ..)`, `&mut s` handed to a function: changed in ways the
                 // scanner does not follow.
                 "macro_invocation" => {
-                    let first_arg = src.of(n).split_once('(').map(|(_, rest)| {
-                        rest.split(',')
-                            .next()
-                            .unwrap_or("")
-                            .trim()
-                            .trim_start_matches("&mut ")
-                    });
-                    if first_arg == Some(name) {
+                    if macro_first_arg(src.of(n)) == Some(name) {
                         return Resolved::unknown(format!(
                             "`{name}` is written to by a macro dynalint does not expand"
                         ));
@@ -1628,6 +1621,18 @@ fn short(s: &str) -> String {
     }
 }
 
+/// The first argument of a macro call's text (`write!(&mut s, ..)` -> `s`): the local
+/// a `write!`-style macro changes.
+fn macro_first_arg(text: &str) -> Option<&str> {
+    text.split_once('(').map(|(_, rest)| {
+        rest.split(',')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_start_matches("&mut ")
+    })
+}
+
 /// Whether a node the walk of [`FileCx::apply_pushes`] acts on lies in `from..to` of
 /// `block`: each holds a node spelled `name`, so only the nodes around the places the
 /// text spells it are looked at, from there up to the block, instead of walking
@@ -1636,16 +1641,7 @@ fn changed_in_tree(src: Src<'_>, block: Node<'_>, from: usize, to: usize, name: 
     let named = |n: Option<Node<'_>>| n.is_some_and(|n| src.of(n) == name);
     let changes = |n: Node<'_>| match n.kind() {
         "compound_assignment_expr" | "assignment_expression" => named(field(n, "left")),
-        "macro_invocation" => {
-            let first_arg = src.of(n).split_once('(').map(|(_, rest)| {
-                rest.split(',')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .trim_start_matches("&mut ")
-            });
-            first_arg == Some(name)
-        }
+        "macro_invocation" => macro_first_arg(src.of(n)) == Some(name),
         "reference_expression" => {
             src.of(n).starts_with("&mut") && named(named_children(n).last().copied())
         }
