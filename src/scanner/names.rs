@@ -4,8 +4,15 @@
 //! reference-counted pointer (16 bytes), replaces an owned `String` per occurrence.
 //! The same goes for paths: module paths and the paths references write.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// The sets' hasher: names are short identifiers, looked up once per occurrence in
+/// every file of a tree, where SipHash cost more than the lookups. A name is no
+/// secret, and a hash flood through crafted identifiers would only slow the one run
+/// that reads them; foldhash still seeds each process's hasher at random.
+type Hasher = foldhash::fast::RandomState;
 
 /// A name in the call graph, shared with every other occurrence of it.
 pub type Name = Arc<str>;
@@ -13,7 +20,26 @@ pub type Name = Arc<str>;
 /// The one shared copy of `s`. Names are never freed: a process sees a bounded
 /// vocabulary of identifiers (the LSP's grows only by names typed).
 pub fn intern(s: &str) -> Name {
-    static NAMES: OnceLock<Mutex<HashSet<Name>>> = OnceLock::new();
+    thread_local! {
+        /// This thread's names: every scanning thread looks up the same few thousand
+        /// names over and over, and finds them here without taking the shared lock.
+        /// It holds only copies of the shared set's pointers, so any two threads
+        /// still give the same copy of a name.
+        static SEEN: RefCell<HashSet<Name, Hasher>> = RefCell::default();
+    }
+    SEEN.with(|seen| {
+        if let Some(n) = seen.borrow().get(s) {
+            return Arc::clone(n);
+        }
+        let n = intern_shared(s);
+        seen.borrow_mut().insert(Arc::clone(&n));
+        n
+    })
+}
+
+/// The shared set behind [`intern`]'s per-thread ones.
+fn intern_shared(s: &str) -> Name {
+    static NAMES: OnceLock<Mutex<HashSet<Name, Hasher>>> = OnceLock::new();
     let mut names = NAMES
         .get_or_init(Default::default)
         .lock()
@@ -32,7 +58,7 @@ pub type Path = Arc<[Name]>;
 
 /// The one shared copy of the path `segments`.
 pub fn intern_path<S: AsRef<str>>(segments: &[S]) -> Path {
-    static PATHS: OnceLock<Mutex<HashSet<Path>>> = OnceLock::new();
+    static PATHS: OnceLock<Mutex<HashSet<Path, Hasher>>> = OnceLock::new();
     let names: Vec<Name> = segments.iter().map(|s| intern(s.as_ref())).collect();
     let mut paths = PATHS
         .get_or_init(Default::default)
