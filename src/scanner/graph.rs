@@ -94,7 +94,8 @@ enum Frame {
 
 /// Functions and calls of one file, from its tokens.
 pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
-    let text = |t: &Token| String::from_utf8_lossy(t.text(src)).into_owned();
+    // Borrowed, not copied: this looks at every identifier of every file in the tree.
+    let text = |t: &Token| String::from_utf8_lossy(t.text(src));
     let mut fns: Vec<FnNode> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut attrs: Vec<String> = Vec::new();
@@ -102,7 +103,11 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
     let mut pending: Option<Frame> = None;
     let mut paren = 0usize;
     let mut entries_by_name: Vec<(String, String)> = Vec::new();
-    let mut last_str: Option<String> = None;
+    // The last string literal (a route's path), read only when a route needs it.
+    let mut last_str: Option<Token> = None;
+    // Whether the file names warp (`warp::`), looked at most once.
+    let mentions_warp = std::cell::OnceCell::new();
+    let warp = || *mentions_warp.get_or_init(|| mentions(src, b"warp:"));
     let server_traits = server_traits(src, toks);
     // A loop keyword seen in a function, waiting for its body's `{` at the same depth.
     let mut pending_loop: Option<(String, Span, usize)> = None;
@@ -154,7 +159,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                 });
                 if word == b"fn" && next.is_some_and(|n| n.kind == Tok::Ident) {
                     let name_tok = toks[i + 1];
-                    let name = text(&name_tok);
+                    let name = text(&name_tok).into_owned();
                     let (impl_ty, impl_entry) = stack
                         .iter()
                         .rev()
@@ -209,7 +214,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                             Tok::Punct(b'<') => angle += 1,
                             Tok::Punct(b'>') => angle -= 1,
                             Tok::Ident if angle <= 0 => {
-                                let w = text(&toks[j]);
+                                let w = text(&toks[j]).into_owned();
                                 if w == "for" {
                                     for_at = Some(idents.len());
                                 } else if w != "where" && w != "dyn" {
@@ -249,14 +254,18 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     && matches!(word, b"for" | b"while" | b"loop")
                     && !next.is_some_and(|n| n.is_punct(b'<'))
                 {
-                    let kind = text(&t);
+                    let kind = text(&t).into_owned();
                     pending_loop = Some((kind, Span::new(t.start as usize, t.end as usize), paren));
                     i += 1;
                     continue;
                 }
                 if in_fn.is_some() {
                     if let Some(end) = async_adaptor(src, toks, i) {
-                        adaptors.push((end, text(&t), Span::new(t.start as usize, t.end as usize)));
+                        adaptors.push((
+                            end,
+                            text(&t).into_owned(),
+                            Span::new(t.start as usize, t.end as usize),
+                        ));
                     }
                 }
                 if let Some(fi) = in_fn {
@@ -291,7 +300,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         && !macro_call
                         && !sdk_setter
                         && !sdk_request
-                        && !NOT_CALLS.contains(&w.as_str())
+                        && !NOT_CALLS.contains(&&*w)
                     {
                         if let Some(f) = fns.get_mut(fi) {
                             f.calls.push(intern(&w));
@@ -323,7 +332,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     }
                     // `get(handler)` / `.to(handler)` / `service_fn(handler)`.
                     if called {
-                        if let Some(reason) = route_call(&w, last_str.as_deref(), src, toks, i) {
+                        if let Some(reason) = route_call(&w, last_str, &warp, src, toks, i) {
                             if let Some(h) = handler_after(src, toks, i + 1) {
                                 entries_by_name.push((h, reason));
                             } else {
@@ -336,13 +345,7 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     }
                 }
             }
-            Tok::Str => {
-                last_str = Some(
-                    String::from_utf8_lossy(t.text(src))
-                        .trim_matches('"')
-                        .to_string(),
-                )
-            }
+            Tok::Str => last_str = Some(t),
             Tok::Punct(b'(') => paren += 1,
             Tok::Punct(b')') => paren = paren.saturating_sub(1),
             Tok::Punct(b';') => {
@@ -429,6 +432,11 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
     fns
 }
 
+/// Whether `needle` occurs in `src` (every file is searched for some of these).
+fn mentions(src: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(src, needle).is_some()
+}
+
 /// The loop the current token sits in, if inside the innermost function.
 fn innermost_loop(stack: &[Frame]) -> Option<(&str, Span)> {
     for f in stack.iter().rev() {
@@ -464,12 +472,11 @@ fn starts_server(name: &str, src: &[u8], toks: &[Token], i: usize) -> bool {
     if i >= 1 && toks[i - 1].is_punct(b'.') {
         return false;
     }
-    let mentions = |s: &[u8]| src.windows(s.len()).any(|w| w == s);
     match name {
         "run" => toks
             .get(i + 2)
             .is_some_and(|t| t.is_ident(src, "service_fn") || t.is_ident(src, "handler_fn")),
-        "serve" => mentions(b"axum") || mentions(b"warp"),
+        "serve" => mentions(src, b"axum") || mentions(src, b"warp"),
         _ => false,
     }
 }
@@ -534,7 +541,7 @@ fn impl_entry(attrs: &[String], trait_path: &[String], server_traits: &[String])
 /// an impl of one is a service, whatever attribute it carries.
 fn server_traits(src: &[u8], toks: &[Token]) -> Vec<String> {
     let mut out = Vec::new();
-    if !src.windows(9).any(|w| w == b"_server::") {
+    if !mentions(src, b"_server::") {
         return out;
     }
     for (i, module) in toks.iter().enumerate() {
@@ -568,12 +575,11 @@ fn server_traits(src: &[u8], toks: &[Token]) -> Vec<String> {
 
 /// Whose `service_fn` a file calls: a lambda runtime's (the usual case) or hyper's.
 fn service_fn_origin(src: &[u8]) -> &'static str {
-    let mentions = |s: &[u8]| src.windows(s.len()).any(|w| w == s);
-    if mentions(b"lambda_runtime") {
+    if mentions(src, b"lambda_runtime") {
         "lambda_runtime::service_fn"
-    } else if mentions(b"lambda_http") {
+    } else if mentions(src, b"lambda_http") {
         "lambda_http::service_fn"
-    } else if mentions(b"hyper") {
+    } else if mentions(src, b"hyper") {
         "hyper service_fn"
     } else {
         "lambda_runtime::service_fn"
@@ -583,7 +589,8 @@ fn service_fn_origin(src: &[u8]) -> &'static str {
 /// Whether a call at `i` registers a request handler, and why.
 fn route_call(
     name: &str,
-    last_str: Option<&str>,
+    last_str: Option<Token>,
+    mentions_warp: &dyn Fn() -> bool,
     src: &[u8],
     toks: &[Token],
     i: usize,
@@ -595,6 +602,11 @@ fn route_call(
             && toks[i - 3].is_ident(src, module)
     };
     let prev_dot = i >= 1 && toks[i - 1].is_punct(b'.');
+    // The last string literal's contents (a route's path), or "".
+    let last_str = last_str
+        .map(|t| String::from_utf8_lossy(t.text(src)))
+        .unwrap_or_default();
+    let last_str = last_str.trim_matches('"');
     match name {
         "service_fn" => Some(service_fn_origin(src).to_string()),
         // lambda_runtime before 0.4: `lambda_runtime::run(handler_fn(func))`.
@@ -605,19 +617,19 @@ fn route_call(
         m if ROUTE_METHODS.contains(&m) && (!prev_dot || chained_route(src, toks, i)) => {
             // axum `get(handler)` inside `.route("/path", ..)`; also `routing::get`.
             Some(
-                format!("axum route {} {}", m.to_uppercase(), last_str.unwrap_or(""))
+                format!("axum route {} {}", m.to_uppercase(), last_str)
                     .trim_end()
                     .to_string(),
             )
         }
         "to" if prev_dot => Some(
-            format!("actix-web route {}", last_str.unwrap_or(""))
+            format!("actix-web route {}", last_str)
                 .trim_end()
                 .to_string(),
         ),
         "service" if prev_dot => Some("actix-web service".to_string()),
-        "and_then" | "then" if prev_dot && src.windows(5).any(|w| w == b"warp:") => Some(
-            format!("warp filter {}", last_str.unwrap_or(""))
+        "and_then" | "then" if prev_dot && mentions_warp() => Some(
+            format!("warp filter {}", last_str)
                 .trim_end()
                 .to_string(),
         ),
