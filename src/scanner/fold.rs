@@ -51,10 +51,30 @@ pub struct Folded {
     /// Chains that continue a builder a helper returns: `base(&c).limit(5).send()`,
     /// with the helper's name (the link phase splices the helper's builder in).
     pub helper_calls: Vec<(Operation, Escape, String)>,
+    /// With [`HelperChains::NamesOnly`]: the names of those helpers, in file order,
+    /// instead of `helper_calls`.
+    pub helper_names: Vec<String>,
+}
+
+/// What [`fold_file`] makes of a chain that continues a helper's builder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelperChains {
+    /// Folded into an operation (`Folded::helper_calls`), for the link to splice.
+    Fold,
+    /// Only the helper's name (`Folded::helper_names`): a lean index keeps no more,
+    /// and reads the file again should the helper return a builder. Every value handed
+    /// to a function (`S(id.into())`) looks like such a chain, so folding them all
+    /// only to drop them was a large part of a big file's fold.
+    NamesOnly,
 }
 
 /// Folds every request built in the tree.
-pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded {
+pub fn fold_file(
+    cx: &FileCx<'_>,
+    path: &FilePath,
+    nodes: &[Node<'_>],
+    helpers: HelperChains,
+) -> Folded {
     let src = cx.src;
     let mut out = Folded::default();
     // Kinds compared by id: `Node::kind` costs a `strlen` and a UTF-8 check, and this
@@ -77,10 +97,16 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
         if n.kind_id() != call_k {
             continue;
         }
-        let root = root_kind(cx, n);
+        // The method's name, looked up once: every test below starts from it.
+        let method = method_name(src, n);
+        let root = root_kind(cx, n, method);
         let helper = match root {
             Some(_) => None,
-            None => match helper_name(cx, n) {
+            None => match helper_name(cx, n, method) {
+                Some(h) if helpers == HelperChains::NamesOnly => {
+                    out.helper_names.push(h);
+                    continue;
+                }
                 Some(h) => Some(h),
                 None => continue,
             },
@@ -190,7 +216,7 @@ pub(super) const HELPER_SETTERS: &[&str] = &[
 /// `base(&client)` or `self.base()` followed by a builder setter, or handed to another
 /// function (`collect_all(self.base())`, `let q = self.base(); collect_all(q)`): a
 /// helper that returns a builder (decided at link time, when every helper is known).
-fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
+fn helper_name(cx: &FileCx<'_>, n: Node<'_>, method: Option<&str>) -> Option<String> {
     let src = cx.src;
     // What follows first: it rules out most calls without naming them.
     let mut up = src.parent(n)?;
@@ -202,7 +228,7 @@ fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
     if !chained && !handed_on(cx, n) {
         return None;
     }
-    match method_name(src, n) {
+    match method {
         Some(m) if setter(m).is_some() || op_for_method(m).is_some() => None,
         Some(m) => Some(m.to_string()),
         None => Some(last_segment(call_path(src, n)?).to_string()),
@@ -297,9 +323,9 @@ fn builder_type_kind(ty: &str) -> Option<OpKind> {
 }
 
 /// What starts a request here: `x.query()` with no arguments, or `QueryInput::builder()`.
-fn root_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
+fn root_kind(cx: &FileCx<'_>, n: Node<'_>, method: Option<&str>) -> Option<OpKind> {
     let src = cx.src;
-    if let Some(name) = method_name(src, n) {
+    if let Some(name) = method {
         // The name first: most calls are not SDK methods, and counting arguments
         // allocates.
         if op_for_method(name).is_some() && call_args(n).is_empty() {
@@ -317,7 +343,7 @@ fn root_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
             }
             return op_for_method(name);
         }
-        return super::expr_crate::root_kind(cx, n);
+        return super::expr_crate::root_kind_named(cx, n, name);
     }
     let path = call_path(src, n)?;
     if last_segment(path) != "builder" {
