@@ -270,7 +270,15 @@ pub fn index_source(
     settings: &ScanSettings,
     force_parse: bool,
 ) -> FileIndex {
-    index_reusing(path, source, settings, force_parse, None, HelperChains::Fold).0
+    index_reusing(
+        path,
+        source,
+        settings,
+        force_parse,
+        None,
+        HelperChains::Fold,
+    )
+    .0
 }
 
 /// [`index_file`] of an edited file, reusing the parse of its version before (see
