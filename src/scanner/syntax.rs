@@ -11,6 +11,9 @@ use tree_sitter::{Language, Node};
 
 use crate::source::Span;
 
+// Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call.
+use super::parse::kind as node_kind;
+
 /// How deep any recursive walk over the tree may go before giving up on a subtree.
 pub const MAX_DEPTH: usize = 256;
 
@@ -211,12 +214,12 @@ pub fn call_args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
 }
 
 pub fn is_comment(node: Node<'_>) -> bool {
-    matches!(node.kind(), "line_comment" | "block_comment")
+    matches!(node_kind(node), "line_comment" | "block_comment")
 }
 
 /// The value of a string literal node (escapes decoded), or None for other nodes.
 pub fn string_value(src: Src<'_>, node: Node<'_>) -> Option<String> {
-    match node.kind() {
+    match node_kind(node) {
         "string_literal" => Some(unescape(strip_quotes(src.of(node)))),
         "raw_string_literal" => {
             let t = src.of(node);
@@ -316,14 +319,14 @@ pub fn fold_whitespace(s: &str) -> String {
 /// Strips wrappers that do not change a value: `(x)`, `&x`, `*x`, `x?`, `x.await`.
 pub fn peel<'t>(mut node: Node<'t>) -> Node<'t> {
     for _ in 0..MAX_DEPTH {
-        let inner = match node.kind() {
+        let inner = match node_kind(node) {
             "parenthesized_expression"
             | "reference_expression"
             | "try_expression"
             | "await_expression" => named_children(node)
                 .into_iter()
-                .rfind(|n| !is_comment(*n) && n.kind() != "mutable_specifier"),
-            "unary_expression" if node.child(0).is_some_and(|c| c.kind() == "*") => {
+                .rfind(|n| !is_comment(*n) && node_kind(*n) != "mutable_specifier"),
+            "unary_expression" if node.child(0).is_some_and(|c| node_kind(c) == "*") => {
                 named_children(node).into_iter().next()
             }
             _ => None,
@@ -338,14 +341,14 @@ pub fn peel<'t>(mut node: Node<'t>) -> Node<'t> {
 
 /// `recv.name(args)` → (recv, name, call); None for other nodes.
 pub fn method_call<'t>(src: Src<'t>, node: Node<'t>) -> Option<(Node<'t>, String, Node<'t>)> {
-    if node.kind() != "call_expression" {
+    if node_kind(node) != "call_expression" {
         return None;
     }
     let mut f = field(node, "function")?;
-    if f.kind() == "generic_function" {
+    if node_kind(f) == "generic_function" {
         f = field(f, "function")?;
     }
-    if f.kind() != "field_expression" {
+    if node_kind(f) != "field_expression" {
         return None;
     }
     let recv = field(f, "value")?;
@@ -380,14 +383,14 @@ pub fn method_name<'t>(src: Src<'t>, node: Node<'_>) -> Option<&'t str> {
 
 /// The callee path of a plain call `a::b::c(..)` (not a method call), as written.
 pub fn call_path<'a>(src: Src<'a>, node: Node<'_>) -> Option<&'a str> {
-    if node.kind() != "call_expression" {
+    if node_kind(node) != "call_expression" {
         return None;
     }
     let mut f = field(node, "function")?;
-    if f.kind() == "generic_function" {
+    if node_kind(f) == "generic_function" {
         f = field(f, "function")?;
     }
-    match f.kind() {
+    match node_kind(f) {
         "identifier" | "scoped_identifier" => Some(src.of(f)),
         _ => None,
     }
