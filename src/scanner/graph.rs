@@ -630,11 +630,9 @@ fn route_call(
                 .to_string(),
         ),
         "service" if prev_dot => Some("actix-web service".to_string()),
-        "and_then" | "then" if prev_dot && mentions_warp() => Some(
-            format!("warp filter {}", last_str)
-                .trim_end()
-                .to_string(),
-        ),
+        "and_then" | "then" if prev_dot && mentions_warp() => {
+            Some(format!("warp filter {}", last_str).trim_end().to_string())
+        }
         _ => None,
     }
 }
