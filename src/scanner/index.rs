@@ -13,7 +13,7 @@ use super::ir::{Operation, Resolved, ScanProblem};
 use super::items::{struct_defs, StructDef};
 use super::lex::{shadow_text, tokenize, Tok, Token};
 use super::names::{intern, intern_path, Name, Path};
-use super::parse::{kind, parse_reusing, LastParse};
+use super::parse::{kind, parse_reusing_within, ranges, LastParse};
 use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
 use super::sdk::{GENERATED_HEADER, MARKERS};
@@ -351,6 +351,9 @@ fn index_reusing(
     idx.candidate = force_parse || (!idx.generated && may_call_dynamodb(bytes));
     // A file without calls only needs its items: keep their bytes, blank the rest,
     // so the parse costs what the items cost (see the module docs).
+    // A sparse text is parsed only where it keeps bytes: its blanks would cost the
+    // lexer a step each.
+    let mut within = Vec::new();
     let parse_text = if idx.candidate {
         shadow_text(bytes, &tokens)
     } else if idx.generated {
@@ -362,11 +365,14 @@ fn index_reusing(
             idx.text = Some(Arc::clone(source));
         }
         match super::sparse::item_text(bytes, &tokens) {
-            Some(t) => t,
+            Some((t, kept)) => {
+                within = ranges(&t, &kept);
+                t
+            }
             None => return (idx, None, Vec::new()),
         }
     };
-    let Some(tree) = parse_reusing(&parse_text, reuse.flatten()) else {
+    let Some(tree) = parse_reusing_within(&parse_text, &within, reuse.flatten()) else {
         idx.problems.push(ScanProblem {
             file: path.clone(),
             span: None,

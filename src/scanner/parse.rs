@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use tree_sitter::{InputEdit, Parser, Point, Tree};
+use tree_sitter::{InputEdit, Parser, Point, Range, Tree};
 
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
@@ -11,10 +11,13 @@ thread_local! {
 
 /// Parses Rust source bytes; `None` only if tree-sitter itself gives up.
 pub fn parse(text: &[u8]) -> Option<Tree> {
-    parse_with(text, None)
+    parse_with(text, &[], None)
 }
 
-fn parse_with(text: &[u8], old: Option<&Tree>) -> Option<Tree> {
+/// Parses only `within` (sorted, disjoint byte ranges of `text`; all of it when
+/// empty): a sparse text's items, whose blank bytes between would cost the lexer
+/// one step each. Nodes keep the text's own offsets.
+fn parse_with(text: &[u8], within: &[Range], old: Option<&Tree>) -> Option<Tree> {
     PARSER.with(|cell| {
         let mut slot = cell.try_borrow_mut().ok()?;
         if slot.is_none() {
@@ -25,6 +28,11 @@ fn parse_with(text: &[u8], old: Option<&Tree>) -> Option<Tree> {
         let parser = slot.as_mut()?;
         // A previous parse that stopped half-way must not leak into this one.
         parser.reset();
+        // Ranges tree-sitter refuses (never made here: they come sorted and apart)
+        // leave the whole text to parse, as does an empty list.
+        if parser.set_included_ranges(within).is_err() {
+            parser.set_included_ranges(&[]).ok()?;
+        }
         parser.parse(text, old)
     })
 }
@@ -50,16 +58,55 @@ impl LastParse {
 /// the common prefix and suffix) and parsed again. Only a parse without syntax errors
 /// is reused or kept, so what error recovery makes of broken code is always what a
 /// first parse makes of it.
-pub fn parse_reusing(text: &[u8], last: Option<&LastParse>) -> Option<Tree> {
+/// With `within` not empty, only those byte ranges of `text` are parsed (see
+/// [`ranges`]).
+pub fn parse_reusing_within(
+    text: &[u8],
+    within: &[Range],
+    last: Option<&LastParse>,
+) -> Option<Tree> {
     let Some(last) = last.filter(|l| !l.tree.root_node().has_error()) else {
-        return parse(text);
+        return parse_with(text, within, None);
     };
     let mut old = last.tree.clone();
     old.edit(&edit_between(&last.text, text));
-    match parse_with(text, Some(&old)) {
+    match parse_with(text, within, Some(&old)) {
         Some(tree) if !tree.root_node().has_error() => Some(tree),
-        _ => parse(text),
+        _ => parse_with(text, within, None),
     }
+}
+
+/// Tree-sitter's ranges for the sorted, disjoint byte ranges `spans` of `text`, with
+/// their rows and columns.
+pub fn ranges(text: &[u8], spans: &[(usize, usize)]) -> Vec<Range> {
+    let mut out = Vec::with_capacity(spans.len());
+    // Rows counted once over the text, from one range to the next.
+    let (mut at, mut row, mut line_start) = (0usize, 0usize, 0usize);
+    let mut point_at = |offset: usize| {
+        let offset = offset.min(text.len());
+        if offset > at {
+            for nl in memchr::memchr_iter(b'\n', &text[at..offset]) {
+                row += 1;
+                line_start = at + nl + 1;
+            }
+            at = offset;
+        }
+        Point {
+            row,
+            column: offset - line_start,
+        }
+    };
+    for &(start, end) in spans {
+        let start_point = point_at(start);
+        let end_point = point_at(end);
+        out.push(Range {
+            start_byte: start,
+            end_byte: end,
+            start_point,
+            end_point,
+        });
+    }
+    out
 }
 
 /// The one edit that turns `old` into `new`: what lies between their common prefix
@@ -141,7 +188,7 @@ mod tests {
             format!("use a::b;\n{base}"),
             base.replace("fn g() {}\n", ""),
         ] {
-            let reused = parse_reusing(edited.as_bytes(), Some(&last)).unwrap();
+            let reused = parse_reusing_within(edited.as_bytes(), &[], Some(&last)).unwrap();
             let fresh = parse(edited.as_bytes()).unwrap();
             assert_eq!(
                 reused.root_node().to_sexp(),

@@ -8,8 +8,9 @@
 use super::lex::{shadow_text, Tok, Token};
 use super::returns::keep_in_sparse;
 
-/// The sparse text, or None when the file has no such item.
-pub fn item_text(src: &[u8], toks: &[Token]) -> Option<Vec<u8>> {
+/// The sparse text and the byte ranges it keeps (sorted, disjoint: what needs
+/// parsing), or None when the file has no such item.
+pub fn item_text(src: &[u8], toks: &[Token]) -> Option<(Vec<u8>, Vec<(usize, usize)>)> {
     let shadow = shadow_text(src, toks);
     let mut keep: Vec<(usize, usize)> = Vec::new();
     // Frames: true when the brace opened an item container (mod/impl/file level).
@@ -94,7 +95,7 @@ pub fn item_text(src: &[u8], toks: &[Token]) -> Option<Vec<u8>> {
         return None;
     }
     let mut out = vec![b' '; shadow.len()];
-    for (s, e) in keep {
+    for &(s, e) in &keep {
         if let (Some(dst), Some(from)) = (out.get_mut(s..e), shadow.get(s..e)) {
             dst.copy_from_slice(from);
         }
@@ -105,7 +106,24 @@ pub fn item_text(src: &[u8], toks: &[Token]) -> Option<Vec<u8>> {
             *o = b'\n';
         }
     }
-    Some(out)
+    Some((out, disjoint(keep, shadow.len())))
+}
+
+/// `spans` sorted, clamped to `len`, and joined where they overlap.
+fn disjoint(mut spans: Vec<(usize, usize)>, len: usize) -> Vec<(usize, usize)> {
+    spans.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+    for (s, e) in spans {
+        let (s, e) = (s.min(len), e.min(len));
+        if s >= e {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    out
 }
 
 #[derive(Clone, Copy)]
@@ -166,4 +184,47 @@ fn end_of_braced(toks: &[Token], from: usize) -> Option<usize> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lex::tokenize;
+    use super::super::parse::{parse, parse_reusing_within, ranges};
+    use super::*;
+
+    /// Parsing only the kept ranges gives the tree the whole sparse text gives, at the
+    /// same offsets and rows.
+    #[test]
+    fn the_kept_ranges_parse_as_the_sparse_text() {
+        let src = "use a::b;\n\nfn long() {\n    let x = 1;\n    x + 2\n}\n\
+            #[derive(Serialize)]\npub struct S { a: u8 }\n\
+            impl S {\n    fn new() -> Self { Self { a: 1 } }\n    fn other(&self) { g() }\n}\n\
+            mod m {\n    const T: &str = \"t\";\n}\n";
+        let toks = tokenize(src.as_bytes());
+        let (text, kept) = item_text(src.as_bytes(), &toks).expect("items");
+        assert!(kept.windows(2).all(|w| w[0].1 <= w[1].0), "{kept:?}");
+        let whole = parse(&text).expect("parses");
+        let within = ranges(&text, &kept);
+        let part = parse_reusing_within(&text, &within, None).expect("parses");
+        assert_eq!(whole.root_node().to_sexp(), part.root_node().to_sexp());
+        let spans = |t: &tree_sitter::Tree| {
+            let mut out = Vec::new();
+            let mut cursor = t.walk();
+            loop {
+                let n = cursor.node();
+                out.push((n.kind(), n.start_byte(), n.end_byte(), n.start_position()));
+                if cursor.goto_first_child() || cursor.goto_next_sibling() {
+                    continue;
+                }
+                while cursor.goto_parent() && !cursor.goto_next_sibling() {}
+                if cursor.node() == t.root_node() {
+                    break;
+                }
+            }
+            out
+        };
+        let (a, b) = (spans(&whole), spans(&part));
+        // The root may cover the blanks around the items; every node below it is the same.
+        assert_eq!(a[1..], b[1..]);
+    }
 }
