@@ -6,7 +6,8 @@
 //! that call DynamoDB), downloaded by cargo. A 1x tree is one monorepo: ordinary crates
 //! vendored under `vendor/` and ten services, each a copy of every DynamoDB-calling
 //! crate, so the same function and type names recur across many crates as they do in
-//! real monorepos. The 10x tree is ten such repositories side by side.
+//! real monorepos. The 10x tree is ten such repositories side by side. Each crate keeps
+//! its published `Cargo.toml`, so calls resolve within a crate and its dependencies.
 //!
 //! Each size runs `dynalint check --stats` (a child process) and the parse-only pass
 //! (this benchmark re-run as a child) alternately, twice, and prints wall time, peak
@@ -340,7 +341,9 @@ fn build_tree(dir: &Path, scale: f64, crates: &[Crate]) -> std::io::Result<Strin
         .chain(&dynamo)
         .map(|c| (c.dir.display().to_string(), c.lines))
         .collect();
-    let plan = format!("{repos} repos, {services} services\n{plan:?}\n{MODEL}");
+    // The layout's version: a tree laid out by an earlier one (`.rs` files only, no
+    // manifests) is laid out again.
+    let plan = format!("{repos} repos, {services} services, with manifests\n{plan:?}\n{MODEL}");
     let stamp = dir.join(".plan");
     if std::fs::read_to_string(&stamp).ok().as_deref() != Some(plan.as_str()) {
         if dir.exists() {
@@ -373,7 +376,12 @@ fn build_tree(dir: &Path, scale: f64, crates: &[Crate]) -> std::io::Result<Strin
     ))
 }
 
+/// A crate's `.rs` files and its manifest: the published, normalised `Cargo.toml`
+/// cargo downloaded, which lists the crate's real dependencies (by name, since the
+/// registry's copy has no `path`s), so dynalint resolves calls crate by crate.
 fn copy_crate(c: &Crate, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    std::fs::copy(c.dir.join("Cargo.toml"), to.join("Cargo.toml"))?;
     for (rel, _) in &c.files {
         let dest = to.join(rel);
         if let Some(parent) = dest.parent() {

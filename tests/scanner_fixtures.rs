@@ -95,7 +95,7 @@ fn map(name: &str, m: &Option<AttrMap>, out: &mut String, ind: &str) {
 fn render_op(op: &Operation, files: &[SourceFile], out: &mut String, ind: &str) {
     let file = files.iter().find(|f| f.path == op.file).unwrap();
     let lc = file.line_col(op.span.start);
-    let name = op.file.to_string_lossy().replace('\\', "/");
+    let name = shown(&op.file);
     writeln!(
         out,
         "{ind}{} at {name}:{}:{}",
@@ -180,7 +180,7 @@ fn render_op(op: &Operation, files: &[SourceFile], out: &mut String, ind: &str) 
                 Some(caller) => c.push(format!(
                     "loop={}@{}:{} via={}",
                     l.kind,
-                    lf.path.display(),
+                    shown(&lf.path),
                     lc.line,
                     caller.function
                 )),
@@ -210,6 +210,19 @@ fn render_op(op: &Operation, files: &[SourceFile], out: &mut String, ind: &str) 
     }
 }
 
+/// A path as the snapshot shows it: relative to its case's folder (a case with a
+/// `Cargo.toml` is scanned by its files' full paths, so their manifests are found).
+fn shown(path: &Path) -> String {
+    let rel = path
+        .strip_prefix(fixtures_dir())
+        .ok()
+        .map(|r| r.components().skip(1).collect::<PathBuf>());
+    rel.as_deref()
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
 fn render(result: &ScanResult, files: &[SourceFile]) -> String {
     let mut out = String::new();
     for op in &result.operations {
@@ -217,7 +230,7 @@ fn render(result: &ScanResult, files: &[SourceFile]) -> String {
         out.push('\n');
     }
     for p in &result.problems {
-        writeln!(out, "problem: {}: {}", p.file.to_string_lossy(), p.message).unwrap();
+        writeln!(out, "problem: {}: {}", shown(&p.file), p.message).unwrap();
     }
     out
 }
@@ -231,6 +244,7 @@ fn load(path: &Path) -> (Vec<SourceFile>, ScanSettings) {
         return (vec![SourceFile::new(name, text)], settings);
     }
     let mut files = Vec::new();
+    let manifests = path.join("Cargo.toml").is_file();
     let mut stack = vec![path.to_path_buf()];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
@@ -239,7 +253,8 @@ fn load(path: &Path) -> (Vec<SourceFile>, ScanSettings) {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "rs") {
                 let rel = p.strip_prefix(path).unwrap().to_path_buf();
-                files.push(SourceFile::new(rel, std::fs::read_to_string(&p).unwrap()));
+                let name = if manifests { p.clone() } else { rel };
+                files.push(SourceFile::new(name, std::fs::read_to_string(&p).unwrap()));
             }
         }
     }

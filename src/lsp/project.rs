@@ -250,10 +250,13 @@ impl Project {
         }
     }
 
-    /// Walks the project again on next analysis (a folder changed wholesale).
+    /// Walks the project again on next analysis (a folder changed wholesale, or a
+    /// file that is not Rust: a `Cargo.toml` changes which crates see which, so the
+    /// next link is a whole one, reading the manifests again).
     pub fn forget_disk(&mut self) {
         self.disk = None;
         self.imported = None;
+        self.link_state = LinkState::new();
     }
 
     /// Reads every source file when not yet done; returns notes about skipped files.

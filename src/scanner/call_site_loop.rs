@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 use std::sync::Arc;
 
+use super::crates::Crates;
 use super::graph::{FnNode, ENTRY_PREFIX};
 use super::index::FileIndex;
 use super::ir::{CallStep, LoopInfo, Operation};
@@ -62,22 +63,30 @@ const TOO_COMMON: &[&str] = &[
 /// When the operation's function is called inside a loop (directly or a few callers
 /// up), the loop, with the function that holds it.
 /// `around` is the index in its file's graph of the function the operation is in.
+/// A caller counts only if its crate can name the function it calls (its own crate's
+/// or a dependency's): names are followed as (name, crate of the function).
 pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
     op: &Operation,
     fi: usize,
     around: usize,
     graphs: &[&[FnNode]],
     files: &[Arc<FileIndex>],
-    callers: &Callers<K>,
+    (callers, crates): (&Callers<K>, &Crates),
 ) -> Option<LoopInfo> {
     let start = graphs.get(fi)?.get(around)?;
-    let mut names: Vec<&str> = vec![start.name.as_ref()];
-    let mut seen: HashSet<&str> = names.iter().copied().collect();
+    let mut names: Vec<(&str, u32)> = vec![(start.name.as_ref(), crates.of(fi))];
+    let mut seen: HashSet<(&str, u32)> = names.iter().copied().collect();
     for _ in 0..MAX_DEPTH {
-        names.retain(|n| !TOO_COMMON.contains(n) && op_for_method(n).is_none());
+        names.retain(|(n, _)| !TOO_COMMON.contains(n) && op_for_method(n).is_none());
         if names.is_empty() {
             return None;
         }
+        // Whether code in file `gi` calling `name` can mean one of `names`.
+        let means = |gi: usize, name: &str| {
+            names
+                .iter()
+                .any(|(n, c)| *n == name && crates.sees(crates.of(gi), *c))
+        };
         // The first caller in file order (so the answer does not depend on hashing)
         // whose loop calls one of the names once per iteration: a loop that pages
         // through the read or retries it is no repetition, and the search goes on up.
@@ -86,8 +95,7 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
             .find_map(|(gi, ni)| {
                 let caller = graphs.get(gi)?.get(ni)?;
                 let lc = caller.loop_calls.iter().find(|c| {
-                    names.contains(&c.name.as_ref())
-                        && c.shape.repeats(&c.kind, op.exclusive_start_key)
+                    means(gi, c.name.as_ref()) && c.shape.repeats(&c.kind, op.exclusive_start_key)
                 })?;
                 Some((gi, caller, lc))
             });
@@ -104,13 +112,17 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
                 elements: None,
             });
         }
-        let mut next: Vec<&str> = Vec::new();
+        let mut next: Vec<(&str, u32)> = Vec::new();
         for (gi, ni) in Callers::of(&callers.calls, &names) {
             let Some(caller) = graphs.get(gi).and_then(|g| g.get(ni)) else {
                 continue;
             };
-            if seen.insert(caller.name.as_ref()) {
-                next.push(caller.name.as_ref());
+            if !caller.calls.iter().any(|c| means(gi, c.as_ref())) {
+                continue;
+            }
+            let key = (caller.name.as_ref(), crates.of(gi));
+            if seen.insert(key) {
+                next.push(key);
             }
         }
         names = next;
@@ -186,10 +198,10 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
     }
 
     /// The functions (in file order, each once) that call one of `names`.
-    fn of(map: &HashMap<K, Vec<(u32, u32)>>, names: &[&str]) -> Vec<(usize, usize)> {
+    fn of(map: &HashMap<K, Vec<(u32, u32)>>, names: &[(&str, u32)]) -> Vec<(usize, usize)> {
         let mut out: Vec<(usize, usize)> = names
             .iter()
-            .filter_map(|n| map.get(n))
+            .filter_map(|(n, _)| map.get(n))
             .flatten()
             .map(|&(g, n)| (g as usize, n as usize))
             .collect();

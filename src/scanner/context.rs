@@ -7,6 +7,9 @@ use std::path::Path;
 use tree_sitter::Node;
 
 use super::ir::{ColdReason, LoopInfo};
+// Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
+// and these climbs and walks ask it of millions of nodes in a large file.
+use super::parse::kind as node_kind;
 use super::resolve::type_name;
 use super::syntax::{
     ancestors, call_path, descendants, descendants_after, field, kind_id, last_segment,
@@ -43,7 +46,7 @@ const JOINERS: &[&str] = &[
 
 /// The qualified name of the function around `node`: `OrderRepo::list_open`.
 pub fn enclosing_function(src: Src<'_>, node: Node<'_>) -> Option<String> {
-    let f = ancestors(src, node).find(|a| a.kind() == "function_item")?;
+    let f = ancestors(src, node).find(|a| node_kind(*a) == "function_item")?;
     Some(qualified_fn_name(src, f))
 }
 
@@ -51,8 +54,8 @@ pub fn enclosing_function(src: Src<'_>, node: Node<'_>) -> Option<String> {
 pub fn qualified_fn_name(src: Src<'_>, f: Node<'_>) -> String {
     let name = field(f, "name").map(|n| src.of(n)).unwrap_or("?");
     let imp = ancestors(src, f)
-        .take_while(|a| a.kind() != "function_item")
-        .find(|a| a.kind() == "impl_item");
+        .take_while(|a| node_kind(*a) != "function_item")
+        .find(|a| node_kind(*a) == "impl_item");
     match imp.and_then(|i| field(i, "type")) {
         Some(t) => format!("{}::{name}", type_name(src.of(t))),
         None => name.to_string(),
@@ -196,13 +199,13 @@ pub fn enclosing_loop(
     let mut adaptor: Option<LoopInfo> = None;
     let mut paged = false;
     for anc in ancestors(src, node) {
-        match anc.kind() {
+        match node_kind(anc) {
             "function_item" => break,
             "for_expression" | "while_expression" | "loop_expression" => {
                 // The iterated expression of a `for` runs once; only its body loops.
-                let in_head = anc.kind() == "for_expression"
+                let in_head = node_kind(anc) == "for_expression"
                     && field(anc, "value").is_some_and(|v| v.id() == prev.id());
-                let kind = match anc.kind() {
+                let kind = match node_kind(anc) {
                     "for_expression" => "for",
                     "while_expression" => "while",
                     _ => "loop",
@@ -210,7 +213,7 @@ pub fn enclosing_loop(
                 let before = || {
                     Cow::Borrowed(
                         ancestors(src, anc)
-                            .find(|a| a.kind() == "function_item")
+                            .find(|a| node_kind(*a) == "function_item")
                             .and_then(|f| src.text.get(f.start_byte()..anc.start_byte()))
                             .unwrap_or(""),
                     )
@@ -273,7 +276,7 @@ pub fn enclosing_loop(
 fn fixed_elements(src: Src<'_>, value: Node<'_>) -> Option<u64> {
     let mut node = peel(value);
     for _ in 0..4 {
-        match node.kind() {
+        match node_kind(node) {
             "reference_expression" => node = peel(field(node, "value")?),
             "call_expression" => {
                 let (recv, m, _) = method_call(src, node)?;
@@ -285,12 +288,12 @@ fn fixed_elements(src: Src<'_>, value: Node<'_>) -> Option<u64> {
             _ => break,
         }
     }
-    match node.kind() {
+    match node_kind(node) {
         // `[x; n]` has a `length`; its count is not the elements written.
         "array_expression" if field(node, "length").is_none() => Some(
             named_children(node)
                 .iter()
-                .filter(|c| !c.kind().ends_with("comment"))
+                .filter(|c| !node_kind(**c).ends_with("comment"))
                 .count() as u64,
         ),
         "range_expression" => {
@@ -311,10 +314,12 @@ fn fixed_elements(src: Src<'_>, value: Node<'_>) -> Option<u64> {
 /// A closure passed to `.map(..)`/`.for_each(..)` that awaits (or is an async block)
 /// runs a request per element.
 fn adaptor_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
-    let args = src.parent(closure).filter(|p| p.kind() == "arguments")?;
+    let args = src
+        .parent(closure)
+        .filter(|p| node_kind(*p) == "arguments")?;
     let call = src.parent(args)?;
     let f = field(call, "function")?;
-    if f.kind() != "field_expression" {
+    if node_kind(f) != "field_expression" {
         return None;
     }
     let name = src.of(field(f, "field")?);
@@ -322,10 +327,10 @@ fn adaptor_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
         return None;
     }
     let body = field(closure, "body")?;
-    let awaits = body.kind() == "async_block"
+    let awaits = node_kind(body) == "async_block"
         || src.of(closure).trim_start().starts_with("async")
         || !descendants(body, &mut |n| {
-            n.kind() == "await_expression" || n.kind() == "async_block"
+            node_kind(n) == "await_expression" || node_kind(n) == "async_block"
         })
         .is_empty();
     awaits.then(|| LoopInfo {
@@ -371,7 +376,9 @@ const MAX_FLOW_STEPS: usize = 24;
 /// (`for_each_concurrent`, `then` on a stream). Futures merely collected make no
 /// request, so they are no loop.
 fn futures_loop(src: Src<'_>, closure: Node<'_>) -> Option<LoopInfo> {
-    let args = src.parent(closure).filter(|p| p.kind() == "arguments")?;
+    let args = src
+        .parent(closure)
+        .filter(|p| node_kind(*p) == "arguments")?;
     let call = src.parent(args)?;
     let (recv, name, _) = method_call(src, call)?;
     let stream_adaptor = STREAM_ADAPTORS.contains(&name.as_str());
@@ -416,14 +423,14 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
         while steps < MAX_FLOW_STEPS {
             steps += 1;
             let Some(p) = src.parent(cur) else { break };
-            match p.kind() {
+            match node_kind(p) {
                 "parenthesized_expression" | "reference_expression" | "try_expression" => cur = p,
                 "await_expression" => {
                     awaited = true;
                     cur = p;
                 }
                 "field_expression" if field(p, "value").is_some_and(|v| v.id() == cur.id()) => {
-                    let Some(call) = src.parent(p).and_then(|g| match g.kind() {
+                    let Some(call) = src.parent(p).and_then(|g| match node_kind(g) {
                         "generic_function" => src.parent(g),
                         _ => Some(g),
                     }) else {
@@ -487,7 +494,7 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
                 }
                 "for_expression" if field(p, "value").is_some_and(|v| v.id() == cur.id()) => {
                     let body_awaits = field(p, "body").is_some_and(|b| {
-                        !descendants(b, &mut |n| n.kind() == "await_expression").is_empty()
+                        !descendants(b, &mut |n| node_kind(n) == "await_expression").is_empty()
                     });
                     if body_awaits {
                         return Flow::Driven(LoopInfo {
@@ -518,12 +525,12 @@ fn drive(src: Src<'_>, start: Node<'_>) -> Flow {
 /// `let x: FuturesUnordered<_> =`: the collection that will poll the futures.
 fn collected_into_set(src: Src<'_>, collect: Node<'_>) -> Option<&'static str> {
     let mut types = String::new();
-    if let Some(g) = field(collect, "function").filter(|f| f.kind() == "generic_function") {
+    if let Some(g) = field(collect, "function").filter(|f| node_kind(*f) == "generic_function") {
         types.push_str(src.of(field(g, "type_arguments")?));
     }
     let mut up = collect;
     while let Some(p) = src.parent(up) {
-        match p.kind() {
+        match node_kind(p) {
             "try_expression" | "await_expression" | "parenthesized_expression" => up = p,
             "let_declaration" => {
                 if let Some(t) = field(p, "type") {
@@ -540,11 +547,11 @@ fn collected_into_set(src: Src<'_>, collect: Node<'_>) -> Option<&'static str> {
 /// Uses of the variable a `let` binds, after the `let`, in its block.
 fn later_uses<'a>(src: Src<'a>, let_decl: Node<'a>) -> Vec<Node<'a>> {
     let Some(name) = field(let_decl, "pattern")
-        .map(|p| match p.kind() {
+        .map(|p| match node_kind(p) {
             "mut_pattern" => named_children(p).into_iter().last().unwrap_or(p),
             _ => p,
         })
-        .filter(|p| p.kind() == "identifier")
+        .filter(|p| node_kind(*p) == "identifier")
         .map(|p| src.of(p))
     else {
         return Vec::new();
@@ -566,7 +573,7 @@ fn later_uses<'a>(src: Src<'a>, let_decl: Node<'a>) -> Vec<Node<'a>> {
 /// From a method's name to the end of its call: `buffer_unordered(16)`.
 fn method_span(src: Src<'_>, call: Node<'_>) -> Span {
     let start = field(call, "function")
-        .map(|f| match f.kind() {
+        .map(|f| match node_kind(f) {
             "generic_function" => field(f, "function").unwrap_or(f),
             _ => f,
         })
@@ -597,11 +604,11 @@ pub fn attributes_of<'a>(src: Src<'a>, item: Node<'_>) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut cur = item.prev_sibling();
     while let Some(n) = cur {
-        match n.kind() {
+        match node_kind(n) {
             "attribute_item" => {
                 if let Some(a) = named_children(n)
                     .into_iter()
-                    .find(|c| c.kind() == "attribute")
+                    .find(|c| node_kind(*c) == "attribute")
                 {
                     out.push(src.of(a));
                 }

@@ -115,8 +115,12 @@ pub fn typed_kind(cx: &FileCx<'_>, call: Node<'_>) -> Option<Typed> {
 /// (the receiver must be an `Expression`), `expr.to_query_input_builder()`, or
 /// `expr.to_query_fluent_builder(client.query())`.
 pub fn root_kind(cx: &FileCx<'_>, call: Node<'_>) -> Option<OpKind> {
+    root_kind_named(cx, call, method_name(cx.src, call)?)
+}
+
+/// [`root_kind`] of a method call whose name the caller has (`plain`).
+pub fn root_kind_named(cx: &FileCx<'_>, call: Node<'_>, plain: &str) -> Option<OpKind> {
     // Most calls are neither: decided on the name, before anything is allocated.
-    let plain = method_name(cx.src, call)?;
     if to_method_kind(plain).is_none() && op_for_method(plain).is_none() {
         return None;
     }

@@ -10,6 +10,9 @@ use tree_sitter::Node;
 use super::context::{enclosing_function, enclosing_loop};
 use super::ir::{AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, SetterCall};
 use super::items;
+// Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
+// and these climbs and walks ask it of millions of nodes in a large file.
+use super::parse::kind as node_kind;
 use super::resolve::FileCx;
 use super::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
 use super::syntax::{
@@ -51,10 +54,30 @@ pub struct Folded {
     /// Chains that continue a builder a helper returns: `base(&c).limit(5).send()`,
     /// with the helper's name (the link phase splices the helper's builder in).
     pub helper_calls: Vec<(Operation, Escape, String)>,
+    /// With [`HelperChains::NamesOnly`]: the names of those helpers, in file order,
+    /// instead of `helper_calls`.
+    pub helper_names: Vec<String>,
+}
+
+/// What [`fold_file`] makes of a chain that continues a helper's builder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelperChains {
+    /// Folded into an operation (`Folded::helper_calls`), for the link to splice.
+    Fold,
+    /// Only the helper's name (`Folded::helper_names`): a lean index keeps no more,
+    /// and reads the file again should the helper return a builder. Every value handed
+    /// to a function (`S(id.into())`) looks like such a chain, so folding them all
+    /// only to drop them was a large part of a big file's fold.
+    NamesOnly,
 }
 
 /// Folds every request built in the tree.
-pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded {
+pub fn fold_file(
+    cx: &FileCx<'_>,
+    path: &FilePath,
+    nodes: &[Node<'_>],
+    helpers: HelperChains,
+) -> Folded {
     let src = cx.src;
     let mut out = Folded::default();
     // Kinds compared by id: `Node::kind` costs a `strlen` and a UTF-8 check, and this
@@ -77,10 +100,16 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
         if n.kind_id() != call_k {
             continue;
         }
-        let root = root_kind(cx, n);
+        // The method's name, looked up once: every test below starts from it.
+        let method = method_name(src, n);
+        let root = root_kind(cx, n, method);
         let helper = match root {
             Some(_) => None,
-            None => match helper_name(cx, n) {
+            None => match helper_name(cx, n, method) {
+                Some(h) if helpers == HelperChains::NamesOnly => {
+                    out.helper_names.push(h);
+                    continue;
+                }
                 Some(h) => Some(h),
                 None => continue,
             },
@@ -108,10 +137,10 @@ pub fn fold_file(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Folded
             .unwrap_or_default();
         let mut index = 0usize;
         for p in params {
-            if p.kind() == "self_parameter" {
+            if node_kind(p) == "self_parameter" {
                 continue;
             }
-            if p.kind() != "parameter" {
+            if node_kind(p) != "parameter" {
                 continue;
             }
             let ty = field(p, "type").map(|t| src.of(t)).unwrap_or("");
@@ -190,19 +219,19 @@ pub(super) const HELPER_SETTERS: &[&str] = &[
 /// `base(&client)` or `self.base()` followed by a builder setter, or handed to another
 /// function (`collect_all(self.base())`, `let q = self.base(); collect_all(q)`): a
 /// helper that returns a builder (decided at link time, when every helper is known).
-fn helper_name(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
+fn helper_name(cx: &FileCx<'_>, n: Node<'_>, method: Option<&str>) -> Option<String> {
     let src = cx.src;
     // What follows first: it rules out most calls without naming them.
     let mut up = src.parent(n)?;
-    while matches!(up.kind(), "try_expression" | "await_expression") {
+    while matches!(node_kind(up), "try_expression" | "await_expression") {
         up = src.parent(up)?;
     }
-    let chained = up.kind() == "field_expression"
+    let chained = node_kind(up) == "field_expression"
         && field(up, "field").is_some_and(|f| HELPER_SETTERS.contains(&src.of(f)));
     if !chained && !handed_on(cx, n) {
         return None;
     }
-    match method_name(src, n) {
+    match method {
         Some(m) if setter(m).is_some() || op_for_method(m).is_some() => None,
         Some(m) => Some(m.to_string()),
         None => Some(last_segment(call_path(src, n)?).to_string()),
@@ -221,7 +250,7 @@ fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
     let Some(p) = src.parent(n) else {
         return false;
     };
-    match p.kind() {
+    match node_kind(p) {
         "arguments" => receives(cx, p),
         "let_declaration" if field(p, "value").is_some_and(|v| v.id() == n.id()) => {
             let Some(name) = field(p, "pattern")
@@ -249,7 +278,7 @@ fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
                             && src.of(u) == name
                             && src
                                 .parent(u)
-                                .is_some_and(|a| a.kind() == "arguments" && receives(cx, a))
+                                .is_some_and(|a| node_kind(a) == "arguments" && receives(cx, a))
                     })
             })
         }
@@ -262,7 +291,7 @@ fn receives(cx: &FileCx<'_>, args: Node<'_>) -> bool {
     let Some(call) = cx
         .src
         .parent(args)
-        .filter(|c| c.kind() == "call_expression")
+        .filter(|c| node_kind(*c) == "call_expression")
     else {
         return false;
     };
@@ -297,9 +326,9 @@ fn builder_type_kind(ty: &str) -> Option<OpKind> {
 }
 
 /// What starts a request here: `x.query()` with no arguments, or `QueryInput::builder()`.
-fn root_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
+fn root_kind(cx: &FileCx<'_>, n: Node<'_>, method: Option<&str>) -> Option<OpKind> {
     let src = cx.src;
-    if let Some(name) = method_name(src, n) {
+    if let Some(name) = method {
         // The name first: most calls are not SDK methods, and counting arguments
         // allocates.
         if op_for_method(name).is_some() && call_args(n).is_empty() {
@@ -311,13 +340,13 @@ fn root_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
             // the crate's own repository named like the API.
             if src
                 .parent(n)
-                .is_some_and(|p| p.kind() == "await_expression")
+                .is_some_and(|p| node_kind(p) == "await_expression")
             {
                 return None;
             }
             return op_for_method(name);
         }
-        return super::expr_crate::root_kind(cx, n);
+        return super::expr_crate::root_kind_named(cx, n, name);
     }
     let path = call_path(src, n)?;
     if last_segment(path) != "builder" {
@@ -334,7 +363,7 @@ fn rusoto_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
 /// The span of `.query()` (from the method name to the closing paren).
 fn method_span(call: Node<'_>) -> Span {
     let name = field(call, "function")
-        .filter(|f| f.kind() == "field_expression")
+        .filter(|f| node_kind(*f) == "field_expression")
         .and_then(|f| field(f, "field"));
     match name {
         Some(n) => Span::new(n.start_byte(), call.end_byte()),
@@ -374,10 +403,10 @@ fn climb_apply<'t>(
     let mut sent_here = false;
     st.end = st.end.max(start.end_byte());
     while let Some(p) = src.parent(cur) {
-        match p.kind() {
+        match node_kind(p) {
             "field_expression" if field(p, "value").is_some_and(|v| v.id() == cur.id()) => {
                 let Some(call) = src.parent(p).filter(|c| {
-                    c.kind() == "call_expression"
+                    node_kind(*c) == "call_expression"
                         && field(*c, "function").is_some_and(|f| f.id() == p.id())
                 }) else {
                     break;
@@ -400,8 +429,10 @@ fn climb_apply<'t>(
                             if s == Setter::ExclusiveStartKey {
                                 st.paged |= enclosing_loop(src, call, true).1;
                             }
-                            record_setter(cx, op, name, set, p, call, conditional);
-                            apply(cx, op, s, set, call, conditional);
+                            // Collected once for both: a walk and an allocation each.
+                            let args = call_args(call);
+                            record_setter(cx, op, name, set, p, call, &args, conditional);
+                            apply(cx, op, s, set, call, args, conditional);
                             if name == "set_parameters" {
                                 op.parameter_list = list_len(cx, call);
                             }
@@ -437,10 +468,10 @@ fn climb_apply<'t>(
 fn list_len(cx: &FileCx<'_>, call: Node<'_>) -> Option<usize> {
     let arg = peel(*call_args(call).first()?);
     let list = unwrap_some(cx, arg).map(peel)?;
-    (list.kind() == "array_expression" && field(list, "length").is_none()).then(|| {
+    (node_kind(list) == "array_expression" && field(list, "length").is_none()).then(|| {
         named_children(list)
             .iter()
-            .filter(|c| !c.kind().ends_with("comment"))
+            .filter(|c| !node_kind(**c).ends_with("comment"))
             .count()
     })
 }
@@ -466,16 +497,16 @@ fn follow_consumer(
         let Some(p) = src.parent(top) else {
             return Escape::None;
         };
-        let tail_of_block = p.kind() == "block"
+        let tail_of_block = node_kind(p) == "block"
             && named_children(p)
                 .into_iter()
-                .rfind(|c| !c.kind().ends_with("comment"))
+                .rfind(|c| !node_kind(*c).ends_with("comment"))
                 .is_some_and(|l| l.id() == top.id());
         if tail_of_block {
             match src.parent(p) {
                 Some(g)
                     if matches!(
-                        g.kind(),
+                        node_kind(g),
                         "if_expression"
                             | "else_clause"
                             | "match_arm"
@@ -484,14 +515,14 @@ fn follow_consumer(
                             | "async_block"
                     ) =>
                 {
-                    top = if g.kind() == "else_clause" {
+                    top = if node_kind(g) == "else_clause" {
                         src.parent(g).unwrap_or(g)
                     } else {
                         g
                     };
                     continue;
                 }
-                Some(g) if g.kind() == "function_item" => {
+                Some(g) if node_kind(g) == "function_item" => {
                     let name = field(g, "name")
                         .map(|n| src.of(n))
                         .unwrap_or("")
@@ -502,21 +533,21 @@ fn follow_consumer(
                         Escape::Returned { function: name }
                     };
                 }
-                Some(g) if g.kind() == "closure_expression" => return Escape::None,
+                Some(g) if node_kind(g) == "closure_expression" => return Escape::None,
                 _ => return Escape::None,
             }
         }
-        if matches!(p.kind(), "match_arm" | "if_expression")
+        if matches!(node_kind(p), "match_arm" | "if_expression")
             && field(p, "condition").map(|c| c.id()) != Some(top.id())
         {
             top = p;
             continue;
         }
-        if p.kind() == "match_expression" {
+        if node_kind(p) == "match_expression" {
             top = p;
             continue;
         }
-        if p.kind() == "match_block" {
+        if node_kind(p) == "match_block" {
             top = p;
             continue;
         }
@@ -525,7 +556,7 @@ fn follow_consumer(
     let Some(p) = src.parent(top) else {
         return Escape::None;
     };
-    match p.kind() {
+    match node_kind(p) {
         "let_declaration" if field(p, "value").is_some_and(|v| v.id() == top.id()) => {
             if st.sent {
                 // `let out = q.send().await?`: the response, not the builder.
@@ -551,8 +582,8 @@ fn follow_consumer(
                 return Escape::None;
             }
             let name = ancestors(src, p)
-                .find(|a| a.kind() == "function_item" || a.kind() == "closure_expression")
-                .filter(|a| a.kind() == "function_item")
+                .find(|a| node_kind(*a) == "function_item" || node_kind(*a) == "closure_expression")
+                .filter(|a| node_kind(*a) == "function_item")
                 .and_then(|f| field(f, "name"))
                 .map(|n| src.of(n).to_string());
             match name {
@@ -615,12 +646,12 @@ fn follow_uses(
             continue;
         };
         // The target of `q = ..`, a new `let q`, or a field name: not a read.
-        if parent.kind() == "assignment_expression"
+        if node_kind(parent) == "assignment_expression"
             && field(parent, "left").is_some_and(|l| l.id() == u.id())
         {
             continue;
         }
-        if parent.kind() == "let_declaration"
+        if node_kind(parent) == "let_declaration"
             && field(parent, "pattern").is_some_and(|l| l.id() == u.id())
         {
             continue;
@@ -628,7 +659,7 @@ fn follow_uses(
         let conditional = in_branch(src, u, block);
         let top = climb_apply(cx, u, op, st, conditional);
         let Some(tp) = src.parent(top) else { continue };
-        match tp.kind() {
+        match node_kind(tp) {
             "let_declaration" if field(tp, "value").is_some_and(|v| v.id() == top.id()) => {
                 let Some(pat) = field(tp, "pattern") else {
                     continue;
@@ -674,7 +705,7 @@ fn in_branch(src: Src<'_>, node: Node<'_>, block: Node<'_>) -> bool {
             return false;
         }
         if matches!(
-            a.kind(),
+            node_kind(a),
             "if_expression"
                 | "match_arm"
                 | "else_clause"
@@ -690,16 +721,16 @@ fn in_branch(src: Src<'_>, node: Node<'_>, block: Node<'_>) -> bool {
 }
 
 /// Applies one setter to the operation.
-fn apply(
-    cx: &FileCx<'_>,
+fn apply<'t>(
+    cx: &FileCx<'t>,
     op: &mut Operation,
     s: Setter,
     set: bool,
-    call: Node<'_>,
+    call: Node<'t>,
+    mut args: Vec<Node<'t>>,
     conditional: bool,
 ) {
     let src = cx.src;
-    let mut args = call_args(call);
     if set {
         // `set_x(Some(v))` is `x(v)`; `set_x(None)` clears nothing we track.
         let Some(a) = args.first().map(|a| peel(*a)) else {
@@ -816,6 +847,7 @@ fn apply(
 }
 
 /// Remembers where a setter call is, so rules can point at it or remove it.
+#[allow(clippy::too_many_arguments)]
 fn record_setter(
     cx: &FileCx<'_>,
     op: &mut Operation,
@@ -823,11 +855,11 @@ fn record_setter(
     set: bool,
     field_expr: Node<'_>,
     call: Node<'_>,
+    args: &[Node<'_>],
     conditional: bool,
 ) {
-    let args = call_args(call);
     // Only pair setters (`k, v`) carry a key; whole-map forms name several.
-    let key = match (set, args.as_slice()) {
+    let key = match (set, args) {
         (false, [k, _]) => cx.string(*k).value().map(str::to_string),
         _ => None,
     };
@@ -853,7 +885,7 @@ fn dot_start(field_expr: Node<'_>) -> Option<usize> {
     let mut cursor = field_expr.walk();
     let dot = field_expr
         .children(&mut cursor)
-        .find(|c| c.kind() == ".")
+        .find(|c| node_kind(*c) == ".")
         .map(|c| c.start_byte());
     dot
 }
@@ -907,7 +939,7 @@ pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
             p = peel(*inner);
         }
     }
-    let literal_start = if string_value(cx.src, p).is_some() && p.kind() == "string_literal" {
+    let literal_start = if string_value(cx.src, p).is_some() && node_kind(p) == "string_literal" {
         string_content_start(cx.src, p)
     } else {
         None
@@ -974,12 +1006,12 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
     let body = field(n, "body")?;
     let mut key_conditions = None;
     for f in named_children(body) {
-        let (fname, value) = match f.kind() {
+        let (fname, value) = match node_kind(f) {
             "field_initializer" => (field(f, "field").map(|x| src.of(x)), field(f, "value")),
             "shorthand_field_initializer" => {
                 let id = named_children(f)
                     .into_iter()
-                    .find(|c| c.kind() == "identifier");
+                    .find(|c| node_kind(*c) == "identifier");
                 (id.map(|x| src.of(x)), id)
             }
             _ => (None, None),
@@ -1059,7 +1091,7 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
     // page of the read.
     let pager = src
         .parent(n)
-        .filter(|a| a.kind() == "arguments")
+        .filter(|a| node_kind(*a) == "arguments")
         .and_then(|a| src.parent(a))
         .and_then(|call| method_name(src, call));
     if matches!(pager, Some("scan_pages" | "query_pages")) {
@@ -1109,10 +1141,10 @@ pub fn fold_typed(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>, kind: OpKind
     op.method_span = span(root);
     super::expr_crate::fill(cx, root, &mut op);
     let mut st = State::default();
-    if root.kind() == "struct_expression" {
+    if node_kind(root) == "struct_expression" {
         if let Some(body) = field(root, "body") {
             for f in named_children(body) {
-                if f.kind() != "field_initializer" {
+                if node_kind(f) != "field_initializer" {
                     continue;
                 }
                 let (Some(fname), Some(value)) =
@@ -1156,7 +1188,7 @@ pub fn fold_typed(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>, kind: OpKind
 /// The typed builder a `X::builder()` call or an `X { .. }` literal starts.
 pub fn typed_root(cx: &FileCx<'_>, n: Node<'_>) -> Option<Typed> {
     let src = cx.src;
-    match n.kind() {
+    match node_kind(n) {
         "call_expression" => {
             // `expr.to_put_builder()` of the dynamodb-expression crate.
             if let Some(t) = super::expr_crate::typed_kind(cx, n) {

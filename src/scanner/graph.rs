@@ -2,9 +2,11 @@
 //! still contribute their functions and calls without a parse), and the hot/cold
 //! decision: which functions a request entry point reaches, with the chain kept.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::context::{is_test_attr, LoopShape};
+use super::crates::{Crates, NO_CRATE};
 use super::lex::{Tok, Token};
 pub use super::names::{intern, Name};
 use crate::source::Span;
@@ -906,8 +908,8 @@ impl FnId {
 /// Linear in the graph: which functions reach a server start is one backward search
 /// from the starts over callers by name, not a forward search per `main` (a monorepo
 /// holds hundreds of binaries, and each one's search used to cover the whole crate).
-pub fn one_off(files: &[&[FnNode]]) -> HashSet<FnId> {
-    let reaches_server = reaches_server(files);
+pub fn one_off(files: &[&[FnNode]], crates: &Crates) -> HashSet<FnId> {
+    let reaches_server = reaches_server(files, crates);
     let mut out = HashSet::new();
     for (fi, fns) in files.iter().enumerate() {
         let mains = fns
@@ -950,32 +952,39 @@ pub fn one_off(files: &[&[FnNode]]) -> HashSet<FnId> {
 }
 
 /// Every function from which a call chain by name reaches one that starts a server:
-/// a backward breadth-first search from the starts, each name expanded once.
-fn reaches_server(files: &[&[FnNode]]) -> HashSet<FnId> {
-    let mut callers: HashMap<&str, Vec<FnId>> = HashMap::new();
+/// a backward breadth-first search from the starts, each (crate, name) expanded once.
+fn reaches_server(files: &[&[FnNode]], crates: &Crates) -> HashSet<FnId> {
+    // Who calls each name: all of them, and by the caller's crate.
+    let mut callers: ByCrate<'_> = ByCrate::default();
     let mut queue = VecDeque::new();
     let mut out = HashSet::new();
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
             let id = FnId::new(fi, i);
             for c in &f.calls {
-                callers.entry(c.as_ref()).or_default().push(id);
+                callers.add(c.as_ref(), crates.of(fi), id);
             }
             if f.starts_server && out.insert(id) {
                 queue.push_back(id);
             }
         }
     }
-    let mut expanded: HashSet<&str> = HashSet::new();
+    let mut expanded: HashSet<(&str, u32)> = HashSet::new();
     while let Some(id) = queue.pop_front() {
         let Some(f) = files.get(id.file()).and_then(|fs| fs.get(id.index())) else {
             continue;
         };
+        let krate = crates.of(id.file());
         // Tests and registrations are never reached by a call, so they lead nowhere.
-        if f.test || f.name.starts_with(ENTRY_PREFIX) || !expanded.insert(f.name.as_ref()) {
+        if f.test || f.name.starts_with(ENTRY_PREFIX) || !expanded.insert((f.name.as_ref(), krate))
+        {
             continue;
         }
-        for caller in callers.get(f.name.as_ref()).into_iter().flatten() {
+        // The callers that can name this function: its crate's, and its users'.
+        for caller in callers
+            .get(f.name.as_ref(), crates.visible_to(krate))
+            .iter()
+        {
             if out.insert(*caller) {
                 queue.push_back(*caller);
             }
@@ -984,16 +993,67 @@ fn reaches_server(files: &[&[FnNode]]) -> HashSet<FnId> {
     out
 }
 
+/// Functions by name within each crate: what code in a crate can reach by a name is
+/// its own crate's, its dependencies', and the files no manifest describes
+/// ([`NO_CRATE`]).
+#[derive(Default)]
+struct ByCrate<'a> {
+    /// (name, crate) → the functions, in file order.
+    by_crate: HashMap<(&'a str, u32), Vec<FnId>>,
+    /// name → the crates that have one.
+    crates: HashMap<&'a str, Vec<u32>>,
+}
+
+impl<'a> ByCrate<'a> {
+    /// Adds `id` (in file order) under `name` in crate `krate`.
+    fn add(&mut self, name: &'a str, krate: u32, id: FnId) {
+        let list = self.by_crate.entry((name, krate)).or_default();
+        if list.is_empty() {
+            self.crates.entry(name).or_default().push(krate);
+        }
+        list.push(id);
+    }
+
+    /// The entries of `name` in `crates` and in [`NO_CRATE`] (every crate's for
+    /// `None`), in file order; borrowed when one crate has them all (a tree without
+    /// manifests is one [`NO_CRATE`]).
+    fn get(&self, name: &'a str, crates: Option<&[u32]>) -> Cow<'_, [FnId]> {
+        let Some(have) = self.crates.get(name) else {
+            return Cow::Borrowed(&[]);
+        };
+        // Whichever is shorter: the crates that have the name (a common name is in
+        // thousands), or those asked for (a crate and its dependencies).
+        let lists: Vec<&Vec<FnId>> = match crates {
+            Some(c) if c.len() < have.len() => c
+                .iter()
+                .chain([&NO_CRATE])
+                .filter_map(|k| self.by_crate.get(&(name, *k)))
+                .collect(),
+            _ => have
+                .iter()
+                .filter(|k| **k == NO_CRATE || crates.is_none_or(|c| c.binary_search(k).is_ok()))
+                .filter_map(|k| self.by_crate.get(&(name, *k)))
+                .collect(),
+        };
+        match lists.as_slice() {
+            [] => Cow::Borrowed(&[]),
+            [one] => Cow::Borrowed(one.as_slice()),
+            _ => {
+                let mut out: Vec<FnId> = lists.into_iter().flatten().copied().collect();
+                out.sort_unstable();
+                Cow::Owned(out)
+            }
+        }
+    }
+}
+
 /// Every function a call by name can reach (not tests, not registrations).
-fn callable_by_name<'a>(files: &[&'a [FnNode]]) -> HashMap<&'a str, Vec<FnId>> {
-    let mut by_name: HashMap<&str, Vec<FnId>> = HashMap::new();
+fn callable_by_name<'a>(files: &[&'a [FnNode]], crates: &Crates) -> ByCrate<'a> {
+    let mut by_name = ByCrate::default();
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
             if !f.test && !f.name.starts_with(ENTRY_PREFIX) {
-                by_name
-                    .entry(f.name.as_ref())
-                    .or_default()
-                    .push(FnId::new(fi, i));
+                by_name.add(f.name.as_ref(), crates.of(fi), FnId::new(fi, i));
             }
         }
     }
@@ -1036,8 +1096,8 @@ impl Reached {
 
 /// For every function reachable from an entry point: the entry's reason and the path
 /// (entry first) that reaches it, by a breadth-first search so chains are shortest.
-pub fn reach(files: &[&[FnNode]]) -> Reached {
-    let by_name = callable_by_name(files);
+pub fn reach(files: &[&[FnNode]], crates: &Crates) -> Reached {
+    let by_name = callable_by_name(files, crates);
     let mut reasons: Vec<String> = Vec::new();
     let mut parent: HashMap<FnId, (usize, Option<FnId>)> = HashMap::new();
     let mut queue = VecDeque::new();
@@ -1056,20 +1116,28 @@ pub fn reach(files: &[&[FnNode]]) -> Reached {
     // to all of them): once a name has been expanded one way, every candidate of that
     // way already has its parent, so later callers of the name add nothing. Without
     // this, every caller of a common name (`new`, `get`) walks all its candidates.
-    let mut expanded: HashMap<&str, (bool, bool)> = HashMap::new();
-    let mut delegating: HashMap<&str, Vec<FnId>> = HashMap::new();
+    // A name is a different set of functions in each crate (its own and its
+    // dependencies'), so the unit expanded once is (name, crate).
+    let mut expanded: HashMap<(&str, u32), (bool, bool)> = HashMap::new();
+    let mut delegating: HashMap<(&str, u32), Vec<FnId>> = HashMap::new();
     while let Some((id, reason)) = queue.pop_front() {
         let Some(f) = files.get(id.file()).and_then(|fs| fs.get(id.index())) else {
             continue;
         };
+        let scope = crates.scope(crates.of(id.file()));
+        let visible = crates.visible_from(scope);
         for c in &f.calls {
             let c = c.as_ref();
-            let candidates = by_name.get(c).map(Vec::as_slice).unwrap_or_default();
+            let key = (c, scope);
+            if expanded.get(&key).is_some_and(|done| done.1) {
+                continue;
+            }
             // Same-name delegation (`Service::list_all` calling `self.repo.list_all()`):
             // a caller of the name reaches the delegating ones, and they the rest, so the
             // chain shows the layer in between.
-            let delegates = delegating.entry(c).or_insert_with(|| {
-                candidates
+            let delegates = delegating.entry(key).or_insert_with(|| {
+                by_name
+                    .get(c, visible)
                     .iter()
                     .filter(|d| {
                         files
@@ -1081,21 +1149,18 @@ pub fn reach(files: &[&[FnNode]]) -> Reached {
                     .collect()
             });
             let filter = *f.name != *c && !delegates.is_empty();
-            let done = expanded.entry(c).or_default();
-            let targets: &[FnId] = if filter {
-                if done.0 || done.1 {
+            let done = expanded.entry(key).or_default();
+            let targets: Cow<'_, [FnId]> = if filter {
+                if done.0 {
                     continue;
                 }
                 done.0 = true;
-                delegates
+                Cow::Borrowed(delegates)
             } else {
-                if done.1 {
-                    continue;
-                }
                 done.1 = true;
-                candidates
+                by_name.get(c, visible)
             };
-            for callee in targets {
+            for callee in targets.iter() {
                 if parent.contains_key(callee) {
                     continue;
                 }
@@ -1142,7 +1207,7 @@ mod tests {
             ..node("boot", &["route"])
         }];
         let files: [&[FnNode]; 2] = [&server, &lib];
-        assert!(one_off(&files).is_empty());
+        assert!(one_off(&files, &Crates::unknown(files.len())).is_empty());
     }
 
     #[test]
@@ -1161,7 +1226,7 @@ mod tests {
         ];
         let shared = [node("write", &[])];
         let files: [&[FnNode]; 3] = [&tool, &server, &shared];
-        let got = one_off(&files);
+        let got = one_off(&files, &Crates::unknown(files.len()));
         let want: HashSet<FnId> = [FnId::new(0, 0), FnId::new(0, 1)].into();
         assert_eq!(
             got, want,
@@ -1176,7 +1241,7 @@ mod tests {
         let tools: Vec<[FnNode; 1]> = (0..300).map(|_| [main_fn(&["new"])]).collect();
         let mut files: Vec<&[FnNode]> = vec![&lib];
         files.extend(tools.iter().map(|t| t.as_slice()));
-        let got = one_off(&files);
+        let got = one_off(&files, &Crates::unknown(files.len()));
         assert_eq!(got.len(), 300);
         assert!(got.iter().all(|id| id.file() > 0 && id.index() == 0));
     }

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use super::args::{arg_sites, ArgSite};
 use super::context::{attributes_of, cold_by_path, is_test_attr};
-use super::fold::{fold_file, Escape, Template, HELPER_SETTERS};
+use super::fold::{fold_file, Escape, HelperChains, Template, HELPER_SETTERS};
 use super::graph::{lexical_graph, FnNode};
 use super::ir::{Operation, Resolved, ScanProblem};
 use super::items::{struct_defs, StructDef};
@@ -244,10 +244,16 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
 /// link phase reads the file again and indexes it in full, which gives what
 /// [`index_file`] would have.
 pub fn index_file_lean(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
-    let mut idx = index_source(&file.path, &file.text, settings, false);
+    let (mut idx, _, mut names) = index_reusing(
+        &file.path,
+        &file.text,
+        settings,
+        false,
+        None,
+        HelperChains::NamesOnly,
+    );
     idx.text = None;
-    if !idx.helper_calls.is_empty() {
-        let mut names: Vec<String> = idx.helper_calls.drain(..).map(|(_, _, h)| h).collect();
+    if !names.is_empty() {
         names.sort();
         names.dedup();
         idx.chained = names;
@@ -264,7 +270,15 @@ pub fn index_source(
     settings: &ScanSettings,
     force_parse: bool,
 ) -> FileIndex {
-    index_reusing(path, source, settings, force_parse, None).0
+    index_reusing(
+        path,
+        source,
+        settings,
+        force_parse,
+        None,
+        HelperChains::Fold,
+    )
+    .0
 }
 
 /// [`index_file`] of an edited file, reusing the parse of its version before (see
@@ -274,18 +288,28 @@ pub fn index_file_again(
     settings: &ScanSettings,
     last: Option<&LastParse>,
 ) -> (FileIndex, Option<LastParse>) {
-    index_reusing(&file.path, &file.text, settings, false, Some(last))
+    let (idx, kept, _) = index_reusing(
+        &file.path,
+        &file.text,
+        settings,
+        false,
+        Some(last),
+        HelperChains::Fold,
+    );
+    (idx, kept)
 }
 
 /// [`index_source`]; with `reuse`, the parse is that of the last version (when there
-/// is one), and this one's is given back.
+/// is one), and this one's is given back. With [`HelperChains::NamesOnly`], chains on
+/// a helper's result are not folded: their helpers' names come back instead.
 fn index_reusing(
     path: &FilePath,
     source: &Arc<str>,
     settings: &ScanSettings,
     force_parse: bool,
     reuse: Option<Option<&LastParse>>,
-) -> (FileIndex, Option<LastParse>) {
+    helpers: HelperChains,
+) -> (FileIndex, Option<LastParse>, Vec<String>) {
     let _ = settings;
     let text: &str = source;
     let bytes = text.as_bytes();
@@ -319,7 +343,7 @@ fn index_reusing(
             span: None,
             message: crate::workspace::too_large_message(bytes.len() as u64),
         });
-        return (idx, None);
+        return (idx, None, Vec::new());
     }
     let tokens = tokenize(bytes);
     idx.fns = lexical_graph(bytes, &tokens);
@@ -331,7 +355,7 @@ fn index_reusing(
         shadow_text(bytes, &tokens)
     } else if idx.generated {
         // The SDK's own code: its calls are in the graph; nothing else is needed.
-        return (idx, None);
+        return (idx, None, Vec::new());
     } else {
         idx.chained = chained_calls(bytes, &tokens);
         if !idx.chained.is_empty() {
@@ -339,7 +363,7 @@ fn index_reusing(
         }
         match super::sparse::item_text(bytes, &tokens) {
             Some(t) => t,
-            None => return (idx, None),
+            None => return (idx, None, Vec::new()),
         }
     };
     let Some(tree) = parse_reusing(&parse_text, reuse.flatten()) else {
@@ -348,7 +372,7 @@ fn index_reusing(
             span: None,
             message: "the parser gave up on this file".to_string(),
         });
-        return (idx, None);
+        return (idx, None, Vec::new());
     };
     let root = tree.root_node();
     let (parents, nodes, truncated) = super::syntax::parent_map(root);
@@ -371,8 +395,10 @@ fn index_reusing(
         report_syntax_errors(&mut idx, root);
     }
     let by_kind = ByKind::of(&nodes);
+    let mut helper_names = Vec::new();
     if idx.candidate {
-        let folded = fold_file(&cx, path, &nodes);
+        let folded = fold_file(&cx, path, &nodes, helpers);
+        helper_names = folded.helper_names;
         let cold = cold_by_path(path);
         idx.ops = folded.ops;
         idx.templates = folded.templates;
@@ -407,8 +433,34 @@ fn index_reusing(
     idx.structs = struct_defs(src, &by_kind.structs);
     idx.refs = cx.refs.into_inner();
     shrink(&mut idx);
-    let kept = reuse.map(|_| LastParse::new(parse_text, tree));
-    (idx, kept)
+    if reuse.is_some() {
+        return (idx, Some(LastParse::new(parse_text, tree)), helper_names);
+    }
+    drop(by_kind);
+    drop(nodes);
+    // The table first: it is what still borrows the tree.
+    let table = parents.into_table();
+    free_large_parse(tree, parse_text, table);
+    (idx, None, helper_names)
+}
+
+/// Texts parsed above this size are freed on a thread of their own.
+const FREE_LATER_BYTES: usize = 1 << 20;
+
+/// Frees a parse and its parent links. Freeing a large file's tree (millions of
+/// nodes, one allocation each) and its parent table takes a sizeable part of the
+/// time its index took, and nothing waits for it: a large one is freed on a thread
+/// of its own, so the link starts at once. Small ones (nearly every file) are freed
+/// here, which costs less than starting a thread.
+fn free_large_parse<T: Send + 'static>(tree: tree_sitter::Tree, text: Vec<u8>, parents: T) {
+    if text.len() < FREE_LATER_BYTES {
+        return;
+    }
+    // If no thread can be started, the closure (and with it the parse) is dropped
+    // here, as it would have been.
+    let _ = std::thread::Builder::new()
+        .name("dynalint-free".into())
+        .spawn(move || drop((tree, text, parents)));
 }
 
 /// The nodes each pass after the fold reads, by kind, in the file's order: one look at

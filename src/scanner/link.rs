@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::args::{calls, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
+use super::crates::Crates;
 use super::fold::Escape;
 use super::graph::{one_off, reach, FnId, FnNode, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use super::index::{index_source, FileIndex};
@@ -166,6 +167,18 @@ pub(super) fn link_files(
         None => {
             let hot_globs = globs(&settings.hot_paths, &mut glob_problems);
             result.problems = glob_problems;
+            // Manifests that do not read: their crates see every crate.
+            result.problems.extend(
+                tables
+                    .crates
+                    .notes
+                    .iter()
+                    .map(|(path, message)| ScanProblem {
+                        file: Arc::from(path.as_path()),
+                        span: None,
+                        message: message.clone(),
+                    }),
+            );
             hot_entries(files, tables, hot_globs.as_ref(), settings)
         }
     };
@@ -173,8 +186,8 @@ pub(super) fn link_files(
     let computed = match only {
         Some(_) => None,
         None => Some(GraphFacts {
-            reached: reach(&graph_refs),
-            one_off: one_off(&graph_refs),
+            reached: reach(&graph_refs, &tables.crates),
+            one_off: one_off(&graph_refs, &tables.crates),
             callers: None,
         }),
     };
@@ -230,7 +243,11 @@ pub(super) fn link_files(
                 .received
                 .get(index)
                 .and_then(|by_fn| by_fn.get(function.as_str()));
-            for (tf, ti) in received.into_iter().flatten() {
+            let visible = received
+                .into_iter()
+                .flatten()
+                .filter(|(tf, _)| tables.crates.file_sees(fi, *tf));
+            for (tf, ti) in visible {
                 let Some(t) = files.get(*tf).and_then(|f| f.templates.get(*ti)) else {
                     continue;
                 };
@@ -254,8 +271,12 @@ pub(super) fn link_files(
         if op.context.in_loop.is_none() {
             op.context.in_loop = match (around, &borrowed, &graph.callers) {
                 (None, _, _) => None,
-                (Some(i), Some(c), _) => loop_at_call_site(op, fi, i, &graph_refs, files, c),
-                (Some(i), None, Some(c)) => loop_at_call_site(op, fi, i, &graph_refs, files, c),
+                (Some(i), Some(c), _) => {
+                    loop_at_call_site(op, fi, i, &graph_refs, files, (c, &tables.crates))
+                }
+                (Some(i), None, Some(c)) => {
+                    loop_at_call_site(op, fi, i, &graph_refs, files, (c, &tables.crates))
+                }
                 (Some(_), None, None) => None,
             };
         }
@@ -270,7 +291,11 @@ pub(super) fn link_files(
         let ((), read) = linker.tracked(|| {
             // A chain on a helper's returned builder: the helper's setters, then ours.
             for (op, escape, helper) in &f.helper_calls {
-                for (tf, ti) in tables.returned.get(helper.as_str()).into_iter().flatten() {
+                let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
+                // Only the helpers this file's crate can call: a chain on
+                // `recent_orders(&c)` is not every copy's `recent_orders`.
+                let visible = returned.filter(|(tf, _)| tables.crates.file_sees(fi, *tf));
+                for (tf, ti) in visible {
                     let mut base = files[*tf].ops[*ti].0.clone();
                     linker.resolve_op(*tf, &mut base, 0);
                     let mut op = op.clone();
@@ -290,7 +315,9 @@ pub(super) fn link_files(
             for (op, escape) in &f.ops {
                 // A helper's own builder is reported only where no caller continues it.
                 let continued = matches!(escape, Escape::Returned { function }
-                if tables.continued.contains_key(function.as_str()));
+                if tables.continued.get(function.as_str()).is_some_and(|chains| {
+                    chains.iter().any(|(cf, _)| tables.crates.file_sees(*cf, fi))
+                }));
                 if continued {
                     continue;
                 }
@@ -343,15 +370,19 @@ fn hot_entries<'f>(
     hot_globs: Option<&(GlobSet, Vec<String>)>,
     settings: &ScanSettings,
 ) -> Vec<Cow<'f, [FnNode]>> {
-    let macro_entry = |n: &FnNode| {
+    // A call of a handler macro its crate can name (its own, or a dependency's).
+    let macro_entry = |fi: usize, n: &FnNode| {
         (n.name.starts_with(MACRO_CALL_PREFIX)
-            && tables.entry_macros.contains_key(n.qualified.as_ref()))
+            && tables
+                .entry_macros
+                .get(n.qualified.as_ref())
+                .is_some_and(|defs| defs.iter().any(|(mf, _)| tables.crates.file_sees(fi, *mf))))
         .then(|| format!("handler macro `{}!`", n.qualified))
     };
     let mut out: Vec<Cow<'_, [FnNode]>> = Vec::with_capacity(files.len());
-    for f in files {
+    for (fi, f) in files.iter().enumerate() {
         let hot = glob_match(hot_globs, &f.path, settings.root.as_deref());
-        let registers = f.fns.iter().any(|n| macro_entry(n).is_some());
+        let registers = f.fns.iter().any(|n| macro_entry(fi, n).is_some());
         if hot.is_none() && !registers {
             out.push(Cow::Borrowed(&f.fns));
             continue;
@@ -359,7 +390,7 @@ fn hot_entries<'f>(
         let mut fns = f.fns.clone();
         for n in &mut fns {
             if n.entry.is_none() && !n.test {
-                n.entry = macro_entry(n).or_else(|| {
+                n.entry = macro_entry(fi, n).or_else(|| {
                     hot.as_ref()
                         .filter(|_| !n.name.starts_with(ENTRY_PREFIX))
                         .map(|g| format!("hot-paths glob `{g}`"))
@@ -608,15 +639,24 @@ impl<'a> Linker<'a> {
         }
     }
 
-    /// The first struct named `name`.
-    fn struct_def(&self, name: &str) -> Option<&'a StructDef> {
-        let (f, i) = *self.tables.structs.get(name)?.first()?;
+    /// Whether code in file `from` can name what file `to` defines (its own crate's,
+    /// or a dependency's).
+    fn sees(&self, from: usize, to: usize) -> bool {
+        self.tables.crates.file_sees(from, to)
+    }
+
+    /// The first struct named `name` that file `fi` can name.
+    fn struct_def(&self, fi: usize, name: &str) -> Option<&'a StructDef> {
+        let list = self.tables.structs.get(name)?;
+        let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
         self.files.get(f)?.structs.get(i)
     }
 
-    /// The declared type of `ty`'s field `field` (the first declaration).
-    fn field_type(&self, ty: &str, field: &str) -> Option<&'a str> {
-        let (f, i) = *Tables::get_pair(&self.tables.field_types, ty, field)?.first()?;
+    /// The declared type of `ty`'s field `field` (the first declaration file `fi` can
+    /// name).
+    fn field_type(&self, fi: usize, ty: &str, field: &str) -> Option<&'a str> {
+        let list = Tables::get_pair(&self.tables.field_types, ty, field)?;
+        let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
         Some(&self.files.get(f)?.field_types.get(i)?.field_ty)
     }
 
@@ -745,7 +785,7 @@ impl<'a> Linker<'a> {
             return;
         }
         if let (Some(ty), true) = (m.from_type.clone(), m.attributes.is_empty()) {
-            let lookup = |name: &str| self.struct_def(name).cloned();
+            let lookup = |name: &str| self.struct_def(fi, name).cloned();
             if let Some(mut attrs) = serialise(&lookup, &ty, 0) {
                 for a in &mut attrs {
                     a.span = call_site;
@@ -987,15 +1027,16 @@ impl<'a> Linker<'a> {
                 // (wrapped in a `Result`/`Option` exactly when the call site unwraps it).
                 if let Some((f, unwrapped)) = ctor {
                     let wrapped = usize::from(*unwrapped);
-                    let known = Tables::get_pair(&self.tables.ctors, ty, f)
-                        .is_some_and(|c| c.iter().any(|(_, w)| *w == wrapped));
+                    let known = Tables::get_pair(&self.tables.ctors, ty, f).is_some_and(|c| {
+                        c.iter().any(|(cf, w)| *w == wrapped && self.sees(fi, *cf))
+                    });
                     if !known {
                         return Vec::new();
                     }
                 }
                 let mut ty = &**ty;
                 for f in fields.iter() {
-                    match self.field_type(ty, f) {
+                    match self.field_type(fi, ty, f) {
                         Some(t) => ty = t,
                         None => return Vec::new(),
                     }
@@ -1005,7 +1046,7 @@ impl<'a> Linker<'a> {
                     .copied()
                     .filter(|(cf, ri)| {
                         let p = &self.files[*cf].returns[*ri].path;
-                        p.len() >= 2 && *p[p.len() - 2] == *ty
+                        p.len() >= 2 && *p[p.len() - 2] == *ty && self.sees(fi, *cf)
                     })
                     .collect();
             }
@@ -1021,7 +1062,9 @@ impl<'a> Linker<'a> {
             .into_iter()
             .flatten()
             .copied()
-            .filter(|(cf, ri)| ends_with(&self.files[*cf].returns[*ri].path, &segs))
+            .filter(|(cf, ri)| {
+                self.sees(fi, *cf) && ends_with(&self.files[*cf].returns[*ri].path, &segs)
+            })
             .collect();
         self.narrow(fi, module, cands, &|cf, ri| {
             &self.files[cf].returns[ri].path
@@ -1146,6 +1189,8 @@ impl<'a> Linker<'a> {
             .get(function)
             .into_iter()
             .flatten()
+            // The calls whose crate can name the function (its own, or its users').
+            .filter(|(sf, _)| self.sees(*sf, fi))
             .filter_map(|(sf, i)| Some((*sf, self.files.get(*sf)?.arg_sites.get(*i)?)))
             .filter(|(_, site)| calls(site, &pr.kind, self.tests_count.get()))
             .collect();
@@ -1316,7 +1361,9 @@ impl<'a> Linker<'a> {
                 .into_iter()
                 .flatten()
                 .copied()
-                .filter(|(cf, ci)| ends_with(&self.files[*cf].consts[*ci].path, segs))
+                .filter(|(cf, ci)| {
+                    self.sees(fi, *cf) && ends_with(&self.files[*cf].consts[*ci].path, segs)
+                })
                 .collect()
         };
         let mut cands = matching(segs);
@@ -1406,7 +1453,7 @@ impl<'a> Linker<'a> {
             return Resolved::unknown("no field");
         };
         for f in path {
-            match self.field_type(&ty, f) {
+            match self.field_type(fi, &ty, f) {
                 Some(t) => ty = t.to_string(),
                 None => {
                     return Resolved::unknown(format!(
@@ -1420,6 +1467,7 @@ impl<'a> Linker<'a> {
         };
         let resolved: Vec<Resolved> = vals
             .iter()
+            .filter(|(cf, _)| self.sees(fi, *cf))
             .filter_map(|(cf, i)| Some((*cf, &self.files.get(*cf)?.field_inits.get(*i)?.value)))
             // `Clone` by hand (`table_name: self.table_name.clone()`) copies the
             // field: it says nothing of its value.
@@ -1435,7 +1483,6 @@ impl<'a> Linker<'a> {
                 v
             })
             .collect();
-        let _ = fi;
         if resolved.windows(2).all(|w| w[0] == w[1]) {
             let v = resolved
                 .into_iter()
@@ -1454,14 +1501,16 @@ impl<'a> Linker<'a> {
     }
 }
 
-/// Each file's package as a number: files with the same [`package_of`] share one.
-pub(super) fn package_ids(files: &[Arc<FileIndex>]) -> Vec<usize> {
-    let mut ids: HashMap<std::path::PathBuf, usize> = HashMap::new();
+/// Each file's package as a number: files of the same crate with the same
+/// [`package_of`] share one (without manifests, the path alone decides).
+pub(super) fn package_ids(files: &[Arc<FileIndex>], crates: &Crates) -> Vec<usize> {
+    let mut ids: HashMap<(u32, std::path::PathBuf), usize> = HashMap::new();
     files
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(fi, f)| {
             let n = ids.len();
-            *ids.entry(package_of(&f.path)).or_insert(n)
+            *ids.entry((crates.of(fi), package_of(&f.path))).or_insert(n)
         })
         .collect()
 }

@@ -47,6 +47,7 @@ mod args;
 mod batch;
 mod call_site_loop;
 mod context;
+mod crates;
 pub mod create_table;
 mod ctors;
 mod expr_crate;

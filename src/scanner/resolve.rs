@@ -197,7 +197,7 @@ impl<'a> FileCx<'a> {
     pub fn impl_type(&self, node: Node<'_>) -> Option<String> {
         let src = self.src;
         for a in ancestors(src, node) {
-            match a.kind() {
+            match super::parse::kind(a) {
                 "impl_item" => return field(a, "type").map(|t| type_name(src.of(t))),
                 "function_item" => {
                     if let Some(known) = self.fn_impls.borrow().get(&a.id()) {
@@ -244,7 +244,7 @@ impl<'a> FileCx<'a> {
         let mut items: Vec<usize> = Vec::new();
         let mut test = false;
         for a in ancestors(src, node) {
-            if !matches!(a.kind(), "function_item" | "mod_item") {
+            if !matches!(super::parse::kind(a), "function_item" | "mod_item") {
                 continue;
             }
             if let Some(k) = known.get(&a.id()) {

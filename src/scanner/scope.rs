@@ -4,6 +4,9 @@
 use tree_sitter::Node;
 
 use super::syntax::{ancestors, field, named_children, Src};
+// Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
+// and these climbs and walks ask it of millions of nodes in a large file.
+use super::parse::kind as node_kind;
 
 /// What a local name is bound to at a point.
 #[derive(Debug, Clone, Copy)]
@@ -27,7 +30,7 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
     let pos = at.start_byte();
     let mut prev = at;
     for anc in ancestors(src, at) {
-        match anc.kind() {
+        match node_kind(anc) {
             "block" | "source_file" => {
                 let mut found = None;
                 // Lazily: only the statements before the use are read, not the whole
@@ -37,7 +40,7 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
                     if stmt.start_byte() >= pos || stmt.id() == prev.id() {
                         break;
                     }
-                    if stmt.kind() == "let_declaration" {
+                    if node_kind(stmt) == "let_declaration" {
                         if let Some(b) = let_binds(src, stmt, name) {
                             found = Some(b);
                         }
@@ -60,7 +63,7 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
             }
             "if_expression" | "while_expression" | "match_arm" => {
                 // `if let Some(x) = ..`, `while let`, match arm patterns.
-                let pats: Vec<Node<'t>> = match anc.kind() {
+                let pats: Vec<Node<'t>> = match node_kind(anc) {
                     "match_arm" => field(anc, "pattern").into_iter().collect(),
                     _ => field(anc, "condition")
                         .map(let_patterns)
@@ -70,7 +73,9 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
                 if !in_cond && pats.iter().any(|p| pattern_has(src, *p, name)) {
                     // `if let Some(t) = env::var("T").ok()`: `t` is the value inside.
                     let unwrapped = pats.iter().find_map(|p| {
-                        let cond = src.parent(*p).filter(|c| c.kind() == "let_condition")?;
+                        let cond = src
+                            .parent(*p)
+                            .filter(|c| node_kind(*c) == "let_condition")?;
                         unwraps(src, *p, name).then_some(cond)
                     });
                     return Some(match unwrapped {
@@ -88,7 +93,7 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
                     .map(named_children)
                     .unwrap_or_default()
                 {
-                    if p.kind() == "parameter"
+                    if node_kind(p) == "parameter"
                         && field(p, "pattern").is_some_and(|pt| pattern_has(src, pt, name))
                     {
                         return Some(Binding::Param {
@@ -107,11 +112,11 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
 
 /// The patterns of `let` conditions in an `if`/`while` condition.
 fn let_patterns(cond: Node<'_>) -> Vec<Node<'_>> {
-    match cond.kind() {
+    match node_kind(cond) {
         "let_condition" => field(cond, "pattern").into_iter().collect(),
         "let_chain" => named_children(cond)
             .into_iter()
-            .filter(|c| c.kind() == "let_condition")
+            .filter(|c| node_kind(*c) == "let_condition")
             .filter_map(|c| field(c, "pattern"))
             .collect(),
         _ => Vec::new(),
@@ -120,11 +125,11 @@ fn let_patterns(cond: Node<'_>) -> Vec<Node<'_>> {
 
 fn let_binds<'t>(src: Src<'t>, stmt: Node<'t>, name: &str) -> Option<Binding<'t>> {
     let pat = field(stmt, "pattern")?;
-    let simple = match pat.kind() {
+    let simple = match node_kind(pat) {
         "identifier" => src.of(pat) == name,
         "mut_pattern" | "ref_pattern" => named_children(pat)
             .into_iter()
-            .any(|c| c.kind() == "identifier" && src.of(c) == name),
+            .any(|c| node_kind(c) == "identifier" && src.of(c) == name),
         _ => false,
     };
     if simple {
@@ -148,7 +153,7 @@ fn let_binds<'t>(src: Src<'t>, stmt: Node<'t>, name: &str) -> Option<Binding<'t>
 /// `Some(name)` or `Ok(name)`: a pattern that takes the value out of an `Option` or a
 /// `Result` whole, so `name` is that value.
 fn unwraps(src: Src<'_>, pat: Node<'_>, name: &str) -> bool {
-    if pat.kind() != "tuple_struct_pattern" {
+    if node_kind(pat) != "tuple_struct_pattern" {
         return false;
     }
     let ty = field(pat, "type").map(|t| src.of(t));
@@ -162,24 +167,24 @@ fn unwraps(src: Src<'_>, pat: Node<'_>, name: &str) -> bool {
             "identifier" => src.of(inner[0]) == name,
             "mut_pattern" | "ref_pattern" => named_children(inner[0])
                 .into_iter()
-                .any(|c| c.kind() == "identifier" && src.of(c) == name),
+                .any(|c| node_kind(c) == "identifier" && src.of(c) == name),
             _ => false,
         }
 }
 
 /// Whether a pattern binds `name` anywhere inside it.
 fn pattern_has(src: Src<'_>, pat: Node<'_>, name: &str) -> bool {
-    if pat.kind() == "identifier" {
+    if node_kind(pat) == "identifier" {
         return src.of(pat) == name;
     }
-    if pat.kind() == "closure_parameters" || pat.child_count() > 0 {
+    if node_kind(pat) == "closure_parameters" || pat.child_count() > 0 {
         let mut stack = vec![(pat, 0usize)];
         while let Some((n, d)) = stack.pop() {
-            if n.kind() == "identifier" && src.of(n) == name {
+            if node_kind(n) == "identifier" && src.of(n) == name {
                 // Not the type of a typed closure parameter, nor a path segment.
                 let is_type = src.parent(n).is_some_and(|p| {
                     field(p, "type").is_some_and(|t| t.id() == n.id())
-                        || p.kind() == "scoped_identifier"
+                        || node_kind(p) == "scoped_identifier"
                 });
                 if !is_type {
                     return true;
@@ -187,7 +192,7 @@ fn pattern_has(src: Src<'_>, pat: Node<'_>, name: &str) -> bool {
             }
             if d < 32 {
                 for c in named_children(n) {
-                    if !matches!(c.kind(), "type_identifier" | "scoped_type_identifier") {
+                    if !matches!(node_kind(c), "type_identifier" | "scoped_type_identifier") {
                         stack.push((c, d + 1));
                     }
                 }

@@ -11,6 +11,9 @@ use tree_sitter::{Language, Node};
 
 use crate::source::Span;
 
+// Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call.
+use super::parse::kind as node_kind;
+
 /// How deep any recursive walk over the tree may go before giving up on a subtree.
 pub const MAX_DEPTH: usize = 256;
 
@@ -39,6 +42,14 @@ impl<'t> Parents<'t> {
         }
         let i = self.map.get(&node.id())?;
         self.inner.get(*i as usize).copied()
+    }
+}
+
+impl Parents<'_> {
+    /// The table of parent links alone, which borrows nothing from the tree: to be
+    /// freed after the tree has moved (see `index::free_large_parse`).
+    pub fn into_table(self) -> impl Send + 'static {
+        self.map
     }
 }
 
@@ -170,10 +181,13 @@ pub fn span(node: Node<'_>) -> Span {
     Span::new(node.start_byte(), node.end_byte())
 }
 
-/// Named children, collected (tree-sitter iterates with a cursor).
+/// Named children, collected. By index, not with a cursor: a cursor allocates its
+/// stack, and this runs for most nodes the passes look at, most of which have two or
+/// three children.
 pub fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
-    let mut c = node.walk();
-    node.named_children(&mut c).collect()
+    (0..node.named_child_count())
+        .filter_map(|i| node.named_child(i))
+        .collect()
 }
 
 /// The child in a field. Field ids are looked up once per name: tree-sitter resolves a
@@ -203,20 +217,27 @@ pub fn call_args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
     let Some(args) = field(call, "arguments") else {
         return Vec::new();
     };
-    let mut c = args.walk();
-    // One pass, kinds by id: this runs for most calls of every file parsed for calls.
-    args.named_children(&mut c)
+    // By index, kinds by id: this runs for most calls of every file parsed for calls,
+    // and a cursor allocates (see [`named_children`]).
+    (0..args.named_child_count())
+        .filter_map(|i| args.named_child(i))
         .filter(|n| !skip.contains(&n.kind_id()))
         .collect()
 }
 
+/// Whether a call passes no argument at all (`send()`, `x.into()`): decided without
+/// collecting them.
+pub fn no_args(call: Node<'_>) -> bool {
+    field(call, "arguments").is_none_or(|a| a.named_child_count() == 0)
+}
+
 pub fn is_comment(node: Node<'_>) -> bool {
-    matches!(node.kind(), "line_comment" | "block_comment")
+    matches!(node_kind(node), "line_comment" | "block_comment")
 }
 
 /// The value of a string literal node (escapes decoded), or None for other nodes.
 pub fn string_value(src: Src<'_>, node: Node<'_>) -> Option<String> {
-    match node.kind() {
+    match node_kind(node) {
         "string_literal" => Some(unescape(strip_quotes(src.of(node)))),
         "raw_string_literal" => {
             let t = src.of(node);
@@ -316,14 +337,14 @@ pub fn fold_whitespace(s: &str) -> String {
 /// Strips wrappers that do not change a value: `(x)`, `&x`, `*x`, `x?`, `x.await`.
 pub fn peel<'t>(mut node: Node<'t>) -> Node<'t> {
     for _ in 0..MAX_DEPTH {
-        let inner = match node.kind() {
+        let inner = match node_kind(node) {
             "parenthesized_expression"
             | "reference_expression"
             | "try_expression"
             | "await_expression" => named_children(node)
                 .into_iter()
-                .rfind(|n| !is_comment(*n) && n.kind() != "mutable_specifier"),
-            "unary_expression" if node.child(0).is_some_and(|c| c.kind() == "*") => {
+                .rfind(|n| !is_comment(*n) && node_kind(*n) != "mutable_specifier"),
+            "unary_expression" if node.child(0).is_some_and(|c| node_kind(c) == "*") => {
                 named_children(node).into_iter().next()
             }
             _ => None,
@@ -338,14 +359,14 @@ pub fn peel<'t>(mut node: Node<'t>) -> Node<'t> {
 
 /// `recv.name(args)` → (recv, name, call); None for other nodes.
 pub fn method_call<'t>(src: Src<'t>, node: Node<'t>) -> Option<(Node<'t>, String, Node<'t>)> {
-    if node.kind() != "call_expression" {
+    if node_kind(node) != "call_expression" {
         return None;
     }
     let mut f = field(node, "function")?;
-    if f.kind() == "generic_function" {
+    if node_kind(f) == "generic_function" {
         f = field(f, "function")?;
     }
-    if f.kind() != "field_expression" {
+    if node_kind(f) != "field_expression" {
         return None;
     }
     let recv = field(f, "value")?;
@@ -380,14 +401,14 @@ pub fn method_name<'t>(src: Src<'t>, node: Node<'_>) -> Option<&'t str> {
 
 /// The callee path of a plain call `a::b::c(..)` (not a method call), as written.
 pub fn call_path<'a>(src: Src<'a>, node: Node<'_>) -> Option<&'a str> {
-    if node.kind() != "call_expression" {
+    if node_kind(node) != "call_expression" {
         return None;
     }
     let mut f = field(node, "function")?;
-    if f.kind() == "generic_function" {
+    if node_kind(f) == "generic_function" {
         f = field(f, "function")?;
     }
-    match f.kind() {
+    match node_kind(f) {
         "identifier" | "scoped_identifier" => Some(src.of(f)),
         _ => None,
     }

@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::crates::Crates;
 use super::fold::Escape;
 use super::graph::ENTRY_MACRO_PREFIX;
 use super::index::FileIndex;
@@ -51,14 +52,20 @@ pub(super) struct Tables {
     pub continued: ByName,
     /// Qualified name → (file, index into `fns`) of the crate's handler macros.
     pub entry_macros: ByName,
-    /// Each file's package (the folder holding its `src/`), as a number.
+    /// Each file's package (its crate, and the folder holding its `src/`), as a
+    /// number.
     pub packages: Vec<usize>,
+    /// Each file's crate and what it can name: read from the manifests once per
+    /// whole link (an edit to a `.rs` file keeps every file's crate).
+    pub crates: Crates,
 }
 
 impl Tables {
     pub fn new(files: &[Arc<FileIndex>]) -> Self {
+        let crates = Crates::read(files.iter().map(|f| &*f.path));
         let mut t = Tables {
-            packages: super::link::package_ids(files),
+            packages: super::link::package_ids(files, &crates),
+            crates,
             ..Tables::default()
         };
         for (fi, f) in files.iter().enumerate() {
