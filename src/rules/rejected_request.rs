@@ -5,10 +5,13 @@
 //! findings. The expression checks of [`crate::expr`] then say where in the source the
 //! error is, so the editor underlines the offending token.
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use serde_json::{json, Value};
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::engine::symbolic::{validate, Verdict};
+use crate::engine::symbolic::{validate, SymbolicRequest, Verdict};
 use crate::engine::{Engine, TableSchema};
 use crate::expr::key_condition::{check_key_condition, KeyAttribute, KeySchema};
 use crate::expr::{parse_key_condition, ErrorCode, ExprError};
@@ -62,7 +65,7 @@ impl Rule for RejectedRequest {
         };
         // DynamoDB answers with its first error; the engine's first verdict is that
         // one. Verdicts that depend on a value the code does not show are not findings.
-        let verdict = validate(&schema, &req).into_iter().next();
+        let verdict = first_verdict(&schema, &req);
         let conditional = has_conditional_parts(op);
         if let Some(verdict) = verdict.filter(|v| v.decided) {
             let located = expr_error(op, &schema, req.index.as_deref())
@@ -79,6 +82,34 @@ impl Rule for RejectedRequest {
             path_verdict(cx, bound, &schema);
         }
     }
+}
+
+/// How many request shapes [`first_verdict`] remembers before it starts afresh: a
+/// language server's process checks many versions of a project.
+const MAX_REMEMBERED: usize = 4096;
+
+/// DynamoDB's first verdict on a request, remembered by the request's symbolic content
+/// (its table's schema and the request, as their `Debug` text): a generated file or a
+/// large crate sends the same request from many places (40,000 identical `get_item`s
+/// in one file), and the engine runs each request once per sample of its unknown
+/// values. The verdict is a function of that content alone, so a remembered one is
+/// the one `validate` gives.
+fn first_verdict(schema: &TableSchema, req: &SymbolicRequest) -> Option<Verdict> {
+    static SEEN: OnceLock<Mutex<HashMap<String, Option<Verdict>>>> = OnceLock::new();
+    let key = format!("{schema:?}\u{0}{req:?}");
+    let seen = SEEN.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(known) = seen.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return known;
+    }
+    let verdict = validate(schema, req).into_iter().next();
+    // A lock poisoned by a panic elsewhere only loses the memo, never the verdict.
+    if let Ok(mut m) = seen.lock() {
+        if m.len() >= MAX_REMEMBERED {
+            m.clear();
+        }
+        m.insert(key, verdict.clone());
+    }
+    verdict
 }
 
 /// An item of a transaction whose builder is seen whole, from `X::builder()` to its
@@ -465,7 +496,7 @@ fn same_verdict(
             parent: bound.parent,
         };
         let (schema, req) = symbolic(&b)?;
-        let v = validate(&schema, &req).into_iter().next()?;
+        let v = first_verdict(&schema, &req)?;
         if !v.decided {
             return None;
         }
@@ -1090,6 +1121,22 @@ projection = "KEYS_ONLY"
             }
             assert_eq!(got.len(), 1, "{case}: {got:#?}");
             assert!(got[0].message.contains(want), "{case}: {}", got[0].message);
+        }
+    }
+
+    /// A request checked again (its verdict remembered by then) gets what it got the
+    /// first time.
+    #[test]
+    fn a_request_checked_again_gets_the_same_verdict() {
+        let m = model(ORDERS);
+        for (case, op, _) in cases() {
+            let messages = |op: &Op| -> Vec<String> {
+                run("rejected-request", &m, std::slice::from_ref(op))
+                    .into_iter()
+                    .map(|d| d.message)
+                    .collect()
+            };
+            assert_eq!(messages(&op), messages(&op), "{case}");
         }
     }
 

@@ -9,7 +9,9 @@ use tree_sitter::Node;
 use super::ir::Resolved;
 use super::names::{intern, Name};
 use super::resolve::{FileCx, RefKind, PENDING};
-use super::syntax::{call_args, call_path, field, last_segment, method_name, peel, type_segment};
+use super::syntax::{
+    call_args, call_path, field, last_segment, method_name, no_args, peel, type_segment,
+};
 
 /// One call of a function by name, with what it passes. Every file's sites live until
 /// the link, and the same callee and type names recur across a tree: they are
@@ -38,6 +40,10 @@ pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<Ar
     let mut out = Vec::new();
     let call_k = super::syntax::kind_id("call_expression");
     for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
+        // Most calls pass nothing (`send()`, `x.into()`): skipped before collecting.
+        if no_args(n) {
+            continue;
+        }
         let args = call_args(n);
         if args.is_empty() || args.len() > MAX_ARGS {
             continue;

@@ -429,8 +429,10 @@ fn climb_apply<'t>(
                             if s == Setter::ExclusiveStartKey {
                                 st.paged |= enclosing_loop(src, call, true).1;
                             }
-                            record_setter(cx, op, name, set, p, call, conditional);
-                            apply(cx, op, s, set, call, conditional);
+                            // Collected once for both: a walk and an allocation each.
+                            let args = call_args(call);
+                            record_setter(cx, op, name, set, p, call, &args, conditional);
+                            apply(cx, op, s, set, call, args, conditional);
                             if name == "set_parameters" {
                                 op.parameter_list = list_len(cx, call);
                             }
@@ -719,16 +721,16 @@ fn in_branch(src: Src<'_>, node: Node<'_>, block: Node<'_>) -> bool {
 }
 
 /// Applies one setter to the operation.
-fn apply(
-    cx: &FileCx<'_>,
+fn apply<'t>(
+    cx: &FileCx<'t>,
     op: &mut Operation,
     s: Setter,
     set: bool,
-    call: Node<'_>,
+    call: Node<'t>,
+    mut args: Vec<Node<'t>>,
     conditional: bool,
 ) {
     let src = cx.src;
-    let mut args = call_args(call);
     if set {
         // `set_x(Some(v))` is `x(v)`; `set_x(None)` clears nothing we track.
         let Some(a) = args.first().map(|a| peel(*a)) else {
@@ -845,6 +847,7 @@ fn apply(
 }
 
 /// Remembers where a setter call is, so rules can point at it or remove it.
+#[allow(clippy::too_many_arguments)]
 fn record_setter(
     cx: &FileCx<'_>,
     op: &mut Operation,
@@ -852,11 +855,11 @@ fn record_setter(
     set: bool,
     field_expr: Node<'_>,
     call: Node<'_>,
+    args: &[Node<'_>],
     conditional: bool,
 ) {
-    let args = call_args(call);
     // Only pair setters (`k, v`) carry a key; whole-map forms name several.
-    let key = match (set, args.as_slice()) {
+    let key = match (set, args) {
         (false, [k, _]) => cx.string(*k).value().map(str::to_string),
         _ => None,
     };

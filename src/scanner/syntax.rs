@@ -45,6 +45,14 @@ impl<'t> Parents<'t> {
     }
 }
 
+impl Parents<'_> {
+    /// The table of parent links alone, which borrows nothing from the tree: to be
+    /// freed after the tree has moved (see `index::free_large_parse`).
+    pub fn into_table(self) -> impl Send + 'static {
+        self.map
+    }
+}
+
 /// Node ids are addresses: a multiply and a fold is hash enough.
 #[derive(Default)]
 pub struct IdHasher(u64);
@@ -173,10 +181,13 @@ pub fn span(node: Node<'_>) -> Span {
     Span::new(node.start_byte(), node.end_byte())
 }
 
-/// Named children, collected (tree-sitter iterates with a cursor).
+/// Named children, collected. By index, not with a cursor: a cursor allocates its
+/// stack, and this runs for most nodes the passes look at, most of which have two or
+/// three children.
 pub fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
-    let mut c = node.walk();
-    node.named_children(&mut c).collect()
+    (0..node.named_child_count())
+        .filter_map(|i| node.named_child(i))
+        .collect()
 }
 
 /// The child in a field. Field ids are looked up once per name: tree-sitter resolves a
@@ -206,11 +217,18 @@ pub fn call_args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
     let Some(args) = field(call, "arguments") else {
         return Vec::new();
     };
-    let mut c = args.walk();
-    // One pass, kinds by id: this runs for most calls of every file parsed for calls.
-    args.named_children(&mut c)
+    // By index, kinds by id: this runs for most calls of every file parsed for calls,
+    // and a cursor allocates (see [`named_children`]).
+    (0..args.named_child_count())
+        .filter_map(|i| args.named_child(i))
         .filter(|n| !skip.contains(&n.kind_id()))
         .collect()
+}
+
+/// Whether a call passes no argument at all (`send()`, `x.into()`): decided without
+/// collecting them.
+pub fn no_args(call: Node<'_>) -> bool {
+    field(call, "arguments").is_none_or(|a| a.named_child_count() == 0)
 }
 
 pub fn is_comment(node: Node<'_>) -> bool {
