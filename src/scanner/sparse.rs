@@ -8,9 +8,12 @@
 use super::lex::{shadow_text, Tok, Token};
 use super::returns::keep_in_sparse;
 
+/// Byte ranges `(start, end)` of a text.
+pub type Spans = Vec<(usize, usize)>;
+
 /// The sparse text and the byte ranges it keeps (sorted, disjoint: what needs
 /// parsing), or None when the file has no such item.
-pub fn item_text(src: &[u8], toks: &[Token]) -> Option<(Vec<u8>, Vec<(usize, usize)>)> {
+pub fn item_text(src: &[u8], toks: &[Token]) -> Option<(Vec<u8>, Spans)> {
     let shadow = shadow_text(src, toks);
     let mut keep: Vec<(usize, usize)> = Vec::new();
     // Frames: true when the brace opened an item container (mod/impl/file level).
@@ -110,7 +113,7 @@ pub fn item_text(src: &[u8], toks: &[Token]) -> Option<(Vec<u8>, Vec<(usize, usi
 }
 
 /// `spans` sorted, clamped to `len`, and joined where they overlap.
-fn disjoint(mut spans: Vec<(usize, usize)>, len: usize) -> Vec<(usize, usize)> {
+fn disjoint(mut spans: Spans, len: usize) -> Spans {
     spans.sort_unstable();
     let mut out: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
     for (s, e) in spans {
