@@ -115,6 +115,13 @@ proptest! {
             prop_assert_eq!(&incremental.operations, &full.operations, "after {:?}", e);
             prop_assert_eq!(&incremental.diagnostics, &full.diagnostics, "after {:?}", e);
             prop_assert_eq!(&incremental.problems, &full.problems, "after {:?}", e);
+            // The snapshot's texts (what hover, quick fixes and publishing read) are
+            // the edited ones, and only the project's files and its model.
+            let snap = project.snapshot.as_ref().unwrap();
+            prop_assert_eq!(snap.files.len(), texts.len() + 1);
+            for (p, t) in &texts {
+                prop_assert_eq!(snap.file(p).map(|f| &*f.text), Some(t.as_str()));
+            }
         }
     }
 }

@@ -52,10 +52,14 @@ pub struct Project {
     pub snapshot: Option<Snapshot>,
     /// Each file's scanner index with the text it was made from: an edit re-indexes
     /// one file, and only the cross-file link runs over all of them.
-    indexes: HashMap<FilePath, (Arc<str>, Arc<FileIndex>)>,
+    indexes: Indexes,
     /// The last parse of each file being edited (a few), which the next edit's parse
     /// reuses.
     parses: HashMap<FilePath, LastParse>,
+    /// The run of the indexes (`Indexes::run`) whose files, and the model's text,
+    /// are exactly the snapshot's `files`: the next run over the same files only
+    /// replaces the edited ones.
+    snapshot_files_of: Option<u64>,
     /// The settings the indexes were made with; other settings invalidate them.
     indexed_with: Option<(Vec<String>, Vec<String>)>,
     /// Rule findings of unchanged calls, reused across runs.
@@ -63,6 +67,58 @@ pub struct Project {
     /// The last link, reused when an edit leaves what a file offers the others as
     /// it was (see `scanner::LinkState`).
     link_state: LinkState,
+}
+
+/// Each file's index with the text it was made from, in the order of the files
+/// analysed (by path): a run over the same files finds each at its own position,
+/// without hashing every path.
+#[derive(Default)]
+struct Indexes {
+    entries: Vec<Indexed>,
+    /// Which analysis made them (counted from 1).
+    run: u64,
+}
+
+struct Indexed {
+    path: FilePath,
+    text: Arc<str>,
+    index: Arc<FileIndex>,
+}
+
+impl Indexes {
+    fn push(&mut self, f: &SourceFile, index: Arc<FileIndex>) {
+        self.entries.push(Indexed {
+            path: f.path.clone(),
+            text: Arc::clone(&f.text),
+            index,
+        });
+    }
+
+    /// Whether `files` are exactly the files indexed, in the same order.
+    fn same_paths(&self, files: &[SourceFile]) -> bool {
+        self.entries.len() == files.len()
+            && self
+                .entries
+                .iter()
+                .zip(files)
+                .all(|(e, f)| Arc::ptr_eq(&e.path, &f.path) || e.path == f.path)
+    }
+
+    /// The entry of `path`, which the `i`-th file usually is.
+    fn get(&self, i: usize, path: &Path) -> Option<&Indexed> {
+        match self.entries.get(i) {
+            Some(e) if *e.path == *path => Some(e),
+            _ => self.find(path),
+        }
+    }
+
+    fn find(&self, path: &Path) -> Option<&Indexed> {
+        let i = self
+            .entries
+            .binary_search_by(|e| (*e.path).cmp(path))
+            .ok()?;
+        self.entries.get(i)
+    }
 }
 
 /// The result of one analysis of a project.
@@ -103,7 +159,8 @@ impl Project {
             other_languages: Vec::new(),
             exclude: GlobSet::empty(),
             snapshot: None,
-            indexes: HashMap::new(),
+            indexes: Indexes::default(),
+            snapshot_files_of: None,
             parses: HashMap::new(),
             indexed_with: None,
             rule_cache: RuleCache::new(),
@@ -251,6 +308,7 @@ impl Project {
             .then(|| Model::empty(Arc::from(self.config_path.as_path())));
         let Some(model) = self.model.take().or(placeholder) else {
             // No model ever loaded: nothing can be bound, and the model problems say why.
+            self.snapshot_files_of = None;
             self.snapshot = Some(Snapshot {
                 analysis: Analysis::default(),
                 model_notes: Vec::new(),
@@ -259,19 +317,27 @@ impl Project {
             });
             return notes;
         };
-        let mut files: BTreeMap<&Path, &SourceFile> = self
-            .disk
-            .iter()
-            .flatten()
-            .map(|(p, f)| (p.as_path(), f))
-            .collect();
+        // By path, as the disk map is: the open documents laid over it.
+        let mut files: Vec<SourceFile> =
+            self.disk.iter().flatten().map(|(_, f)| f.clone()).collect();
         for f in open {
             if self.contains_source(&f.path) {
-                files.insert(&f.path, f);
+                match files.binary_search_by(|g| (*g.path).cmp(&*f.path)) {
+                    Ok(i) => files[i] = (*f).clone(),
+                    Err(i) => files.insert(i, (*f).clone()),
+                }
             }
         }
-        let files: Vec<SourceFile> = files.into_values().cloned().collect();
-        let (analysis, crashed, inferred) = self.analyze_incrementally(&model, &files, hook);
+        // The last snapshot's texts by path, brought up to date below when the files
+        // are the same but for the edited ones (most keystrokes).
+        let last_files = self
+            .snapshot
+            .take()
+            .filter(|_| self.snapshot_files_of == Some(self.indexes.run))
+            .map(|s| s.files);
+        self.snapshot_files_of = None;
+        let (analysis, crashed, inferred, changed) =
+            self.analyze_incrementally(&model, &files, hook);
         let (inferred, model_notes, templates) = match inferred {
             Some(i) => (Some(i.model), i.located, i.files),
             None => (None, Vec::new(), Vec::new()),
@@ -285,8 +351,23 @@ impl Project {
                 c.message
             ));
         }
-        let mut files: HashMap<FilePath, SourceFile> =
-            files.into_iter().map(|f| (f.path.clone(), f)).collect();
+        // Only the edited files' texts change when the files are the same as last time
+        // (the model's text is put in again below); templates come and go with an
+        // inferred model, whose map is made again each time.
+        let mut files: HashMap<FilePath, SourceFile> = match (last_files, changed) {
+            (Some(mut last), Some(changed)) if !self.inferred => {
+                for i in changed {
+                    if let Some(f) = files.get(i) {
+                        last.insert(f.path.clone(), f.clone());
+                    }
+                }
+                last
+            }
+            _ => files.into_iter().map(|f| (f.path.clone(), f)).collect(),
+        };
+        if !self.inferred {
+            self.snapshot_files_of = Some(self.indexes.run);
+        }
         // Rules may point into the model (labels on a table's declaration).
         files.insert(self.config.path.clone(), self.config.clone());
         // An inferred model's are its templates: findings and notes point into them.
@@ -313,28 +394,42 @@ impl Project {
     /// `catch_unwind`: a file that makes the scanner panic is left out and reported),
     /// then links every index and runs the rules. Should the cross-file phase panic,
     /// the files are analysed again from scratch with the culprit isolated.
+    ///
+    /// Also returns, when `files` are the paths of the last run's files (in order),
+    /// the positions of those whose text changed.
     fn analyze_incrementally(
         &mut self,
         model: &Model,
         files: &[SourceFile],
         hook: Option<&FileHook>,
-    ) -> (Analysis, Vec<Crash>, Option<infer::Inferred>) {
+    ) -> (
+        Analysis,
+        Vec<Crash>,
+        Option<infer::Inferred>,
+        Option<Vec<usize>>,
+    ) {
         let settings = ScanSettings::from_model(model);
         let key = (settings.hot_paths.clone(), settings.cold_paths.clone());
         if self.indexed_with.as_ref() != Some(&key) {
-            self.indexes.clear();
+            // Runs keep counting: `snapshot_files_of` names one.
+            self.indexes = Indexes {
+                entries: Vec::new(),
+                run: self.indexes.run,
+            };
             self.parses.clear();
             self.indexed_with = Some(key);
         }
         let (cache, parses) = (&self.indexes, &self.parses);
+        let same_paths = cache.same_paths(files);
         type Indexed = (Arc<FileIndex>, Option<LastParse>);
         let indexed: Vec<Result<Indexed, String>> = files
             .par_iter()
-            .map(|f| {
-                let before = cache.get(&f.path);
-                if let Some((text, index)) = before {
-                    if Arc::ptr_eq(text, &f.text) || **text == *f.text {
-                        return Ok((Arc::clone(index), None));
+            .enumerate()
+            .map(|(i, f)| {
+                let before = cache.get(i, &f.path);
+                if let Some(e) = before {
+                    if Arc::ptr_eq(&e.text, &f.text) || *e.text == *f.text {
+                        return Ok((Arc::clone(&e.index), None));
                     }
                 }
                 catch_unwind(AssertUnwindSafe(|| {
@@ -357,15 +452,27 @@ impl Project {
         let mut crashed = Vec::new();
         let mut healthy_files = Vec::with_capacity(files.len());
         let mut indexes = Vec::with_capacity(files.len());
-        let mut fresh = HashMap::with_capacity(files.len());
+        let mut fresh = Indexes {
+            entries: Vec::with_capacity(files.len()),
+            run: self.indexes.run + 1,
+        };
         let mut parsed: HashMap<FilePath, LastParse> = HashMap::new();
-        for (f, r) in files.iter().zip(indexed) {
+        let mut changed = Vec::new();
+        for (i, (f, r)) in files.iter().zip(indexed).enumerate() {
+            let unchanged = same_paths
+                && self
+                    .indexes
+                    .get(i, &f.path)
+                    .is_some_and(|e| Arc::ptr_eq(&e.text, &f.text));
+            if !unchanged {
+                changed.push(i);
+            }
             match r {
                 Ok((index, parse)) => {
                     if let Some(p) = parse {
                         parsed.insert(f.path.clone(), p);
                     }
-                    fresh.insert(f.path.clone(), (Arc::clone(&f.text), Arc::clone(&index)));
+                    fresh.push(f, Arc::clone(&index));
                     indexes.push(index);
                     healthy_files.push(f.clone());
                 }
@@ -380,8 +487,8 @@ impl Project {
         const KEPT_PARSES: usize = 8;
         if parsed.len() < KEPT_PARSES {
             for (path, p) in std::mem::take(&mut self.parses) {
-                let same = self.indexes.get(&path).zip(fresh.get(&path));
-                let unchanged = same.is_some_and(|((_, a), (_, b))| Arc::ptr_eq(a, b));
+                let same = self.indexes.find(&path).zip(fresh.find(&path));
+                let unchanged = same.is_some_and(|(a, b)| Arc::ptr_eq(&a.index, &b.index));
                 if unchanged && parsed.len() < KEPT_PARSES {
                     parsed.entry(path).or_insert(p);
                 }
@@ -436,15 +543,17 @@ impl Project {
                 ),
             }
         }));
+        // A crash leaves a file out of the indexes: their paths are no longer the files'.
+        let changed = (same_paths && crashed.is_empty()).then_some(changed);
         match linked {
-            Ok((a, inferred)) => (a, crashed, inferred),
+            Ok((a, inferred)) => (a, crashed, inferred, changed),
             Err(_) => {
                 // Whatever the panic left half-done is not reused.
                 self.link_state = LinkState::new();
                 let run = |fs: &[SourceFile]| analysis::analyze(model, fs, &selection);
                 let g = guard::analyze_guarded(&healthy_files, &run);
                 crashed.extend(g.crashed);
-                (g.analysis, crashed, None)
+                (g.analysis, crashed, None, None)
             }
         }
     }

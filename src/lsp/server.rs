@@ -16,14 +16,16 @@ use lsp_types::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::infer::InferNote;
 use crate::model::CONFIG_FILE_NAME;
+use crate::report::Diagnostic;
 use crate::source::SourceFile;
 
 use super::convert;
 use super::document::Document;
 use super::guard::panic_message;
 use super::handlers;
-use super::project::{FileHook, Project};
+use super::project::{FileHook, Project, Snapshot};
 use super::uri;
 use super::LspError;
 
@@ -100,7 +102,7 @@ pub struct Server {
     published: HashMap<PathBuf, HashSet<Uri>>,
     /// What was last sent for each file that is not open: re-analysing after every
     /// keystroke must not re-send the whole workspace's unchanged findings.
-    closed_sent: HashMap<Uri, Vec<lsp_types::Diagnostic>>,
+    closed_sent: HashMap<Uri, Sent>,
     shutdown: bool,
     next_request: u64,
 }
@@ -403,7 +405,10 @@ impl Server {
         self.publish(config);
     }
 
-    /// Publishes the project's current snapshot.
+    /// Publishes the project's current snapshot: its open documents and `dynalint.toml`
+    /// always, every other file with diagnostics only when what they are made of
+    /// changed since last sent (a keystroke changes one file's findings, rarely the
+    /// whole workspace's), and an empty list where a file's diagnostics are gone.
     // `Uri` hashes its text; the lint sees a `Cell` inside it that never affects hashing.
     #[allow(clippy::mutable_key_type)]
     fn publish(&mut self, config: &Path) {
@@ -412,13 +417,18 @@ impl Server {
         };
         let mut out: Vec<PublishDiagnosticsParams> = Vec::new();
         let mut unchanged: Vec<Uri> = Vec::new();
-        let mut sent_closed: Vec<(Uri, Vec<lsp_types::Diagnostic>)> = Vec::new();
+        let mut sent_closed: Vec<(Uri, Sent)> = Vec::new();
         let open = self.open_sources(config);
+        let by_file = project
+            .snapshot
+            .as_ref()
+            .map(ByFile::new)
+            .unwrap_or_default();
         for doc in &open {
             let diagnostics = project
                 .snapshot
                 .as_ref()
-                .map(|s| file_diagnostics(project, s, &doc.file.path))
+                .map(|s| file_diagnostics(project, s, &doc.file.path, by_file.of(&doc.file.path)))
                 .unwrap_or_default();
             out.push(PublishDiagnosticsParams {
                 uri: doc.uri.clone(),
@@ -430,31 +440,40 @@ impl Server {
         // rust-analyzer: a loop in one file makes a finding in another, and the
         // Problems panel should list the workspace.
         if let Some(snap) = project.snapshot.as_ref() {
-            let mut closed: Vec<&Path> = snap
-                .analysis
-                .diagnostics
-                .iter()
-                .map(|d| &*d.location.file)
-                .chain(snap.crashed.iter().map(|c| &*c.file))
-                .chain(snap.model_notes.iter().map(|n| n.file.as_path()))
+            let mut closed: Vec<&Path> = by_file
+                .files
+                .keys()
+                .copied()
                 .filter(|p| *p != config && !open.iter().any(|d| &*d.file.path == *p))
                 .collect();
             closed.sort();
-            closed.dedup();
             for path in closed {
-                if let Some(uri) = uri::from_path(path) {
-                    let diagnostics = file_diagnostics(project, snap, path);
-                    if self.closed_sent.get(&uri) == Some(&diagnostics) {
-                        unchanged.push(uri);
-                        continue;
-                    }
-                    sent_closed.push((uri.clone(), diagnostics.clone()));
-                    out.push(PublishDiagnosticsParams {
-                        uri,
-                        diagnostics,
-                        version: None,
-                    });
+                let Some(uri) = uri::from_path(path) else {
+                    continue;
+                };
+                let inputs = by_file.of(path);
+                let texts = texts_of(snap, path, inputs);
+                let model = project.model.is_some();
+                let last = self.closed_sent.get(&uri);
+                if last.is_some_and(|s| s.is_made_of(inputs, &texts, model)) {
+                    unchanged.push(uri);
+                    continue;
                 }
+                // Other inputs can still make the same diagnostics (a label's file
+                // edited elsewhere than where it points): those are not sent again.
+                let diagnostics = file_diagnostics(project, snap, path, inputs);
+                let same = last.is_some_and(|s| s.diagnostics == diagnostics);
+                let sent = Sent::new(inputs, &texts, model, diagnostics.clone());
+                sent_closed.push((uri.clone(), sent));
+                if same {
+                    unchanged.push(uri);
+                    continue;
+                }
+                out.push(PublishDiagnosticsParams {
+                    uri,
+                    diagnostics,
+                    version: None,
+                });
             }
         }
         let config_doc = self.docs.get(config);
@@ -467,7 +486,7 @@ impl Server {
         if let Some(uri) = config_uri {
             out.push(PublishDiagnosticsParams {
                 uri,
-                diagnostics: config_diagnostics(project),
+                diagnostics: config_diagnostics(project, by_file.of(config)),
                 version: config_doc.map(|d| d.version),
             });
         }
@@ -537,37 +556,156 @@ impl Server {
     }
 }
 
+/// A snapshot's findings, crashes and inference notes by the file they are in,
+/// gathered in one pass (publishing looks up every file with any).
+#[derive(Default)]
+struct ByFile<'s> {
+    files: HashMap<&'s Path, FileInputs<'s>>,
+}
+
+/// What one file's diagnostics are made of.
+#[derive(Default)]
+struct FileInputs<'s> {
+    findings: Vec<&'s Diagnostic>,
+    crashes: Vec<&'s str>,
+    notes: Vec<&'s InferNote>,
+}
+
+impl<'s> ByFile<'s> {
+    fn new(snap: &'s Snapshot) -> Self {
+        let mut files: HashMap<&Path, FileInputs<'_>> = HashMap::new();
+        for d in &snap.analysis.diagnostics {
+            files.entry(&d.location.file).or_default().findings.push(d);
+        }
+        for c in &snap.crashed {
+            files.entry(&c.file).or_default().crashes.push(&c.message);
+        }
+        for n in &snap.model_notes {
+            files.entry(&n.file).or_default().notes.push(n);
+        }
+        Self { files }
+    }
+
+    fn of(&self, path: &Path) -> &FileInputs<'s> {
+        static NONE: FileInputs<'static> = FileInputs {
+            findings: Vec::new(),
+            crashes: Vec::new(),
+            notes: Vec::new(),
+        };
+        self.files.get(path).unwrap_or(&NONE)
+    }
+}
+
+/// The texts a file's diagnostics take their ranges from: its own, then those its
+/// findings' labels point into (the same spans in another text are other ranges).
+fn texts_of<'s>(
+    snap: &'s Snapshot,
+    path: &Path,
+    inputs: &FileInputs<'_>,
+) -> Vec<Option<&'s Arc<str>>> {
+    let label_files = inputs
+        .findings
+        .iter()
+        .flat_map(|d| &d.labels)
+        .map(|l| &*l.location.file);
+    std::iter::once(path)
+        .chain(label_files)
+        .map(|p| snap.file(p).map(|f| &f.text))
+        .collect()
+}
+
+/// What a closed file's last sent diagnostics were made of. The same findings, notes
+/// and texts make the same diagnostics, which are then neither converted nor sent
+/// again.
+struct Sent {
+    findings: Vec<Diagnostic>,
+    crashes: Vec<String>,
+    notes: Vec<InferNote>,
+    /// Kept alive here, so an equal pointer is the same text.
+    texts: Vec<Option<Arc<str>>>,
+    model: bool,
+    /// What was sent.
+    diagnostics: Vec<lsp_types::Diagnostic>,
+}
+
+impl Sent {
+    fn new(
+        inputs: &FileInputs<'_>,
+        texts: &[Option<&Arc<str>>],
+        model: bool,
+        diagnostics: Vec<lsp_types::Diagnostic>,
+    ) -> Self {
+        Self {
+            findings: inputs.findings.iter().map(|d| (*d).clone()).collect(),
+            crashes: inputs.crashes.iter().map(|c| c.to_string()).collect(),
+            notes: inputs.notes.iter().map(|n| (*n).clone()).collect(),
+            texts: texts.iter().map(|t| t.cloned()).collect(),
+            model,
+            diagnostics,
+        }
+    }
+
+    fn is_made_of(
+        &self,
+        inputs: &FileInputs<'_>,
+        texts: &[Option<&Arc<str>>],
+        model: bool,
+    ) -> bool {
+        let same_text = |a: &Option<Arc<str>>, b: &Option<&Arc<str>>| match (a, b) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        self.model == model
+            && self.findings.len() == inputs.findings.len()
+            && self
+                .findings
+                .iter()
+                .zip(&inputs.findings)
+                .all(|(a, b)| a == *b)
+            && self.crashes.len() == inputs.crashes.len()
+            && self
+                .crashes
+                .iter()
+                .zip(&inputs.crashes)
+                .all(|(a, b)| a == b)
+            && self.notes.len() == inputs.notes.len()
+            && self.notes.iter().zip(&inputs.notes).all(|(a, b)| a == *b)
+            && self.texts.len() == texts.len()
+            && self.texts.iter().zip(texts).all(|(a, b)| same_text(a, b))
+    }
+}
+
 /// Diagnostics of one Rust file from a snapshot, plus a stand-in for a crash.
 fn file_diagnostics(
     project: &Project,
-    snap: &super::project::Snapshot,
+    snap: &Snapshot,
     path: &Path,
+    inputs: &FileInputs<'_>,
 ) -> Vec<lsp_types::Diagnostic> {
     let Some(file) = snap.file(path).filter(|_| project.model.is_some()) else {
         return Vec::new();
     };
     let file_of = |p: &Path| snap.file(p);
-    let mut out: Vec<lsp_types::Diagnostic> = snap
-        .analysis
-        .diagnostics
+    let mut out: Vec<lsp_types::Diagnostic> = inputs
+        .findings
         .iter()
-        .filter(|d| &*d.location.file == path)
         .map(|d| convert::diagnostic(d, file, file_of))
         .collect();
-    for c in snap.crashed.iter().filter(|c| &*c.file == path) {
-        out.push(crash_diagnostic(&c.message));
+    for c in &inputs.crashes {
+        out.push(crash_diagnostic(c));
     }
     out.extend(
-        snap.model_notes
+        inputs
+            .notes
             .iter()
-            .filter(|n| n.file == path)
             .map(|n| convert::inference_note(n, file)),
     );
     out
 }
 
 /// Diagnostics of `dynalint.toml`: model problems, and findings rules place in it.
-fn config_diagnostics(project: &Project) -> Vec<lsp_types::Diagnostic> {
+fn config_diagnostics(project: &Project, inputs: &FileInputs<'_>) -> Vec<lsp_types::Diagnostic> {
     let mut out: Vec<lsp_types::Diagnostic> = project
         .model_problems
         .iter()
@@ -577,10 +715,9 @@ fn config_diagnostics(project: &Project) -> Vec<lsp_types::Diagnostic> {
     if let (true, Some(snap)) = (out.is_empty(), &project.snapshot) {
         let file_of = |p: &Path| snap.file(p);
         out.extend(
-            snap.analysis
-                .diagnostics
+            inputs
+                .findings
                 .iter()
-                .filter(|d| *d.location.file == *project.config_path)
                 .map(|d| convert::diagnostic(d, &project.config, file_of)),
         );
     }

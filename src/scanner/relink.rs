@@ -53,6 +53,11 @@ struct Last {
     operations: Vec<Operation>,
     problems: Vec<ScanProblem>,
     tables: Vec<Vec<TableDecl>>,
+    /// The counts of `inputs`, kept up to date file by file.
+    counts: ScanStats,
+    /// The link facts of `completed[i]` as the last re-link computed them: the next
+    /// edit of the same file compares with them without computing them again.
+    facts: Option<(usize, String)>,
 }
 
 impl LinkState {
@@ -88,6 +93,8 @@ impl LinkState {
             let linked = link_files(&completed, &lookups, settings, None, true);
             if let Some(graph) = linked.graph {
                 self.last = Some(Last {
+                    counts: ScanStats::count(files),
+                    facts: None,
                     lookups,
                     settings: key,
                     read_any: linked.reads.iter().flatten().cloned().collect(),
@@ -104,7 +111,7 @@ impl LinkState {
         let Some(last) = &self.last else {
             return ScanResult::default();
         };
-        let mut stats = ScanStats::count(&last.inputs);
+        let mut stats = last.counts.clone();
         stats.reparsed = last
             .inputs
             .iter()
@@ -152,7 +159,12 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
     let old = &last.completed[fi];
     // A parameter the edit starts following is the edited file's own reference: its
     // calls are linked again anyway.
-    if link_facts(old) != link_facts(&fresh) {
+    let old_facts = match last.facts.take() {
+        Some((i, facts)) if i == fi => facts,
+        _ => link_facts(old),
+    };
+    let new_facts = link_facts(&fresh);
+    if old_facts != new_facts {
         return None;
     }
     let moved = moved_spans(old, &fresh)?;
@@ -181,12 +193,13 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
     let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*completed[*i].path).collect();
     let changed_path = Arc::clone(&completed[fi].path);
 
+    // The kept operations are moved, not copied: should one cite a place that is
+    // gone, this returns `None` and the caller links from scratch, dropping `last`.
     let mut operations = Vec::with_capacity(last.operations.len());
-    for op in &last.operations {
+    for mut op in std::mem::take(&mut last.operations) {
         if paths.contains(&*op.file) {
             continue;
         }
-        let mut op = op.clone();
         move_cited(&mut op, &changed_path, &moved)?;
         operations.push(op);
     }
@@ -215,12 +228,36 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
             *slot = read.clone();
         }
     }
+    recount(&mut last.counts, &last.inputs[fi], &files[fi]);
     last.inputs = files.to_vec();
     last.completed = completed;
+    last.facts = Some((fi, new_facts));
     last.operations = operations;
     last.problems = problems;
     last.tables = tables;
     Some(())
+}
+
+/// `counts` with file `old`'s counted as `new`'s instead.
+fn recount(counts: &mut ScanStats, old: &Arc<FileIndex>, new: &Arc<FileIndex>) {
+    let (was, is) = (
+        ScanStats::count(std::slice::from_ref(old)),
+        ScanStats::count(std::slice::from_ref(new)),
+    );
+    let each = |c: &mut usize, was: usize, is: usize| *c = (*c + is).saturating_sub(was);
+    each(&mut counts.parsed, was.parsed, is.parsed);
+    each(
+        &mut counts.skipped_by_prefilter,
+        was.skipped_by_prefilter,
+        is.skipped_by_prefilter,
+    );
+    each(
+        &mut counts.generated_sdk,
+        was.generated_sdk,
+        is.generated_sdk,
+    );
+    each(&mut counts.functions, was.functions, is.functions);
+    each(&mut counts.call_edges, was.call_edges, is.call_edges);
 }
 
 /// What a file offers the others, positions left out, as text: every field of the
