@@ -45,14 +45,6 @@ impl<'t> Parents<'t> {
     }
 }
 
-impl Parents<'_> {
-    /// The table of parent links alone, which borrows nothing from the tree: to be
-    /// freed after the tree has moved (see `index::free_large_parse`).
-    pub fn into_table(self) -> impl Send + 'static {
-        self.map
-    }
-}
-
 /// Node ids are addresses: a multiply and a fold is hash enough.
 #[derive(Default)]
 pub struct IdHasher(u64);
