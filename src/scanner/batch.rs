@@ -4,6 +4,7 @@
 //! `PutRequest`/`DeleteRequest`, and `KeysAndAttributes` per table of a BatchGetItem.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use tree_sitter::Node;
 
@@ -326,9 +327,19 @@ fn collect<'t>(
         cx,
         want,
         memo: HashMap::new(),
+        plans: HashMap::new(),
+        bodies: HashMap::new(),
         fns: None,
     }
     .collect(node, depth)
+}
+
+/// The nodes a search of one node looks in, in the order it looks.
+struct Plan<'t> {
+    /// Typed-builder roots inside the node: when there are any, they are the answer.
+    roots: Vec<Node<'t>>,
+    /// The values of the bindings it names and what is pushed onto them.
+    values: Vec<Node<'t>>,
 }
 
 /// More requests than any one batch or transaction takes (100): enough to say a
@@ -337,11 +348,16 @@ const MAX_ROOTS: usize = 101;
 
 /// One search for roots. Helpers call helpers and a binding is named many times, so
 /// without the memo the search is exponential in its depth (a 2,000-line file of
-/// transaction helpers took minutes); with it, each node is searched once per depth.
+/// transaction helpers took minutes); with it, each node is searched once per depth,
+/// and what a search looks at below a node (its [`Plan`]) is found once.
 struct Collector<'c, 't> {
     cx: &'c FileCx<'t>,
     want: &'c dyn Fn(Typed) -> bool,
     memo: HashMap<(usize, usize), Vec<Node<'t>>>,
+    /// Each node's [`Plan`], by node id.
+    plans: HashMap<usize, Rc<Plan<'t>>>,
+    /// Each node's helper bodies ([`Self::bodies`]), by node id.
+    bodies: HashMap<usize, Rc<Vec<Node<'t>>>>,
     /// The file's functions by name, found on first need.
     fns: Option<HashMap<&'t str, Vec<Node<'t>>>>,
 }
@@ -364,66 +380,92 @@ impl<'t> Collector<'_, 't> {
     }
 
     fn search(&mut self, node: Node<'t>, depth: usize) -> Vec<Node<'t>> {
-        let (cx, want) = (self.cx, self.want);
-        let src = cx.src;
-        let mut found = descendants(node, &mut |n| typed_root(cx, n).is_some_and(want));
-        if !found.is_empty() {
-            return found;
+        let plan = self.plan(node);
+        if !plan.roots.is_empty() {
+            return plan.roots.clone();
         }
-        // Each binding once, up to its last use here: its value, and what is pushed
-        // onto it before that use.
-        let mut bindings: Vec<(Node<'t>, Option<Node<'t>>, &str, usize)> = Vec::new();
-        for id in descendants(node, &mut |n| n.kind() == "identifier") {
-            let name = src.of(id);
-            let Some(Binding::Let { decl, value, .. }) = lookup(src, id, name) else {
-                continue;
-            };
-            match bindings.iter_mut().find(|b| b.0.id() == decl.id()) {
-                Some(b) => b.3 = b.3.max(id.start_byte()),
-                None => bindings.push((decl, value, name, id.start_byte())),
-            }
-        }
-        for (decl, value, name, last_use) in bindings {
-            if let Some(v) = value {
-                found.extend(self.collect(v, depth + 1));
-            }
-            let Some(block) = src.parent(decl) else {
-                continue;
-            };
-            let (from, to) = (decl.end_byte(), last_use);
-            for call in descendants_between(block, from, to, &mut |n| n.kind() == "call_expression")
-            {
-                let Some((recv, m, c)) = method_call(src, call) else {
-                    continue;
-                };
-                if src.of(peel(recv)) == name
-                    && matches!(m.as_str(), "push" | "extend" | "insert" | "push_back")
-                {
-                    for a in call_args(c) {
-                        found.extend(self.collect(a, depth + 1));
-                    }
-                }
-            }
+        let mut found = Vec::new();
+        for v in plan.values.iter() {
+            found.extend(self.collect(*v, depth + 1));
         }
         if !found.is_empty() {
             return found;
         }
-        // A helper in this file that builds the request: `items.push(put_order(&o))`.
+        for body in self.bodies(node).iter() {
+            found.extend(self.collect(*body, depth + 1));
+        }
+        found
+    }
+
+    /// The bodies of the same-file helpers `node` calls (`items.push(put_order(&o))`),
+    /// searched when its bindings give no root; found once per node.
+    fn bodies(&mut self, node: Node<'t>) -> Rc<Vec<Node<'t>>> {
+        if let Some(b) = self.bodies.get(&node.id()) {
+            return Rc::clone(b);
+        }
+        let src = self.cx.src;
+        let mut bodies = Vec::new();
         for call in descendants(node, &mut |n| n.kind() == "call_expression") {
             let name = call_path(src, call)
                 .map(|p| last_segment(p).to_string())
                 .or_else(|| method_call(src, call).map(|(_, n, _)| n));
             let Some(name) = name else { continue };
-            let bodies: Vec<Node<'t>> = self
-                .functions(node)
-                .get(name.as_str())
-                .map(|fs| fs.iter().filter_map(|f| field(*f, "body")).collect())
-                .unwrap_or_default();
-            for body in bodies {
-                found.extend(self.collect(body, depth + 1));
+            if let Some(fs) = self.functions(node).get(name.as_str()) {
+                bodies.extend(fs.iter().filter_map(|f| field(*f, "body")));
             }
         }
-        found
+        let bodies = Rc::new(bodies);
+        self.bodies.insert(node.id(), Rc::clone(&bodies));
+        bodies
+    }
+
+    /// What [`Self::search`] looks at below `node`, which does not depend on the depth
+    /// it is searched at: found once per node, however many depths reach it.
+    fn plan(&mut self, node: Node<'t>) -> Rc<Plan<'t>> {
+        if let Some(p) = self.plans.get(&node.id()) {
+            return Rc::clone(p);
+        }
+        let (cx, want) = (self.cx, self.want);
+        let src = cx.src;
+        let roots = descendants(node, &mut |n| typed_root(cx, n).is_some_and(want));
+        let mut values = Vec::new();
+        if roots.is_empty() {
+            // Each binding once, up to its last use here: its value, and what is pushed
+            // onto it before that use.
+            let mut bindings: Vec<(Node<'t>, Option<Node<'t>>, &str, usize)> = Vec::new();
+            for id in descendants(node, &mut |n| n.kind() == "identifier") {
+                let name = src.of(id);
+                let Some(Binding::Let { decl, value, .. }) = lookup(src, id, name) else {
+                    continue;
+                };
+                match bindings.iter_mut().find(|b| b.0.id() == decl.id()) {
+                    Some(b) => b.3 = b.3.max(id.start_byte()),
+                    None => bindings.push((decl, value, name, id.start_byte())),
+                }
+            }
+            for (decl, value, name, last_use) in bindings {
+                values.extend(value);
+                let Some(block) = src.parent(decl) else {
+                    continue;
+                };
+                let (from, to) = (decl.end_byte(), last_use);
+                for call in
+                    descendants_between(block, from, to, &mut |n| n.kind() == "call_expression")
+                {
+                    let Some((recv, m, c)) = method_call(src, call) else {
+                        continue;
+                    };
+                    if src.of(peel(recv)) == name
+                        && matches!(m.as_str(), "push" | "extend" | "insert" | "push_back")
+                    {
+                        values.extend(call_args(c));
+                    }
+                }
+            }
+        }
+        let plan = Rc::new(Plan { roots, values });
+        self.plans.insert(node.id(), Rc::clone(&plan));
+        plan
     }
 
     /// The file's functions by name: their places come from the file's [`FileCx`]
