@@ -223,4 +223,49 @@ mod tests {
         );
         assert!(!notes[0].unread);
     }
+
+    /// Indexed lean, files keep only their calls' keys; the link reads again those
+    /// whose calls answer a parameter it follows, through a parameter passed on in
+    /// another file, and finds what a scan of the whole texts finds.
+    #[test]
+    fn a_parameter_is_followed_as_a_whole_scan_follows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let texts = [
+            (
+                "store.rs",
+                "pub async fn put_in(c: &Client, table: &str) {\n    \
+                 c.put_item().table_name(table).send().await;\n}\n",
+            ),
+            (
+                "service.rs",
+                "// Parsed for calls (the pre-filter sees `query()`).\n\
+                 pub async fn save(c: &Client, name: &str) { put_in(c, name).await; }\n\
+                 fn other() { let x = compute(1, 2); log(x, \"y\"); }\n",
+            ),
+            (
+                "main.rs",
+                "// Parsed for calls (the pre-filter sees `query()`).\n\
+                 const ORDERS: &str = \"Orders\";\n\
+                 async fn run(c: &Client) { save(c, ORDERS).await; }\n",
+            ),
+            ("unrelated.rs", "fn f() { g(\"a\", 1); h(k(2)); }\n"),
+        ];
+        let mut paths = Vec::new();
+        let mut files = Vec::new();
+        for (name, text) in texts {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            files.push(SourceFile::new(path.clone(), text.to_string()));
+            paths.push(path);
+        }
+        let settings = ScanSettings::default();
+        let streamed = scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
+        let whole = scanner::scan(&files, &settings);
+        let show = |ops: &[Operation]| format!("{ops:?}");
+        assert_eq!(show(&streamed.scanned.operations), show(&whole.operations));
+        let table = streamed.scanned.operations[0].table.as_ref().unwrap();
+        assert_eq!(table.value(), Some("Orders"), "{table:?}");
+        // Only the two files whose calls the parameters asked about were read again.
+        assert_eq!(streamed.scanned.stats.reparsed, 2);
+    }
 }

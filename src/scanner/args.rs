@@ -31,39 +31,84 @@ pub struct ArgSite {
     pub test: bool,
 }
 
+/// What a call site is matched on ([`calls`]), without its arguments' values: a file
+/// indexed lean keeps only these ([`site_keys`]), and the link indexes it again, with
+/// the values, only when some parameter reference may be answered by one of them.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SiteKey {
+    pub callee: Name,
+    pub ty: Option<Name>,
+    pub method: bool,
+    pub arity: usize,
+}
+
 /// Calls with more arguments than this are not recorded (builders of generated code).
 const MAX_ARGS: usize = 8;
 
+/// A call's key and its arguments, for a call [`arg_sites`] would look at.
+fn site<'t>(cx: &FileCx<'t>, n: Node<'t>) -> Option<(SiteKey, Vec<Node<'t>>)> {
+    let src = cx.src;
+    // Most calls pass nothing (`send()`, `x.into()`): skipped before collecting.
+    if no_args(n) {
+        return None;
+    }
+    let args = call_args(n);
+    if args.is_empty() || args.len() > MAX_ARGS {
+        return None;
+    }
+    let (callee, ty, method) = match method_name(src, n) {
+        Some(m) => (intern(m), None, true),
+        None => {
+            let path = call_path(src, n)?;
+            let ty = type_segment(path).map(|t| match t {
+                "Self" => cx.impl_type(n).map_or_else(|| intern(t), |t| intern(&t)),
+                t => intern(t),
+            });
+            (intern(last_segment(path)), ty, false)
+        }
+    };
+    if matches!(&*callee, "Some" | "Ok" | "Err" | "format" | "vec") {
+        return None;
+    }
+    let key = SiteKey {
+        callee,
+        ty,
+        method,
+        arity: args.len(),
+    };
+    Some((key, args))
+}
+
+/// The keys of every call in `nodes` that [`arg_sites`] would look at (a superset of
+/// those it records: whether an argument can be followed is not asked), sorted and
+/// without repeats.
+pub fn site_keys(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<SiteKey> {
+    let call_k = super::syntax::kind_id("call_expression");
+    let mut out: Vec<SiteKey> = nodes
+        .iter()
+        .copied()
+        .filter(|n| n.kind_id() == call_k)
+        .filter_map(|n| site(cx, n).map(|(k, _)| k))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Every call in `nodes` that passes a value dynalint can follow.
 pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<ArgSite> {
-    let src = cx.src;
     let mut out = Vec::new();
     let call_k = super::syntax::kind_id("call_expression");
     for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
-        // Most calls pass nothing (`send()`, `x.into()`): skipped before collecting.
-        if no_args(n) {
+        let Some((
+            SiteKey {
+                callee, ty, method, ..
+            },
+            args,
+        )) = site(cx, n)
+        else {
             continue;
-        }
-        let args = call_args(n);
-        if args.is_empty() || args.len() > MAX_ARGS {
-            continue;
-        }
-        let (callee, ty, method) = match method_name(src, n) {
-            Some(m) => (intern(m), None, true),
-            None => {
-                let Some(path) = call_path(src, n) else {
-                    continue;
-                };
-                let ty = type_segment(path).map(|t| match t {
-                    "Self" => cx.impl_type(n).map_or_else(|| intern(t), |t| intern(&t)),
-                    t => intern(t),
-                });
-                (intern(last_segment(path)), ty, false)
-            }
         };
-        if matches!(&*callee, "Some" | "Ok" | "Err" | "format" | "vec") {
-            continue;
-        }
         let values: Box<[Option<Resolved>]> = args.iter().map(|a| followable(cx, *a)).collect();
         if values.iter().any(Option::is_some) {
             out.push(ArgSite {
@@ -105,6 +150,24 @@ fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
 /// Whether a site can be a call of the function a [`RefKind::Param`] names; a call in
 /// test code only when `tests` says so.
 pub fn calls(site: &ArgSite, kind: &RefKind, tests: bool) -> bool {
+    if site.test && !tests {
+        return false;
+    }
+    key_calls(
+        &site.callee,
+        site.ty.as_ref(),
+        site.method,
+        site.args.len(),
+        kind,
+    )
+}
+
+/// [`calls`], test code aside, for a site known by its [`SiteKey`] only.
+pub fn may_call(key: &SiteKey, kind: &RefKind) -> bool {
+    key_calls(&key.callee, key.ty.as_ref(), key.method, key.arity, kind)
+}
+
+fn key_calls(callee: &str, ty: Option<&Name>, method: bool, args: usize, kind: &RefKind) -> bool {
     let RefKind::Param {
         function,
         self_ty,
@@ -116,15 +179,15 @@ pub fn calls(site: &ArgSite, kind: &RefKind, tests: bool) -> bool {
     };
     // `create_table(&client, &table, &key)` is not `create_table(client, name, pk, sk)`
     // of another module.
-    if *site.callee != **function || site.args.len() != *arity || (site.test && !tests) {
+    if callee != &**function || args != *arity {
         return false;
     }
-    match (&site.ty, self_ty) {
+    match (ty, self_ty) {
         // `Store::new(..)` is `new` of `Store`, not of another impl.
         (Some(t), Some(s)) => **t == **s,
         (Some(_), None) => true,
         // `x.f(..)`: a method, by name; `f(..)`: a free function.
-        (None, Some(_)) => site.method,
-        (None, None) => !site.method,
+        (None, Some(_)) => method,
+        (None, None) => !method,
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use super::args::{arg_sites, ArgSite};
+use super::args::{arg_sites, site_keys, ArgSite, SiteKey};
 use super::context::{attributes_of, cold_by_path, is_test_attr};
 use super::fold::{fold_file, Escape, HelperChains, Template, HELPER_SETTERS};
 use super::graph::{lexical_graph, FnNode};
@@ -90,6 +90,10 @@ pub struct FileIndex {
     pub once_sets: Vec<OnceSet>,
     /// What the file's calls pass, for parameters that name tables.
     pub arg_sites: Vec<ArgSite>,
+    /// Indexed [`lean`](index_file_lean): instead of `arg_sites`, only the calls' keys.
+    /// Should a parameter reference match one, the link indexes the file again with
+    /// its `arg_sites` ([`index_lean_with_args`]).
+    pub site_keys: Vec<SiteKey>,
     pub fns: Vec<FnNode>,
     pub problems: Vec<ScanProblem>,
     /// For a file the pre-filter ruled out: the names of calls whose result it chains
@@ -243,14 +247,34 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
 /// only those helpers' names in `chained`. Should one of them return a builder, the
 /// link phase reads the file again and indexes it in full, which gives what
 /// [`index_file`] would have.
+///
+/// Nor are its calls' arguments resolved (most of them no parameter reference asks
+/// about, and resolving them was a tenth of `check`): only their keys are kept
+/// (`site_keys`), and the link indexes the file again with
+/// [`index_lean_with_args`] when a parameter reference matches one.
 pub fn index_file_lean(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
+    lean(&file.path, &file.text, settings, ArgValues::KeysOnly)
+}
+
+/// [`index_file_lean`] with the calls' arguments resolved (`arg_sites`, no
+/// `site_keys`): what that index is once the link needs the file's arguments.
+pub fn index_lean_with_args(
+    path: &FilePath,
+    source: &Arc<str>,
+    settings: &ScanSettings,
+) -> FileIndex {
+    lean(path, source, settings, ArgValues::Resolved)
+}
+
+fn lean(path: &FilePath, source: &Arc<str>, settings: &ScanSettings, args: ArgValues) -> FileIndex {
     let (mut idx, _, mut names) = index_reusing(
-        &file.path,
-        &file.text,
+        path,
+        source,
         settings,
         false,
         None,
         HelperChains::NamesOnly,
+        args,
     );
     idx.text = None;
     if !names.is_empty() {
@@ -277,6 +301,7 @@ pub fn index_source(
         force_parse,
         None,
         HelperChains::Fold,
+        ArgValues::Resolved,
     )
     .0
 }
@@ -295,6 +320,7 @@ pub fn index_file_again(
         false,
         Some(last),
         HelperChains::Fold,
+        ArgValues::Resolved,
     );
     (idx, kept)
 }
@@ -309,6 +335,7 @@ fn index_reusing(
     force_parse: bool,
     reuse: Option<Option<&LastParse>>,
     helpers: HelperChains,
+    args: ArgValues,
 ) -> (FileIndex, Option<LastParse>, Vec<String>) {
     let _ = settings;
     let text: &str = source;
@@ -332,6 +359,7 @@ fn index_reusing(
         ctors: Vec::new(),
         once_sets: Vec::new(),
         arg_sites: Vec::new(),
+        site_keys: Vec::new(),
         fns: Vec::new(),
         problems: Vec::new(),
         chained: Vec::new(),
@@ -435,7 +463,10 @@ fn index_reusing(
         .collect();
     idx.once_sets = once_sets(&cx, &by_kind.calls);
     let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
-    idx.arg_sites = arg_sites(&cx, &by_kind.calls, test_file);
+    match args {
+        ArgValues::Resolved => idx.arg_sites = arg_sites(&cx, &by_kind.calls, test_file),
+        ArgValues::KeysOnly => idx.site_keys = site_keys(&cx, &by_kind.calls),
+    }
     idx.structs = struct_defs(src, &by_kind.structs);
     idx.refs = cx.refs.into_inner();
     shrink(&mut idx);
@@ -444,6 +475,14 @@ fn index_reusing(
     // 40,000-call file more than the free itself.
     let kept = reuse.map(|_| LastParse::new(parse_text, tree));
     (idx, kept, helper_names)
+}
+
+/// Whether an index resolves its calls' arguments (`arg_sites`) or keeps only their
+/// keys (`site_keys`).
+#[derive(Clone, Copy)]
+enum ArgValues {
+    Resolved,
+    KeysOnly,
 }
 
 /// The nodes each pass after the fold reads, by kind, in the file's order: one look at
@@ -509,6 +548,7 @@ fn shrink(idx: &mut FileIndex) {
     idx.returns.shrink_to_fit();
     idx.once_sets.shrink_to_fit();
     idx.arg_sites.shrink_to_fit();
+    idx.site_keys.shrink_to_fit();
     idx.fns.shrink_to_fit();
     idx.problems.shrink_to_fit();
     idx.chained.shrink_to_fit();

@@ -12,12 +12,12 @@ use std::sync::Arc;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
-use super::args::{calls, ArgSite};
+use super::args::{calls, may_call, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::crates::Crates;
 use super::fold::Escape;
 use super::graph::{one_off, reach, FnId, FnNode, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
-use super::index::{index_source, FileIndex};
+use super::index::{index_lean_with_args, index_source, FileIndex};
 use super::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
     ValueInfo,
@@ -34,12 +34,40 @@ use crate::source::Span;
 pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     let started = std::time::Instant::now();
     let mut stats = super::ScanStats::count(files);
-    let mut result = match parse_skipped_callers(files, settings) {
-        Some((completed, reparsed)) => {
-            stats.reparsed = reparsed;
-            link_files(&completed, &Tables::new(&completed), settings, None, false).result
+    let completed = parse_skipped_callers(files, settings);
+    if let Some((_, reparsed)) = &completed {
+        stats.reparsed = *reparsed;
+    }
+    let mut files: Cow<'_, [Arc<FileIndex>]> = match completed {
+        Some((c, _)) => Cow::Owned(c),
+        None => Cow::Borrowed(files),
+    };
+    let mut tables = Tables::new(&files);
+    // Files indexed lean kept only their calls' keys: the link runs again, with the
+    // arguments of the files whose calls may answer the parameters it asked about,
+    // until it asks about no parameter whose calls' arguments are missing (see
+    // `index_with_args`). A tree with no such file links once.
+    let mut covered: HashSet<RefKind> = HashSet::new();
+    let mut redone: HashSet<usize> = HashSet::new();
+    let mut result = loop {
+        let linked = link_files(&files, &tables, settings, None, false);
+        let asked: Vec<RefKind> = linked
+            .asked
+            .into_iter()
+            .filter(|k| !covered.contains(k))
+            .collect();
+        let again = index_with_args(&files, &asked, &mut redone, settings);
+        if again.is_empty() {
+            break linked.result;
         }
-        None => link_files(files, &Tables::new(files), settings, None, false).result,
+        covered.extend(asked);
+        stats.reparsed += again.len();
+        let next = files.to_mut();
+        for (fi, index) in again {
+            let index = Arc::new(index);
+            tables.replace(fi, &next[fi], &index);
+            next[fi] = index;
+        }
     };
     stats.operations = result.operations.len();
     stats.link = started.elapsed();
@@ -76,6 +104,46 @@ pub(super) fn parse_skipped_callers(
         out[i] = Arc::new(index);
     }
     Some((out, reparsed))
+}
+
+/// Files indexed lean ([`super::index::index_file_lean`]) kept only their calls' keys
+/// (`site_keys`), not what the calls pass, which the link reads only to follow a
+/// parameter ([`RefKind::Param`]). The files (not redone before) with a call that may
+/// answer one of `asked` (matched as the link matches it, test code included), read
+/// and indexed again with their arguments ([`index_lean_with_args`]): what an index
+/// with them would have been.
+fn index_with_args(
+    files: &[Arc<FileIndex>],
+    asked: &[RefKind],
+    redone: &mut HashSet<usize>,
+    settings: &ScanSettings,
+) -> Vec<(usize, FileIndex)> {
+    let mut by_name: HashMap<&str, Vec<&RefKind>> = HashMap::new();
+    for kind in asked {
+        if let RefKind::Param { function, .. } = kind {
+            by_name.entry(&**function).or_default().push(kind);
+        }
+    }
+    if by_name.is_empty() {
+        return Vec::new();
+    }
+    let todo: Vec<usize> = (0..files.len())
+        .filter(|fi| {
+            files[*fi].site_keys.iter().any(|k| {
+                by_name
+                    .get(&*k.callee)
+                    .is_some_and(|ps| ps.iter().any(|p| may_call(k, p)))
+            })
+        })
+        .filter(|fi| redone.insert(*fi))
+        .collect();
+    todo.par_iter()
+        .filter_map(|&fi| {
+            let f = &files[fi];
+            let text = settings.reread.and_then(|read| read(&f.path))?;
+            Some((fi, index_lean_with_args(&f.path, &text, settings)))
+        })
+        .collect()
 }
 
 /// The functions some file returns a builder from.
@@ -141,6 +209,8 @@ pub(super) struct Linked {
     /// For each linked file (when tracked): the functions whose calls' arguments its
     /// operations and tables were read from.
     pub reads: Vec<Reads>,
+    /// The parameters whose calls' arguments the link read ([`RefKind::Param`]).
+    pub asked: HashSet<RefKind>,
 }
 
 /// [`link`] once every file that can hold a request has been parsed. With `only`, the
@@ -197,6 +267,7 @@ pub(super) fn link_files(
             tables: decls,
             graph: None,
             reads,
+            asked: linker.asked.take(),
         };
     };
     let (reached, one_off) = (&graph.reached, &graph.one_off);
@@ -356,6 +427,7 @@ pub(super) fn link_files(
         tables: decls,
         graph: computed,
         reads,
+        asked: linker.asked.take(),
     }
 }
 
@@ -590,6 +662,8 @@ struct Linker<'a> {
     /// When asked for: a stack of the functions whose calls' arguments what is being
     /// linked read (through parameters it follows), innermost last.
     reads: Option<RefCell<Vec<Reads>>>,
+    /// Every parameter whose calls' arguments were read.
+    asked: RefCell<HashSet<RefKind>>,
 }
 
 /// The functions whose calls' arguments (`ArgSite`s) a result was read from: an edit
@@ -611,6 +685,7 @@ impl<'a> Linker<'a> {
             param_results: RefCell::new(HashMap::new()),
             tests_count: std::cell::Cell::new(false),
             reads: track.then(|| RefCell::new(Vec::new())),
+            asked: RefCell::new(HashSet::new()),
         }
     }
 
@@ -1183,6 +1258,7 @@ impl<'a> Linker<'a> {
         index: usize,
         depth: usize,
     ) -> Resolved {
+        self.asked.borrow_mut().insert(pr.kind.clone());
         let sites: Vec<(usize, &ArgSite)> = self
             .tables
             .arg_sites

@@ -283,6 +283,7 @@ fn link_facts(f: &FileIndex) -> String {
         returns,
         once_sets,
         arg_sites: _,
+        site_keys: _,
         fns,
         problems: _,
         chained,

@@ -25,7 +25,7 @@ use crate::attr::AttributeType;
 pub const PENDING: &str = "\u{0}pending:";
 
 /// A name the link phase resolves with the whole crate in view.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RefKind {
     /// A `const`/`static` by path, seen from `module` (and `impl` type for `Self::`).
     Path {
