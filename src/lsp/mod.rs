@@ -102,10 +102,11 @@ pub fn serve(connection: Connection, options: ServerOptions) -> Result<(), LspEr
     server.run()
 }
 
-/// Asks the client to tell us about `.rs` and `dynalint.toml` files changed outside
-/// the editor.
+/// Asks the client to tell us about `.rs`, `dynalint.toml` and `Cargo.toml` files
+/// changed outside the editor (a manifest decides which crates' functions a call can
+/// reach).
 fn register_watchers(server: &mut Server) {
-    let watchers = ["**/dynalint.toml", "**/*.rs"]
+    let watchers = ["**/dynalint.toml", "**/*.rs", "**/Cargo.toml"]
         .into_iter()
         .map(|g| FileSystemWatcher {
             glob_pattern: GlobPattern::String(g.into()),

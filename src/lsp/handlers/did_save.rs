@@ -3,12 +3,22 @@
 use lsp_server::ResponseError;
 use lsp_types::DidSaveTextDocumentParams;
 
-use super::{is_config, is_tracked};
+use super::{is_config, is_manifest, is_tracked};
 use crate::lsp::server::Server;
 use crate::lsp::uri;
 
-/// Re-reads the saved file's disk copy; a saved `dynalint.toml` re-checks the project.
+/// Re-reads the saved file's disk copy; a saved `dynalint.toml` re-checks the project,
+/// a saved `Cargo.toml` links it again (the link reads manifests from disk).
 pub fn handle(s: &mut Server, p: DidSaveTextDocumentParams) -> Result<(), ResponseError> {
+    if let Some(path) = uri::to_path(&p.text_document.uri).filter(|p| is_manifest(p)) {
+        if let Some(config) = s.config_of(&path) {
+            if let Some(project) = s.projects.get_mut(&config) {
+                project.forget_disk();
+                s.schedule(&config);
+            }
+        }
+        return Ok(());
+    }
     let Some(path) = uri::to_path(&p.text_document.uri).filter(|p| is_tracked(p)) else {
         return Ok(());
     };

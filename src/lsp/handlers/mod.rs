@@ -17,6 +17,11 @@ pub fn is_tracked(path: &Path) -> bool {
     is_config(path) || path.extension().is_some_and(|e| e == "rs")
 }
 
+/// True for a `Cargo.toml`: which crates see which (the link reads manifests).
+pub fn is_manifest(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "Cargo.toml")
+}
+
 /// True for a `dynalint.toml`.
 pub fn is_config(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n == CONFIG_FILE_NAME)
