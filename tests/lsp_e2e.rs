@@ -262,6 +262,46 @@ fn a_workspace_member_is_checked_with_its_workspace_and_its_manifest_counts() {
 }
 
 #[test]
+fn a_changed_template_changes_the_inferred_model() {
+    // No dynalint.toml: the model is the SAM template's, whose index projects only keys.
+    let (_tmp, root) = copy_of("_no-model/sam-handler");
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"orders\"\n").unwrap();
+    let mut c = Client::spawn(binary_command(&[]));
+    c.initialize(&root);
+    let (main, _) = c.open(&root.join("src/main.rs"), "rust");
+    let unprojected = |d: &[Value]| {
+        d.iter()
+            .filter(|d| d["code"] == "unprojected-attribute")
+            .count()
+    };
+    c.diagnostics_where(&main, |d| unprojected(d) == 1);
+
+    // The index now projects every attribute (changed on disk, announced by the watcher).
+    let template = root.join("template.yaml");
+    let keys_only = std::fs::read_to_string(&template).unwrap();
+    let all = keys_only.replace("ProjectionType: KEYS_ONLY", "ProjectionType: ALL");
+    assert_ne!(all, keys_only);
+    std::fs::write(&template, &all).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri(&template), "type": 2 }] }),
+    );
+    c.diagnostics_where(&main, |d| unprojected(d) == 0);
+
+    // Saved from the editor: keys only again.
+    let (t, mut text) = c.open(&template, "yaml");
+    let back = replace(&text, "ProjectionType: ALL", "ProjectionType: KEYS_ONLY");
+    edit(&mut c, &t, 2, &mut text, &[back]);
+    std::fs::write(&template, &text).unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": t } }),
+    );
+    c.diagnostics_where(&main, |d| unprojected(d) == 1);
+    assert!(c.shutdown().unwrap().success());
+}
+
+#[test]
 fn the_binary_survives_bad_input_and_a_panicking_file() {
     let (_tmp, root) = fixture_copy();
     let bad = root.join("src/bad.rs");

@@ -104,15 +104,20 @@ pub fn serve(connection: Connection, options: ServerOptions) -> Result<(), LspEr
 
 /// Asks the client to tell us about `.rs`, `dynalint.toml` and `Cargo.toml` files
 /// changed outside the editor (a manifest decides which crates' functions a call can
-/// reach).
+/// reach), and templates (an inferred model is read from them).
 fn register_watchers(server: &mut Server) {
-    let watchers = ["**/dynalint.toml", "**/*.rs", "**/Cargo.toml"]
-        .into_iter()
-        .map(|g| FileSystemWatcher {
-            glob_pattern: GlobPattern::String(g.into()),
-            kind: None,
-        })
-        .collect();
+    let watchers = [
+        "**/dynalint.toml",
+        "**/*.rs",
+        "**/Cargo.toml",
+        handlers::TEMPLATE_GLOB,
+    ]
+    .into_iter()
+    .map(|g| FileSystemWatcher {
+        glob_pattern: GlobPattern::String(g.into()),
+        kind: None,
+    })
+    .collect();
     let options = DidChangeWatchedFilesRegistrationOptions { watchers };
     let params = RegistrationParams {
         registrations: vec![Registration {
