@@ -560,7 +560,18 @@ fn index_pieces(
     let mut truncated = false;
     // Moved in one piece at a time: each piece's lists are freed as they are joined.
     for (part, names, cut) in parts {
+        // Every field named: one added to `FileIndex` must say how pieces join it.
         let FileIndex {
+            // The file's own, not the piece's (`index_tree` leaves them).
+            path: _,
+            module: _,
+            candidate: _,
+            generated: _,
+            ref_pieces: _,
+            fns: _,
+            problems: _,
+            chained: _,
+            text: _,
             ops,
             templates,
             helper_calls,
@@ -575,7 +586,6 @@ fn index_pieces(
             ctors,
             once_sets,
             arg_sites,
-            ..
         } = part;
         idx.ops.extend(ops);
         idx.templates.extend(templates);
