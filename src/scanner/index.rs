@@ -378,9 +378,29 @@ fn index_reusing(
         return (idx, None, Vec::new());
     }
     let tokens = tokenize(bytes);
-    idx.fns = lexical_graph(bytes, &tokens);
     idx.generated = !force_parse && generated_sdk_code(bytes);
     idx.candidate = force_parse || (!idx.generated && may_call_dynamodb(bytes));
+    // A large file is parsed in pieces (see `pieces.rs`), unless its parse is to be
+    // kept for the next edit; its call graph is built from the tokens meanwhile.
+    let cut = pieces
+        .filter(|_| idx.candidate && reuse.is_none())
+        .and_then(|sizes| super::pieces::split(bytes, &tokens, sizes));
+    match cut {
+        Some(cut) => {
+            let parse_text = shadow_text(bytes, &tokens);
+            let (fns, names) = rayon::join(
+                || lexical_graph(bytes, &tokens),
+                || index_pieces(&mut idx, text, &parse_text, &cut, helpers),
+            );
+            idx.fns = fns;
+            if let Some(names) = names {
+                shrink(&mut idx);
+                return (idx, None, names);
+            }
+            // A piece was not what the whole parse gives: parsed whole below.
+        }
+        None => idx.fns = lexical_graph(bytes, &tokens),
+    }
     // A file without calls only needs its items: keep their bytes, blank the rest,
     // so the parse costs what the items cost (see the module docs).
     // A sparse text is parsed only where it keeps bytes: its blanks would cost the
@@ -404,17 +424,6 @@ fn index_reusing(
             None => return (idx, None, Vec::new()),
         }
     };
-    // A large file is parsed in pieces (see `pieces.rs`), unless its parse is to be
-    // kept for the next edit.
-    if let Some(sizes) = pieces.filter(|_| idx.candidate && reuse.is_none()) {
-        if let Some(pieces) = super::pieces::split(bytes, &tokens, sizes) {
-            drop(tokens);
-            if let Some(names) = index_pieces(&mut idx, text, &parse_text, &pieces, helpers) {
-                shrink(&mut idx);
-                return (idx, None, names);
-            }
-        }
-    }
     let Some(tree) = parse_reusing_within(&parse_text, &within, reuse.flatten()) else {
         idx.problems.push(ScanProblem {
             file: path.clone(),
