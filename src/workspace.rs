@@ -375,7 +375,11 @@ pub fn display_path(path: &Path) -> String {
 
 /// The root of the project `start` is in, when there is no `dynalint.toml` to say:
 /// the nearest folder at or above it holding a `Cargo.toml` or `.git`, else `start`'s
-/// own folder. Templates are looked for under it.
+/// own folder; a crate inside a cargo workspace belongs to the workspace's root (the
+/// nearest `Cargo.toml` above it with a `[workspace]` table that does not exclude it,
+/// no higher than the repository's `.git`), as cargo decides: its members call each
+/// other, so the editor must see them together as `check` of the root does. Templates
+/// are looked for under it.
 pub fn project_root(start: &Path) -> PathBuf {
     let dir = if start.is_file() {
         start
@@ -392,5 +396,125 @@ pub fn project_root(start: &Path) -> PathBuf {
         .ancestors()
         .find(|d| d.join("Cargo.toml").is_file() || d.join(".git").exists())
         .unwrap_or(&abs);
+    let found = workspace_root_above(found).unwrap_or(found);
     PathBuf::from(display_path(found))
+}
+
+/// The folder of the cargo workspace whose root manifest is above `krate` (a folder
+/// with a `Cargo.toml`) and does not exclude it; the search stops at a folder holding
+/// `.git` (a repository's workspace is inside it) and, as cargo's does, at the first
+/// workspace root. A manifest on the way that does not read ends the search: the
+/// crate's own folder stays its root, as before workspaces counted.
+fn workspace_root_above(krate: &Path) -> Option<&Path> {
+    if !krate.join("Cargo.toml").is_file() || krate.join(".git").exists() {
+        return None;
+    }
+    for dir in krate.ancestors().skip(1) {
+        let manifest = dir.join("Cargo.toml");
+        if manifest.is_file() {
+            match workspace_membership(&manifest, krate)? {
+                Membership::Member => return Some(dir),
+                Membership::Excluded => return None,
+                Membership::NoWorkspace => {}
+            }
+        }
+        if dir.join(".git").exists() {
+            return None;
+        }
+    }
+    None
+}
+
+/// What a manifest above a crate says of it.
+enum Membership {
+    /// A `[workspace]` root that does not exclude the crate.
+    Member,
+    /// A `[workspace]` root whose `exclude` names the crate or a folder it is in.
+    Excluded,
+    /// A package's manifest only: cargo looks further up.
+    NoWorkspace,
+}
+
+/// `None` when the manifest does not read.
+fn workspace_membership(manifest: &Path, krate: &Path) -> Option<Membership> {
+    let text = std::fs::read_to_string(manifest).ok()?;
+    let doc: toml::Table = text.parse().ok()?;
+    let Some(ws) = doc.get("workspace").and_then(toml::Value::as_table) else {
+        return Some(Membership::NoWorkspace);
+    };
+    let rel = krate.strip_prefix(manifest.parent()?).ok()?;
+    let excluded = ws
+        .get("exclude")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(toml::Value::as_str)
+        .any(|e| rel.starts_with(Path::new(e.trim_end_matches('/'))));
+    Some(if excluded {
+        Membership::Excluded
+    } else {
+        Membership::Member
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    #[test]
+    fn a_workspace_member_belongs_to_the_workspace_root() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        write(&root, ".git/HEAD", "");
+        write(
+            &root,
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"svc/*\"]\nexclude = [\"tools/gen\"]\n",
+        );
+        write(
+            &root,
+            "svc/orders/Cargo.toml",
+            "[package]\nname = \"orders\"\n",
+        );
+        write(&root, "svc/orders/src/main.rs", "fn main() {}\n");
+        write(&root, "tools/gen/Cargo.toml", "[package]\nname = \"gen\"\n");
+        write(&root, "tools/gen/src/main.rs", "fn main() {}\n");
+        let at = |rel: &str| PathBuf::from(display_path(&root.join(rel)));
+
+        assert_eq!(project_root(&root.join("svc/orders/src/main.rs")), at(""));
+        // Excluded from the workspace: its own root, as cargo builds it alone.
+        assert_eq!(
+            project_root(&root.join("tools/gen/src/main.rs")),
+            at("tools/gen")
+        );
+    }
+
+    #[test]
+    fn a_workspace_above_the_repository_is_not_this_projects() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        write(&root, "Cargo.toml", "[workspace]\n");
+        write(&root, "repo/.git/HEAD", "");
+        write(&root, "repo/Cargo.toml", "[package]\nname = \"app\"\n");
+        write(&root, "repo/src/main.rs", "fn main() {}\n");
+        // A broken manifest above a crate is passed over, not an error.
+        write(&root, "other/Cargo.toml", "[workspace\n");
+        write(&root, "other/lib/Cargo.toml", "[package]\nname = \"lib\"\n");
+        write(&root, "other/lib/src/lib.rs", "\n");
+        let at = |rel: &str| PathBuf::from(display_path(&root.join(rel)));
+
+        assert_eq!(project_root(&root.join("repo/src/main.rs")), at("repo"));
+        assert_eq!(
+            project_root(&root.join("other/lib/src/lib.rs")),
+            at("other/lib")
+        );
+    }
 }

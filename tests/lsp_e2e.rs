@@ -6,8 +6,8 @@
 mod lsp_support;
 
 use lsp_support::{
-    apply_edits, binary_command, fixture_copy, offset_of, position_of, range_json, uri, Client,
-    UNPARSED,
+    apply_edits, binary_command, copy_of, fixture_copy, offset_of, position_of, range_json, uri,
+    Client, UNPARSED,
 };
 use serde_json::{json, Value};
 
@@ -212,6 +212,92 @@ fn changes_in_other_files_and_in_the_model_re_check_open_files() {
         json!({ "changes": [{ "uri": toml, "type": 2 }] }),
     );
     c.diagnostics_where(&repo, |d| of_rule(d).is_empty());
+    assert!(c.shutdown().unwrap().success());
+}
+
+#[test]
+fn a_workspace_member_is_checked_with_its_workspace_and_its_manifest_counts() {
+    // No dynalint.toml: a member crate's file belongs to the workspace's project, so
+    // the handler in `orders` that calls `store::fetch_all` makes its Scan hot.
+    let (_tmp, root) = copy_of("scanner/crate_scope");
+    let mut c = Client::spawn(binary_command(&[]));
+    c.initialize(&root);
+    let (store, _) = c.open(&root.join("store/src/lib.rs"), "rust");
+    let hot = |d: &[Value]| {
+        of_rule(d)
+            .iter()
+            .filter(|d| d["range"]["start"]["line"] == 5)
+            .count()
+    };
+    c.diagnostics_where(&store, |d| hot(d) == 1);
+
+    // `orders` stops depending on `store` (on disk, announced by the file watcher):
+    // its `store::fetch_all` no longer names this crate's function.
+    let manifest = root.join("orders/Cargo.toml");
+    let depends = std::fs::read_to_string(&manifest).unwrap();
+    let alone = depends.replace(
+        "store = { package = \"orders-store\", version = \"0.1\" }",
+        "",
+    );
+    assert_ne!(alone, depends);
+    std::fs::write(&manifest, &alone).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri(&manifest), "type": 2 }] }),
+    );
+    c.diagnostics_where(&store, |d| hot(d) == 0);
+
+    // Saved from the editor: the dependency is back.
+    let (m, mut text) = c.open(&manifest, "toml");
+    let end = text.len();
+    let add = json!({ "range": range_json(&text, end, end), "newText": "store = { package = \"orders-store\", version = \"0.1\" }\n" });
+    edit(&mut c, &m, 2, &mut text, &[add]);
+    std::fs::write(&manifest, &text).unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": m } }),
+    );
+    c.diagnostics_where(&store, |d| hot(d) == 1);
+    assert!(c.shutdown().unwrap().success());
+}
+
+#[test]
+fn a_changed_template_changes_the_inferred_model() {
+    // No dynalint.toml: the model is the SAM template's, whose index projects only keys.
+    let (_tmp, root) = copy_of("_no-model/sam-handler");
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"orders\"\n").unwrap();
+    let mut c = Client::spawn(binary_command(&[]));
+    c.initialize(&root);
+    let (main, _) = c.open(&root.join("src/main.rs"), "rust");
+    let unprojected = |d: &[Value]| {
+        d.iter()
+            .filter(|d| d["code"] == "unprojected-attribute")
+            .count()
+    };
+    c.diagnostics_where(&main, |d| unprojected(d) == 1);
+
+    // The index now projects every attribute (changed on disk, announced by the watcher).
+    let template = root.join("template.yaml");
+    let keys_only = std::fs::read_to_string(&template).unwrap();
+    let all = keys_only.replace("ProjectionType: KEYS_ONLY", "ProjectionType: ALL");
+    assert_ne!(all, keys_only);
+    std::fs::write(&template, &all).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri(&template), "type": 2 }] }),
+    );
+    c.diagnostics_where(&main, |d| unprojected(d) == 0);
+
+    // Saved from the editor: keys only again.
+    let (t, mut text) = c.open(&template, "yaml");
+    let back = replace(&text, "ProjectionType: ALL", "ProjectionType: KEYS_ONLY");
+    edit(&mut c, &t, 2, &mut text, &[back]);
+    std::fs::write(&template, &text).unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": t } }),
+    );
+    c.diagnostics_where(&main, |d| unprojected(d) == 1);
     assert!(c.shutdown().unwrap().success());
 }
 

@@ -102,16 +102,22 @@ pub fn serve(connection: Connection, options: ServerOptions) -> Result<(), LspEr
     server.run()
 }
 
-/// Asks the client to tell us about `.rs` and `dynalint.toml` files changed outside
-/// the editor.
+/// Asks the client to tell us about `.rs`, `dynalint.toml` and `Cargo.toml` files
+/// changed outside the editor (a manifest decides which crates' functions a call can
+/// reach), and templates (an inferred model is read from them).
 fn register_watchers(server: &mut Server) {
-    let watchers = ["**/dynalint.toml", "**/*.rs"]
-        .into_iter()
-        .map(|g| FileSystemWatcher {
-            glob_pattern: GlobPattern::String(g.into()),
-            kind: None,
-        })
-        .collect();
+    let watchers = [
+        "**/dynalint.toml",
+        "**/*.rs",
+        "**/Cargo.toml",
+        handlers::TEMPLATE_GLOB,
+    ]
+    .into_iter()
+    .map(|g| FileSystemWatcher {
+        glob_pattern: GlobPattern::String(g.into()),
+        kind: None,
+    })
+    .collect();
     let options = DidChangeWatchedFilesRegistrationOptions { watchers };
     let params = RegistrationParams {
         registrations: vec![Registration {

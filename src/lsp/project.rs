@@ -41,7 +41,8 @@ pub struct Project {
     pub model_problems: Vec<ModelProblem>,
     /// No `dynalint.toml` exists at `config_path`: the model is inferred.
     pub inferred: bool,
-    /// The templates found under the root, read once until a non-Rust file changes.
+    /// The templates found under the root, read once until a file that may be one
+    /// changes (the server watches their extensions).
     imported: Option<Imported>,
     /// `.rs` files of the project as on disk; `None` until first walked.
     disk: Option<BTreeMap<PathBuf, SourceFile>>,
@@ -257,6 +258,13 @@ impl Project {
         self.disk = None;
         self.imported = None;
         self.link_state = LinkState::new();
+    }
+
+    /// Reads the templates again on next analysis (one changed, was added or removed);
+    /// true when the model is inferred, so the change can matter.
+    pub fn forget_templates(&mut self) -> bool {
+        self.imported = None;
+        self.inferred
     }
 
     /// Reads every source file when not yet done; returns notes about skipped files.

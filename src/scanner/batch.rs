@@ -221,6 +221,7 @@ fn integer_const(cx: &FileCx<'_>, node: Node<'_>) -> Option<String> {
         return None;
     }
     let name = src.of(node);
+    cx.whole_file_lookup();
     let root = ancestors(src, node).last()?;
     let defs = descendants(root, &mut |n| {
         matches!(n.kind(), "const_item" | "static_item")

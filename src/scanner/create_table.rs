@@ -109,9 +109,9 @@ pub struct TableDecl {
 pub fn declarations(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Vec<TableDecl> {
     let src = cx.src;
     let mut out = Vec::new();
-    // A file that never spells these names declares nothing: the walk below would
+    // Code that never spells these names declares nothing: the walk below would
     // look at every call of it (a generated file's hundreds of thousands) for none.
-    let text = src.text;
+    let text = cx.own_text();
     if ![
         "create_table",
         "update_table",

@@ -13,7 +13,8 @@ use super::ir::{Operation, Resolved, ScanProblem};
 use super::items::{struct_defs, StructDef};
 use super::lex::{shadow_text, tokenize, Tok, Token};
 use super::names::{intern, intern_path, Name, Path};
-use super::parse::{kind, parse_reusing_within, ranges, LastParse};
+use super::parse::{kind, parse_reusing_within, parse_within, ranges, LastParse};
+use super::pieces::{Sizes, REF_STRIDE, SIZES};
 use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
 use super::sdk::{GENERATED_HEADER, MARKERS};
@@ -76,6 +77,10 @@ pub struct FileIndex {
     /// `create_table` / `update_table` calls: tables the code declares.
     pub tables: Vec<super::create_table::TableDecl>,
     pub refs: Vec<PendingRef>,
+    /// For a file indexed in pieces (`pieces.rs`): where each piece's references start
+    /// in `refs`. Its references are numbered from the piece's position times
+    /// [`REF_STRIDE`]; see [`FileIndex::pending_ref`]. Empty for a file indexed whole.
+    pub ref_pieces: Vec<usize>,
     pub consts: Vec<ConstDef>,
     pub field_inits: Vec<FieldInit>,
     pub field_types: Vec<FieldType>,
@@ -101,6 +106,52 @@ pub struct FileIndex {
     /// The text, kept (shared, not copied) only when `chained` is not empty and the
     /// file was not indexed [`lean`](index_file_lean).
     pub text: Option<Arc<str>>,
+}
+
+impl FileIndex {
+    /// An index with nothing in it yet.
+    fn empty(path: &FilePath, module: Path) -> Self {
+        FileIndex {
+            path: path.clone(),
+            module,
+            candidate: false,
+            generated: false,
+            ops: Vec::new(),
+            templates: Vec::new(),
+            helper_calls: Vec::new(),
+            tables: Vec::new(),
+            refs: Vec::new(),
+            ref_pieces: Vec::new(),
+            consts: Vec::new(),
+            field_inits: Vec::new(),
+            field_types: Vec::new(),
+            uses: Vec::new(),
+            structs: Vec::new(),
+            returns: Vec::new(),
+            ctors: Vec::new(),
+            once_sets: Vec::new(),
+            arg_sites: Vec::new(),
+            fns: Vec::new(),
+            problems: Vec::new(),
+            chained: Vec::new(),
+            text: None,
+        }
+    }
+
+    /// The pending reference numbered `n` (`\0pending:n`).
+    pub fn pending_ref(&self, n: usize) -> Option<&PendingRef> {
+        if self.ref_pieces.is_empty() {
+            return self.refs.get(n);
+        }
+        let (piece, local) = (n / REF_STRIDE, n % REF_STRIDE);
+        let start = *self.ref_pieces.get(piece)?;
+        let end = self
+            .ref_pieces
+            .get(piece + 1)
+            .copied()
+            .unwrap_or(self.refs.len());
+        self.refs.get(start + local).filter(|_| start + local < end)
+    }
 }
 
 /// The module path of a file: `src/db/names.rs` → `db::names`; `mod.rs`, `lib.rs` and
@@ -251,6 +302,7 @@ pub fn index_file_lean(file: &SourceFile, settings: &ScanSettings) -> FileIndex 
         false,
         None,
         HelperChains::NamesOnly,
+        Some(SIZES),
     );
     idx.text = None;
     if !names.is_empty() {
@@ -277,6 +329,7 @@ pub fn index_source(
         force_parse,
         None,
         HelperChains::Fold,
+        Some(SIZES),
     )
     .0
 }
@@ -295,6 +348,7 @@ pub fn index_file_again(
         false,
         Some(last),
         HelperChains::Fold,
+        Some(SIZES),
     );
     (idx, kept)
 }
@@ -309,34 +363,12 @@ fn index_reusing(
     force_parse: bool,
     reuse: Option<Option<&LastParse>>,
     helpers: HelperChains,
+    pieces: Option<Sizes>,
 ) -> (FileIndex, Option<LastParse>, Vec<String>) {
     let _ = settings;
     let text: &str = source;
     let bytes = text.as_bytes();
-    let mut idx = FileIndex {
-        path: path.clone(),
-        module: intern_path(&module_of(path)),
-        candidate: false,
-        generated: false,
-        ops: Vec::new(),
-        templates: Vec::new(),
-        helper_calls: Vec::new(),
-        tables: Vec::new(),
-        refs: Vec::new(),
-        consts: Vec::new(),
-        field_inits: Vec::new(),
-        field_types: Vec::new(),
-        uses: Vec::new(),
-        structs: Vec::new(),
-        returns: Vec::new(),
-        ctors: Vec::new(),
-        once_sets: Vec::new(),
-        arg_sites: Vec::new(),
-        fns: Vec::new(),
-        problems: Vec::new(),
-        chained: Vec::new(),
-        text: None,
-    };
+    let mut idx = FileIndex::empty(path, intern_path(&module_of(path)));
     if bytes.len() > MAX_FILE_BYTES {
         idx.problems.push(ScanProblem {
             file: path.clone(),
@@ -346,9 +378,29 @@ fn index_reusing(
         return (idx, None, Vec::new());
     }
     let tokens = tokenize(bytes);
-    idx.fns = lexical_graph(bytes, &tokens);
     idx.generated = !force_parse && generated_sdk_code(bytes);
     idx.candidate = force_parse || (!idx.generated && may_call_dynamodb(bytes));
+    // A large file is parsed in pieces (see `pieces.rs`), unless its parse is to be
+    // kept for the next edit; its call graph is built from the tokens meanwhile.
+    let cut = pieces
+        .filter(|_| idx.candidate && reuse.is_none())
+        .and_then(|sizes| super::pieces::split(bytes, &tokens, sizes));
+    match cut {
+        Some(cut) => {
+            let parse_text = shadow_text(bytes, &tokens);
+            let (fns, names) = rayon::join(
+                || lexical_graph(bytes, &tokens),
+                || index_pieces(&mut idx, text, &parse_text, &cut, helpers),
+            );
+            idx.fns = fns;
+            if let Some(names) = names {
+                shrink(&mut idx);
+                return (idx, None, names);
+            }
+            // A piece was not what the whole parse gives: parsed whole below.
+        }
+        None => idx.fns = lexical_graph(bytes, &tokens),
+    }
     // A file without calls only needs its items: keep their bytes, blank the rest,
     // so the parse costs what the items cost (see the module docs).
     // A sparse text is parsed only where it keeps bytes: its blanks would cost the
@@ -383,14 +435,7 @@ fn index_reusing(
     let root = tree.root_node();
     let (parents, nodes, truncated) = super::syntax::parent_map(root);
     if truncated {
-        idx.problems.push(ScanProblem {
-            file: path.clone(),
-            span: None,
-            message: format!(
-                "code nested deeper than {} levels was skipped",
-                super::syntax::MAX_DEPTH * 4
-            ),
-        });
+        idx.problems.push(truncated_problem(path));
     }
     let src = Src {
         text,
@@ -400,16 +445,50 @@ fn index_reusing(
     if idx.candidate && root.has_error() {
         report_syntax_errors(&mut idx, root);
     }
-    let by_kind = ByKind::of(&nodes);
+    let helper_names = index_tree(&mut idx, &cx, &nodes, helpers);
+    drop(cx);
+    shrink(&mut idx);
+    // The parse is freed here, inline: freed on a thread of its own, its frees
+    // contended with the link's allocations for the allocator's lock, which cost the
+    // 40,000-call file more than the free itself.
+    let kept = reuse.map(|_| LastParse::new(parse_text, tree));
+    (idx, kept, helper_names)
+}
+
+/// The problem saying that code nested too deeply was skipped.
+fn truncated_problem(path: &FilePath) -> ScanProblem {
+    ScanProblem {
+        file: path.clone(),
+        span: None,
+        message: format!(
+            "code nested deeper than {} levels was skipped",
+            super::syntax::MAX_DEPTH * 4
+        ),
+    }
+}
+
+/// Indexes a tree's `nodes` (the whole file's, or a piece's, see [`index_pieces`])
+/// into `idx`: requests, declared tables, items, returns, constructors, `OnceLock`
+/// sets, calls' arguments, structs and the pending references. Gives the names of
+/// the helpers whose chains [`HelperChains::NamesOnly`] left unfolded.
+fn index_tree(
+    idx: &mut FileIndex,
+    cx: &FileCx<'_>,
+    nodes: &[Node<'_>],
+    helpers: HelperChains,
+) -> Vec<String> {
+    let src = cx.src;
+    let path = &idx.path.clone();
+    let by_kind = ByKind::of(nodes);
     let mut helper_names = Vec::new();
     if idx.candidate {
-        let folded = fold_file(&cx, path, &nodes, helpers);
+        let folded = fold_file(cx, path, nodes, helpers);
         helper_names = folded.helper_names;
         let cold = cold_by_path(path);
         idx.ops = folded.ops;
         idx.templates = folded.templates;
         idx.helper_calls = folded.helper_calls;
-        idx.tables = super::create_table::declarations(&cx, path, &by_kind.declarations);
+        idx.tables = super::create_table::declarations(cx, path, &by_kind.declarations);
         if let Some(c) = cold {
             for op in idx
                 .ops
@@ -421,29 +500,124 @@ fn index_reusing(
             }
         }
     }
-    index_items(&cx, &by_kind.items, &mut idx);
+    index_items(cx, &by_kind.items, idx);
     let module = idx.module.clone();
     let prefix = |n: Node<'_>| {
         let mut p: Vec<String> = module.iter().map(|s| s.to_string()).collect();
         p.extend(inline_mods(src, n));
         p
     };
-    idx.returns = fn_returns(&cx, &by_kind.fns, &prefix);
+    idx.returns = fn_returns(cx, &by_kind.fns, &prefix);
     idx.ctors = super::ctors::self_constructors(src, &by_kind.fns)
         .into_iter()
         .map(|(ty, f, wrapped)| (intern(&ty), intern(&f), wrapped))
         .collect();
-    idx.once_sets = once_sets(&cx, &by_kind.calls);
+    idx.once_sets = once_sets(cx, &by_kind.calls);
     let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
-    idx.arg_sites = arg_sites(&cx, &by_kind.calls, test_file);
+    idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file);
     idx.structs = struct_defs(src, &by_kind.structs);
-    idx.refs = cx.refs.into_inner();
-    shrink(&mut idx);
-    // The parse is freed here, inline: freed on a thread of its own, its frees
-    // contended with the link's allocations for the allocator's lock, which cost the
-    // 40,000-call file more than the free itself.
-    let kept = reuse.map(|_| LastParse::new(parse_text, tree));
-    (idx, kept, helper_names)
+    idx.refs = cx.refs.take();
+    helper_names
+}
+
+/// Indexes a large candidate file in `pieces` (see `pieces.rs`), in parallel, and
+/// joins the pieces' indexes into `idx` in file order. `None` (and `idx` untouched)
+/// when a piece does not give what the whole parse would: the caller parses the file
+/// whole.
+fn index_pieces(
+    idx: &mut FileIndex,
+    text: &str,
+    parse_text: &[u8],
+    pieces: &[(usize, usize)],
+    helpers: HelperChains,
+) -> Option<Vec<String>> {
+    use rayon::prelude::*;
+    let within = ranges(parse_text, pieces);
+    let (path, module) = (&idx.path, &idx.module);
+    let parts: Vec<Option<(FileIndex, Vec<String>, bool)>> = within
+        .par_iter()
+        .enumerate()
+        .map(|(i, range)| {
+            let tree = parse_within(parse_text, std::slice::from_ref(range))?;
+            let root = tree.root_node();
+            // Error recovery could have read across a cut: the whole parse decides.
+            if root.has_error() {
+                return None;
+            }
+            let (parents, nodes, truncated) = super::syntax::parent_map(root);
+            let src = Src {
+                text,
+                parents: &parents,
+            };
+            let first_ref = i.checked_mul(REF_STRIDE)?;
+            let cx = FileCx::for_piece(
+                src,
+                module.clone(),
+                first_ref,
+                range.start_byte..range.end_byte,
+            );
+            let mut part = FileIndex::empty(path, module.clone());
+            part.candidate = true;
+            let names = index_tree(&mut part, &cx, &nodes, helpers);
+            let whole = cx.needed_whole_file() || part.refs.len() >= REF_STRIDE;
+            drop(cx);
+            (!whole).then_some((part, names, truncated))
+        })
+        .collect();
+    let parts: Vec<(FileIndex, Vec<String>, bool)> = parts.into_iter().collect::<Option<_>>()?;
+    let mut helper_names = Vec::new();
+    let mut truncated = false;
+    // Moved in one piece at a time: each piece's lists are freed as they are joined.
+    for (part, names, cut) in parts {
+        // Every field named: one added to `FileIndex` must say how pieces join it.
+        let FileIndex {
+            // The file's own, not the piece's (`index_tree` leaves them).
+            path: _,
+            module: _,
+            candidate: _,
+            generated: _,
+            ref_pieces: _,
+            fns: _,
+            problems: _,
+            chained: _,
+            text: _,
+            ops,
+            templates,
+            helper_calls,
+            tables,
+            refs,
+            consts,
+            field_inits,
+            field_types,
+            uses,
+            structs,
+            returns,
+            ctors,
+            once_sets,
+            arg_sites,
+        } = part;
+        idx.ops.extend(ops);
+        idx.templates.extend(templates);
+        idx.helper_calls.extend(helper_calls);
+        idx.tables.extend(tables);
+        idx.ref_pieces.push(idx.refs.len());
+        idx.refs.extend(refs);
+        idx.consts.extend(consts);
+        idx.field_inits.extend(field_inits);
+        idx.field_types.extend(field_types);
+        idx.uses.extend(uses);
+        idx.structs.extend(structs);
+        idx.returns.extend(returns);
+        idx.ctors.extend(ctors);
+        idx.once_sets.extend(once_sets);
+        idx.arg_sites.extend(arg_sites);
+        helper_names.extend(names);
+        truncated |= cut;
+    }
+    if truncated {
+        idx.problems.push(truncated_problem(&idx.path));
+    }
+    Some(helper_names)
 }
 
 /// The nodes each pass after the fold reads, by kind, in the file's order: one look at
@@ -829,6 +1003,136 @@ mod tests {
         let idx = index_file(&file, &ScanSettings::default());
         assert!(idx.generated && !idx.candidate && idx.ops.is_empty());
         assert!(idx.chained.is_empty() && !idx.fns.is_empty());
+    }
+
+    /// One of the items of a file made to be cut: constants, `use`s, structs,
+    /// constructors, requests with pending references, returned and received
+    /// builders, a helper's chain, `OnceLock` sets, calls' arguments, inline modules
+    /// and test code.
+    fn items(i: usize) -> String {
+        format!(
+            r#"
+use crate::db::names::TABLE_{i} as T{i};
+const PREFIX_{i}: &str = "orders-{i}";
+pub static ONCE_{i}: OnceLock<String> = OnceLock::new();
+
+/// A store.
+#[derive(Serialize, Deserialize)]
+pub struct Store{i} {{
+    client: Client,
+    table: String,
+}}
+
+impl Store{i} {{
+    pub fn new(client: Client) -> Self {{
+        Self {{ client, table: std::env::var("TABLE_{i}").unwrap() }}
+    }}
+    fn table_name(&self) -> String {{ format!("{{}}-{i}", PREFIX_{i}) }}
+    pub async fn get(&self, id: &str) -> Result<(), Error> {{
+        let out = self.client.get_item().table_name(&self.table)
+            .key("pk", AttributeValue::S(id.into())).send().await?;
+        self.client.query().table_name(self.table_name())
+            .key_condition_expression("pk = :p")
+            .expression_attribute_values(":p", AttributeValue::S(id.to_string()))
+            .send().await?;
+        put_in(&self.client, T{i}, id).await;
+        Ok(())
+    }}
+}}
+
+fn base{i}(c: &Client) -> QueryFluentBuilder {{ c.query().table_name(PREFIX_{i}) }}
+
+async fn put_in(c: &Client, table: &str, id: &str) {{
+    let _ = c.put_item().table_name(table).item("pk", AttributeValue::S(id.into())).send().await;
+    let _ = base{i}(c).limit(5).send().await;
+}}
+
+async fn with_builder(q: QueryFluentBuilder) {{ q.limit(1).send().await; }}
+
+pub fn init_{i}() {{ ONCE_{i}.set("t{i}".to_string()).ok(); }}
+
+mod inner_{i} {{
+    pub const NAME: &str = "inner-{i}";
+    pub fn scan_all(c: &Client) {{ for _ in 0..3 {{ c.scan().table_name(NAME).send(); }} }}
+}}
+
+#[cfg(test)]
+mod tests_{i} {{
+    #[test]
+    fn t() {{ c.delete_item().table_name("test-{i}").send(); }}
+}}
+"#
+        )
+    }
+
+    /// The index as text, each pending reference written as what it refers to: the
+    /// pieces number theirs apart (see `pieces::REF_STRIDE`), which nothing but the
+    /// lookup reads.
+    fn canonical(idx: &FileIndex) -> String {
+        const MARK: &str = "\\0pending:";
+        let mut bare = idx.clone();
+        bare.refs.clear();
+        bare.ref_pieces.clear();
+        let text = format!("{bare:?}");
+        let mut out = String::new();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find(MARK) {
+            out.push_str(&rest[..i]);
+            rest = &rest[i + MARK.len()..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let n: usize = rest[..digits].parse().expect("a number");
+            out.push_str(&format!("{:?}", idx.pending_ref(n).expect("a reference")));
+            rest = &rest[digits..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The file indexed in pieces of about `piece` bytes, and whole.
+    fn both(text: &str, helpers: HelperChains, piece: usize) -> [(FileIndex, Vec<String>); 2] {
+        let path: FilePath = Arc::from(std::path::Path::new("src/store.rs"));
+        let source: Arc<str> = Arc::from(text);
+        let settings = ScanSettings::default();
+        let sizes = Sizes { min_file: 0, piece };
+        [Some(sizes), None].map(|pieces| {
+            let (idx, _, names) =
+                index_reusing(&path, &source, &settings, false, None, helpers, pieces);
+            (idx, names)
+        })
+    }
+
+    #[test]
+    fn a_file_indexed_in_pieces_is_indexed_as_whole() {
+        let text: String = (0..12).map(items).collect();
+        for helpers in [HelperChains::Fold, HelperChains::NamesOnly] {
+            let [(pieces, piece_names), (whole, whole_names)] = both(&text, helpers, 3000);
+            assert!(pieces.ref_pieces.len() > 4, "{}", pieces.ref_pieces.len());
+            assert!(whole.ref_pieces.is_empty());
+            assert!(whole.ops.len() > 50 && !whole.refs.is_empty());
+            assert!(!whole.templates.is_empty() && !whole.consts.is_empty());
+            assert!(!whole.once_sets.is_empty() && !whole.arg_sites.is_empty());
+            assert_eq!(piece_names, whole_names);
+            assert_eq!(canonical(&pieces), canonical(&whole));
+        }
+    }
+
+    #[test]
+    fn a_file_whose_pieces_would_differ_is_indexed_whole() {
+        let items: String = (0..6).map(items).collect();
+        // A batch's requests from a helper of the file (in another piece), a batch
+        // size from a constant; a syntax error.
+        let batch = format!(
+            "const BATCH: usize = 25;\n{items}\nfn put_order(o: &O) -> WriteRequest {{ \
+             WriteRequest::builder().put_request(PutRequest::builder().item(\"pk\", v).build()?).build() }}\n\
+             async fn save(c: &Client, os: &[O]) {{ for chunk in os.chunks(BATCH) {{ \
+             c.batch_write_item().request_items(\"t\", chunk.iter().map(put_order).collect()).send().await; }} }}\n"
+        );
+        let broken = format!("{items}\nfn broken( {{ c.query().send(); }}\n{items}");
+        for text in [batch, broken] {
+            let [(pieces, _), (whole, _)] = both(&text, HelperChains::Fold, 2000);
+            assert!(pieces.ref_pieces.is_empty());
+            assert_eq!(canonical(&pieces), canonical(&whole));
+        }
     }
 
     #[test]

@@ -860,7 +860,7 @@ impl<'a> Linker<'a> {
                 else {
                     return;
                 };
-                let Some(pr) = self.files.get(fi).and_then(|f| f.refs.get(n)).cloned() else {
+                let Some(pr) = self.files.get(fi).and_then(|f| f.pending_ref(n)).cloned() else {
                     *r = Resolved::unknown("internal: a reference was lost");
                     return;
                 };
@@ -1006,7 +1006,7 @@ impl<'a> Linker<'a> {
             return None;
         };
         let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
-        self.files.get(fi)?.refs.get(n).cloned()
+        self.files.get(fi)?.pending_ref(n).cloned()
     }
 
     /// The functions a call or method reference can mean, as (file, index).

@@ -62,6 +62,7 @@ mod lex;
 mod link;
 mod names;
 mod parse;
+mod pieces;
 mod relink;
 mod resolve;
 mod returns;

@@ -14,6 +14,12 @@ pub fn parse(text: &[u8]) -> Option<Tree> {
     parse_with(text, &[], None)
 }
 
+/// Parses only `within` of `text` (see [`parse_with`]): a piece of a large file
+/// (`pieces.rs`), whose nodes keep the file's offsets and positions.
+pub fn parse_within(text: &[u8], within: &[Range]) -> Option<Tree> {
+    parse_with(text, within, None)
+}
+
 /// Parses only `within` (sorted, disjoint byte ranges of `text`; all of it when
 /// empty): a sparse text's items, whose blank bytes between would cost the lexer
 /// one step each. Nodes keep the text's own offsets.

@@ -274,7 +274,8 @@ fn link_facts(f: &FileIndex) -> String {
         templates,
         helper_calls,
         tables: _,
-        refs,
+        refs: _,
+        ref_pieces: _,
         consts,
         field_inits,
         field_types,
@@ -299,7 +300,7 @@ fn link_facts(f: &FileIndex) -> String {
          {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
          {once_sets:?}{fns:?}{chained:?}{ctors:?}"
     );
-    let mut out = without_spans(&with_refs(&text, refs));
+    let mut out = without_spans(&with_refs(&text, f));
     // The maps a function returns are copied into callers with spans one level deep
     // only: compared with their positions.
     let maps: Vec<_> = returns.iter().map(|r| &r.maps).collect();
@@ -313,7 +314,7 @@ fn changed_calls(old: &FileIndex, new: &FileIndex, read: &Reads) -> HashSet<Name
     fn passed<'f>(f: &'f FileIndex, read: &Reads) -> HashMap<&'f str, Vec<String>> {
         let mut by_callee: HashMap<&str, Vec<String>> = HashMap::new();
         for a in f.arg_sites.iter().filter(|a| read.contains(&*a.callee)) {
-            let text = without_spans(&with_refs(&format!("{a:?}"), &f.refs));
+            let text = without_spans(&with_refs(&format!("{a:?}"), f));
             by_callee.entry(&*a.callee).or_default().push(text);
         }
         by_callee
@@ -330,7 +331,7 @@ fn changed_calls(old: &FileIndex, new: &FileIndex, read: &Reads) -> HashSet<Name
 /// Each pending reference (`\0pending:3`, a number into the file's `refs`) written
 /// as the reference itself: the file's own calls number theirs among the same list,
 /// so an edit to a call shifts the numbers of every reference after it.
-fn with_refs(text: &str, refs: &[super::resolve::PendingRef]) -> String {
+fn with_refs(text: &str, f: &FileIndex) -> String {
     const MARK: &str = "\\0pending:";
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -341,7 +342,7 @@ fn with_refs(text: &str, refs: &[super::resolve::PendingRef]) -> String {
         if let Some(r) = rest[..digits]
             .parse::<usize>()
             .ok()
-            .and_then(|n| refs.get(n))
+            .and_then(|n| f.pending_ref(n))
         {
             out.push_str(&format!("{r:?}"));
             rest = &rest[digits..];

@@ -106,6 +106,14 @@ pub struct FileCx<'a> {
     /// What each search for typed builders found (`batch.rs`), by (what it wants, node
     /// id, depth): the nodes' bytes and ids.
     roots: RefCell<std::collections::HashMap<(u8, usize, usize), Vec<(usize, usize, usize)>>>,
+    /// For a piece of a large file (see `pieces.rs`): the number its references
+    /// start from, so that the pieces' numbers do not collide when their indexes are
+    /// joined, and the piece's byte range. `None` for a whole file.
+    piece: Option<(usize, std::ops::Range<usize>)>,
+    /// Set when a piece's code looked for something in the whole file (a same-file
+    /// helper, a constant by name): a piece sees only its own items, so the file is
+    /// then indexed whole.
+    whole_file: std::cell::Cell<bool>,
 }
 
 /// A call that adds to a collection, `recv.push(..)` (or `extend`, `insert`,
@@ -205,7 +213,46 @@ impl<'a> FileCx<'a> {
             fn_impls: RefCell::new(std::collections::HashMap::new()),
             pushes: RefCell::new(std::collections::HashMap::new()),
             roots: RefCell::new(std::collections::HashMap::new()),
+            piece: None,
+            whole_file: std::cell::Cell::new(false),
         }
+    }
+
+    /// The context of the piece `range` of a large file, whose references are
+    /// numbered from `first_ref` (see [`FileCx::piece`]).
+    pub fn for_piece(
+        src: Src<'a>,
+        module: Path,
+        first_ref: usize,
+        range: std::ops::Range<usize>,
+    ) -> Self {
+        Self {
+            piece: Some((first_ref, range)),
+            ..Self::new(src, module)
+        }
+    }
+
+    /// The text of the code this context's tree holds: the file's, or a piece's. A
+    /// pass that skips a file never spelling some name asks it of this text, not of
+    /// the whole file once per piece.
+    pub fn own_text(&self) -> &'a str {
+        match &self.piece {
+            Some((_, range)) => self.src.text.get(range.clone()).unwrap_or(""),
+            None => self.src.text,
+        }
+    }
+
+    /// Notes that a lookup needs the whole file's items, not only this tree's: a
+    /// piece's index is then not the file's (see `pieces.rs`).
+    pub fn whole_file_lookup(&self) {
+        if self.piece.is_some() {
+            self.whole_file.set(true);
+        }
+    }
+
+    /// Whether a piece's code looked up something in the whole file.
+    pub fn needed_whole_file(&self) -> bool {
+        self.whole_file.get()
     }
 
     /// What a search for typed builders (`want`) from `node` at `depth` found before,
@@ -296,6 +343,7 @@ impl<'a> FileCx<'a> {
     /// The byte ranges of the `fn` items of the file under `root`, by name.
     pub fn functions(&self, root: Node<'_>) -> &FnRanges {
         let src = self.src;
+        self.whole_file_lookup();
         self.fn_ranges.get_or_init(|| {
             let mut by_name = FnRanges::new();
             for f in descendants(root, &mut |n| n.kind() == "function_item") {
@@ -359,7 +407,8 @@ impl<'a> FileCx<'a> {
             text: intern(text),
             kind,
         });
-        Resolved::unknown(format!("{PENDING}{}", refs.len() - 1))
+        let first = self.piece.as_ref().map_or(0, |(first, _)| *first);
+        Resolved::unknown(format!("{PENDING}{}", first + refs.len() - 1))
     }
 
     /// Resolves a string-valued expression.

@@ -368,7 +368,8 @@ pub fn once_sets(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<OnceSet> {
     let mut out = Vec::new();
     // Every method of those names contains `set` or `init`: a file without either
     // has none, and the walk would name each of its calls for nothing.
-    if !src.text.contains("set") && !src.text.contains("init") {
+    let text = cx.own_text();
+    if !text.contains("set") && !text.contains("init") {
         return out;
     }
     for n in nodes.iter().copied() {

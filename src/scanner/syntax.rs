@@ -40,8 +40,12 @@ impl<'t> Parents<'t> {
             // these on a hot path).
             return node.parent();
         }
-        let i = self.map.get(&node.id())?;
-        self.inner.get(*i as usize).copied()
+        match self.map.get(&node.id()) {
+            Some(i) => self.inner.get(*i as usize).copied(),
+            // Inside a literal (not walked), or the root (which has none); nothing
+            // climbs from a literal's insides on a hot path either.
+            None => node.parent(),
+        }
     }
 }
 
@@ -100,6 +104,13 @@ fn interesting_ids() -> &'static [u16] {
 /// Every node's parent, and the nodes of [`INTERESTING`] kinds in pre-order, from one
 /// cursor walk (depth-guarded like every walk).
 /// The bool says the walk stopped at [`MAX_DEPTH`]` * 4` somewhere (parts skipped).
+///
+/// The walk is most of the work of building the map, and two things make it cheaper:
+/// it knows how many children each node has, so it climbs from the last one instead of
+/// asking the cursor for a sibling that is not there (a failed step costs the cursor a
+/// climb and a descent); and it does not enter string and character literals, whose
+/// quotes and contents no pass climbs from (a node missing from the map is found by
+/// tree-sitter's own search, see [`Parents::get`]).
 pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
     // The tree knows how many nodes the walk visits; about half are named (54% in
     // generated chains, fewer in hand-written code): sized once for two thirds.
@@ -108,25 +119,29 @@ pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
     let mut inner: Vec<Node<'_>> = Vec::new();
     let mut nodes = Vec::new();
     let interesting = interesting_ids();
+    let literals = literal_ids();
     let mut truncated = false;
     let mut cursor = root.walk();
-    // Indexes into `inner` of the nodes above the cursor.
-    let mut stack: Vec<u32> = Vec::new();
+    // Per node above the cursor: its index into `inner`, and how many of its children
+    // come after the cursor's.
+    let mut stack: Vec<(u32, usize)> = Vec::new();
     loop {
         let n = cursor.node();
+        let id = n.kind_id();
         if n.is_named() {
-            if let Some(p) = stack.last() {
+            if let Some((p, _)) = stack.last() {
                 map.insert(n.id(), *p);
             }
-            if interesting.contains(&n.kind_id()) {
+            if interesting.contains(&id) {
                 nodes.push(n);
             }
         }
         if stack.len() < MAX_DEPTH * 4 {
-            if cursor.goto_first_child() {
+            if !literals.contains(&id) && cursor.goto_first_child() {
                 // More nodes with children than `u32` counts cannot fit a file under
                 // `MAX_FILE_BYTES`: each spans at least one byte.
-                stack.push(u32::try_from(inner.len()).unwrap_or(u32::MAX));
+                let at = u32::try_from(inner.len()).unwrap_or(u32::MAX);
+                stack.push((at, n.child_count().saturating_sub(1)));
                 inner.push(n);
                 continue;
             }
@@ -134,16 +149,32 @@ pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
             truncated = true;
         }
         loop {
-            if stack.is_empty() {
+            let Some((_, after)) = stack.last_mut() else {
                 return (Parents { map, inner }, nodes, truncated);
-            }
-            if cursor.goto_next_sibling() {
-                break;
+            };
+            if *after > 0 {
+                *after -= 1;
+                if cursor.goto_next_sibling() {
+                    break;
+                }
             }
             cursor.goto_parent();
             stack.pop();
         }
     }
+}
+
+/// String and character literals: the walk does not enter them.
+fn literal_ids() -> &'static [u16] {
+    static IDS: OnceLock<Vec<u16>> = OnceLock::new();
+    IDS.get_or_init(|| {
+        let lang: Language = tree_sitter_rust::LANGUAGE.into();
+        ["string_literal", "raw_string_literal", "char_literal"]
+            .iter()
+            .map(|k| lang.id_for_node_kind(k, true))
+            .filter(|id| *id != 0)
+            .collect()
+    })
 }
 
 /// The source a tree was parsed from, as the user wrote it, with its parent links.
@@ -185,15 +216,88 @@ pub fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
 /// The child in a field. Field ids are looked up once per name: tree-sitter resolves a
 /// name by comparing it with each of the grammar's field names, on every call.
 pub fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-    static IDS: OnceLock<HashMap<String, u16, BuildHasherDefault<IdHasher>>> = OnceLock::new();
+    node.child_by_field_id(field_id(name)?)
+}
+
+/// The grammar's field names, in the order of [`field_id`]'s match.
+const FIELD_NAMES: [&str; 31] = [
+    "alias",
+    "alternative",
+    "argument",
+    "arguments",
+    "body",
+    "bounds",
+    "condition",
+    "consequence",
+    "default_type",
+    "doc",
+    "element",
+    "field",
+    "function",
+    "inner",
+    "left",
+    "length",
+    "list",
+    "macro",
+    "name",
+    "operator",
+    "outer",
+    "parameters",
+    "path",
+    "pattern",
+    "return_type",
+    "right",
+    "trait",
+    "type",
+    "type_arguments",
+    "type_parameters",
+    "value",
+];
+
+/// The grammar's id of a field name. A match on the name (a jump on its length, then
+/// a compare) picks the slot: the passes ask this millions of times on a large file,
+/// and hashing the name's bytes for a map cost more than the compare.
+fn field_id(name: &str) -> Option<u16> {
+    static IDS: OnceLock<[u16; FIELD_NAMES.len()]> = OnceLock::new();
     let ids = IDS.get_or_init(|| {
         let lang: Language = tree_sitter_rust::LANGUAGE.into();
-        (1..=lang.field_count())
-            .filter_map(|id| u16::try_from(id).ok())
-            .filter_map(|id| lang.field_name_for_id(id).map(|n| (n.to_string(), id)))
-            .collect()
+        FIELD_NAMES.map(|n| lang.field_id_for_name(n).map_or(0, u16::from))
     });
-    node.child_by_field_id(*ids.get(name)?)
+    let slot = match name {
+        "alias" => 0,
+        "alternative" => 1,
+        "argument" => 2,
+        "arguments" => 3,
+        "body" => 4,
+        "bounds" => 5,
+        "condition" => 6,
+        "consequence" => 7,
+        "default_type" => 8,
+        "doc" => 9,
+        "element" => 10,
+        "field" => 11,
+        "function" => 12,
+        "inner" => 13,
+        "left" => 14,
+        "length" => 15,
+        "list" => 16,
+        "macro" => 17,
+        "name" => 18,
+        "operator" => 19,
+        "outer" => 20,
+        "parameters" => 21,
+        "path" => 22,
+        "pattern" => 23,
+        "return_type" => 24,
+        "right" => 25,
+        "trait" => 26,
+        "type" => 27,
+        "type_arguments" => 28,
+        "type_parameters" => 29,
+        "value" => 30,
+        _ => return None,
+    };
+    ids.get(slot).copied().filter(|id| *id != 0)
 }
 
 /// The arguments of a call, without the comments.
@@ -489,4 +593,77 @@ pub fn kind_id(kind: &str) -> u16 {
 /// Ancestors from the parent up, stopping at the root.
 pub fn ancestors<'a>(src: Src<'a>, node: Node<'a>) -> impl Iterator<Item = Node<'a>> {
     std::iter::successors(src.parent(node), move |n| src.parent(*n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Code with what makes trees irregular: hidden and aliased nodes, macros, literals
+    /// of every kind, attributes, comments, syntax errors.
+    const CODE: &str = r##"
+use a::{b::C, D as E};
+#[derive(Debug)]
+struct S<T> where T: Clone { a: u8, b: Vec<T> }
+impl S<u8> {
+    /// Docs.
+    pub async fn f(&self, c: &Client, id: &str) -> Result<(), E> {
+        let _ = c.get_item().table_name("t\n\"x\"").key("pk", S(id.into())).send().await?;
+        let (a, b) = (r#"raw"#, b"bytes");
+        match x { Some(v) if v > 1 => 'c', _ => '\'' };
+        for i in 0..10 { vec![1, 2, 3]; format!("{i}"); }
+        if let Ok(t) = std::env::var("T") { g(t) } else { h() }
+        let f = |x: u8| -> u8 { x + 1 };
+        'outer: loop { break 'outer; }
+    }
+}
+fn broken( { c.query().send(); }
+macro_rules! m { ($x:expr) => { $x }; }
+const X: &str = "x";
+"##;
+
+    #[test]
+    fn field_names_are_the_grammars() {
+        let lang: Language = tree_sitter_rust::LANGUAGE.into();
+        assert_eq!(lang.field_count(), FIELD_NAMES.len());
+        for name in FIELD_NAMES {
+            let want = lang.field_id_for_name(name).map(u16::from);
+            assert_eq!(field_id(name), want, "{name}");
+            assert!(want.is_some(), "{name}");
+        }
+        assert_eq!(field_id("no_such_field"), None);
+    }
+
+    #[test]
+    fn the_parent_map_is_every_named_nodes_parent() {
+        let tree = super::super::parse::parse(CODE.as_bytes()).expect("parses");
+        let root = tree.root_node();
+        let (parents, nodes, truncated) = parent_map(root);
+        assert!(!truncated);
+        // Every named node, by a plain recursive walk with tree-sitter's own parents.
+        let mut all = Vec::new();
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            all.push(n);
+            let mut cursor = n.walk();
+            let children: Vec<Node<'_>> = n.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+        let interesting = interesting_ids();
+        let want: Vec<Node<'_>> = all
+            .iter()
+            .copied()
+            .filter(|n| n.is_named() && interesting.contains(&n.kind_id()))
+            .collect();
+        assert_eq!(nodes, want);
+        let mut inside_literals = 0;
+        for n in all.iter().copied().filter(|n| n.is_named()) {
+            assert_eq!(parents.get(n), n.parent(), "{n:?}");
+            if !parents.map.contains_key(&n.id()) && n.parent().is_some() {
+                inside_literals += 1;
+            }
+        }
+        // String contents and escapes were left to tree-sitter.
+        assert!(inside_literals > 3, "{inside_literals}");
+    }
 }

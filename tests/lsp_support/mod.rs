@@ -43,6 +43,19 @@ pub fn fixture_copy() -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
+/// Copies the fixture project `test-fixtures/<rel>` to a temporary folder.
+pub fn copy_of(rel: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap().join("proj");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("test-fixtures")
+            .join(rel),
+        &root,
+    );
+    (dir, root)
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {

@@ -4,7 +4,7 @@
 use lsp_server::ResponseError;
 use lsp_types::{DidChangeWatchedFilesParams, FileChangeType};
 
-use super::is_config;
+use super::{is_config, other_file, OtherFile};
 use crate::lsp::server::Server;
 use crate::lsp::uri;
 
@@ -31,13 +31,22 @@ pub fn handle(s: &mut Server, p: DidChangeWatchedFilesParams) -> Result<(), Resp
         };
         let open = s.docs.contains_key(&path);
         if let Some(project) = s.projects.get_mut(&config) {
-            if path.extension().is_some_and(|e| e == "rs") {
+            let matters = if path.extension().is_some_and(|e| e == "rs") {
                 project.refresh_disk_file(&path);
+                !open
             } else {
-                // A folder moved or deleted: walk again rather than guess.
-                project.forget_disk();
-            }
-            if !open {
+                match other_file(&path) {
+                    Some(OtherFile::Template) => project.forget_templates(),
+                    // A manifest, or a folder moved or deleted: walk again rather
+                    // than guess.
+                    Some(OtherFile::Layout) => {
+                        project.forget_disk();
+                        true
+                    }
+                    None => false,
+                }
+            };
+            if matters {
                 s.schedule(&config);
             }
         }
