@@ -105,7 +105,7 @@ pub struct FileCx<'a> {
     pushes: RefCell<std::collections::HashMap<usize, std::rc::Rc<[Push]>>>,
     /// What each search for typed builders found (`batch.rs`), by (what it wants, node
     /// id, depth): the nodes' bytes and ids.
-    roots: RefCell<std::collections::HashMap<(u8, usize, usize), Vec<(usize, usize, usize)>>>,
+    roots: RefCell<std::collections::HashMap<(u8, usize, usize), Vec<NodeAt>>>,
     /// For a piece of a large file (see `pieces.rs`): the number its references
     /// start from, so that the pieces' numbers do not collide when their indexes are
     /// joined, and the piece's byte range. `None` for a whole file.
@@ -124,6 +124,9 @@ pub struct Push {
     pub call: (usize, usize),
     pub receiver: (usize, usize),
 }
+
+/// A node by its bytes and id (see [`FileCx::roots_found`]).
+type NodeAt = (usize, usize, usize);
 
 /// A file's `fn` items by name, as byte ranges (in file order).
 pub type FnRanges = std::collections::HashMap<String, Vec<(usize, usize)>>;
