@@ -3,6 +3,7 @@
 //! `ConditionCheck`, `TransactGetItem` with `Get`, `WriteRequest` with
 //! `PutRequest`/`DeleteRequest`, and `KeysAndAttributes` per table of a BatchGetItem.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -15,8 +16,7 @@ use super::resolve::FileCx;
 use super::scope::{lookup, Binding};
 use super::sdk::Typed;
 use super::syntax::{
-    ancestors, call_args, call_path, descendants, descendants_between, field, last_segment,
-    method_call, peel, span,
+    ancestors, call_args, call_path, descendants, field, last_segment, method_call, peel, span,
 };
 use crate::source::Span;
 
@@ -34,12 +34,7 @@ pub fn transact_items(
             op.batch_size = Some(Box::new(n));
         }
     }
-    for root in collect(
-        cx,
-        *arg,
-        &|t| matches!(t, Typed::TransactWriteItem | Typed::TransactGetItem),
-        0,
-    ) {
+    for root in collect(cx, *arg, Wanted::TransactItem, 0) {
         let wrapper = fold_typed(cx, &op.file, root, op.kind);
         for mut child in wrapper.children {
             mark_conditional(&mut child, conditional);
@@ -71,7 +66,7 @@ pub fn request_items(
         let table = cx.name(table_node);
         let tspan = span(table_node);
         if op.kind == OpKind::BatchGetItem {
-            for root in collect(cx, value, &|t| t == Typed::KeysAndAttributes, 0) {
+            for root in collect(cx, value, Wanted::KeysAndAttributes, 0) {
                 if let Some(n) = keys_list(cx, root).and_then(|l| chunk_size(cx, l, 0)) {
                     op.batch_size = Some(Box::new(n));
                 }
@@ -84,7 +79,7 @@ pub fn request_items(
             if let Some(n) = chunk_size(cx, value, 0) {
                 op.batch_size = Some(Box::new(n));
             }
-            for root in collect(cx, value, &|t| t == Typed::WriteRequest, 0) {
+            for root in collect(cx, value, Wanted::WriteRequest, 0) {
                 let wrapper = fold_typed(cx, &op.file, root, op.kind);
                 for mut child in wrapper.children {
                     set_table(&mut child, &table, tspan);
@@ -306,41 +301,46 @@ pub fn wrapped_value(cx: &FileCx<'_>, op: &mut Operation, name: &str, value: Nod
         "get" => OpKind::GetItem,
         _ => return,
     };
-    for root in collect(
-        cx,
-        value,
-        &|t| matches!(t, Typed::Leaf(_) | Typed::BatchLeaf(_)),
-        0,
-    ) {
+    for root in collect(cx, value, Wanted::Leaf, 0) {
         op.children.push(fold_typed(cx, &op.file, root, kind));
+    }
+}
+
+/// Which typed builders a search collects.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Wanted {
+    /// `TransactWriteItem` or `TransactGetItem`.
+    TransactItem,
+    KeysAndAttributes,
+    WriteRequest,
+    /// A request inside a wrapper (`Put`, `Get`, `PutRequest`, ...).
+    Leaf,
+}
+
+impl Wanted {
+    fn wants(self, t: Typed) -> bool {
+        match self {
+            Self::TransactItem => {
+                matches!(t, Typed::TransactWriteItem | Typed::TransactGetItem)
+            }
+            Self::KeysAndAttributes => t == Typed::KeysAndAttributes,
+            Self::WriteRequest => t == Typed::WriteRequest,
+            Self::Leaf => matches!(t, Typed::Leaf(_) | Typed::BatchLeaf(_)),
+        }
     }
 }
 
 /// The typed-builder roots an argument's value comes from: inside the expression, in
 /// the `let` it names and the `.push(..)`es onto it, or in a same-file helper fn.
-fn collect<'t>(
-    cx: &FileCx<'t>,
-    node: Node<'t>,
-    want: &dyn Fn(Typed) -> bool,
-    depth: usize,
-) -> Vec<Node<'t>> {
+fn collect<'t>(cx: &FileCx<'t>, node: Node<'t>, want: Wanted, depth: usize) -> Vec<Node<'t>> {
     Collector {
         cx,
         want,
         memo: HashMap::new(),
-        plans: HashMap::new(),
-        bodies: HashMap::new(),
         fns: None,
+        shapes: HashMap::new(),
     }
     .collect(node, depth)
-}
-
-/// The nodes a search of one node looks in, in the order it looks.
-struct Plan<'t> {
-    /// Typed-builder roots inside the node: when there are any, they are the answer.
-    roots: Vec<Node<'t>>,
-    /// The values of the bindings it names and what is pushed onto them.
-    values: Vec<Node<'t>>,
 }
 
 /// More requests than any one batch or transaction takes (100): enough to say a
@@ -349,18 +349,24 @@ const MAX_ROOTS: usize = 101;
 
 /// One search for roots. Helpers call helpers and a binding is named many times, so
 /// without the memo the search is exponential in its depth (a 2,000-line file of
-/// transaction helpers took minutes); with it, each node is searched once per depth,
-/// and what a search looks at below a node (its [`Plan`]) is found once.
+/// transaction helpers took minutes); with it, each node is searched once per depth.
 struct Collector<'c, 't> {
     cx: &'c FileCx<'t>,
-    want: &'c dyn Fn(Typed) -> bool,
+    want: Wanted,
     memo: HashMap<(usize, usize), Vec<Node<'t>>>,
-    /// Each node's [`Plan`], by node id.
-    plans: HashMap<usize, Rc<Plan<'t>>>,
-    /// Each node's helper bodies ([`Self::bodies`]), by node id.
-    bodies: HashMap<usize, Rc<Vec<Node<'t>>>>,
     /// The file's functions by name, found on first need.
     fns: Option<HashMap<&'t str, Vec<Node<'t>>>>,
+    shapes: HashMap<usize, Rc<Shape<'t>>>,
+}
+
+/// What a search looks at under one node ([`Collector::shape`]).
+struct Shape<'t> {
+    /// Every typed builder, in pre-order.
+    typed: Vec<(Node<'t>, Typed)>,
+    /// [`Collector::bindings`].
+    bindings: OnceCell<Vec<(Option<Node<'t>>, Vec<Node<'t>>)>>,
+    /// [`Collector::helpers`].
+    helpers: OnceCell<Vec<Node<'t>>>,
 }
 
 impl<'t> Collector<'_, 't> {
@@ -371,102 +377,140 @@ impl<'t> Collector<'_, 't> {
         if let Some(found) = self.memo.get(&(node.id(), depth)) {
             return found.clone();
         }
-        // Cut cycles (a helper that reaches itself): the node's own answer is empty
-        // while it is being searched.
-        self.memo.insert((node.id(), depth), Vec::new());
+        // A search depends on nothing but (node, depth, want): the depth grows along
+        // every recursion, so no search meets itself. The file's other searches (one
+        // per setter, helpers searched again for each) left their answers in `cx`.
+        if let Some(found) = self.cx.roots_found(self.want as u8, node, depth) {
+            self.memo.insert((node.id(), depth), found.clone());
+            return found;
+        }
         let mut found = self.search(node, depth);
         found.truncate(MAX_ROOTS);
         self.memo.insert((node.id(), depth), found.clone());
+        self.cx.keep_roots(self.want as u8, node, depth, &found);
         found
     }
 
     fn search(&mut self, node: Node<'t>, depth: usize) -> Vec<Node<'t>> {
-        let plan = self.plan(node);
-        if !plan.roots.is_empty() {
-            return plan.roots.clone();
+        let shape = self.shape(node);
+        let want = self.want;
+        let mut found: Vec<Node<'t>> = shape
+            .typed
+            .iter()
+            .filter(|(_, t)| want.wants(*t))
+            .map(|(n, _)| *n)
+            .collect();
+        if !found.is_empty() {
+            return found;
         }
-        let mut found = Vec::new();
-        for v in plan.values.iter() {
-            found.extend(self.collect(*v, depth + 1));
+        let bindings = shape.bindings.get_or_init(|| self.bindings(node));
+        for (value, pushed) in bindings {
+            if let Some(v) = value {
+                found.extend(self.collect(*v, depth + 1));
+            }
+            for a in pushed {
+                found.extend(self.collect(*a, depth + 1));
+            }
         }
         if !found.is_empty() {
             return found;
         }
-        for body in self.bodies(node).iter() {
+        let helpers = match shape.helpers.get() {
+            Some(h) => h,
+            None => {
+                let h = self.helpers(node);
+                shape.helpers.get_or_init(|| h)
+            }
+        };
+        for body in helpers {
             found.extend(self.collect(*body, depth + 1));
         }
         found
     }
 
-    /// The bodies of the same-file helpers `node` calls (`items.push(put_order(&o))`),
-    /// searched when its bindings give no root; found once per node.
-    fn bodies(&mut self, node: Node<'t>) -> Rc<Vec<Node<'t>>> {
-        if let Some(b) = self.bodies.get(&node.id()) {
-            return Rc::clone(b);
+    /// What a search from `node` looks at, whatever it wants and at whatever depth,
+    /// found once per node (a helper's body is searched at several depths): the typed
+    /// builders at once, the rest when a search gets that far.
+    fn shape(&mut self, node: Node<'t>) -> Rc<Shape<'t>> {
+        if let Some(s) = self.shapes.get(&node.id()) {
+            return Rc::clone(s);
         }
+        let cx = self.cx;
+        let mut typed = Vec::new();
+        descendants(node, &mut |n| {
+            if let Some(t) = typed_root(cx, n) {
+                typed.push((n, t));
+            }
+            false
+        });
+        let shape = Rc::new(Shape {
+            typed,
+            bindings: OnceCell::new(),
+            helpers: OnceCell::new(),
+        });
+        self.shapes.insert(node.id(), Rc::clone(&shape));
+        shape
+    }
+
+    /// Each binding named under `node`, once, up to its last use there: its value, and
+    /// the arguments of what is pushed onto it before that use.
+    fn bindings(&self, node: Node<'t>) -> Vec<(Option<Node<'t>>, Vec<Node<'t>>)> {
+        let cx = self.cx;
+        let src = cx.src;
+        let mut bindings: Vec<(Node<'t>, Option<Node<'t>>, &str, usize)> = Vec::new();
+        for id in descendants(node, &mut |n| n.kind() == "identifier") {
+            let name = src.of(id);
+            let Some(Binding::Let { decl, value, .. }) = lookup(src, id, name) else {
+                continue;
+            };
+            match bindings.iter_mut().find(|b| b.0.id() == decl.id()) {
+                Some(b) => b.3 = b.3.max(id.start_byte()),
+                None => bindings.push((decl, value, name, id.start_byte())),
+            }
+        }
+        bindings
+            .into_iter()
+            .map(|(decl, value, name, last_use)| {
+                let mut pushed = Vec::new();
+                if let Some(block) = src.parent(decl) {
+                    // The calls wholly between the `let` and the last use, in pre-order
+                    // (what a walk of that range finds), from the block's list.
+                    let (from, to) = (decl.end_byte(), last_use);
+                    let pushes = cx.pushes(block);
+                    let onto = pushes.iter().filter(|p| {
+                        p.call.0 >= from
+                            && p.call.1 <= to
+                            && src.text.get(p.receiver.0..p.receiver.1) == Some(name)
+                    });
+                    for p in onto {
+                        // The deepest node over the call's bytes is the call: its
+                        // children (callee, arguments) are each shorter.
+                        let call = block
+                            .descendant_for_byte_range(p.call.0, p.call.1)
+                            .filter(|c| c.kind() == "call_expression");
+                        pushed.extend(call.into_iter().flat_map(call_args));
+                    }
+                }
+                (value, pushed)
+            })
+            .collect()
+    }
+
+    /// The bodies of the same-file functions the calls under `node` name, in order: a
+    /// helper that builds the request (`items.push(put_order(&o))`).
+    fn helpers(&mut self, node: Node<'t>) -> Vec<Node<'t>> {
         let src = self.cx.src;
-        let mut bodies = Vec::new();
+        let mut out = Vec::new();
         for call in descendants(node, &mut |n| n.kind() == "call_expression") {
             let name = call_path(src, call)
                 .map(|p| last_segment(p).to_string())
                 .or_else(|| method_call(src, call).map(|(_, n, _)| n));
             let Some(name) = name else { continue };
             if let Some(fs) = self.functions(node).get(name.as_str()) {
-                bodies.extend(fs.iter().filter_map(|f| field(*f, "body")));
+                out.extend(fs.iter().filter_map(|f| field(*f, "body")));
             }
         }
-        let bodies = Rc::new(bodies);
-        self.bodies.insert(node.id(), Rc::clone(&bodies));
-        bodies
-    }
-
-    /// What [`Self::search`] looks at below `node`, which does not depend on the depth
-    /// it is searched at: found once per node, however many depths reach it.
-    fn plan(&mut self, node: Node<'t>) -> Rc<Plan<'t>> {
-        if let Some(p) = self.plans.get(&node.id()) {
-            return Rc::clone(p);
-        }
-        let (cx, want) = (self.cx, self.want);
-        let src = cx.src;
-        let roots = descendants(node, &mut |n| typed_root(cx, n).is_some_and(want));
-        let mut values = Vec::new();
-        if roots.is_empty() {
-            // Each binding once, up to its last use here: its value, and what is pushed
-            // onto it before that use.
-            let mut bindings: Vec<(Node<'t>, Option<Node<'t>>, &str, usize)> = Vec::new();
-            for id in descendants(node, &mut |n| n.kind() == "identifier") {
-                let name = src.of(id);
-                let Some(Binding::Let { decl, value, .. }) = lookup(src, id, name) else {
-                    continue;
-                };
-                match bindings.iter_mut().find(|b| b.0.id() == decl.id()) {
-                    Some(b) => b.3 = b.3.max(id.start_byte()),
-                    None => bindings.push((decl, value, name, id.start_byte())),
-                }
-            }
-            for (decl, value, name, last_use) in bindings {
-                values.extend(value);
-                let Some(block) = src.parent(decl) else {
-                    continue;
-                };
-                let (from, to) = (decl.end_byte(), last_use);
-                for call in
-                    descendants_between(block, from, to, &mut |n| n.kind() == "call_expression")
-                {
-                    let Some((recv, m, c)) = method_call(src, call) else {
-                        continue;
-                    };
-                    if src.of(peel(recv)) == name
-                        && matches!(m.as_str(), "push" | "extend" | "insert" | "push_back")
-                    {
-                        values.extend(call_args(c));
-                    }
-                }
-            }
-        }
-        let plan = Rc::new(Plan { roots, values });
-        self.plans.insert(node.id(), Rc::clone(&plan));
-        plan
+        out
     }
 
     /// The file's functions by name: their places come from the file's [`FileCx`]

@@ -101,6 +101,11 @@ pub struct FileCx<'a> {
     fn_ranges: std::cell::OnceCell<FnRanges>,
     /// The `impl` type around each function (by node id), for [`FileCx::impl_type`].
     fn_impls: RefCell<std::collections::HashMap<usize, Option<String>>>,
+    /// The `.push(..)`-like calls in each block (by node id), for [`FileCx::pushes`].
+    pushes: RefCell<std::collections::HashMap<usize, std::rc::Rc<[Push]>>>,
+    /// What each search for typed builders found (`batch.rs`), by (what it wants, node
+    /// id, depth): the nodes' bytes and ids.
+    roots: RefCell<std::collections::HashMap<(u8, usize, usize), Vec<NodeAt>>>,
     /// For a piece of a large file (see `pieces.rs`): the number its references
     /// start from, so that the pieces' numbers do not collide when their indexes are
     /// joined, and the piece's byte range. `None` for a whole file.
@@ -110,6 +115,18 @@ pub struct FileCx<'a> {
     /// then indexed whole.
     whole_file: std::cell::Cell<bool>,
 }
+
+/// A call that adds to a collection, `recv.push(..)` (or `extend`, `insert`,
+/// `push_back`): the call's bytes and its receiver's (references peeled). Byte ranges,
+/// not nodes, so that the context stays covariant in the tree's lifetime.
+#[derive(Clone, Copy)]
+pub struct Push {
+    pub call: (usize, usize),
+    pub receiver: (usize, usize),
+}
+
+/// A node by its bytes and id (see [`FileCx::roots_found`]).
+type NodeAt = (usize, usize, usize);
 
 /// A file's `fn` items by name, as byte ranges (in file order).
 pub type FnRanges = std::collections::HashMap<String, Vec<(usize, usize)>>;
@@ -197,6 +214,8 @@ impl<'a> FileCx<'a> {
             test_items: RefCell::new(std::collections::HashMap::new()),
             fn_ranges: std::cell::OnceCell::new(),
             fn_impls: RefCell::new(std::collections::HashMap::new()),
+            pushes: RefCell::new(std::collections::HashMap::new()),
+            roots: RefCell::new(std::collections::HashMap::new()),
             piece: None,
             whole_file: std::cell::Cell::new(false),
         }
@@ -237,6 +256,65 @@ impl<'a> FileCx<'a> {
     /// Whether a piece's code looked up something in the whole file.
     pub fn needed_whole_file(&self) -> bool {
         self.whole_file.get()
+    }
+
+    /// What a search for typed builders (`want`) from `node` at `depth` found before,
+    /// when one did (see `batch.rs`).
+    pub fn roots_found(&self, want: u8, node: Node<'a>, depth: usize) -> Option<Vec<Node<'a>>> {
+        let roots = self.roots.borrow();
+        let found = roots.get(&(want, node.id(), depth))?;
+        let top = ancestors(self.src, node).last().unwrap_or(node);
+        found
+            .iter()
+            .map(|&(start, end, id)| {
+                // The node is the smallest named one over its bytes, or one above it
+                // over the same bytes.
+                let mut n = top.named_descendant_for_byte_range(start, end)?;
+                while n.id() != id {
+                    n = self
+                        .src
+                        .parent(n)
+                        .filter(|p| p.byte_range() == (start..end))?;
+                }
+                Some(n)
+            })
+            .collect()
+    }
+
+    /// Remembers what a search for typed builders found (see [`FileCx::roots_found`]).
+    pub fn keep_roots(&self, want: u8, node: Node<'_>, depth: usize, found: &[Node<'_>]) {
+        let found = found
+            .iter()
+            .map(|n| (n.start_byte(), n.end_byte(), n.id()))
+            .collect();
+        self.roots
+            .borrow_mut()
+            .insert((want, node.id(), depth), found);
+    }
+
+    /// The calls in `block` that add to a collection ([`Push`]), in pre-order, found
+    /// once per block: a transaction's items are searched for at every binding, helper
+    /// and depth, and each search walked the body between a `let` and its last use.
+    pub fn pushes(&self, block: Node<'_>) -> std::rc::Rc<[Push]> {
+        if let Some(known) = self.pushes.borrow().get(&block.id()) {
+            return std::rc::Rc::clone(known);
+        }
+        let src = self.src;
+        let found: std::rc::Rc<[Push]> = descendants(block, &mut |n| n.kind() == "call_expression")
+            .into_iter()
+            .filter_map(|call| {
+                let (recv, m, _) = method_call(src, call)?;
+                let recv = peel(recv);
+                matches!(m.as_str(), "push" | "extend" | "insert" | "push_back").then(|| Push {
+                    call: (call.start_byte(), call.end_byte()),
+                    receiver: (recv.start_byte(), recv.end_byte()),
+                })
+            })
+            .collect();
+        self.pushes
+            .borrow_mut()
+            .insert(block.id(), std::rc::Rc::clone(&found));
+        found
     }
 
     /// [`impl_type`], remembered per function: every pending path or call asks it, and
