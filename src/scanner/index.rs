@@ -383,6 +383,8 @@ pub fn index_file_again(
 /// [`index_source`]; with `reuse`, the parse is that of the last version (when there
 /// is one), and this one's is given back. With [`HelperChains::NamesOnly`], chains on
 /// a helper's result are not folded: their helpers' names come back instead.
+// One entry for every way a file is indexed: each caller names all its choices.
+#[allow(clippy::too_many_arguments)]
 fn index_reusing(
     path: &FilePath,
     source: &Arc<str>,
@@ -1142,8 +1144,16 @@ mod tests_{i} {{
         let settings = ScanSettings::default();
         let sizes = Sizes { min_file: 0, piece };
         [Some(sizes), None].map(|pieces| {
-            let (idx, _, names) =
-                index_reusing(&path, &source, &settings, false, None, helpers, pieces);
+            let (idx, _, names) = index_reusing(
+                &path,
+                &source,
+                &settings,
+                false,
+                None,
+                helpers,
+                ArgValues::Resolved,
+                pieces,
+            );
             (idx, names)
         })
     }
