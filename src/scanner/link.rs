@@ -43,36 +43,94 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
         None => Cow::Borrowed(files),
     };
     let mut tables = Tables::new(&files);
-    // Files indexed lean kept only their calls' keys: the link runs again, with the
-    // arguments of the files whose calls may answer the parameters it asked about,
-    // until it asks about no parameter whose calls' arguments are missing (see
-    // `index_with_args`). A tree with no such file links once.
+    // Files indexed lean kept only their calls' keys: once the link knows which
+    // parameters it asked about, the files whose calls may answer one are indexed
+    // again with their arguments (see `index_with_args`), and only the files whose
+    // operations or tables read such a parameter are linked again, with the first
+    // link's graph facts (the re-indexed files' functions and calls are the same),
+    // until no parameter asked about lacks its calls' arguments. A tree with no such
+    // file links once.
+    let first = link_files(&files, &tables, settings, None, true);
     let mut covered: HashSet<RefKind> = HashSet::new();
     let mut redone: HashSet<usize> = HashSet::new();
-    let mut result = loop {
-        let linked = link_files(&files, &tables, settings, None, false);
-        let asked: Vec<RefKind> = linked
-            .asked
-            .into_iter()
-            .filter(|k| !covered.contains(k))
-            .collect();
-        let again = index_with_args(&files, &asked, &mut redone, settings);
-        if again.is_empty() {
-            break linked.result;
+    let mut asked = first.asked;
+    let mut reads = first.reads;
+    let mut decls = first.tables;
+    let mut result = first.result;
+    if let Some(graph) = first.graph {
+        loop {
+            asked.retain(|k| !covered.contains(k));
+            let fresh: Vec<RefKind> = asked.drain().collect();
+            let again = index_with_args(&files, &fresh, &mut redone, settings);
+            if again.is_empty() {
+                break;
+            }
+            let functions: HashSet<&str> = fresh
+                .iter()
+                .filter_map(|k| match k {
+                    RefKind::Param { function, .. } => Some(&**function),
+                    _ => None,
+                })
+                .collect();
+            let relinked: HashSet<usize> = reads
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.iter().any(|n| functions.contains(&**n)))
+                .map(|(fi, _)| fi)
+                .collect();
+            covered.extend(fresh);
+            stats.reparsed += again.len();
+            let next = files.to_mut();
+            for (fi, index) in again {
+                let index = Arc::new(index);
+                tables.replace(fi, &next[fi], &index);
+                next[fi] = index;
+            }
+            if relinked.is_empty() {
+                continue;
+            }
+            let mut part =
+                link_files(&files, &tables, settings, Some((&relinked, &graph)), true);
+            asked = std::mem::take(&mut part.asked);
+            merge_part(&mut result, &mut decls, &mut reads, part, &relinked, &files);
         }
-        covered.extend(asked);
-        stats.reparsed += again.len();
-        let next = files.to_mut();
-        for (fi, index) in again {
-            let index = Arc::new(index);
-            tables.replace(fi, &next[fi], &index);
-            next[fi] = index;
-        }
-    };
+    }
     stats.operations = result.operations.len();
     stats.link = started.elapsed();
     result.stats = stats;
     result
+}
+
+/// `result` (a whole link's, with each file's `decls` and `reads`) with the operations,
+/// problems, tables and reads of the `relinked` files taken from `part`, a partial link
+/// of them: what a whole link would have given.
+fn merge_part(
+    result: &mut ScanResult,
+    decls: &mut [Vec<super::create_table::TableDecl>],
+    reads: &mut [Reads],
+    part: Linked,
+    relinked: &HashSet<usize>,
+    files: &[Arc<FileIndex>],
+) {
+    let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*files[*i].path).collect();
+    result.operations.retain(|op| !paths.contains(&*op.file));
+    result.operations.extend(part.result.operations);
+    // Stable: the operations of one file all come from one link, in its order.
+    result
+        .operations
+        .sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    result.problems.retain(|p| !paths.contains(&*p.file));
+    result.problems.extend(part.result.problems);
+    result.problems.sort_by(|a, b| {
+        (&a.file, a.span.map(|s| s.start)).cmp(&(&b.file, b.span.map(|s| s.start)))
+    });
+    for (fi, (t, r)) in part.tables.into_iter().zip(part.reads).enumerate() {
+        if relinked.contains(&fi) {
+            decls[fi] = t;
+            reads[fi] = r;
+        }
+    }
+    result.tables = decls.iter().flatten().cloned().collect();
 }
 
 /// The byte pre-filter's second look. A file without an SDK marker can still send a
