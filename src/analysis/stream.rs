@@ -268,4 +268,75 @@ mod tests {
         // Only the two files whose calls the parameters asked about were read again.
         assert_eq!(streamed.scanned.stats.reparsed, 2);
     }
+
+    /// A later round of the link (after files are indexed again with their
+    /// arguments) links again only the files that read an asked parameter; the
+    /// operations and tables of the others are the first round's, and together they
+    /// are what a scan of the whole texts gives, in its order.
+    #[test]
+    fn a_later_round_links_only_the_files_that_read_a_parameter() {
+        let dir = tempfile::tempdir().unwrap();
+        let texts = [
+            (
+                "a_plain.rs",
+                "async fn get(c: &Client) {\n    \
+                 c.get_item().table_name(\"Plain\").send().await;\n}\n",
+            ),
+            (
+                "b_store.rs",
+                "pub async fn put_in(c: &Client, table: &str) {\n    \
+                 c.put_item().table_name(table).send().await;\n}\n\
+                 pub async fn make(c: &Client, t: &str) {\n    \
+                 c.create_table().table_name(t).send().await;\n}\n\
+                 async fn own(c: &Client) { c.delete_item().table_name(\"Own\").send().await; }\n",
+            ),
+            (
+                "c_main.rs",
+                "// Parsed for calls (the pre-filter sees `query()`).\n\
+                 const ORDERS: &str = \"Orders\";\n\
+                 async fn run(c: &Client) {\n    \
+                 put_in(c, ORDERS).await;\n    make(c, \"Made\").await;\n    \
+                 c.scan().table_name(\"Other\").send().await;\n}\n",
+            ),
+            (
+                "d_plain.rs",
+                "async fn later(c: &Client) { c.query().table_name(\"Last\").send().await; }\n",
+            ),
+        ];
+        let mut paths = Vec::new();
+        let mut files = Vec::new();
+        for (name, text) in texts {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            files.push(SourceFile::new(path.clone(), text.to_string()));
+            paths.push(path);
+        }
+        let settings = ScanSettings::default();
+        let streamed = scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
+        let whole = scanner::scan(&files, &settings);
+        let show = |ops: &[Operation]| format!("{ops:?}");
+        assert_eq!(show(&streamed.scanned.operations), show(&whole.operations));
+        assert_eq!(
+            format!("{:?}", streamed.scanned.tables),
+            format!("{:?}", whole.tables)
+        );
+        let names: Vec<Option<&str>> = streamed
+            .scanned
+            .operations
+            .iter()
+            .map(|op| op.table.as_ref().and_then(|t| t.value()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                Some("Plain"),
+                Some("Orders"),
+                Some("Own"),
+                Some("Other"),
+                Some("Last")
+            ]
+        );
+        assert_eq!(streamed.scanned.tables.len(), 1);
+        assert_eq!(streamed.scanned.stats.reparsed, 1);
+    }
 }

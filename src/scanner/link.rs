@@ -89,8 +89,7 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
             if relinked.is_empty() {
                 continue;
             }
-            let mut part =
-                link_files(&files, &tables, settings, Some((&relinked, &graph)), true);
+            let mut part = link_files(&files, &tables, settings, Some((&relinked, &graph)), true);
             asked = std::mem::take(&mut part.asked);
             merge_part(&mut result, &mut decls, &mut reads, part, &relinked, &files);
         }
