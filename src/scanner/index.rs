@@ -471,7 +471,7 @@ fn index_reusing(
         text,
         parents: &parents,
     };
-    let cx = FileCx::new(src, idx.module.clone());
+    let cx = FileCx::new(src, idx.module.clone()).with_items(&nodes);
     if idx.candidate && root.has_error() {
         report_syntax_errors(&mut idx, root);
     }
