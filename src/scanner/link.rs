@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use super::args::{calls, may_call, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::crates::Crates;
+use super::deferred::{self, Wanted};
 use super::fold::Escape;
 use super::graph::{one_off, reach, FnId, FnNode, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use super::index::{index_lean_with_args, index_source, FileIndex};
@@ -56,7 +57,8 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
             .into_iter()
             .filter(|k| !covered.contains(k))
             .collect();
-        let again = index_with_args(&files, &asked, &mut redone, settings);
+        let mut again = index_with_args(&files, &asked, &mut redone, settings);
+        again.extend(parse_deferred(&files, &linked.wanted, settings));
         if again.is_empty() {
             break linked.result;
         }
@@ -146,6 +148,35 @@ fn index_with_args(
         .collect()
 }
 
+/// The files not parsed yet (`deferred.rs`) that hold every name of a lookup in
+/// `wanted`, parsed and indexed (with their calls' arguments): what their index would
+/// have been had they been parsed with the others.
+fn parse_deferred(
+    files: &[Arc<FileIndex>],
+    wanted: &Wanted,
+    settings: &ScanSettings,
+) -> Vec<(usize, FileIndex)> {
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let asked = deferred::Asked::new(wanted);
+    let todo: Vec<usize> = (0..files.len())
+        .filter(|fi| {
+            files[*fi]
+                .deferred
+                .as_ref()
+                .is_some_and(|d| d.answers(&asked))
+        })
+        .collect();
+    todo.par_iter()
+        .filter_map(|&fi| {
+            let f = &files[fi];
+            let text = settings.reread.and_then(|read| read(&f.path))?;
+            Some((fi, index_lean_with_args(&f.path, &text, settings)))
+        })
+        .collect()
+}
+
 /// The functions some file returns a builder from.
 pub(super) fn returned_builders(files: &[Arc<FileIndex>]) -> HashSet<&str> {
     files
@@ -211,6 +242,9 @@ pub(super) struct Linked {
     pub reads: Vec<Reads>,
     /// The parameters whose calls' arguments the link read ([`RefKind::Param`]).
     pub asked: HashSet<RefKind>,
+    /// Every name the link looked up in the tables: a deferred file holding one is
+    /// parsed before the next link (`deferred.rs`).
+    pub wanted: Wanted,
 }
 
 /// [`link`] once every file that can hold a request has been parsed. With `only`, the
@@ -268,6 +302,7 @@ pub(super) fn link_files(
             graph: None,
             reads,
             asked: linker.asked.take(),
+            wanted: linker.wanted.take(),
         };
     };
     let (reached, one_off) = (&graph.reached, &graph.one_off);
@@ -428,6 +463,7 @@ pub(super) fn link_files(
         graph: computed,
         reads,
         asked: linker.asked.take(),
+        wanted: linker.wanted.take(),
     }
 }
 
@@ -664,6 +700,8 @@ struct Linker<'a> {
     reads: Option<RefCell<Vec<Reads>>>,
     /// Every parameter whose calls' arguments were read.
     asked: RefCell<HashSet<RefKind>>,
+    /// Every name looked up in the tables (see [`Linked::wanted`]).
+    wanted: RefCell<Wanted>,
 }
 
 /// The functions whose calls' arguments (`ArgSite`s) a result was read from: an edit
@@ -686,6 +724,7 @@ impl<'a> Linker<'a> {
             tests_count: std::cell::Cell::new(false),
             reads: track.then(|| RefCell::new(Vec::new())),
             asked: RefCell::new(HashSet::new()),
+            wanted: RefCell::new(Wanted::new()),
         }
     }
 
@@ -714,6 +753,11 @@ impl<'a> Linker<'a> {
         }
     }
 
+    /// Records a lookup in the tables (see [`Linked::wanted`]).
+    fn want(&self, lookup: deferred::Lookup) {
+        self.wanted.borrow_mut().insert(lookup);
+    }
+
     /// Whether code in file `from` can name what file `to` defines (its own crate's,
     /// or a dependency's).
     fn sees(&self, from: usize, to: usize) -> bool {
@@ -722,6 +766,7 @@ impl<'a> Linker<'a> {
 
     /// The first struct named `name` that file `fi` can name.
     fn struct_def(&self, fi: usize, name: &str) -> Option<&'a StructDef> {
+        self.want(deferred::item(name, None, None));
         let list = self.tables.structs.get(name)?;
         let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
         self.files.get(f)?.structs.get(i)
@@ -730,6 +775,7 @@ impl<'a> Linker<'a> {
     /// The declared type of `ty`'s field `field` (the first declaration file `fi` can
     /// name).
     fn field_type(&self, fi: usize, ty: &str, field: &str) -> Option<&'a str> {
+        self.want(deferred::item(ty, None, Some(field)));
         let list = Tables::get_pair(&self.tables.field_types, ty, field)?;
         let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
         Some(&self.files.get(f)?.field_types.get(i)?.field_ty)
@@ -1102,6 +1148,7 @@ impl<'a> Linker<'a> {
                 // (wrapped in a `Result`/`Option` exactly when the call site unwraps it).
                 if let Some((f, unwrapped)) = ctor {
                     let wrapped = usize::from(*unwrapped);
+                    self.want(deferred::item(f, Some(ty), None));
                     let known = Tables::get_pair(&self.tables.ctors, ty, f).is_some_and(|c| {
                         c.iter().any(|(cf, w)| *w == wrapped && self.sees(fi, *cf))
                     });
@@ -1116,6 +1163,7 @@ impl<'a> Linker<'a> {
                         None => return Vec::new(),
                     }
                 }
+                self.want(deferred::item(name, Some(ty), None));
                 let all = self.tables.returns.get(&**name).into_iter().flatten();
                 return all
                     .copied()
@@ -1130,6 +1178,9 @@ impl<'a> Linker<'a> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
+        // Every segment is in the function's path (`ends_with` below).
+        let qualifier = segs.len().checked_sub(2).map(|i| &*segs[i]);
+        self.want(deferred::item(last, qualifier, None));
         let cands: Vec<(usize, usize)> = self
             .tables
             .returns
@@ -1259,6 +1310,12 @@ impl<'a> Linker<'a> {
         depth: usize,
     ) -> Resolved {
         self.asked.borrow_mut().insert(pr.kind.clone());
+        if let RefKind::Param { self_ty, .. } = &pr.kind {
+            self.want(deferred::Lookup::Call {
+                function: deferred::hash(Some(function)),
+                self_ty: deferred::hash(self_ty.as_deref()),
+            });
+        }
         let sites: Vec<(usize, &ArgSite)> = self
             .tables
             .arg_sites
@@ -1430,6 +1487,13 @@ impl<'a> Linker<'a> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
+        // Without a match, the path is tried again without its first segment.
+        let qualifier = segs
+            .len()
+            .checked_sub(2)
+            .filter(|i| *i > 0)
+            .map(|i| &*segs[i]);
+        self.want(deferred::item(last, qualifier, None));
         let matching = |segs: &[Name]| -> Vec<(usize, usize)> {
             self.tables
                 .consts
@@ -1538,6 +1602,10 @@ impl<'a> Linker<'a> {
                 }
             }
         }
+        self.want(deferred::Lookup::Named(
+            deferred::hash(Some(&ty)),
+            deferred::hash(Some(last)),
+        ));
         let Some(vals) = Tables::get_pair(&self.tables.inits, &ty, last) else {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         };

@@ -274,6 +274,7 @@ fn recount(counts: &mut ScanStats, old: &Arc<FileIndex>, new: &Arc<FileIndex>) {
         was.skipped_by_prefilter,
         is.skipped_by_prefilter,
     );
+    each(&mut counts.deferred, was.deferred, is.deferred);
     each(
         &mut counts.generated_sdk,
         was.generated_sdk,
@@ -312,6 +313,7 @@ fn link_facts(f: &FileIndex) -> String {
         problems: _,
         chained,
         text: _,
+        deferred,
         ctors,
     } = f;
     let returned: Vec<&(Operation, Escape)> = ops
@@ -322,7 +324,7 @@ fn link_facts(f: &FileIndex) -> String {
     let text = format!(
         "{path:?}{module:?}{candidate:?}{generated:?}{returned:?}{templates:?}{continued:?}\
          {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
-         {once_sets:?}{fns:?}{chained:?}{ctors:?}"
+         {once_sets:?}{fns:?}{chained:?}{ctors:?}{deferred:?}"
     );
     let mut out = without_spans(&with_refs(&text, f));
     // The maps a function returns are copied into callers with spans one level deep
