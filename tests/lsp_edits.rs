@@ -188,3 +188,54 @@ fn project_files(root: &Path, edited: &SourceFile) -> Vec<SourceFile> {
         })
         .collect()
 }
+
+/// Edits one after another on one project, as typing makes them: each analysis reuses
+/// what the one before kept (the link's operations are lent to the snapshot and given
+/// back), and each must be what a check from scratch of the same texts finds: a
+/// comment, a body, a table's name, a call added (a whole link), then a comment again
+/// (incremental once more).
+#[test]
+fn successive_edits_match_a_check_from_scratch() {
+    let root = root();
+    let repo = std::fs::read_to_string(root.join("src/repo.rs")).unwrap();
+    let steps: Vec<(String, bool)> = {
+        let comment = repo.replacen("/// Every order:", "/// Every orderx:", 1);
+        let body = comment.replacen("out.count() as usize", "out.count()  as usize", 1);
+        let table = body.replacen(
+            ".table_name(&self.table)\n            .key(",
+            ".table_name(\"Users\")\n            .key(",
+            1,
+        );
+        let call = table.replacen(
+            "    pub async fn save(",
+            "    pub async fn again(&self) -> usize {\n        let out = self.client.scan().table_name(ORDERS_TABLE).send().await.unwrap();\n        out.count() as usize\n    }\n\n    pub async fn save(",
+            1,
+        );
+        let comment_again = call.replacen("/// Every orderx:", "/// Every order:", 1);
+        vec![
+            (comment, true),
+            (body, true),
+            (table, false),
+            (call, false),
+            (comment_again, true),
+        ]
+    };
+    let mut project = Project::new(root.join("dynalint.toml"), None);
+    project.analyze(&[], None);
+    for (i, (text, incremental)) in steps.into_iter().enumerate() {
+        assert_ne!(text, repo, "step {i} edits nothing");
+        let file = SourceFile::new(root.join("src/repo.rs"), text);
+        project.analyze(&[&file], None);
+        if incremental {
+            assert!(project.link_was_incremental(), "step {i}");
+        }
+        let full = analysis::analyze(
+            project.model.as_ref().unwrap(),
+            &project_files(&root, &file),
+            &RuleSelection::default(),
+        );
+        let snap = project.snapshot.as_ref().unwrap();
+        assert_eq!(snap.analysis.diagnostics, full.diagnostics, "step {i}");
+        assert_eq!(snap.analysis.operations, full.operations, "step {i}");
+    }
+}

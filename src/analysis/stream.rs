@@ -269,6 +269,56 @@ mod tests {
         assert_eq!(streamed.scanned.stats.reparsed, 2);
     }
 
+    /// Files the pre-filter rules out are parsed only when the link looks up a name
+    /// they hold: a constant naming a table, a struct's field type and a constructor
+    /// setting the field, each in a file of its own, are found as a scan of the whole
+    /// texts finds them, and files no lookup names are never parsed.
+    #[test]
+    fn a_file_ruled_out_is_parsed_when_the_link_looks_up_its_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let texts = [
+            (
+                "store.rs",
+                "pub struct Store { client: Client, table: String }\n\
+                 impl Store {\n    pub async fn load(&self) {\n        \
+                 self.client.get_item().table_name(&self.table).send().await;\n    }\n\
+                 pub async fn all(&self) { self.client.scan().table_name(names::ORDERS).send().await; }\n}\n",
+            ),
+            (
+                "config.rs",
+                "impl Store { pub fn new(client: Client) -> Self { Store { client, table: USERS.to_string() } } }\n",
+            ),
+            (
+                "names.rs",
+                "pub const ORDERS: &str = \"Orders\";\npub const USERS: &str = \"Users\";\n",
+            ),
+            ("unrelated.rs", "pub struct Other { x: u32 }\nfn f() { g(\"a\", 1); }\n"),
+            ("more.rs", "pub const LIMIT: u32 = 5;\nfn h() -> u32 { LIMIT }\n"),
+        ];
+        let mut paths = Vec::new();
+        let mut files = Vec::new();
+        for (name, text) in texts {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            files.push(SourceFile::new(path.clone(), text.to_string()));
+            paths.push(path);
+        }
+        let settings = ScanSettings::default();
+        let streamed = scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
+        let whole = scanner::scan(&files, &settings);
+        let show = |ops: &[Operation]| format!("{ops:?}");
+        assert_eq!(show(&streamed.scanned.operations), show(&whole.operations));
+        let tables: Vec<Option<&str>> = streamed
+            .scanned
+            .operations
+            .iter()
+            .map(|o| o.table.as_ref().and_then(|t| t.value()))
+            .collect();
+        assert_eq!(tables, [Some("Users"), Some("Orders")]);
+        // `config.rs` and `names.rs` were parsed; `unrelated.rs` and `more.rs` never.
+        assert_eq!(streamed.scanned.stats.reparsed, 2);
+    }
+
     /// A later round of the link (after files are indexed again with their
     /// arguments) links again only the files that read an asked parameter; the
     /// operations and tables of the others are the first round's, and together they

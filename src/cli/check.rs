@@ -42,10 +42,11 @@ fn print_stats(
     };
     eprintln!("stats:   walk and read  {:>8.3} s", loaded.as_secs_f64());
     eprintln!(
-        "stats:   index          {:>8.3} s  {} files parsed for calls, {} skipped by the pre-filter, {} skipped as generated SDK code, {} functions, {} call edges",
+        "stats:   index          {:>8.3} s  {} files parsed for calls, {} skipped by the pre-filter ({} of them parsed only if the link asks), {} skipped as generated SDK code, {} functions, {} call edges",
         s.index.as_secs_f64(),
         s.parsed,
         s.skipped_by_prefilter,
+        s.deferred,
         s.generated_sdk,
         s.functions,
         s.call_edges

@@ -336,6 +336,12 @@ impl Project {
                 }
             }
         }
+        // The last link lent its operations to the snapshot: the link keeps them for
+        // the next one (the snapshot is replaced below).
+        if let Some(s) = &mut self.snapshot {
+            self.link_state
+                .give_back(std::mem::take(&mut s.analysis.operations));
+        }
         // The last snapshot's texts by path, brought up to date below when the files
         // are the same but for the edited ones (most keystrokes).
         let last_files = self

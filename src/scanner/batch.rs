@@ -458,7 +458,8 @@ impl<'t> Collector<'_, 't> {
         let cx = self.cx;
         let src = cx.src;
         let mut bindings: Vec<(Node<'t>, Option<Node<'t>>, &str, usize)> = Vec::new();
-        for id in descendants(node, &mut |n| n.kind() == "identifier") {
+        let ident = super::syntax::kind_id("identifier");
+        for id in descendants(node, &mut |n| n.kind_id() == ident) {
             let name = src.of(id);
             let Some(Binding::Let { decl, value, .. }) = lookup(src, id, name) else {
                 continue;
@@ -501,7 +502,8 @@ impl<'t> Collector<'_, 't> {
     fn helpers(&mut self, node: Node<'t>) -> Vec<Node<'t>> {
         let src = self.cx.src;
         let mut out = Vec::new();
-        for call in descendants(node, &mut |n| n.kind() == "call_expression") {
+        let call_k = super::syntax::kind_id("call_expression");
+        for call in descendants(node, &mut |n| n.kind_id() == call_k) {
             let name = call_path(src, call)
                 .map(|p| last_segment(p).to_string())
                 .or_else(|| method_call(src, call).map(|(_, n, _)| n));

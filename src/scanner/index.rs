@@ -7,6 +7,7 @@ use tree_sitter::Node;
 
 use super::args::{arg_sites, site_keys, ArgSite, SiteKey};
 use super::context::{attributes_of, cold_by_path, is_test_attr};
+use super::deferred::{defer, Deferred};
 use super::fold::{fold_file, Escape, HelperChains, Template, HELPER_SETTERS};
 use super::graph::{lexical_graph, FnNode};
 use super::ir::{Operation, Resolved, ScanProblem};
@@ -110,6 +111,10 @@ pub struct FileIndex {
     /// The text, kept (shared, not copied) only when `chained` is not empty and the
     /// file was not indexed [`lean`](index_file_lean).
     pub text: Option<Arc<str>>,
+    /// For a file the pre-filter ruled out, indexed [`lean`](index_file_lean): not
+    /// parsed yet, only its identifiers kept (its items, consts and the rest are
+    /// empty). The link parses it when it looks up a name it holds (`deferred.rs`).
+    pub deferred: Option<Deferred>,
 }
 
 impl FileIndex {
@@ -140,6 +145,7 @@ impl FileIndex {
             problems: Vec::new(),
             chained: Vec::new(),
             text: None,
+            deferred: None,
         }
     }
 
@@ -305,7 +311,13 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
 /// (`site_keys`), and the link indexes the file again with
 /// [`index_lean_with_args`] when a parameter reference matches one.
 pub fn index_file_lean(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
-    lean(&file.path, &file.text, settings, ArgValues::KeysOnly)
+    lean(
+        &file.path,
+        &file.text,
+        settings,
+        ArgValues::KeysOnly,
+        Items::Defer,
+    )
 }
 
 /// [`index_file_lean`] with the calls' arguments resolved (`arg_sites`, no
@@ -315,10 +327,16 @@ pub fn index_lean_with_args(
     source: &Arc<str>,
     settings: &ScanSettings,
 ) -> FileIndex {
-    lean(path, source, settings, ArgValues::Resolved)
+    lean(path, source, settings, ArgValues::Resolved, Items::Parse)
 }
 
-fn lean(path: &FilePath, source: &Arc<str>, settings: &ScanSettings, args: ArgValues) -> FileIndex {
+fn lean(
+    path: &FilePath,
+    source: &Arc<str>,
+    settings: &ScanSettings,
+    args: ArgValues,
+    items: Items,
+) -> FileIndex {
     let (mut idx, _, mut names) = index_reusing(
         path,
         source,
@@ -327,6 +345,7 @@ fn lean(path: &FilePath, source: &Arc<str>, settings: &ScanSettings, args: ArgVa
         None,
         HelperChains::NamesOnly,
         args,
+        items,
         Some(SIZES),
     );
     idx.text = None;
@@ -355,6 +374,7 @@ pub fn index_source(
         None,
         HelperChains::Fold,
         ArgValues::Resolved,
+        Items::Parse,
         Some(SIZES),
     )
     .0
@@ -375,6 +395,7 @@ pub fn index_file_again(
         Some(last),
         HelperChains::Fold,
         ArgValues::Resolved,
+        Items::Parse,
         Some(SIZES),
     );
     (idx, kept)
@@ -393,6 +414,7 @@ fn index_reusing(
     reuse: Option<Option<&LastParse>>,
     helpers: HelperChains,
     args: ArgValues,
+    items: Items,
     pieces: Option<Sizes>,
 ) -> (FileIndex, Option<LastParse>, Vec<String>) {
     let _ = settings;
@@ -446,6 +468,12 @@ fn index_reusing(
         if !idx.chained.is_empty() {
             idx.text = Some(Arc::clone(source));
         }
+        if matches!(items, Items::Defer) {
+            if let Some(names) = defer(bytes, &tokens, &idx.module) {
+                idx.deferred = Some(names);
+                return (idx, None, Vec::new());
+            }
+        }
         match super::sparse::item_text(bytes, &tokens) {
             Some((t, kept)) => {
                 within = ranges(&t, &kept);
@@ -471,7 +499,7 @@ fn index_reusing(
         text,
         parents: &parents,
     };
-    let cx = FileCx::new(src, idx.module.clone());
+    let cx = FileCx::new(src, idx.module.clone()).with_items(&nodes);
     if idx.candidate && root.has_error() {
         report_syntax_errors(&mut idx, root);
     }
@@ -616,6 +644,7 @@ fn index_pieces(
             problems: _,
             chained: _,
             text: _,
+            deferred: _,
             ops,
             templates,
             helper_calls,
@@ -658,6 +687,14 @@ fn index_pieces(
         idx.problems.push(truncated_problem(&idx.path));
     }
     Some(helper_names)
+}
+
+/// Whether a file the pre-filter rules out is parsed for its items now, or only
+/// when the link looks up a name it holds (`deferred.rs`; its text can be read again).
+#[derive(Clone, Copy)]
+enum Items {
+    Parse,
+    Defer,
 }
 
 /// Whether an index resolves its calls' arguments (`arg_sites`) or keeps only their
@@ -1152,6 +1189,7 @@ mod tests_{i} {{
                 None,
                 helpers,
                 ArgValues::Resolved,
+                Items::Parse,
                 pieces,
             );
             (idx, names)

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use super::args::{calls, may_call, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::crates::Crates;
+use super::deferred::{self, Wanted};
 use super::fold::Escape;
 use super::graph::{one_off, reach, FnId, FnNode, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use super::index::{index_lean_with_args, index_source, FileIndex};
@@ -43,74 +44,91 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
         None => Cow::Borrowed(files),
     };
     let mut tables = Tables::new(&files);
-    // Files indexed lean kept only their calls' keys: once the link knows which
-    // parameters it asked about, the files whose calls may answer one are indexed
-    // again with their arguments (see `index_with_args`), and only the files whose
-    // operations or tables read such a parameter are linked again, with the first
-    // link's graph facts (the re-indexed files' functions and calls are the same),
-    // until no parameter asked about lacks its calls' arguments. A tree with no such
-    // file links once.
-    let first = link_files(&files, &tables, settings, None, true);
+    // Files indexed lean kept only their calls' keys, and files the pre-filter ruled
+    // out were not parsed: once the link knows which parameters it asked about and
+    // which names it looked up, the files whose calls may answer such a parameter
+    // are indexed again with their arguments (`index_with_args`), and the files that
+    // may define such a name are parsed (`parse_deferred`); then the link runs again,
+    // until nothing more is asked. When only arguments were added, only the files
+    // whose operations or tables read one of those parameters are linked again, with
+    // the last whole link's graph facts (arguments change no function or call): the
+    // link tracks, per file, the functions whose calls' arguments it read. A file
+    // parsed for its names can answer any lookup: then the whole tree is linked
+    // again. A tree with no such file links once.
     let mut covered: HashSet<RefKind> = HashSet::new();
     let mut redone: HashSet<usize> = HashSet::new();
-    let mut asked = first.asked;
-    let mut reads = first.reads;
-    let mut decls = first.tables;
-    let mut result = first.result;
-    if let Some(graph) = first.graph {
-        loop {
-            asked.retain(|k| !covered.contains(k));
-            let fresh: Vec<RefKind> = asked.drain().collect();
-            let again = index_with_args(&files, &fresh, &mut redone, settings);
-            if again.is_empty() {
-                break;
+    let mut whole = link_files(&files, &tables, settings, None, true);
+    let mut asked = std::mem::take(&mut whole.asked);
+    let mut wanted = std::mem::take(&mut whole.wanted);
+    loop {
+        asked.retain(|k| !covered.contains(k));
+        let fresh: Vec<RefKind> = asked.drain().collect();
+        let mut again = index_with_args(&files, &fresh, &mut redone, settings);
+        let deferred = parse_deferred(&files, &wanted, settings);
+        let names_parsed = !deferred.is_empty();
+        again.extend(deferred);
+        if again.is_empty() {
+            break;
+        }
+        let functions: HashSet<&str> = fresh
+            .iter()
+            .filter_map(|k| match k {
+                RefKind::Param { function, .. } => Some(&**function),
+                _ => None,
+            })
+            .collect();
+        let relinked: HashSet<usize> = whole
+            .reads
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.iter().any(|n| functions.contains(&**n)))
+            .map(|(fi, _)| fi)
+            .collect();
+        covered.extend(fresh);
+        stats.reparsed += again.len();
+        let next = files.to_mut();
+        for (fi, index) in again {
+            let index = Arc::new(index);
+            tables.replace(fi, &next[fi], &index);
+            next[fi] = index;
+        }
+        let graph = whole.graph.as_ref().filter(|_| !names_parsed);
+        match graph {
+            Some(graph) => {
+                if relinked.is_empty() {
+                    wanted.clear();
+                    continue;
+                }
+                let mut part =
+                    link_files(&files, &tables, settings, Some((&relinked, graph)), true);
+                asked = std::mem::take(&mut part.asked);
+                wanted = std::mem::take(&mut part.wanted);
+                merge_part(&mut whole, part, &relinked, &files);
             }
-            let functions: HashSet<&str> = fresh
-                .iter()
-                .filter_map(|k| match k {
-                    RefKind::Param { function, .. } => Some(&**function),
-                    _ => None,
-                })
-                .collect();
-            let relinked: HashSet<usize> = reads
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| r.iter().any(|n| functions.contains(&**n)))
-                .map(|(fi, _)| fi)
-                .collect();
-            covered.extend(fresh);
-            stats.reparsed += again.len();
-            let next = files.to_mut();
-            for (fi, index) in again {
-                let index = Arc::new(index);
-                tables.replace(fi, &next[fi], &index);
-                next[fi] = index;
+            None => {
+                whole = link_files(&files, &tables, settings, None, true);
+                asked = std::mem::take(&mut whole.asked);
+                wanted = std::mem::take(&mut whole.wanted);
             }
-            if relinked.is_empty() {
-                continue;
-            }
-            let mut part = link_files(&files, &tables, settings, Some((&relinked, &graph)), true);
-            asked = std::mem::take(&mut part.asked);
-            merge_part(&mut result, &mut decls, &mut reads, part, &relinked, &files);
         }
     }
+    let mut result = whole.result;
     stats.operations = result.operations.len();
     stats.link = started.elapsed();
     result.stats = stats;
     result
 }
 
-/// `result` (a whole link's, with each file's `decls` and `reads`) with the operations,
-/// problems, tables and reads of the `relinked` files taken from `part`, a partial link
-/// of them: what a whole link would have given.
+/// `whole` (a whole link's result, with each file's tables and reads) with the
+/// operations, problems, tables and reads of the `relinked` files taken from `part`,
+/// a partial link of them: what a whole link would have given.
 fn merge_part(
-    result: &mut ScanResult,
-    decls: &mut [Vec<super::create_table::TableDecl>],
-    reads: &mut [Reads],
+    whole: &mut Linked,
     part: Linked,
     relinked: &HashSet<usize>,
     files: &[Arc<FileIndex>],
 ) {
+    let result = &mut whole.result;
     let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*files[*i].path).collect();
     result.operations.retain(|op| !paths.contains(&*op.file));
     result.operations.extend(part.result.operations);
@@ -125,11 +143,11 @@ fn merge_part(
     });
     for (fi, (t, r)) in part.tables.into_iter().zip(part.reads).enumerate() {
         if relinked.contains(&fi) {
-            decls[fi] = t;
-            reads[fi] = r;
+            whole.tables[fi] = t;
+            whole.reads[fi] = r;
         }
     }
-    result.tables = decls.iter().flatten().cloned().collect();
+    result.tables = whole.tables.iter().flatten().cloned().collect();
 }
 
 /// The byte pre-filter's second look. A file without an SDK marker can still send a
@@ -193,6 +211,35 @@ fn index_with_args(
             })
         })
         .filter(|fi| redone.insert(*fi))
+        .collect();
+    todo.par_iter()
+        .filter_map(|&fi| {
+            let f = &files[fi];
+            let text = settings.reread.and_then(|read| read(&f.path))?;
+            Some((fi, index_lean_with_args(&f.path, &text, settings)))
+        })
+        .collect()
+}
+
+/// The files not parsed yet (`deferred.rs`) that hold every name of a lookup in
+/// `wanted`, parsed and indexed (with their calls' arguments): what their index would
+/// have been had they been parsed with the others.
+fn parse_deferred(
+    files: &[Arc<FileIndex>],
+    wanted: &Wanted,
+    settings: &ScanSettings,
+) -> Vec<(usize, FileIndex)> {
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let asked = deferred::Asked::new(wanted);
+    let todo: Vec<usize> = (0..files.len())
+        .filter(|fi| {
+            files[*fi]
+                .deferred
+                .as_ref()
+                .is_some_and(|d| d.answers(&asked))
+        })
         .collect();
     todo.par_iter()
         .filter_map(|&fi| {
@@ -268,6 +315,9 @@ pub(super) struct Linked {
     pub reads: Vec<Reads>,
     /// The parameters whose calls' arguments the link read ([`RefKind::Param`]).
     pub asked: HashSet<RefKind>,
+    /// Every name the link looked up in the tables: a deferred file holding one is
+    /// parsed before the next link (`deferred.rs`).
+    pub wanted: Wanted,
 }
 
 /// [`link`] once every file that can hold a request has been parsed. With `only`, the
@@ -325,6 +375,7 @@ pub(super) fn link_files(
             graph: None,
             reads,
             asked: linker.asked.take(),
+            wanted: linker.wanted.take(),
         };
     };
     let (reached, one_off) = (&graph.reached, &graph.one_off);
@@ -485,6 +536,7 @@ pub(super) fn link_files(
         graph: computed,
         reads,
         asked: linker.asked.take(),
+        wanted: linker.wanted.take(),
     }
 }
 
@@ -721,6 +773,8 @@ struct Linker<'a> {
     reads: Option<RefCell<Vec<Reads>>>,
     /// Every parameter whose calls' arguments were read.
     asked: RefCell<HashSet<RefKind>>,
+    /// Every name looked up in the tables (see [`Linked::wanted`]).
+    wanted: RefCell<Wanted>,
 }
 
 /// The functions whose calls' arguments (`ArgSite`s) a result was read from: an edit
@@ -743,6 +797,7 @@ impl<'a> Linker<'a> {
             tests_count: std::cell::Cell::new(false),
             reads: track.then(|| RefCell::new(Vec::new())),
             asked: RefCell::new(HashSet::new()),
+            wanted: RefCell::new(Wanted::new()),
         }
     }
 
@@ -771,6 +826,11 @@ impl<'a> Linker<'a> {
         }
     }
 
+    /// Records a lookup in the tables (see [`Linked::wanted`]).
+    fn want(&self, lookup: deferred::Lookup) {
+        self.wanted.borrow_mut().insert(lookup);
+    }
+
     /// Whether code in file `from` can name what file `to` defines (its own crate's,
     /// or a dependency's).
     fn sees(&self, from: usize, to: usize) -> bool {
@@ -779,6 +839,7 @@ impl<'a> Linker<'a> {
 
     /// The first struct named `name` that file `fi` can name.
     fn struct_def(&self, fi: usize, name: &str) -> Option<&'a StructDef> {
+        self.want(deferred::item(name, None, None));
         let list = self.tables.structs.get(name)?;
         let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
         self.files.get(f)?.structs.get(i)
@@ -787,6 +848,7 @@ impl<'a> Linker<'a> {
     /// The declared type of `ty`'s field `field` (the first declaration file `fi` can
     /// name).
     fn field_type(&self, fi: usize, ty: &str, field: &str) -> Option<&'a str> {
+        self.want(deferred::item(ty, None, Some(field)));
         let list = Tables::get_pair(&self.tables.field_types, ty, field)?;
         let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
         Some(&self.files.get(f)?.field_types.get(i)?.field_ty)
@@ -1159,6 +1221,7 @@ impl<'a> Linker<'a> {
                 // (wrapped in a `Result`/`Option` exactly when the call site unwraps it).
                 if let Some((f, unwrapped)) = ctor {
                     let wrapped = usize::from(*unwrapped);
+                    self.want(deferred::item(f, Some(ty), None));
                     let known = Tables::get_pair(&self.tables.ctors, ty, f).is_some_and(|c| {
                         c.iter().any(|(cf, w)| *w == wrapped && self.sees(fi, *cf))
                     });
@@ -1173,6 +1236,7 @@ impl<'a> Linker<'a> {
                         None => return Vec::new(),
                     }
                 }
+                self.want(deferred::item(name, Some(ty), None));
                 let all = self.tables.returns.get(&**name).into_iter().flatten();
                 return all
                     .copied()
@@ -1187,6 +1251,9 @@ impl<'a> Linker<'a> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
+        // Every segment is in the function's path (`ends_with` below).
+        let qualifier = segs.len().checked_sub(2).map(|i| &*segs[i]);
+        self.want(deferred::item(last, qualifier, None));
         let cands: Vec<(usize, usize)> = self
             .tables
             .returns
@@ -1316,6 +1383,12 @@ impl<'a> Linker<'a> {
         depth: usize,
     ) -> Resolved {
         self.asked.borrow_mut().insert(pr.kind.clone());
+        if let RefKind::Param { self_ty, .. } = &pr.kind {
+            self.want(deferred::Lookup::Call {
+                function: deferred::hash(Some(function)),
+                self_ty: deferred::hash(self_ty.as_deref()),
+            });
+        }
         let sites: Vec<(usize, &ArgSite)> = self
             .tables
             .arg_sites
@@ -1487,6 +1560,13 @@ impl<'a> Linker<'a> {
         let Some(last) = segs.last() else {
             return Vec::new();
         };
+        // Without a match, the path is tried again without its first segment.
+        let qualifier = segs
+            .len()
+            .checked_sub(2)
+            .filter(|i| *i > 0)
+            .map(|i| &*segs[i]);
+        self.want(deferred::item(last, qualifier, None));
         let matching = |segs: &[Name]| -> Vec<(usize, usize)> {
             self.tables
                 .consts
@@ -1595,6 +1675,10 @@ impl<'a> Linker<'a> {
                 }
             }
         }
+        self.want(deferred::Lookup::Named(
+            deferred::hash(Some(&ty)),
+            deferred::hash(Some(last)),
+        ));
         let Some(vals) = Tables::get_pair(&self.tables.inits, &ty, last) else {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         };

@@ -50,6 +50,7 @@ mod context;
 mod crates;
 pub mod create_table;
 mod ctors;
+mod deferred;
 mod expr_crate;
 mod first_item;
 mod fold;

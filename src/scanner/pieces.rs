@@ -24,13 +24,14 @@ pub struct Sizes {
 }
 
 /// Files of 1 MB or more are cut (below that one parse is quick, and an ordinary
-/// file's index stays what it always was) into pieces of about 256 KB: large enough
-/// that a piece's fixed costs (a tree, a context, its lists) do not count, small
-/// enough that the pieces share out evenly over the workers and few trees are alive
-/// at once.
+/// file's index stays what it always was: cutting files of a few KB, as this once did,
+/// cost the 1x real tree a tenth of its index time) into pieces of about 32 KB, or a
+/// [`MAX_PIECES`]th of the file: small enough that the pieces share out evenly over
+/// the workers and few trees are alive at once, large enough that a piece's fixed
+/// costs (a tree, a context, its lists) do not count.
 pub const SIZES: Sizes = Sizes {
-    min_file: 6000,
-    piece: 3000,
+    min_file: 1 << 20,
+    piece: 32 << 10,
 };
 
 /// At most this many pieces, whatever the file's size (bounds the numbers pieces

@@ -50,7 +50,11 @@ struct Last {
     /// Every function in `reads` (and some that no longer are): only what calls of
     /// these pass is read by anyone (`ArgSite`s of other calls are inert).
     read_any: Reads,
+    /// Empty while lent to the caller (see [`LinkState::give_back`]).
     operations: Vec<Operation>,
+    /// How many operations the last link handed out, until they are given back: a
+    /// copy of every operation per keystroke cost more than relinking one file.
+    lent: Option<usize>,
     problems: Vec<ScanProblem>,
     tables: Vec<Vec<TableDecl>>,
     /// The counts of `inputs`, kept up to date file by file.
@@ -71,7 +75,9 @@ impl LinkState {
     }
 
     /// Links `files` (in the same order as last time, for the reuse to apply) and
-    /// remembers what the next link can reuse.
+    /// remembers what the next link can reuse. The operations are handed out, not
+    /// copied: the next link reuses this one only once they are given back
+    /// ([`LinkState::give_back`]).
     pub fn link(&mut self, files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
         let started = std::time::Instant::now();
         let key = (
@@ -82,7 +88,8 @@ impl LinkState {
         let reused = self
             .last
             .as_mut()
-            .filter(|l| l.settings == key)
+            // Operations not given back: the kept ones are gone, so a whole link.
+            .filter(|l| l.settings == key && l.lent.is_none())
             .and_then(|l| relink(l, files, settings));
         self.incremental = reused.is_some();
         if reused.is_none() {
@@ -103,12 +110,13 @@ impl LinkState {
                     completed,
                     graph,
                     operations: linked.result.operations,
+                    lent: None,
                     problems: linked.result.problems,
                     tables: linked.tables,
                 });
             }
         }
-        let Some(last) = &self.last else {
+        let Some(last) = &mut self.last else {
             return ScanResult::default();
         };
         let mut stats = last.counts.clone();
@@ -120,11 +128,26 @@ impl LinkState {
             .count();
         stats.operations = last.operations.len();
         stats.link = started.elapsed();
+        let operations = std::mem::take(&mut last.operations);
+        last.lent = Some(operations.len());
         ScanResult {
-            operations: last.operations.clone(),
+            operations,
             problems: last.problems.clone(),
             tables: last.tables.iter().flatten().cloned().collect(),
             stats,
+        }
+    }
+}
+
+impl LinkState {
+    /// Gives back the operations the last [`LinkState::link`] returned, unchanged, for
+    /// the next link to reuse; without them the next link is a whole one.
+    pub fn give_back(&mut self, operations: Vec<Operation>) {
+        if let Some(last) = &mut self.last {
+            if last.lent == Some(operations.len()) {
+                last.operations = operations;
+                last.lent = None;
+            }
         }
     }
 }
@@ -251,6 +274,7 @@ fn recount(counts: &mut ScanStats, old: &Arc<FileIndex>, new: &Arc<FileIndex>) {
         was.skipped_by_prefilter,
         is.skipped_by_prefilter,
     );
+    each(&mut counts.deferred, was.deferred, is.deferred);
     each(
         &mut counts.generated_sdk,
         was.generated_sdk,
@@ -289,6 +313,7 @@ fn link_facts(f: &FileIndex) -> String {
         problems: _,
         chained,
         text: _,
+        deferred,
         ctors,
     } = f;
     let returned: Vec<&(Operation, Escape)> = ops
@@ -299,7 +324,7 @@ fn link_facts(f: &FileIndex) -> String {
     let text = format!(
         "{path:?}{module:?}{candidate:?}{generated:?}{returned:?}{templates:?}{continued:?}\
          {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
-         {once_sets:?}{fns:?}{chained:?}{ctors:?}"
+         {once_sets:?}{fns:?}{chained:?}{ctors:?}{deferred:?}"
     );
     let mut out = without_spans(&with_refs(&text, f));
     // The maps a function returns are copied into callers with spans one level deep

@@ -99,6 +99,10 @@ pub struct FileCx<'a> {
     /// every batch or transaction setter looks for same-file helpers, and each walked
     /// the whole file for them.
     fn_ranges: std::cell::OnceCell<FnRanges>,
+    /// The tree's nodes of the kinds `syntax::parent_map` collects, when the caller
+    /// has them: the file's `fn` items are among them, so finding them needs no walk
+    /// of the whole tree again (most of an edited file's re-index with a batch in it).
+    items: Option<&'a [Node<'a>]>,
     /// The `impl` type around each function (by node id), for [`FileCx::impl_type`].
     fn_impls: RefCell<std::collections::HashMap<usize, Option<String>>>,
     /// The `.push(..)`-like calls in each block (by node id), for [`FileCx::pushes`].
@@ -213,11 +217,21 @@ impl<'a> FileCx<'a> {
             follow_params: std::cell::Cell::new(false),
             test_items: RefCell::new(std::collections::HashMap::new()),
             fn_ranges: std::cell::OnceCell::new(),
+            items: None,
             fn_impls: RefCell::new(std::collections::HashMap::new()),
             pushes: RefCell::new(std::collections::HashMap::new()),
             roots: RefCell::new(std::collections::HashMap::new()),
             piece: None,
             whole_file: std::cell::Cell::new(false),
+        }
+    }
+
+    /// This context, knowing the tree's nodes that `syntax::parent_map` collected from
+    /// its root (in pre-order, as that walk found them).
+    pub fn with_items(self, items: &'a [Node<'a>]) -> Self {
+        Self {
+            items: Some(items),
+            ..self
         }
     }
 
@@ -300,7 +314,8 @@ impl<'a> FileCx<'a> {
             return std::rc::Rc::clone(known);
         }
         let src = self.src;
-        let found: std::rc::Rc<[Push]> = descendants(block, &mut |n| n.kind() == "call_expression")
+        let call_k = super::syntax::kind_id("call_expression");
+        let found: std::rc::Rc<[Push]> = descendants(block, &mut |n| n.kind_id() == call_k)
             .into_iter()
             .filter_map(|call| {
                 let (recv, m, _) = method_call(src, call)?;
@@ -349,7 +364,18 @@ impl<'a> FileCx<'a> {
         self.whole_file_lookup();
         self.fn_ranges.get_or_init(|| {
             let mut by_name = FnRanges::new();
-            for f in descendants(root, &mut |n| n.kind() == "function_item") {
+            // The parent map's walk is the one `descendants` makes from the root (same
+            // order and depth guard; the literals it leaves out hold no items).
+            let fn_item = super::syntax::kind_id("function_item");
+            let fns = match self.items {
+                Some(items) => items
+                    .iter()
+                    .copied()
+                    .filter(|n| n.kind_id() == fn_item)
+                    .collect(),
+                None => descendants(root, &mut |n| n.kind() == "function_item"),
+            };
+            for f in fns {
                 if let Some(name) = field(f, "name") {
                     by_name
                         .entry(src.of(name).to_string())

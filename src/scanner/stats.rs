@@ -16,6 +16,10 @@ pub struct ScanStats {
     pub parsed: usize,
     /// Files the pre-filter ruled out: tokenized, with only their items parsed.
     pub skipped_by_prefilter: usize,
+    /// Of those, the files whose items were not parsed when indexed (`deferred.rs`):
+    /// the link parses them only when it looks up a name they hold (counted in
+    /// `reparsed` then).
+    pub deferred: usize,
     /// Files never parsed, an SDK's generated code (`index::generated_sdk_code`): only
     /// tokenized, for the call graph.
     pub generated_sdk: usize,
@@ -48,6 +52,7 @@ impl ScanStats {
                 s.parsed += 1;
             } else {
                 s.skipped_by_prefilter += 1;
+                s.deferred += usize::from(f.deferred.is_some());
             }
             s.functions += f.fns.len();
             s.call_edges += f.fns.iter().map(|n| n.calls.len()).sum::<usize>();

@@ -1,0 +1,340 @@
+//! Files parsed only when the link asks for a name they may define.
+//!
+//! A file the byte pre-filter rules out holds no request; it is parsed (its items
+//! only) for what other files' requests may look up in it by name: a constant naming
+//! a table, a struct's field types, a function's return, a constructor's field
+//! values, a call passing a parameter on. On the 1x real tree those parses were
+//! about half of `check`, and few of them are ever looked up. Indexed lean (`check`,
+//! which can read a file again), such a file keeps instead the hashes of its
+//! identifiers and of the names its items define ([`Deferred`]); the link records each
+//! lookup it makes ([`Lookup`]) and parses, then links again with, the deferred files
+//! that hold every name of one. An item a file defines is named by its tokens (and its
+//! module path), so the files parsed are a superset of those that could answer: the
+//! findings are what parsing every file gives.
+//!
+//! Not deferred: a file that sets a `OnceLock`/`OnceCell` (`.set(`, `.get_or_init(`):
+//! the link reads every such set, not by name.
+
+use std::collections::{HashMap, HashSet};
+
+use super::lex::{Tok, Token};
+use super::names::Name;
+
+/// A name, hashed (a collision only parses a file for nothing); never `0`.
+pub type NameHash = u32;
+
+/// One lookup the link made in its tables, as the names a file that can answer it
+/// holds. `0`: no name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lookup {
+    /// An item (`fn`, `const`, `static`, `struct`) named `defined` (what the table
+    /// is keyed by), inside a module or impl named `scope`, in a file that also
+    /// holds `named`.
+    Item {
+        defined: NameHash,
+        scope: NameHash,
+        named: NameHash,
+    },
+    /// A struct expression `Type { field: .. }`: both names in the file.
+    Named(NameHash, NameHash),
+    /// A call of `function` that may pass on a parameter: a path or plain call
+    /// (`f(..)`, `Type::f(..)`), or, for a method of `self_ty`, also a method call
+    /// (`x.f(..)`, whose receiver's type may be unknown). See `args::key_calls`.
+    Call {
+        function: NameHash,
+        self_ty: NameHash,
+    },
+}
+
+/// The lookups a link made.
+pub type Wanted = HashSet<Lookup>;
+
+/// A deferred file's names, hashed, each list sorted and without repeats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deferred {
+    /// Identifiers not after a `.`.
+    plain: Box<[NameHash]>,
+    /// Identifiers after a `.` (fields, methods).
+    dotted: Box<[NameHash]>,
+    /// The names its items define (the identifier after `fn`, `const`, `struct`...).
+    defined: Box<[NameHash]>,
+    /// What an item's path can hold before its name: the module path its file's
+    /// place gives it, inline `mod`s and traits, and the identifiers of `impl`
+    /// headers.
+    scopes: Box<[NameHash]>,
+}
+
+/// The hash of a name (FNV-1a), never `0`; `r#type` is `type` (the tokens split it).
+pub fn name_hash(name: &[u8]) -> NameHash {
+    let name = name.strip_prefix(b"r#").unwrap_or(name);
+    let mut h: u32 = 0x811c_9dc5;
+    for b in name {
+        h ^= u32::from(*b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h.max(1)
+}
+
+/// The hash of a name, `0` for none.
+pub fn hash(name: Option<&str>) -> NameHash {
+    name.map_or(0, |n| name_hash(n.as_bytes()))
+}
+
+/// [`Lookup::Item`].
+pub fn item(defined: &str, scope: Option<&str>, named: Option<&str>) -> Lookup {
+    Lookup::Item {
+        defined: hash(Some(defined)),
+        scope: hash(scope),
+        named: hash(named),
+    }
+}
+
+/// The methods whose calls set a `OnceLock`/`OnceCell` (see `returns::once_sets`).
+const ONCE_SETTERS: [&[u8]; 3] = [b"set", b"get_or_init", b"get_or_try_init"];
+
+/// The keywords before the name of an item the link looks up.
+const DEFINING: [&[u8]; 9] = [
+    b"fn", b"const", b"static", b"struct", b"enum", b"union", b"type", b"trait", b"mod",
+];
+
+/// A file's names, or `None` when it must be parsed now (it sets a static the link
+/// reads without a name). `module`: the module path its file's place gives it.
+pub fn defer(src: &[u8], tokens: &[Token], module: &[Name]) -> Option<Deferred> {
+    let mut plain: Vec<NameHash> = Vec::new();
+    let mut dotted: Vec<NameHash> = Vec::new();
+    let mut defined: Vec<NameHash> = Vec::new();
+    let mut scopes: Vec<NameHash> = module.iter().map(|m| name_hash(m.as_bytes())).collect();
+    let mut after_dot = false;
+    // The last token was `fn`, `const`, ... (or `ref`/`mut` after `static`).
+    let mut after_keyword: Option<&[u8]> = None;
+    let mut in_impl_header = false;
+    for t in tokens {
+        if t.kind != Tok::Ident {
+            if t.is_punct(b'{') || t.is_punct(b';') {
+                in_impl_header = false;
+            }
+            after_keyword = None;
+            after_dot = t.is_punct(b'.');
+            continue;
+        }
+        let text = t.text(src);
+        if after_dot && ONCE_SETTERS.contains(&text) {
+            return None;
+        }
+        let h = name_hash(text);
+        if after_dot {
+            dotted.push(h);
+        } else {
+            plain.push(h);
+        }
+        if let Some(keyword) = after_keyword {
+            defined.push(h);
+            if matches!(keyword, b"mod" | b"trait") {
+                scopes.push(h);
+            }
+        }
+        if in_impl_header {
+            scopes.push(h);
+        }
+        in_impl_header |= text == b"impl";
+        after_keyword = match after_keyword {
+            // `static ref X` (lazy_static), `static mut X`: the name comes after.
+            Some(k) if matches!(text, b"ref" | b"mut") => Some(k),
+            _ => DEFINING.iter().find(|k| **k == text).copied(),
+        };
+        after_dot = false;
+    }
+    let set = |mut v: Vec<NameHash>| {
+        v.sort_unstable();
+        v.dedup();
+        v.into_boxed_slice()
+    };
+    Some(Deferred {
+        plain: set(plain),
+        dotted: set(dotted),
+        defined: set(defined),
+        scopes: set(scopes),
+    })
+}
+
+/// [`Wanted`] by the first name a file must hold, for one look at each deferred
+/// file's names in turn.
+#[derive(Default)]
+pub struct Asked {
+    /// `defined` → `(scope, named)` of the items looked up by it.
+    items: HashMap<NameHash, Vec<(NameHash, NameHash)>>,
+    /// A struct expression's type → its fields looked up.
+    named: HashMap<NameHash, Vec<NameHash>>,
+    /// A function → the types it is a method of (`0`: a free function).
+    calls: HashMap<NameHash, Vec<NameHash>>,
+}
+
+impl Asked {
+    pub fn new(wanted: &Wanted) -> Self {
+        let mut asked = Asked::default();
+        for l in wanted {
+            match *l {
+                Lookup::Item {
+                    defined,
+                    scope,
+                    named,
+                } => asked.items.entry(defined).or_default().push((scope, named)),
+                Lookup::Named(a, b) => asked.named.entry(a).or_default().push(b),
+                Lookup::Call { function, self_ty } => {
+                    asked.calls.entry(function).or_default().push(self_ty)
+                }
+            }
+        }
+        asked
+    }
+}
+
+impl Deferred {
+    /// Whether the file holds every name of one lookup `asked` made.
+    pub fn answers(&self, asked: &Asked) -> bool {
+        let within = |list: &[NameHash], h: NameHash| h == 0 || list.binary_search(&h).is_ok();
+        let scope = |h: NameHash| within(&self.scopes, h);
+        let has = |h: NameHash| {
+            h == 0 || within(&self.plain, h) || within(&self.dotted, h) || within(&self.scopes, h)
+        };
+        let item = || {
+            self.defined.iter().any(|d| {
+                asked
+                    .items
+                    .get(d)
+                    .is_some_and(|wanted| wanted.iter().any(|(s, n)| scope(*s) && has(*n)))
+            })
+        };
+        let named = || {
+            [&self.plain, &self.dotted, &self.scopes]
+                .iter()
+                .any(|list| {
+                    list.iter().any(|a| {
+                        asked
+                            .named
+                            .get(a)
+                            .is_some_and(|fields| fields.iter().any(|b| has(*b)))
+                    })
+                })
+        };
+        // `args::key_calls`: a path or plain call matches a free function, or a
+        // method of a type the file names; a method call matches any method.
+        let called = || {
+            self.plain.iter().any(|f| {
+                asked
+                    .calls
+                    .get(f)
+                    .is_some_and(|tys| tys.iter().any(|t| has(*t)))
+            }) || self.dotted.iter().any(|f| {
+                asked
+                    .calls
+                    .get(f)
+                    .is_some_and(|tys| tys.iter().any(|t| *t != 0))
+            })
+        };
+        item() || named() || called()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scanner::lex::tokenize;
+    use crate::scanner::names::intern;
+
+    fn deferred(code: &str) -> Option<Deferred> {
+        defer(
+            code.as_bytes(),
+            &tokenize(code.as_bytes()),
+            &[intern("store")],
+        )
+    }
+
+    fn asks(d: &Deferred, lookups: &[Lookup]) -> bool {
+        d.answers(&Asked::new(&lookups.iter().copied().collect()))
+    }
+
+    fn call(function: &str, self_ty: Option<&str>) -> Lookup {
+        Lookup::Call {
+            function: hash(Some(function)),
+            self_ty: hash(self_ty),
+        }
+    }
+
+    fn named(a: &str, b: &str) -> Lookup {
+        Lookup::Named(hash(Some(a)), hash(Some(b)))
+    }
+
+    #[test]
+    fn a_file_answers_what_its_items_define() {
+        let code = "pub const ORDERS: &str = \"Orders\";\n\
+                    struct Repo { table: String }\n\
+                    impl<T: Into<String>> Repo { pub fn new() -> Self { Self { table: ORDERS.into() } } }\n\
+                    mod inner { pub fn helper() {} }\n\
+                    fn run() { let r = Repo::new(); save(r.table); r.put(1); }\n";
+        let d = deferred(code).expect("deferred");
+        assert!(asks(&d, &[item("ORDERS", None, None)]));
+        assert!(asks(&d, &[item("ORDERS", Some("store"), None)]), "module");
+        assert!(asks(&d, &[item("Repo", None, Some("table"))]));
+        assert!(asks(&d, &[item("new", Some("Repo"), None)]), "impl type");
+        assert!(
+            asks(&d, &[item("helper", Some("inner"), None)]),
+            "inline module"
+        );
+        assert!(
+            !asks(&d, &[item("new", Some("User"), None)]),
+            "not the impl's type"
+        );
+        assert!(
+            !asks(&d, &[item("new", Some("ORDERS"), None)]),
+            "not a scope"
+        );
+        assert!(
+            !asks(&d, &[item("save", None, None)]),
+            "called, not defined"
+        );
+        assert!(!asks(&d, &[item("Orders", None, None)]), "a string");
+        assert!(asks(&d, &[named("Repo", "table")]));
+        assert!(!asks(&d, &[named("Repo", "name")]));
+        assert!(!asks(&d, &[]));
+        let many = [named("Repo", "name"), item("run", None, None)];
+        assert!(asks(&d, &many));
+    }
+
+    #[test]
+    fn a_call_is_found_as_args_matches_it() {
+        let d = deferred("fn run(c: &C) { save(c); Repo::new(c); c.put(1); }").expect("deferred");
+        assert!(asks(&d, &[call("save", None)]), "a free function");
+        assert!(asks(&d, &[call("new", Some("Repo"))]), "a path call");
+        assert!(!asks(&d, &[call("new", Some("Store"))]), "another type's");
+        assert!(
+            asks(&d, &[call("put", Some("Store"))]),
+            "a method call, any type"
+        );
+        assert!(
+            !asks(&d, &[call("put", None)]),
+            "a method is not a free function"
+        );
+    }
+
+    #[test]
+    fn a_file_that_sets_a_once_lock_is_parsed_now() {
+        assert!(deferred("fn f() { TABLE.set(name()).ok(); }").is_none());
+        assert!(deferred("fn f() { TABLE.get_or_init(|| x()) }").is_none());
+        assert!(deferred("fn set() {} fn f() { set(); }").is_some());
+    }
+
+    #[test]
+    fn names_after_ref_mut_and_raw_identifiers_count() {
+        let d = deferred(
+            "lazy_static! { static ref TABLE: String = x(); }\n\
+             static mut COUNT: u32 = 0;\n\
+             struct S { r#type: String }\n",
+        )
+        .expect("deferred");
+        assert!(asks(&d, &[item("TABLE", None, None)]));
+        assert!(asks(&d, &[item("COUNT", None, None)]));
+        assert!(asks(&d, &[item("S", None, Some("type"))]));
+        assert!(asks(&d, &[item("S", None, Some("r#type"))]));
+    }
+}
