@@ -20,7 +20,27 @@ use crate::facts::BoundOperation;
 
 use super::suppress::AllowCache;
 
-type Key = (FilePath, Span, OpKind);
+type Key = (PathKey, Span, OpKind);
+
+/// A file's path hashed and compared as its bytes: `Path`'s own hash walks its
+/// components, and every operation's key is hashed twice per keystroke. Equal bytes
+/// are an equal path; and a hit is still compared as a whole operation.
+#[derive(Clone)]
+struct PathKey(FilePath);
+
+impl PartialEq for PathKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.as_os_str().as_encoded_bytes() == other.0.as_os_str().as_encoded_bytes()
+    }
+}
+
+impl Eq for PathKey {}
+
+impl std::hash::Hash for PathKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.as_os_str().as_encoded_bytes().hash(state);
+    }
+}
 
 /// Per-rule findings of one operation, by index in [`REGISTRY`].
 type Findings = Vec<Vec<Diagnostic>>;
@@ -74,7 +94,7 @@ impl FindingCache {
         let mut kept: HashMap<Key, Vec<(Operation, Findings)>> = HashMap::new();
         let mut out = Vec::with_capacity(bound.len());
         for b in bound {
-            let key = (b.op.file.clone(), b.op.span, b.op.kind);
+            let key = (PathKey(b.op.file.clone()), b.op.span, b.op.kind);
             let old = self.entries.get_mut(&key).and_then(|v| {
                 let i = v.iter().position(|(op, _)| op == b.op)?;
                 Some(v.swap_remove(i))

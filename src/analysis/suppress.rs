@@ -138,11 +138,23 @@ fn parse_comment(comment: &str, base: usize) -> Option<Allow> {
 #[derive(Default)]
 pub struct AllowCache {
     files: HashMap<FilePath, (Arc<str>, Arc<[Allow]>)>,
+    /// The last run's files in its order, each with its text and allows: a run over
+    /// the same files finds each at its own position, without hashing every path
+    /// (a `Path`'s hash walks its components; most of this pass on a large workspace).
+    last: Vec<(FilePath, Arc<str>, Arc<[Allow]>)>,
 }
 
 impl AllowCache {
-    /// The allows of `file`, read again only when its text changed.
-    fn get(&mut self, file: &SourceFile) -> Arc<[Allow]> {
+    /// The allows of `file`, the `i`-th file of the run, read again only when its text
+    /// changed.
+    fn get(&mut self, i: usize, file: &SourceFile) -> Arc<[Allow]> {
+        if let Some((path, text, allows)) = self.last.get(i) {
+            if Arc::ptr_eq(text, &file.text)
+                && (Arc::ptr_eq(path, &file.path) || *path == file.path)
+            {
+                return Arc::clone(allows);
+            }
+        }
         if let Some((text, allows)) = self.files.get(&file.path) {
             if Arc::ptr_eq(text, &file.text) || **text == *file.text {
                 return Arc::clone(allows);
@@ -196,8 +208,10 @@ pub fn apply_cached(
     cache.retain(files);
     let mut by_path: HashMap<&FilePath, &SourceFile> = HashMap::new();
     let mut allows: HashMap<&FilePath, Vec<(Allow, Vec<bool>)>> = HashMap::new();
-    for f in files {
-        let found = cache.get(f);
+    let mut order = Vec::with_capacity(files.len());
+    for (i, f) in files.iter().enumerate() {
+        let found = cache.get(i, f);
+        order.push((f.path.clone(), Arc::clone(&f.text), Arc::clone(&found)));
         if found.is_empty() {
             continue;
         }
@@ -211,6 +225,7 @@ pub fn apply_cached(
         by_path.insert(&f.path, f);
         allows.insert(&f.path, a);
     }
+    cache.last = order;
     let mut kept = Vec::new();
     for d in diagnostics {
         let (Some(file), Some(file_allows)) = (

@@ -386,26 +386,41 @@ fn without_spans(text: &str) -> String {
         ("literal_start: Some(", 13, ')'),
     ];
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
+    // Where each pattern next occurs, searched again only once the text before it has
+    // been passed (searching the rest for both on every step was quadratic in a file
+    // with many spans and no `literal_start`).
+    let mut found: [Option<usize>; 2] = [None; 2];
+    let mut at = 0;
+    let mut searched = [false; 2];
     loop {
-        let next = POSITIONS
-            .iter()
-            .filter_map(|(open, keep, close)| Some((rest.find(open)?, open, *keep, *close)))
-            .min_by_key(|(i, ..)| *i);
-        let Some((i, open, keep, close)) = next else {
+        for (k, (open, ..)) in POSITIONS.iter().enumerate() {
+            let stale = match found[k] {
+                Some(i) => i < at,
+                None => !searched[k],
+            };
+            if stale {
+                found[k] = text.get(at..).and_then(|r| r.find(open)).map(|i| i + at);
+                searched[k] = true;
+            }
+        }
+        let next = (0..POSITIONS.len())
+            .filter_map(|k| Some((found[k]?, k)))
+            .min_by_key(|(i, _)| *i);
+        let Some((i, k)) = next else {
             break;
         };
-        out.push_str(&rest[..i + keep]);
-        let after = &rest[i + open.len()..];
-        match after.find(close) {
-            Some(end) => rest = &after[end + 1..],
+        let (open, keep, close) = POSITIONS[k];
+        out.push_str(&text[at..i + keep]);
+        let after = i + open.len();
+        match text[after..].find(close) {
+            Some(end) => at = after + end + 1,
             None => {
-                rest = after;
+                at = after;
                 break;
             }
         }
     }
-    out.push_str(rest);
+    out.push_str(&text[at..]);
     out
 }
 
