@@ -389,4 +389,48 @@ mod tests {
         assert_eq!(streamed.scanned.tables.len(), 1);
         assert_eq!(streamed.scanned.stats.reparsed, 1);
     }
+
+    /// A deferred file parsed in a later round links again only the files whose
+    /// lookups it may answer (and itself); the others keep the first round's
+    /// operations, and together they are what a scan of the whole texts gives.
+    #[test]
+    fn a_deferred_file_parsed_later_relinks_only_the_files_that_looked_it_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let texts = [
+            (
+                "a_first.rs",
+                "async fn get(c: &Client) { c.get_item().table_name(\"Plain\").send().await; }\n",
+            ),
+            (
+                "b_uses.rs",
+                "async fn put(c: &Client) { c.put_item().table_name(names::ORDERS).send().await; }\n",
+            ),
+            ("names.rs", "pub const ORDERS: &str = \"Orders\";\n"),
+            (
+                "z_last.rs",
+                "async fn scan(c: &Client) { c.scan().table_name(\"Last\").send().await; }\n",
+            ),
+        ];
+        let mut paths = Vec::new();
+        let mut files = Vec::new();
+        for (name, text) in texts {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            files.push(SourceFile::new(path.clone(), text.to_string()));
+            paths.push(path);
+        }
+        let settings = ScanSettings::default();
+        let streamed = scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
+        let whole = scanner::scan(&files, &settings);
+        let show = |ops: &[Operation]| format!("{ops:?}");
+        assert_eq!(show(&streamed.scanned.operations), show(&whole.operations));
+        let tables: Vec<Option<&str>> = streamed
+            .scanned
+            .operations
+            .iter()
+            .map(|o| o.table.as_ref().and_then(|t| t.value()))
+            .collect();
+        assert_eq!(tables, [Some("Plain"), Some("Orders"), Some("Last")]);
+        assert_eq!(streamed.scanned.stats.reparsed, 1);
+    }
 }

@@ -234,6 +234,34 @@ impl Deferred {
         };
         item() || named() || called()
     }
+
+    /// [`Deferred::answers`] for one lookup, without building an [`Asked`]: whether
+    /// the file holds every name of `lookup`.
+    pub fn answers_one(&self, lookup: &Lookup) -> bool {
+        let holds = |list: &[NameHash], h: NameHash| list.binary_search(&h).is_ok();
+        let has = |h: NameHash| {
+            h == 0 || holds(&self.plain, h) || holds(&self.dotted, h) || holds(&self.scopes, h)
+        };
+        match *lookup {
+            Lookup::Item {
+                defined,
+                scope,
+                named,
+            } => {
+                holds(&self.defined, defined)
+                    && (scope == 0 || holds(&self.scopes, scope))
+                    && has(named)
+            }
+            Lookup::Named(a, b) => {
+                (holds(&self.plain, a) || holds(&self.dotted, a) || holds(&self.scopes, a))
+                    && has(b)
+            }
+            Lookup::Call { function, self_ty } => {
+                (holds(&self.plain, function) && has(self_ty))
+                    || (holds(&self.dotted, function) && self_ty != 0)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -336,5 +364,58 @@ mod tests {
         assert!(asks(&d, &[item("COUNT", None, None)]));
         assert!(asks(&d, &[item("S", None, Some("type"))]));
         assert!(asks(&d, &[item("S", None, Some("r#type"))]));
+    }
+
+    /// `answers_one` is `answers` of a single lookup.
+    #[test]
+    fn one_lookup_is_answered_as_a_set_of_one_is() {
+        let code = "pub const ORDERS: &str = \"Orders\";\n\
+                    struct Repo { table: String }\n\
+                    impl Repo { pub fn new() -> Self { Self { table: ORDERS.into() } } }\n\
+                    mod inner { pub fn helper() {} }\n\
+                    fn run() { let r = Repo::new(); save(r.table); r.put(1); }\n";
+        let d = deferred(code).expect("deferred");
+        let names = [
+            None,
+            Some("ORDERS"),
+            Some("Repo"),
+            Some("table"),
+            Some("new"),
+            Some("inner"),
+            Some("helper"),
+            Some("run"),
+            Some("save"),
+            Some("put"),
+            Some("store"),
+            Some("User"),
+        ];
+        let mut seen = 0;
+        for a in names {
+            for b in names {
+                for c in names {
+                    let (ha, hb, hc) = (hash(a), hash(b), hash(c));
+                    let mut lookups = vec![
+                        Lookup::Named(ha, hb),
+                        Lookup::Call {
+                            function: ha,
+                            self_ty: hb,
+                        },
+                    ];
+                    if a.is_some() {
+                        lookups.push(Lookup::Item {
+                            defined: ha,
+                            scope: hb,
+                            named: hc,
+                        });
+                    }
+                    for l in lookups {
+                        let one = d.answers_one(&l);
+                        assert_eq!(one, asks(&d, &[l]), "{a:?} {b:?} {c:?} {l:?}");
+                        seen += usize::from(one);
+                    }
+                }
+            }
+        }
+        assert!(seen > 0);
     }
 }

@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -65,7 +66,24 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
         let fresh: Vec<RefKind> = asked.drain().collect();
         let mut again = index_with_args(&files, &fresh, &mut redone, settings);
         let deferred = parse_deferred(&files, &wanted, settings);
-        let names_parsed = !deferred.is_empty();
+        // The lookups some newly parsed file may answer: the files that made one
+        // are linked again, and so are the parsed files (their problems).
+        let parsed: Vec<&super::deferred::Deferred> = deferred
+            .iter()
+            .filter_map(|(fi, _)| files[*fi].deferred.as_ref())
+            .collect();
+        let mut answered: HashMap<super::deferred::Lookup, bool> = HashMap::new();
+        let mut relinked: HashSet<usize> = deferred.iter().map(|(fi, _)| *fi).collect();
+        for (fi, looked) in whole.looked.iter().enumerate() {
+            let reads_one = looked.iter().any(|l| {
+                *answered
+                    .entry(*l)
+                    .or_insert_with(|| parsed.iter().any(|d| d.answers_one(l)))
+            });
+            if reads_one {
+                relinked.insert(fi);
+            }
+        }
         again.extend(deferred);
         if again.is_empty() {
             break;
@@ -77,13 +95,14 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
                 _ => None,
             })
             .collect();
-        let relinked: HashSet<usize> = whole
-            .reads
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.iter().any(|n| functions.contains(&**n)))
-            .map(|(fi, _)| fi)
-            .collect();
+        relinked.extend(
+            whole
+                .reads
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.iter().any(|n| functions.contains(&**n)))
+                .map(|(fi, _)| fi),
+        );
         covered.extend(fresh);
         stats.reparsed += again.len();
         let next = files.to_mut();
@@ -92,7 +111,8 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
             tables.replace(fi, &next[fi], &index);
             next[fi] = index;
         }
-        let graph = whole.graph.as_ref().filter(|_| !names_parsed);
+        // A whole link always has them; `None` would link the whole tree again.
+        let graph = whole.graph.as_ref();
         match graph {
             Some(graph) => {
                 if relinked.is_empty() {
@@ -141,10 +161,12 @@ fn merge_part(
     result.problems.sort_by(|a, b| {
         (&a.file, a.span.map(|s| s.start)).cmp(&(&b.file, b.span.map(|s| s.start)))
     });
-    for (fi, (t, r)) in part.tables.into_iter().zip(part.reads).enumerate() {
+    let each = part.tables.into_iter().zip(part.reads).zip(part.looked);
+    for (fi, ((t, r), l)) in each.enumerate() {
         if relinked.contains(&fi) {
             whole.tables[fi] = t;
             whole.reads[fi] = r;
+            whole.looked[fi] = l;
         }
     }
     result.tables = whole.tables.iter().flatten().cloned().collect();
@@ -318,6 +340,10 @@ pub(super) struct Linked {
     /// Every name the link looked up in the tables: a deferred file holding one is
     /// parsed before the next link (`deferred.rs`).
     pub wanted: Wanted,
+    /// For each linked file (when tracked): the lookups its operations and tables
+    /// made, so that a deferred file parsed later links again only those that may
+    /// read it.
+    pub looked: Vec<Wanted>,
 }
 
 /// [`link`] once every file that can hold a request has been parsed. With `only`, the
@@ -333,6 +359,7 @@ pub(super) fn link_files(
     let mut result = ScanResult::default();
     let mut decls: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
     let mut reads: Vec<Reads> = vec![Reads::new(); files.len()];
+    let mut looked: Vec<Wanted> = vec![Wanted::new(); files.len()];
     let wanted = |fi: usize| only.is_none_or(|(set, _)| set.contains(&fi));
     let linker = Linker::new(files, tables, track);
     let mut glob_problems = Vec::new();
@@ -376,6 +403,7 @@ pub(super) fn link_files(
             reads,
             asked: linker.asked.take(),
             wanted: linker.wanted.take(),
+            looked,
         };
     };
     let (reached, one_off) = (&graph.reached, &graph.one_off);
@@ -506,7 +534,8 @@ pub(super) fn link_files(
                 ops.push(op);
             }
         });
-        reads[fi] = read;
+        reads[fi] = read.reads;
+        looked[fi] = read.looked;
     }
     for (fi, f) in files.iter().enumerate().filter(|(fi, _)| wanted(*fi)) {
         let ((), read) = linker.tracked(|| {
@@ -517,7 +546,8 @@ pub(super) fn link_files(
                 decls[fi].push(d);
             }
         });
-        reads[fi].extend(read);
+        reads[fi].extend(read.reads);
+        looked[fi].extend(read.looked);
     }
     // What only building operations needed goes before they are sorted; the sort
     // moves them in place (a stable `sort_by` would take half their size again).
@@ -537,6 +567,7 @@ pub(super) fn link_files(
         reads,
         asked: linker.asked.take(),
         wanted: linker.wanted.take(),
+        looked,
     }
 }
 
@@ -770,7 +801,7 @@ struct Linker<'a> {
     tests_count: std::cell::Cell<bool>,
     /// When asked for: a stack of the functions whose calls' arguments what is being
     /// linked read (through parameters it follows), innermost last.
-    reads: Option<RefCell<Vec<Reads>>>,
+    reads: Option<RefCell<Vec<Deps>>>,
     /// Every parameter whose calls' arguments were read.
     asked: RefCell<HashSet<RefKind>>,
     /// Every name looked up in the tables (see [`Linked::wanted`]).
@@ -781,11 +812,26 @@ struct Linker<'a> {
 /// that changes what those calls pass changes it.
 pub(super) type Reads = HashSet<Name>;
 
+/// What a result was read from, when tracked: the functions whose calls' arguments
+/// it read, and the lookups it made in the tables.
+#[derive(Default)]
+struct Deps {
+    reads: Reads,
+    looked: Wanted,
+}
+
+impl Deps {
+    fn extend(&mut self, other: &Deps) {
+        self.reads.extend(other.reads.iter().cloned());
+        self.looked.extend(other.looked.iter().copied());
+    }
+}
+
 type ParamKey = (Name, usize, usize, Option<Name>, usize, Name, bool);
-type ParamResults = HashMap<ParamKey, Option<(Resolved, Reads)>>;
+type ParamResults = HashMap<ParamKey, Option<(Resolved, Rc<Deps>)>>;
 
 /// Linked function results by (file, index into its `returns`).
-type FnResults = HashMap<(usize, usize), Option<(Resolved, ValueInfo, Reads)>>;
+type FnResults = HashMap<(usize, usize), Option<(Resolved, ValueInfo, Rc<Deps>)>>;
 
 impl<'a> Linker<'a> {
     fn new(files: &'a [Arc<FileIndex>], tables: &'a Tables, track: bool) -> Self {
@@ -803,25 +849,34 @@ impl<'a> Linker<'a> {
 
     /// Runs `f`, and says which functions' calls it read the arguments of (when
     /// tracking); what it read, what encloses it read too.
-    fn tracked<R>(&self, f: impl FnOnce() -> R) -> (R, Reads) {
+    fn tracked<R>(&self, f: impl FnOnce() -> R) -> (R, Deps) {
         let Some(stack) = &self.reads else {
-            return (f(), Reads::new());
+            return (f(), Deps::default());
         };
-        stack.borrow_mut().push(Reads::new());
+        stack.borrow_mut().push(Deps::default());
         let r = f();
         let mut stack = stack.borrow_mut();
         let mine = stack.pop().unwrap_or_default();
         if let Some(outer) = stack.last_mut() {
-            outer.extend(mine.iter().cloned());
+            outer.extend(&mine);
         }
         (r, mine)
+    }
+
+    /// Notes that what is being linked read what a cached result was read from.
+    fn read_deps(&self, deps: &Deps) {
+        if let Some(stack) = &self.reads {
+            if let Some(top) = stack.borrow_mut().last_mut() {
+                top.extend(deps);
+            }
+        }
     }
 
     /// Notes that what is being linked read the arguments of calls of `names`.
     fn read<'n>(&self, names: impl IntoIterator<Item = &'n Name>) {
         if let Some(stack) = &self.reads {
             if let Some(top) = stack.borrow_mut().last_mut() {
-                top.extend(names.into_iter().cloned());
+                top.reads.extend(names.into_iter().cloned());
             }
         }
     }
@@ -829,6 +884,11 @@ impl<'a> Linker<'a> {
     /// Records a lookup in the tables (see [`Linked::wanted`]).
     fn want(&self, lookup: deferred::Lookup) {
         self.wanted.borrow_mut().insert(lookup);
+        if let Some(stack) = &self.reads {
+            if let Some(top) = stack.borrow_mut().last_mut() {
+                top.looked.insert(lookup);
+            }
+        }
     }
 
     /// Whether code in file `from` can name what file `to` defines (its own crate's,
@@ -1149,8 +1209,8 @@ impl<'a> Linker<'a> {
                 if let Some(known) = known {
                     self.read(&name);
                     return match known {
-                        Some((value, reads)) => {
-                            self.read(&reads);
+                        Some((value, deps)) => {
+                            self.read_deps(&deps);
                             value
                         }
                         None => Resolved::unknown(format!(
@@ -1160,13 +1220,13 @@ impl<'a> Linker<'a> {
                     };
                 }
                 self.param_results.borrow_mut().insert(key.clone(), None);
-                let (value, reads) = self.tracked(|| {
+                let (value, deps) = self.tracked(|| {
                     self.read(&name);
                     self.param_value(fi, pr, function, *index, depth)
                 });
                 self.param_results
                     .borrow_mut()
-                    .insert(key, Some((value.clone(), reads)));
+                    .insert(key, Some((value.clone(), Rc::new(deps))));
                 value
             }
             RefKind::Count {
@@ -1282,8 +1342,8 @@ impl<'a> Linker<'a> {
         let at = Span::new(0, 0);
         let known = self.fn_results.borrow().get(&(cf, ri)).cloned();
         match known {
-            Some(Some((r, v, reads))) => {
-                self.read(&reads);
+            Some(Some((r, v, deps))) => {
+                self.read_deps(&deps);
                 return (r, v);
             }
             Some(None) => {
@@ -1305,10 +1365,11 @@ impl<'a> Linker<'a> {
             return (r, v);
         }
         self.fn_results.borrow_mut().insert((cf, ri), None);
-        let (done, reads) = self.tracked(|| self.fn_result_of(f, depth, cf));
-        self.fn_results
-            .borrow_mut()
-            .insert((cf, ri), Some((done.0.clone(), done.1.clone(), reads)));
+        let (done, deps) = self.tracked(|| self.fn_result_of(f, depth, cf));
+        self.fn_results.borrow_mut().insert(
+            (cf, ri),
+            Some((done.0.clone(), done.1.clone(), Rc::new(deps))),
+        );
         done
     }
 
