@@ -188,6 +188,25 @@ pub fn diagnostic_files(diagnostics: &[Diagnostic]) -> Vec<&FilePath> {
 mod tests {
     use super::*;
 
+    /// `texts` written under `dir`, scanned as `check` streams them and as a scan of
+    /// the whole texts; the two must find the same operations.
+    fn streamed_and_whole(dir: &Path, texts: &[(&str, &str)]) -> (Streamed, ScanResult) {
+        let mut paths = Vec::new();
+        let mut files = Vec::new();
+        for (name, text) in texts {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            files.push(SourceFile::new(path.clone(), text.to_string()));
+            paths.push(path);
+        }
+        let settings = ScanSettings::default();
+        let streamed = scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
+        let whole = scanner::scan(&files, &settings);
+        let show = |ops: &[Operation]| format!("{ops:?}");
+        assert_eq!(show(&streamed.scanned.operations), show(&whole.operations));
+        (streamed, whole)
+    }
+
     /// A file saved between the scan and the read for its findings' lines is not shown
     /// with lines from its new text; a file unchanged is read again as it was.
     #[test]
@@ -250,19 +269,7 @@ mod tests {
             ),
             ("unrelated.rs", "fn f() { g(\"a\", 1); h(k(2)); }\n"),
         ];
-        let mut paths = Vec::new();
-        let mut files = Vec::new();
-        for (name, text) in texts {
-            let path = dir.path().join(name);
-            std::fs::write(&path, text).unwrap();
-            files.push(SourceFile::new(path.clone(), text.to_string()));
-            paths.push(path);
-        }
-        let settings = ScanSettings::default();
-        let streamed = scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
-        let whole = scanner::scan(&files, &settings);
-        let show = |ops: &[Operation]| format!("{ops:?}");
-        assert_eq!(show(&streamed.scanned.operations), show(&whole.operations));
+        let (streamed, _) = streamed_and_whole(dir.path(), &texts);
         let table = streamed.scanned.operations[0].table.as_ref().unwrap();
         assert_eq!(table.value(), Some("Orders"), "{table:?}");
         // Only the two files whose calls the parameters asked about were read again.
@@ -295,19 +302,7 @@ mod tests {
             ("unrelated.rs", "pub struct Other { x: u32 }\nfn f() { g(\"a\", 1); }\n"),
             ("more.rs", "pub const LIMIT: u32 = 5;\nfn h() -> u32 { LIMIT }\n"),
         ];
-        let mut paths = Vec::new();
-        let mut files = Vec::new();
-        for (name, text) in texts {
-            let path = dir.path().join(name);
-            std::fs::write(&path, text).unwrap();
-            files.push(SourceFile::new(path.clone(), text.to_string()));
-            paths.push(path);
-        }
-        let settings = ScanSettings::default();
-        let streamed = scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
-        let whole = scanner::scan(&files, &settings);
-        let show = |ops: &[Operation]| format!("{ops:?}");
-        assert_eq!(show(&streamed.scanned.operations), show(&whole.operations));
+        let (streamed, _) = streamed_and_whole(dir.path(), &texts);
         let tables: Vec<Option<&str>> = streamed
             .scanned
             .operations
@@ -353,19 +348,7 @@ mod tests {
                 "async fn later(c: &Client) { c.query().table_name(\"Last\").send().await; }\n",
             ),
         ];
-        let mut paths = Vec::new();
-        let mut files = Vec::new();
-        for (name, text) in texts {
-            let path = dir.path().join(name);
-            std::fs::write(&path, text).unwrap();
-            files.push(SourceFile::new(path.clone(), text.to_string()));
-            paths.push(path);
-        }
-        let settings = ScanSettings::default();
-        let streamed = scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
-        let whole = scanner::scan(&files, &settings);
-        let show = |ops: &[Operation]| format!("{ops:?}");
-        assert_eq!(show(&streamed.scanned.operations), show(&whole.operations));
+        let (streamed, whole) = streamed_and_whole(dir.path(), &texts);
         assert_eq!(
             format!("{:?}", streamed.scanned.tables),
             format!("{:?}", whole.tables)
@@ -411,19 +394,7 @@ mod tests {
                 "async fn scan(c: &Client) { c.scan().table_name(\"Last\").send().await; }\n",
             ),
         ];
-        let mut paths = Vec::new();
-        let mut files = Vec::new();
-        for (name, text) in texts {
-            let path = dir.path().join(name);
-            std::fs::write(&path, text).unwrap();
-            files.push(SourceFile::new(path.clone(), text.to_string()));
-            paths.push(path);
-        }
-        let settings = ScanSettings::default();
-        let streamed = scan_paths(&paths, Vec::new(), &settings, &|_, _, _| {});
-        let whole = scanner::scan(&files, &settings);
-        let show = |ops: &[Operation]| format!("{ops:?}");
-        assert_eq!(show(&streamed.scanned.operations), show(&whole.operations));
+        let (streamed, _) = streamed_and_whole(dir.path(), &texts);
         let tables: Vec<Option<&str>> = streamed
             .scanned
             .operations

@@ -234,6 +234,16 @@ fn index_with_args(
         })
         .filter(|fi| redone.insert(*fi))
         .collect();
+    read_with_args(files, &todo, settings)
+}
+
+/// Files `todo`, read again and indexed lean with their calls' arguments (a file that
+/// cannot be read again is left as it was).
+fn read_with_args(
+    files: &[Arc<FileIndex>],
+    todo: &[usize],
+    settings: &ScanSettings,
+) -> Vec<(usize, FileIndex)> {
     todo.par_iter()
         .filter_map(|&fi| {
             let f = &files[fi];
@@ -263,13 +273,7 @@ fn parse_deferred(
                 .is_some_and(|d| d.answers(&asked))
         })
         .collect();
-    todo.par_iter()
-        .filter_map(|&fi| {
-            let f = &files[fi];
-            let text = settings.reread.and_then(|read| read(&f.path))?;
-            Some((fi, index_lean_with_args(&f.path, &text, settings)))
-        })
-        .collect()
+    read_with_args(files, &todo, settings)
 }
 
 /// The functions some file returns a builder from.
