@@ -157,86 +157,41 @@ pub fn defer(src: &[u8], tokens: &[Token], module: &[Name]) -> Option<Deferred> 
     })
 }
 
-/// [`Wanted`] by the first name a file must hold, for one look at each deferred
-/// file's names in turn.
+/// [`Wanted`] by the first name a file must hold (an item's defined name, a struct
+/// expression's type, a called function), for one look at each deferred file's names
+/// in turn.
 #[derive(Default)]
-pub struct Asked {
-    /// `defined` → `(scope, named)` of the items looked up by it.
-    items: HashMap<NameHash, Vec<(NameHash, NameHash)>>,
-    /// A struct expression's type → its fields looked up.
-    named: HashMap<NameHash, Vec<NameHash>>,
-    /// A function → the types it is a method of (`0`: a free function).
-    calls: HashMap<NameHash, Vec<NameHash>>,
-}
+pub struct Asked(HashMap<NameHash, Vec<Lookup>>);
 
 impl Asked {
     pub fn new(wanted: &Wanted) -> Self {
         let mut asked = Asked::default();
         for l in wanted {
-            match *l {
-                Lookup::Item {
-                    defined,
-                    scope,
-                    named,
-                } => asked.items.entry(defined).or_default().push((scope, named)),
-                Lookup::Named(a, b) => asked.named.entry(a).or_default().push(b),
-                Lookup::Call { function, self_ty } => {
-                    asked.calls.entry(function).or_default().push(self_ty)
-                }
-            }
+            let key = match *l {
+                Lookup::Item { defined, .. } => defined,
+                Lookup::Named(a, _) => a,
+                Lookup::Call { function, .. } => function,
+            };
+            asked.0.entry(key).or_default().push(*l);
         }
         asked
     }
 }
 
 impl Deferred {
-    /// Whether the file holds every name of one lookup `asked` made.
+    /// Whether the file holds every name of one lookup `asked` made: the lookups
+    /// keyed by one of its names, each judged by [`Deferred::answers_one`].
     pub fn answers(&self, asked: &Asked) -> bool {
-        let within = |list: &[NameHash], h: NameHash| h == 0 || list.binary_search(&h).is_ok();
-        let scope = |h: NameHash| within(&self.scopes, h);
-        let has = |h: NameHash| {
-            h == 0 || within(&self.plain, h) || within(&self.dotted, h) || within(&self.scopes, h)
-        };
-        let item = || {
-            self.defined.iter().any(|d| {
-                asked
-                    .items
-                    .get(d)
-                    .is_some_and(|wanted| wanted.iter().any(|(s, n)| scope(*s) && has(*n)))
-            })
-        };
-        let named = || {
-            [&self.plain, &self.dotted, &self.scopes]
-                .iter()
-                .any(|list| {
-                    list.iter().any(|a| {
-                        asked
-                            .named
-                            .get(a)
-                            .is_some_and(|fields| fields.iter().any(|b| has(*b)))
-                    })
-                })
-        };
-        // `args::key_calls`: a path or plain call matches a free function, or a
-        // method of a type the file names; a method call matches any method.
-        let called = || {
-            self.plain.iter().any(|f| {
-                asked
-                    .calls
-                    .get(f)
-                    .is_some_and(|tys| tys.iter().any(|t| has(*t)))
-            }) || self.dotted.iter().any(|f| {
-                asked
-                    .calls
-                    .get(f)
-                    .is_some_and(|tys| tys.iter().any(|t| *t != 0))
-            })
-        };
-        item() || named() || called()
+        [&self.defined, &self.plain, &self.dotted, &self.scopes]
+            .iter()
+            .flat_map(|list| list.iter())
+            .filter_map(|h| asked.0.get(h))
+            .any(|lookups| lookups.iter().any(|l| self.answers_one(l)))
     }
 
-    /// [`Deferred::answers`] for one lookup, without building an [`Asked`]: whether
-    /// the file holds every name of `lookup`.
+    /// Whether the file holds every name of `lookup`. `Call` as `args::key_calls`
+    /// matches: a path or plain call matches a free function, or a method of a type
+    /// the file names; a method call matches any method.
     pub fn answers_one(&self, lookup: &Lookup) -> bool {
         let holds = |list: &[NameHash], h: NameHash| list.binary_search(&h).is_ok();
         let has = |h: NameHash| {
