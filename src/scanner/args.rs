@@ -4,13 +4,17 @@
 //! link phase resolves a parameter ([`RefKind::Param`]) to what every call passes, when
 //! they agree.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use tree_sitter::Node;
 
 use super::ir::Resolved;
 use super::names::{intern, Name};
 use super::resolve::{FileCx, RefKind, PENDING};
 use super::syntax::{
-    call_args, call_path, field, last_segment, method_name, no_args, peel, type_segment,
+    call_arg_count, call_args, call_path, field, last_segment, method_name, no_args, peel,
+    type_segment,
 };
 
 /// One call of a function by name, with what it passes. Every file's sites live until
@@ -47,48 +51,78 @@ const MAX_ARGS: usize = 8;
 
 /// A call's key and its arguments, for a call [`arg_sites`] would look at.
 fn site<'t>(cx: &FileCx<'t>, n: Node<'t>) -> Option<(SiteKey, Vec<Node<'t>>)> {
-    let src = cx.src;
     // Most calls pass nothing (`send()`, `x.into()`): skipped before collecting.
     if no_args(n) {
         return None;
     }
     let args = call_args(n);
-    if args.is_empty() || args.len() > MAX_ARGS {
-        return None;
-    }
-    let (callee, ty, method) = match method_name(src, n) {
-        Some(m) => (intern(m), None, true),
-        None => {
-            let path = call_path(src, n)?;
-            let ty = type_segment(path).map(|t| match t {
-                "Self" => cx.impl_type(n).map_or_else(|| intern(t), |t| intern(&t)),
-                t => intern(t),
-            });
-            (intern(last_segment(path)), ty, false)
-        }
-    };
-    if matches!(&*callee, "Some" | "Ok" | "Err" | "format" | "vec") {
-        return None;
-    }
+    let (callee, ty, method) = key_text(cx, n, args.len())?;
     let key = SiteKey {
-        callee,
-        ty,
+        callee: intern(callee),
+        ty: ty.map(|t| intern(&t)),
         method,
         arity: args.len(),
     };
     Some((key, args))
 }
 
+/// A site's key as the text spells it (callee, type, whether a method), for a call
+/// passing `arity` arguments: `None` for a call [`arg_sites`] does not look at.
+fn key_text<'t>(
+    cx: &FileCx<'t>,
+    n: Node<'t>,
+    arity: usize,
+) -> Option<(&'t str, Option<Cow<'t, str>>, bool)> {
+    let src = cx.src;
+    if arity == 0 || arity > MAX_ARGS {
+        return None;
+    }
+    let (callee, ty, method) = match method_name(src, n) {
+        Some(m) => (m, None, true),
+        None => {
+            let path = call_path(src, n)?;
+            let ty = type_segment(path).map(|t| match t {
+                "Self" => cx.impl_type(n).map_or(Cow::Borrowed(t), Cow::Owned),
+                t => Cow::Borrowed(t),
+            });
+            (last_segment(path), ty, false)
+        }
+    };
+    if matches!(callee, "Some" | "Ok" | "Err" | "format" | "vec") {
+        return None;
+    }
+    Some((callee, ty, method))
+}
+
+/// A [`SiteKey`] as the text spells it: callee, type, method, arity.
+type KeyText<'t> = (&'t str, Option<Cow<'t, str>>, bool, usize);
+
 /// The keys of every call in `nodes` that [`arg_sites`] would look at (a superset of
 /// those it records: whether an argument can be followed is not asked), sorted and
 /// without repeats.
 pub fn site_keys(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<SiteKey> {
     let call_k = super::syntax::kind_id("call_expression");
-    let mut out: Vec<SiteKey> = nodes
-        .iter()
-        .copied()
-        .filter(|n| n.kind_id() == call_k)
-        .filter_map(|n| site(cx, n).map(|(k, _)| k))
+    // Keys by their text first, interned once each: a file's calls repeat a few keys
+    // (a generated file, the same setters 40,000 times), and neither the arguments nor
+    // the interned names of each call are needed to tell them apart.
+    let mut seen: HashSet<KeyText<'_>, foldhash::fast::RandomState> = HashSet::default();
+    for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
+        if no_args(n) {
+            continue;
+        }
+        let arity = call_arg_count(n);
+        if let Some((callee, ty, method)) = key_text(cx, n, arity) {
+            seen.insert((callee, ty, method, arity));
+        }
+    }
+    let mut out: Vec<SiteKey> = seen
+        .into_iter()
+        .map(|(callee, ty, method, arity)| SiteKey {
+            callee: intern(callee),
+            ty: ty.map(|t| intern(&t)),
+            method,
+            arity,
+        })
         .collect();
     out.sort_unstable();
     out.dedup();

@@ -302,23 +302,40 @@ fn field_id(name: &str) -> Option<u16> {
 
 /// The arguments of a call, without the comments.
 pub fn call_args<'t>(call: Node<'t>) -> Vec<Node<'t>> {
-    static IDS: OnceLock<[u16; 3]> = OnceLock::new();
-    let skip = IDS.get_or_init(|| {
-        [
-            kind_id("line_comment"),
-            kind_id("block_comment"),
-            kind_id("attribute_item"),
-        ]
-    });
     let Some(args) = field(call, "arguments") else {
         return Vec::new();
     };
     // By index, kinds by id: this runs for most calls of every file parsed for calls,
     // and a cursor allocates (see [`named_children`]).
+    let skip = not_args();
     (0..args.named_child_count())
         .filter_map(|i| args.named_child(i))
         .filter(|n| !skip.contains(&n.kind_id()))
         .collect()
+}
+
+/// How many arguments [`call_args`] gives, without collecting them.
+pub fn call_arg_count(call: Node<'_>) -> usize {
+    let Some(args) = field(call, "arguments") else {
+        return 0;
+    };
+    let skip = not_args();
+    (0..args.named_child_count())
+        .filter_map(|i| args.named_child(i))
+        .filter(|n| !skip.contains(&n.kind_id()))
+        .count()
+}
+
+/// The named children of an argument list that are no argument.
+fn not_args() -> &'static [u16; 3] {
+    static IDS: OnceLock<[u16; 3]> = OnceLock::new();
+    IDS.get_or_init(|| {
+        [
+            kind_id("line_comment"),
+            kind_id("block_comment"),
+            kind_id("attribute_item"),
+        ]
+    })
 }
 
 /// Whether a call passes no argument at all (`send()`, `x.into()`): decided without
