@@ -5,6 +5,8 @@
 //! A builder a function returns, or receives as a parameter, is kept as a
 //! [`Template`] that the link phase splices into its callers.
 
+use std::collections::HashSet;
+
 use tree_sitter::Node;
 
 use super::context::{enclosing_function, enclosing_loop};
@@ -54,8 +56,8 @@ pub struct Folded {
     /// Chains that continue a builder a helper returns: `base(&c).limit(5).send()`,
     /// with the helper's name (the link phase splices the helper's builder in).
     pub helper_calls: Vec<(Operation, Escape, String)>,
-    /// With [`HelperChains::NamesOnly`]: the names of those helpers, in file order,
-    /// instead of `helper_calls`.
+    /// With [`HelperChains::NamesOnly`]: the names of those helpers, each once, in
+    /// the order the file first names them, instead of `helper_calls`.
     pub helper_names: Vec<String>,
 }
 
@@ -80,6 +82,7 @@ pub fn fold_file(
 ) -> Folded {
     let src = cx.src;
     let mut out = Folded::default();
+    let mut named: HashSet<&str> = HashSet::new();
     // Kinds compared by id: `Node::kind` costs a `strlen` and a UTF-8 check, and this
     // loop sees every call of the file.
     let (call_k, struct_k, function_k) = (
@@ -107,10 +110,14 @@ pub fn fold_file(
             Some(_) => None,
             None => match helper_name(cx, n, method) {
                 Some(h) if helpers == HelperChains::NamesOnly => {
-                    out.helper_names.push(h);
+                    // Each name once: every `S(id.into())` of a generated file names
+                    // `into`.
+                    if named.insert(h) {
+                        out.helper_names.push(h.to_string());
+                    }
                     continue;
                 }
-                Some(h) => Some(h),
+                Some(h) => Some(h.to_string()),
                 None => continue,
             },
         };
@@ -219,7 +226,7 @@ pub(super) const HELPER_SETTERS: &[&str] = &[
 /// `base(&client)` or `self.base()` followed by a builder setter, or handed to another
 /// function (`collect_all(self.base())`, `let q = self.base(); collect_all(q)`): a
 /// helper that returns a builder (decided at link time, when every helper is known).
-fn helper_name(cx: &FileCx<'_>, n: Node<'_>, method: Option<&str>) -> Option<String> {
+fn helper_name<'t>(cx: &FileCx<'t>, n: Node<'_>, method: Option<&'t str>) -> Option<&'t str> {
     let src = cx.src;
     // What follows first: it rules out most calls without naming them.
     let mut up = src.parent(n)?;
@@ -233,8 +240,8 @@ fn helper_name(cx: &FileCx<'_>, n: Node<'_>, method: Option<&str>) -> Option<Str
     }
     match method {
         Some(m) if setter(m).is_some() || op_for_method(m).is_some() => None,
-        Some(m) => Some(m.to_string()),
-        None => Some(last_segment(call_path(src, n)?).to_string()),
+        Some(m) => Some(m),
+        None => Some(last_segment(call_path(src, n)?)),
     }
 }
 

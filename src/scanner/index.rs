@@ -629,6 +629,7 @@ fn index_pieces(
         .collect();
     let parts: Vec<(FileIndex, Vec<String>, bool)> = parts.into_iter().collect::<Option<_>>()?;
     let mut helper_names = Vec::new();
+    let mut named = std::collections::HashSet::new();
     let mut truncated = false;
     // Moved in one piece at a time: each piece's lists are freed as they are joined.
     for (part, names, cut) in parts {
@@ -677,7 +678,8 @@ fn index_pieces(
         idx.once_sets.extend(once_sets);
         idx.arg_sites.extend(arg_sites);
         idx.site_keys.extend(site_keys);
-        helper_names.extend(names);
+        // Each name once, as a whole file's fold gives them.
+        helper_names.extend(names.into_iter().filter(|n| named.insert(n.clone())));
         truncated |= cut;
     }
     // A whole file's keys are sorted and without repeats (`args::site_keys`).
