@@ -314,6 +314,44 @@ mod tests {
         assert_eq!(streamed.scanned.stats.reparsed, 2);
     }
 
+    /// A ruled-out file the link wants to parse but cannot read again (removed during
+    /// the run) is left unparsed with a note naming it, not silently, and the value
+    /// it would have given is unknown.
+    #[test]
+    fn a_deferred_file_that_cannot_be_read_again_is_a_note() {
+        let texts = [
+            (
+                "store.rs",
+                "async fn all(c: &Client) { c.scan().table_name(names::ORDERS).send().await; }\n",
+            ),
+            ("names.rs", "pub const ORDERS: &str = \"Orders\";\n"),
+        ];
+        let settings = ScanSettings {
+            reread: Some(|_| None),
+            ..ScanSettings::default()
+        };
+        let indexes: Vec<Arc<FileIndex>> = texts
+            .iter()
+            .map(|(name, text)| {
+                let file = SourceFile::new(PathBuf::from(name), text.to_string());
+                Arc::new(scanner::index_file_lean(&file, &settings))
+            })
+            .collect();
+        let linked = scanner::link_indexed(indexes, &settings, Default::default(), &|_, _, _| {});
+        let table = linked.operations[0].table.as_ref();
+        assert_eq!(table.and_then(|t| t.value()), None);
+        let notes: Vec<String> = linked
+            .problems
+            .iter()
+            .map(|p| format!("{}: {}", p.file.display(), p.message))
+            .collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("names.rs: could not be read again"),
+            "{notes:?}"
+        );
+    }
+
     /// A later round of the link (after files are indexed again with their
     /// arguments) links again only the files that read an asked parameter; the
     /// operations and tables of the others are the first round's, and together they

@@ -85,6 +85,14 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
             }
         }
         again.extend(deferred);
+        // A file's problems are reported by its link: one whose index now says more
+        // (it could not be read again) is linked again.
+        relinked.extend(
+            again
+                .iter()
+                .filter(|(fi, idx)| idx.problems.len() != files[*fi].problems.len())
+                .map(|(fi, _)| *fi),
+        );
         if again.is_empty() {
             break;
         }
@@ -237,20 +245,47 @@ fn index_with_args(
     read_with_args(files, &todo, settings)
 }
 
-/// Files `todo`, read again and indexed lean with their calls' arguments (a file that
-/// cannot be read again is left as it was).
+/// Files `todo`, read again and indexed lean with their calls' arguments. A file that
+/// cannot be read again (removed or unreadable since the walk) keeps its index, with
+/// a note saying what the link could not look at, and is not asked for again.
 fn read_with_args(
     files: &[Arc<FileIndex>],
     todo: &[usize],
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
+    let Some(read) = settings.reread else {
+        return Vec::new();
+    };
     todo.par_iter()
-        .filter_map(|&fi| {
+        .map(|&fi| {
             let f = &files[fi];
-            let text = settings.reread.and_then(|read| read(&f.path))?;
-            Some((fi, index_lean_with_args(&f.path, &text, settings)))
+            match read(&f.path) {
+                Some(text) => (fi, index_lean_with_args(&f.path, &text, settings)),
+                None => (fi, unread_again(f)),
+            }
         })
         .collect()
+}
+
+/// `f`'s index once it could not be read again: what it held, never parsed for its
+/// names (`deferred` cleared: it is not asked for again), and a note.
+fn unread_again(f: &FileIndex) -> FileIndex {
+    let what = if f.deferred.is_some() {
+        "the names it defines"
+    } else {
+        "what its calls pass"
+    };
+    let mut kept = f.clone();
+    kept.deferred = None;
+    kept.problems.push(ScanProblem {
+        file: f.path.clone(),
+        span: None,
+        message: format!(
+            "could not be read again (removed or unreadable during the run), so {what} \
+             were not looked up: a value that comes from this file is unknown"
+        ),
+    });
+    kept
 }
 
 /// The files not parsed yet (`deferred.rs`) that hold every name of a lookup in
