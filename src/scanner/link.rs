@@ -44,7 +44,6 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
         Some((c, _)) => Cow::Owned(c),
         None => Cow::Borrowed(files),
     };
-    let mut tables = Tables::new(&files);
     // Files indexed lean kept only their calls' keys, and files the pre-filter ruled
     // out were not parsed: once the link knows which parameters it asked about and
     // which names it looked up, the files whose calls may answer such a parameter
@@ -53,9 +52,9 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     // until nothing more is asked. When only arguments were added, only the files
     // whose operations or tables read one of those parameters are linked again, with
     // the last whole link's graph facts (arguments change no function or call): the
-    // link tracks, per file, the functions whose calls' arguments it read. A file
-    // parsed for its names can answer any lookup: then the whole tree is linked
-    // again. A tree with no such file links once.
+    // link tracks, per file, the functions whose calls' arguments it read. A deferred
+    // file parsed links again itself and the files whose lookups it may answer. A
+    // tree with nothing asked links once.
     let mut covered: HashSet<RefKind> = HashSet::new();
     let mut redone: HashSet<usize> = HashSet::new();
     // Who calls each name, built once for every round: the rounds change no function
@@ -64,7 +63,9 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     // were before any round replaced one (their functions are the same).
     let first: Vec<Arc<FileIndex>> = files.to_vec();
     let graphs: Vec<&[FnNode]> = first.iter().map(|f| f.fns.as_slice()).collect();
-    let callers = Callers::new(&graphs);
+    // The tables (mostly reading the manifests) and the callers are built side by
+    // side: the link is otherwise one thread.
+    let (mut tables, callers) = rayon::join(|| Tables::new(&files), || Callers::new(&graphs));
     let mut whole = link_files(&files, &tables, settings, None, true, Some(&callers));
     let mut asked = std::mem::take(&mut whole.asked);
     let mut wanted = std::mem::take(&mut whole.wanted);
@@ -408,11 +409,18 @@ pub(super) fn link_files(
     let graph_refs: Vec<&[FnNode]> = glob_entries.iter().map(|g| &**g).collect();
     let computed = match only {
         Some(_) => None,
-        None => Some(GraphFacts {
-            reached: reach(&graph_refs, &tables.crates),
-            one_off: one_off(&graph_refs, &tables.crates),
-            callers: None,
-        }),
+        None => {
+            // Two searches of the whole graph, independent: side by side.
+            let (reached, one_off) = rayon::join(
+                || reach(&graph_refs, &tables.crates),
+                || one_off(&graph_refs, &tables.crates),
+            );
+            Some(GraphFacts {
+                reached,
+                one_off,
+                callers: None,
+            })
+        }
     };
     let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
         return Linked {
