@@ -203,11 +203,13 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
     }
 
     last.graph.keep_callers(&last.completed);
-    let mut completed = last.completed.clone();
     last.lookups.replace(fi, old, &fresh);
-    completed[fi] = fresh;
+    // In place (only this file's entries differ): should this re-link fail below, the
+    // caller drops `last` and links from scratch.
+    last.completed[fi] = fresh;
+    let completed = &last.completed;
     let part = link_files(
-        &completed,
+        completed,
         &last.lookups,
         settings,
         Some((&relinked, &last.graph)),
@@ -253,8 +255,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
         }
     }
     recount(&mut last.counts, &last.inputs[fi], &files[fi]);
-    last.inputs = files.to_vec();
-    last.completed = completed;
+    last.inputs[fi] = Arc::clone(&files[fi]);
     last.facts = Some((fi, new_facts));
     last.operations = operations;
     last.problems = problems;
