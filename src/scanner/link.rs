@@ -44,7 +44,6 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
         Some((c, _)) => Cow::Owned(c),
         None => Cow::Borrowed(files),
     };
-    let mut tables = Tables::new(&files);
     // Files indexed lean kept only their calls' keys, and files the pre-filter ruled
     // out were not parsed: once the link knows which parameters it asked about and
     // which names it looked up, the files whose calls may answer such a parameter
@@ -53,12 +52,21 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     // until nothing more is asked. When only arguments were added, only the files
     // whose operations or tables read one of those parameters are linked again, with
     // the last whole link's graph facts (arguments change no function or call): the
-    // link tracks, per file, the functions whose calls' arguments it read. A file
-    // parsed for its names can answer any lookup: then the whole tree is linked
-    // again. A tree with no such file links once.
+    // link tracks, per file, the functions whose calls' arguments it read. A deferred
+    // file parsed links again itself and the files whose lookups it may answer. A
+    // tree with nothing asked links once.
     let mut covered: HashSet<RefKind> = HashSet::new();
     let mut redone: HashSet<usize> = HashSet::new();
-    let mut whole = link_files(&files, &tables, settings, None, true);
+    // Who calls each name, built once for every round: the rounds change no function
+    // or call (the graph's facts are kept too), and building it again for each
+    // partial round was a whole-tree pass per round. It borrows the files as they
+    // were before any round replaced one (their functions are the same).
+    let first: Vec<Arc<FileIndex>> = files.to_vec();
+    let graphs: Vec<&[FnNode]> = first.iter().map(|f| f.fns.as_slice()).collect();
+    // The tables (mostly reading the manifests) and the callers are built side by
+    // side: the link is otherwise one thread.
+    let (mut tables, callers) = rayon::join(|| Tables::new(&files), || Callers::new(&graphs));
+    let mut whole = link_files(&files, &tables, settings, None, true, Some(&callers));
     let mut asked = std::mem::take(&mut whole.asked);
     let mut wanted = std::mem::take(&mut whole.wanted);
     loop {
@@ -127,14 +135,20 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
                     wanted.clear();
                     continue;
                 }
-                let mut part =
-                    link_files(&files, &tables, settings, Some((&relinked, graph)), true);
+                let mut part = link_files(
+                    &files,
+                    &tables,
+                    settings,
+                    Some((&relinked, graph)),
+                    true,
+                    Some(&callers),
+                );
                 asked = std::mem::take(&mut part.asked);
                 wanted = std::mem::take(&mut part.wanted);
                 merge_part(&mut whole, part, &relinked, &files);
             }
             None => {
-                whole = link_files(&files, &tables, settings, None, true);
+                whole = link_files(&files, &tables, settings, None, true, Some(&callers));
                 asked = std::mem::take(&mut whole.asked);
                 wanted = std::mem::take(&mut whole.wanted);
             }
@@ -346,7 +360,7 @@ pub(super) fn parse_if_chained(
 /// calls and entry points only, not on where they are in their files.
 pub(super) struct GraphFacts {
     reached: Reached,
-    one_off: HashSet<FnId>,
+    one_off: foldhash::HashSet<FnId>,
     /// Who calls each name, kept once a partial link needs it (a whole link builds
     /// its own, borrowed from the graph, more cheaply).
     callers: Option<Callers<Box<str>>>,
@@ -387,18 +401,20 @@ pub(super) struct Linked {
 
 /// [`link`] once every file that can hold a request has been parsed. With `only`, the
 /// operations, problems and tables of those files alone, with the call graph's facts
-/// of an earlier link (the caller knows no file's functions changed since).
+/// of an earlier link (the caller knows no file's functions changed since). `callers`:
+/// who calls each name in `files`' call graph, when the caller keeps it across links.
 pub(super) fn link_files(
     files: &[Arc<FileIndex>],
     tables: &Tables,
     settings: &ScanSettings,
     only: Option<(&HashSet<usize>, &GraphFacts)>,
     track: bool,
+    callers: Option<&Callers<&str>>,
 ) -> Linked {
     let mut result = ScanResult::default();
     let mut decls: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
     let mut reads: Vec<Reads> = vec![Reads::new(); files.len()];
-    let mut looked: Vec<Wanted> = vec![Wanted::new(); files.len()];
+    let mut looked: Vec<Wanted> = vec![Wanted::default(); files.len()];
     let wanted = |fi: usize| only.is_none_or(|(set, _)| set.contains(&fi));
     let linker = Linker::new(files, tables, track);
     let mut glob_problems = Vec::new();
@@ -428,11 +444,18 @@ pub(super) fn link_files(
     let graph_refs: Vec<&[FnNode]> = glob_entries.iter().map(|g| &**g).collect();
     let computed = match only {
         Some(_) => None,
-        None => Some(GraphFacts {
-            reached: reach(&graph_refs, &tables.crates),
-            one_off: one_off(&graph_refs, &tables.crates),
-            callers: None,
-        }),
+        None => {
+            // Two searches of the whole graph, independent: side by side.
+            let (reached, one_off) = rayon::join(
+                || reach(&graph_refs, &tables.crates),
+                || one_off(&graph_refs, &tables.crates),
+            );
+            Some(GraphFacts {
+                reached,
+                one_off,
+                callers: None,
+            })
+        }
     };
     let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
         return Linked {
@@ -448,10 +471,11 @@ pub(super) fn link_files(
     let (reached, one_off) = (&graph.reached, &graph.one_off);
     // Callers by name depend on names and calls only, so the hot-paths entries made
     // above do not change them.
-    let borrowed = match &graph.callers {
-        Some(_) => None,
-        None => Some(Callers::new(&graph_refs)),
+    let built = match (callers, &graph.callers) {
+        (None, None) => Some(Callers::new(&graph_refs)),
+        _ => None,
     };
+    let borrowed = callers.or(built.as_ref());
 
     // Each linked file's functions by qualified name, for the files with requests:
     // finding the function around each request scanned every function of its file (a
@@ -515,7 +539,7 @@ pub(super) fn link_files(
             cold_glob,
         );
         if op.context.in_loop.is_none() {
-            op.context.in_loop = match (around, &borrowed, &graph.callers) {
+            op.context.in_loop = match (around, borrowed, &graph.callers) {
                 (None, _, _) => None,
                 (Some(i), Some(c), _) => {
                     loop_at_call_site(op, fi, i, &graph_refs, files, (c, &tables.crates))
@@ -590,7 +614,7 @@ pub(super) fn link_files(
     }
     // What only building operations needed goes before they are sorted; the sort
     // moves them in place (a stable `sort_by` would take half their size again).
-    drop(borrowed);
+    drop(built);
     drop(fns_by_name);
     result.operations = ops;
     result
@@ -659,7 +683,7 @@ fn decide_heat(
     fi: usize,
     around: Option<usize>,
     graphs: &[&[FnNode]],
-    (reached, one_off): (&Reached, &HashSet<FnId>),
+    (reached, one_off): (&Reached, &foldhash::HashSet<FnId>),
     files: &[Arc<FileIndex>],
     cold_glob: Option<&str>,
 ) {
@@ -867,22 +891,23 @@ impl Deps {
 }
 
 type ParamKey = (Name, usize, usize, Option<Name>, usize, Name, bool);
-type ParamResults = HashMap<ParamKey, Option<(Resolved, Rc<Deps>)>>;
+// Looked up for every reference the link follows: foldhash, as `names.rs` explains.
+type ParamResults = foldhash::HashMap<ParamKey, Option<(Resolved, Rc<Deps>)>>;
 
 /// Linked function results by (file, index into its `returns`).
-type FnResults = HashMap<(usize, usize), Option<(Resolved, ValueInfo, Rc<Deps>)>>;
+type FnResults = foldhash::HashMap<(usize, usize), Option<(Resolved, ValueInfo, Rc<Deps>)>>;
 
 impl<'a> Linker<'a> {
     fn new(files: &'a [Arc<FileIndex>], tables: &'a Tables, track: bool) -> Self {
         Self {
             files,
             tables,
-            fn_results: RefCell::new(HashMap::new()),
-            param_results: RefCell::new(HashMap::new()),
+            fn_results: RefCell::default(),
+            param_results: RefCell::default(),
             tests_count: std::cell::Cell::new(false),
             reads: track.then(|| RefCell::new(Vec::new())),
             asked: RefCell::new(HashSet::new()),
-            wanted: RefCell::new(Wanted::new()),
+            wanted: RefCell::default(),
         }
     }
 
