@@ -18,7 +18,13 @@
 //! On real code: `DYNALINT_LSP_TREE=/tmp/dynalint-realcode/tree-1 cargo bench --bench
 //! lsp` (a tree that `cargo bench --bench realcode` builds) edits a file of about 2,000
 //! lines that makes DynamoDB calls, in that workspace, instead.
+
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+// The `dynalint` binary's allocator (src/main.rs), which serves `dynalint lsp`: the
+// figures are the server's as users run it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -19,6 +19,11 @@
 //! the trees under `/tmp/dynalint-realcode`, or `$DYNALINT_REALCODE_DIR`).
 //! `DYNALINT_REALCODE_SIZES=0.1,1` picks sizes; `DYNALINT_REALCODE_ROUNDS` the rounds.
 
+// The `dynalint` binary's allocator (src/main.rs): figures are the product's, and a
+// parse-only pass parses with the same allocator as `check`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod support;
 
 use std::collections::BTreeMap;

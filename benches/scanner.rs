@@ -5,6 +5,11 @@
 //!
 //! Run with `cargo bench --bench scanner`.
 
+// The `dynalint` binary's allocator (src/main.rs): figures are the product's, and a
+// parse-only pass parses with the same allocator as `check`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod support;
 
 use std::sync::Arc;

@@ -73,13 +73,26 @@ impl RuleCache {
 pub(super) struct FindingCache {
     model: Option<Model>,
     only: Option<Vec<String>>,
-    entries: HashMap<Key, Vec<(Operation, Findings)>>,
+    entries: HashMap<Key, Vec<Entry>, foldhash::fast::RandomState>,
+    /// Counts runs: an entry a run used carries its number.
+    run: u64,
+}
+
+struct Entry {
+    op: Operation,
+    findings: Findings,
+    /// The last run that used it.
+    used: u64,
 }
 
 impl FindingCache {
     /// The per-rule `check_operation` findings of every bound operation, in order:
     /// from the cache when the operation is unchanged, else by running the rules.
     /// Afterwards the cache holds exactly these operations.
+    ///
+    /// The map is kept and updated in place: a keystroke changes a few operations of
+    /// hundreds, and building a new map each run (and freeing the old one, operations
+    /// and all) cost more than the look-ups.
     pub(super) fn findings(
         &mut self,
         model: &Model,
@@ -91,22 +104,34 @@ impl FindingCache {
             self.model = Some(model.clone());
             self.only = selection.only.clone();
         }
-        let mut kept: HashMap<Key, Vec<(Operation, Findings)>> = HashMap::new();
+        self.run += 1;
+        let run = self.run;
         let mut out = Vec::with_capacity(bound.len());
         for b in bound {
             let key = (PathKey(b.op.file.clone()), b.op.span, b.op.kind);
-            let old = self.entries.get_mut(&key).and_then(|v| {
-                let i = v.iter().position(|(op, _)| op == b.op)?;
-                Some(v.swap_remove(i))
-            });
-            let (op, findings) = match old {
-                Some(hit) => hit,
-                None => (b.op.clone(), check(model, b, selection)),
-            };
-            out.push(findings.clone());
-            kept.entry(key).or_default().push((op, findings));
+            let slot = self.entries.entry(key).or_default();
+            // Two equal operations at one place (a helper's builder sent twice the
+            // same way) each take an entry of their own, as they did when made.
+            match slot.iter_mut().find(|e| e.used != run && e.op == *b.op) {
+                Some(hit) => {
+                    hit.used = run;
+                    out.push(hit.findings.clone());
+                }
+                None => {
+                    let findings = check(model, b, selection);
+                    out.push(findings.clone());
+                    slot.push(Entry {
+                        op: b.op.clone(),
+                        findings,
+                        used: run,
+                    });
+                }
+            }
         }
-        self.entries = kept;
+        self.entries.retain(|_, v| {
+            v.retain(|e| e.used == run);
+            !v.is_empty()
+        });
         out
     }
 }

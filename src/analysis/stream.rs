@@ -314,6 +314,44 @@ mod tests {
         assert_eq!(streamed.scanned.stats.reparsed, 2);
     }
 
+    /// A ruled-out file the link wants to parse but cannot read again (removed during
+    /// the run) is left unparsed with a note naming it, not silently, and the value
+    /// it would have given is unknown.
+    #[test]
+    fn a_deferred_file_that_cannot_be_read_again_is_a_note() {
+        let texts = [
+            (
+                "store.rs",
+                "async fn all(c: &Client) { c.scan().table_name(names::ORDERS).send().await; }\n",
+            ),
+            ("names.rs", "pub const ORDERS: &str = \"Orders\";\n"),
+        ];
+        let settings = ScanSettings {
+            reread: Some(|_| None),
+            ..ScanSettings::default()
+        };
+        let indexes: Vec<Arc<FileIndex>> = texts
+            .iter()
+            .map(|(name, text)| {
+                let file = SourceFile::new(PathBuf::from(name), text.to_string());
+                Arc::new(scanner::index_file_lean(&file, &settings))
+            })
+            .collect();
+        let linked = scanner::link_indexed(indexes, &settings, Default::default(), &|_, _, _| {});
+        let table = linked.operations[0].table.as_ref();
+        assert_eq!(table.and_then(|t| t.value()), None);
+        let notes: Vec<String> = linked
+            .problems
+            .iter()
+            .map(|p| format!("{}: {}", p.file.display(), p.message))
+            .collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("names.rs: could not be read again"),
+            "{notes:?}"
+        );
+    }
+
     /// A later round of the link (after files are indexed again with their
     /// arguments) links again only the files that read an asked parameter; the
     /// operations and tables of the others are the first round's, and together they
@@ -403,5 +441,87 @@ mod tests {
             .collect();
         assert_eq!(tables, [Some("Plain"), Some("Orders"), Some("Last")]);
         assert_eq!(streamed.scanned.stats.reparsed, 1);
+    }
+
+    /// One piece of a generated file: what `piece` writes for `(kind, a, b)`, with
+    /// names from small pools so that files look each other's names up, pass
+    /// parameters on, and call helpers in loops across files and crates.
+    fn piece(kind: usize, a: usize, b: usize) -> String {
+        let (k, f, g, s) = (
+            format!("T{a}"),
+            format!("put{a}"),
+            format!("pass{b}"),
+            format!("Repo{b}"),
+        );
+        match kind {
+            0 => format!("pub const {k}: &str = \"Table{a}{b}\";\n"),
+            1 => format!(
+                "pub async fn {f}(c: &Client, t: &str) {{ c.put_item().table_name(t).send().await; }}\n"
+            ),
+            2 => format!("pub async fn {g}(c: &Client, t: &str) {{ {f}(c, t).await; }}\n"),
+            3 => format!("async fn run{a}{b}(c: &Client) {{ {g}(c, {k}).await; }}\n"),
+            4 => format!(
+                "async fn each{a}{b}(c: &Client, ids: &[u32]) {{ for _ in ids {{ {f}(c, \"Loop{b}\").await; }} }}\n"
+            ),
+            5 => format!(
+                "async fn q{a}{b}(c: &Client) {{ c.query().table_name({k}).send().await; }}\n"
+            ),
+            6 => format!(
+                "pub struct {s} {{ table: String }}\n\
+                 impl {s} {{ pub fn new() -> Self {{ {s} {{ table: {k}.to_string() }} }} }}\n"
+            ),
+            _ => format!(
+                "impl {s} {{ pub async fn get{a}(&self, c: &Client) {{ \
+                 c.get_item().table_name(&self.table).send().await; }} }}\n"
+            ),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// On generated trees of two crates (`b` depending on `a` or not) and files
+        /// no manifest holds, the link in rounds (files indexed lean, read again with
+        /// their arguments or parsed when a lookup names them, the files affected
+        /// linked again) finds the operations and tables of a scan that parsed every
+        /// file up front.
+        #[test]
+        fn rounds_find_what_parsing_everything_up_front_finds(
+            b_uses_a in proptest::bool::ANY,
+            files in proptest::collection::vec(
+                (0..3usize, proptest::collection::vec((0..8usize, 0..3usize, 0..3usize), 1..4)),
+                2..8,
+            ),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            for (folder, manifest) in [
+                ("a", "[package]\nname = \"a\"\n".to_string()),
+                (
+                    "b",
+                    format!(
+                        "[package]\nname = \"b\"\n{}",
+                        if b_uses_a { "[dependencies]\na = { path = \"../a\" }\n" } else { "" }
+                    ),
+                ),
+            ] {
+                std::fs::create_dir_all(dir.path().join(folder).join("src")).unwrap();
+                std::fs::write(dir.path().join(folder).join("Cargo.toml"), manifest).unwrap();
+            }
+            let texts: Vec<(String, String)> = files
+                .iter()
+                .enumerate()
+                .map(|(i, (krate, pieces))| {
+                    let folder = ["a/src/", "b/src/", ""][*krate];
+                    let text: String = pieces.iter().map(|(k, a, b)| piece(*k, *a, *b)).collect();
+                    (format!("{folder}f{i}.rs"), text)
+                })
+                .collect();
+            let texts: Vec<(&str, &str)> = texts.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+            let (streamed, whole) = streamed_and_whole(dir.path(), &texts);
+            proptest::prop_assert_eq!(
+                format!("{:?}", streamed.scanned.tables),
+                format!("{:?}", whole.tables)
+            );
+        }
     }
 }

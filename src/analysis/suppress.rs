@@ -168,6 +168,25 @@ impl AllowCache {
         allows
     }
 
+    /// [`AllowCache::get`], kept as the `i`-th entry of `last` (which holds the
+    /// entries before it).
+    fn update(&mut self, i: usize, file: &SourceFile) -> &[Allow] {
+        let same = self.last.get(i).is_some_and(|(path, text, _)| {
+            Arc::ptr_eq(text, &file.text) && (Arc::ptr_eq(path, &file.path) || *path == file.path)
+        });
+        if !same {
+            let entry = (file.path.clone(), Arc::clone(&file.text), self.get(i, file));
+            match self.last.get_mut(i) {
+                Some(slot) => *slot = entry,
+                None => self.last.push(entry),
+            }
+        }
+        match self.last.get(i) {
+            Some((_, _, allows)) => allows,
+            None => &[],
+        }
+    }
+
     /// Forgets files not in `files` (deleted, or no longer part of the project).
     fn retain(&mut self, files: &[SourceFile]) {
         if self.files.len() > files.len() {
@@ -208,10 +227,11 @@ pub fn apply_cached(
     cache.retain(files);
     let mut by_path: HashMap<&FilePath, &SourceFile> = HashMap::new();
     let mut allows: HashMap<&FilePath, Vec<(Allow, Vec<bool>)>> = HashMap::new();
-    let mut order = Vec::with_capacity(files.len());
+    // Brought up to date in place: a keystroke changes one file's entry, and making
+    // the list again touched every file's text and path (their counts) on each run.
+    cache.last.truncate(files.len());
     for (i, f) in files.iter().enumerate() {
-        let found = cache.get(i, f);
-        order.push((f.path.clone(), Arc::clone(&f.text), Arc::clone(&found)));
+        let found = cache.update(i, f);
         if found.is_empty() {
             continue;
         }
@@ -225,7 +245,6 @@ pub fn apply_cached(
         by_path.insert(&f.path, f);
         allows.insert(&f.path, a);
     }
-    cache.last = order;
     let mut kept = Vec::new();
     for d in diagnostics {
         let (Some(file), Some(file_allows)) = (

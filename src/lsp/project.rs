@@ -106,9 +106,18 @@ impl Indexes {
     }
 
     /// The entry of `path`, which the `i`-th file usually is.
-    fn get(&self, i: usize, path: &Path) -> Option<&Indexed> {
+    fn get(&self, i: usize, path: &FilePath) -> Option<&Indexed> {
+        // A file from disk shares its path with its entry; else equal bytes are an
+        // equal path. `Path`'s own `==` walks the components, which was a noticeable
+        // part of a keystroke over a large workspace's files.
         match self.entries.get(i) {
-            Some(e) if *e.path == *path => Some(e),
+            Some(e)
+                if Arc::ptr_eq(&e.path, path)
+                    || e.path.as_os_str() == path.as_os_str()
+                    || *e.path == **path =>
+            {
+                Some(e)
+            }
             _ => self.find(path),
         }
     }
@@ -435,8 +444,8 @@ impl Project {
         }
         let (cache, parses) = (&self.indexes, &self.parses);
         let same_paths = cache.same_paths(files);
-        type Indexed = (Arc<FileIndex>, Option<LastParse>);
-        let indexed: Vec<Result<Indexed, String>> = files
+        type Made = (Arc<FileIndex>, Option<LastParse>);
+        let indexed: Vec<Result<Made, String>> = files
             .par_iter()
             .enumerate()
             .map(|(i, f)| {
@@ -464,15 +473,10 @@ impl Project {
             })
             .collect();
         let mut crashed = Vec::new();
-        let mut healthy_files = Vec::with_capacity(files.len());
         let mut indexes = Vec::with_capacity(files.len());
-        let mut fresh = Indexes {
-            entries: Vec::with_capacity(files.len()),
-            run: self.indexes.run + 1,
-        };
         let mut parsed: HashMap<FilePath, LastParse> = HashMap::new();
         let mut changed = Vec::new();
-        for (i, (f, r)) in files.iter().zip(indexed).enumerate() {
+        for (i, (f, r)) in files.iter().zip(&indexed).enumerate() {
             let unchanged = same_paths
                 && self
                     .indexes
@@ -481,35 +485,79 @@ impl Project {
             if !unchanged {
                 changed.push(i);
             }
-            match r {
-                Ok((index, parse)) => {
-                    if let Some(p) = parse {
-                        parsed.insert(f.path.clone(), p);
-                    }
-                    fresh.push(f, Arc::clone(&index));
-                    indexes.push(index);
-                    healthy_files.push(f.clone());
-                }
-                Err(message) => crashed.push(Crash {
+            if let Err(message) = r {
+                crashed.push(Crash {
                     file: f.path.clone(),
-                    message,
-                }),
+                    message: message.clone(),
+                });
             }
         }
         // The parses of files edited before and unchanged since stay valid; a few
-        // files' are kept.
+        // files' are kept (compared before the entries are brought up to date below).
         const KEPT_PARSES: usize = 8;
-        if parsed.len() < KEPT_PARSES {
+        let fresh_parses = indexed
+            .iter()
+            .filter(|r| matches!(r, Ok((_, Some(_)))))
+            .count();
+        if fresh_parses < KEPT_PARSES {
             for (path, p) in std::mem::take(&mut self.parses) {
-                let same = self.indexes.find(&path).zip(fresh.find(&path));
-                let unchanged = same.is_some_and(|(a, b)| Arc::ptr_eq(&a.index, &b.index));
-                if unchanged && parsed.len() < KEPT_PARSES {
+                let now = files
+                    .binary_search_by(|f| (*f.path).cmp(&path))
+                    .ok()
+                    .and_then(|i| Some((i, indexed.get(i)?.as_ref().ok()?)));
+                let unchanged = now.is_some_and(|(i, (index, _))| {
+                    self.indexes
+                        .get(i, &path)
+                        .is_some_and(|e| Arc::ptr_eq(&e.index, index))
+                });
+                if unchanged && parsed.len() + fresh_parses < KEPT_PARSES {
                     parsed.entry(path).or_insert(p);
                 }
             }
         }
+        // The same files as last time, none crashed (most keystrokes): the entries are
+        // brought up to date in place, touching only the edited files' (making the list
+        // again counted every file's path, text and index in and out).
+        let in_place = same_paths && crashed.is_empty();
+        if !in_place {
+            self.indexes.entries.clear();
+        }
+        self.indexes.run += 1;
+        for (i, (f, r)) in files.iter().zip(indexed).enumerate() {
+            let Ok((index, parse)) = r else { continue };
+            if let Some(p) = parse {
+                parsed.insert(f.path.clone(), p);
+            }
+            if !in_place {
+                self.indexes.push(f, Arc::clone(&index));
+            } else if let Some(e) = self.indexes.entries.get_mut(i) {
+                if !Arc::ptr_eq(&e.index, &index) {
+                    *e = Indexed {
+                        path: f.path.clone(),
+                        text: Arc::clone(&f.text),
+                        index: Arc::clone(&index),
+                    };
+                } else if !Arc::ptr_eq(&e.text, &f.text) {
+                    // Same index, text equal but another copy (a document reopened).
+                    e.text = Arc::clone(&f.text);
+                }
+            }
+            indexes.push(index);
+        }
         self.parses = parsed;
-        self.indexes = fresh;
+        // Every file but those that crashed: without a crash, `files` themselves.
+        let healthy_owned: Vec<SourceFile>;
+        let healthy_files: &[SourceFile] = if crashed.is_empty() {
+            files
+        } else {
+            let out: std::collections::HashSet<&Path> = crashed.iter().map(|c| &*c.file).collect();
+            healthy_owned = files
+                .iter()
+                .filter(|f| !out.contains(&*f.path))
+                .cloned()
+                .collect();
+            &healthy_owned
+        };
         let selection = RuleSelection::default();
         let rule_cache = &mut self.rule_cache;
         let link_state = &mut self.link_state;
@@ -532,11 +580,11 @@ impl Project {
                         imported,
                         &scanned.tables,
                         &scanned.operations,
-                        &healthy_files,
+                        healthy_files,
                     );
                     let a = analysis::analyze_scanned_cached(
                         &inf.model,
-                        &healthy_files,
+                        healthy_files,
                         &self.other_languages,
                         scanned,
                         &selection,
@@ -547,7 +595,7 @@ impl Project {
                 None => (
                     analysis::analyze_scanned_cached(
                         model,
-                        &healthy_files,
+                        healthy_files,
                         &self.other_languages,
                         scanned,
                         &selection,
@@ -565,7 +613,7 @@ impl Project {
                 // Whatever the panic left half-done is not reused.
                 self.link_state = LinkState::new();
                 let run = |fs: &[SourceFile]| analysis::analyze(model, fs, &selection);
-                let g = guard::analyze_guarded(&healthy_files, &run);
+                let g = guard::analyze_guarded(healthy_files, &run);
                 crashed.extend(g.crashed);
                 (g.analysis, crashed, None, None)
             }

@@ -521,6 +521,9 @@ impl<'t> Collector<'_, 't> {
         let cx = self.cx;
         let src = cx.src;
         self.fns.get_or_insert_with(|| {
+            if let Some(by_name) = cx.function_nodes() {
+                return by_name;
+            }
             let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
             if let Some(root) = ancestors(src, node).last() {
                 for ranges in cx.functions(root).values() {

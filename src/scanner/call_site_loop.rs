@@ -3,9 +3,12 @@
 //! around a call of its function; the call graph (by name, like hotness) finds it.
 
 use std::borrow::Borrow;
-use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 use std::sync::Arc;
+
+// Built over every call edge of the tree and read per operation: foldhash, as
+// `names.rs` explains.
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use super::crates::Crates;
 use super::graph::{FnNode, ENTRY_PREFIX};
@@ -87,10 +90,14 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
                 .iter()
                 .any(|(n, c)| *n == name && crates.sees(crates.of(gi), *c))
         };
+        // Whether code in file `gi` can name one of `names`' crates: the callers of a
+        // name in the other copies of a crate (a monorepo of look-alike services) are
+        // left out before their calls are read.
+        let sees_one = |gi: usize| names.iter().any(|(_, c)| crates.sees(crates.of(gi), *c));
         // The first caller in file order (so the answer does not depend on hashing)
         // whose loop calls one of the names once per iteration: a loop that pages
         // through the read or retries it is no repetition, and the search goes on up.
-        let found = Callers::of(&callers.in_loops, &names)
+        let found = Callers::of(&callers.in_loops, &names, sees_one)
             .into_iter()
             .find_map(|(gi, ni)| {
                 let caller = graphs.get(gi)?.get(ni)?;
@@ -113,7 +120,7 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
             });
         }
         let mut next: Vec<(&str, u32)> = Vec::new();
-        for (gi, ni) in Callers::of(&callers.calls, &names) {
+        for (gi, ni) in Callers::of(&callers.calls, &names, sees_one) {
             let Some(caller) = graphs.get(gi).and_then(|g| g.get(ni)) else {
                 continue;
             };
@@ -197,13 +204,19 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
         Self { calls, in_loops }
     }
 
-    /// The functions (in file order, each once) that call one of `names`.
-    fn of(map: &HashMap<K, Vec<(u32, u32)>>, names: &[(&str, u32)]) -> Vec<(usize, usize)> {
+    /// The functions (in file order, each once) that call one of `names`, in the
+    /// files `keep` lets through.
+    fn of(
+        map: &HashMap<K, Vec<(u32, u32)>>,
+        names: &[(&str, u32)],
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<(usize, usize)> {
         let mut out: Vec<(usize, usize)> = names
             .iter()
             .filter_map(|(n, _)| map.get(n))
             .flatten()
             .map(|&(g, n)| (g as usize, n as usize))
+            .filter(|(g, _)| keep(*g))
             .collect();
         out.sort_unstable();
         out.dedup();

@@ -15,7 +15,9 @@
 //! Not deferred: a file that sets a `OnceLock`/`OnceCell` (`.set(`, `.get_or_init(`):
 //! the link reads every such set, not by name.
 
-use std::collections::{HashMap, HashSet};
+// Looked up once per name of every deferred file in each round: foldhash, as
+// `names.rs` explains.
+use foldhash::{HashMap, HashSet};
 
 use super::lex::{Tok, Token};
 use super::names::Name;

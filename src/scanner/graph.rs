@@ -3,7 +3,11 @@
 //! decision: which functions a request entry point reaches, with the chain kept.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+// The graph's searches hash a (name, crate) or a function per call edge of the whole
+// tree: foldhash, as `names.rs` explains, where SipHash was a tenth of the link.
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::context::{is_test_attr, LoopShape};
 use super::crates::{Crates, NO_CRATE};
@@ -1237,7 +1241,7 @@ mod tests {
         let shared = [node("write", &[])];
         let files: [&[FnNode]; 3] = [&tool, &server, &shared];
         let got = one_off(&files, &Crates::unknown(files.len()));
-        let want: HashSet<FnId> = [FnId::new(0, 0), FnId::new(0, 1)].into();
+        let want: HashSet<FnId> = [FnId::new(0, 0), FnId::new(0, 1)].into_iter().collect();
         assert_eq!(
             got, want,
             "`write` is shared with a server and `unused` is not reached"

@@ -1026,6 +1026,28 @@ fn collect_uses(src: Src<'_>, n: Node<'_>, prefix: &[String], out: &mut Vec<UseA
 mod tests {
     use super::*;
 
+    /// rusoto requests are literals of the input structs the scanner reads; a literal
+    /// of any other `*Input` (a serialiser's, a form's) is no request.
+    #[test]
+    fn pre_filter_knows_rusoto_inputs_by_name() {
+        for code in [
+            "let q = QueryInput { table_name: t, ..Default::default() };",
+            "c.get_item(rusoto_dynamodb::GetItemInput{ key, ..Default::default() })",
+            "c.transact_write_items(TransactWriteItemsInput { transact_items })",
+            "c.execute_statement(ExecuteStatementInput\n    { statement })",
+            "let t = CreateTableInput { key_schema: vec![], ..Default::default() };",
+        ] {
+            assert!(may_call_dynamodb(code.as_bytes()), "{code}");
+        }
+        for code in [
+            "let i = Input { bytes, pos: 0 };",
+            "Ok(ParseInput { text })",
+            "let s = search::Input { haystack };",
+        ] {
+            assert!(!may_call_dynamodb(code.as_bytes()), "{code}");
+        }
+    }
+
     /// (code, the calls chained into a builder setter or handed on).
     const CASES: &[(&str, &[&str])] = &[
         ("fn f() { base(&c).send(); }", &["base"]),

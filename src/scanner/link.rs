@@ -44,7 +44,6 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
         Some((c, _)) => Cow::Owned(c),
         None => Cow::Borrowed(files),
     };
-    let mut tables = Tables::new(&files);
     // Files indexed lean kept only their calls' keys, and files the pre-filter ruled
     // out were not parsed: once the link knows which parameters it asked about and
     // which names it looked up, the files whose calls may answer such a parameter
@@ -53,12 +52,21 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     // until nothing more is asked. When only arguments were added, only the files
     // whose operations or tables read one of those parameters are linked again, with
     // the last whole link's graph facts (arguments change no function or call): the
-    // link tracks, per file, the functions whose calls' arguments it read. A file
-    // parsed for its names can answer any lookup: then the whole tree is linked
-    // again. A tree with no such file links once.
+    // link tracks, per file, the functions whose calls' arguments it read. A deferred
+    // file parsed links again itself and the files whose lookups it may answer. A
+    // tree with nothing asked links once.
     let mut covered: HashSet<RefKind> = HashSet::new();
     let mut redone: HashSet<usize> = HashSet::new();
-    let mut whole = link_files(&files, &tables, settings, None, true);
+    // Who calls each name, built once for every round: the rounds change no function
+    // or call (the graph's facts are kept too), and building it again for each
+    // partial round was a whole-tree pass per round. It borrows the files as they
+    // were before any round replaced one (their functions are the same).
+    let first: Vec<Arc<FileIndex>> = files.to_vec();
+    let graphs: Vec<&[FnNode]> = first.iter().map(|f| f.fns.as_slice()).collect();
+    // The tables (mostly reading the manifests) and the callers are built side by
+    // side: the link is otherwise one thread.
+    let (mut tables, callers) = rayon::join(|| Tables::new(&files), || Callers::new(&graphs));
+    let mut whole = link_files(&files, &tables, settings, None, true, Some(&callers));
     let mut asked = std::mem::take(&mut whole.asked);
     let mut wanted = std::mem::take(&mut whole.wanted);
     loop {
@@ -85,6 +93,14 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
             }
         }
         again.extend(deferred);
+        // A file's problems are reported by its link: one whose index now says more
+        // (it could not be read again) is linked again.
+        relinked.extend(
+            again
+                .iter()
+                .filter(|(fi, idx)| idx.problems.len() != files[*fi].problems.len())
+                .map(|(fi, _)| *fi),
+        );
         if again.is_empty() {
             break;
         }
@@ -119,14 +135,20 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
                     wanted.clear();
                     continue;
                 }
-                let mut part =
-                    link_files(&files, &tables, settings, Some((&relinked, graph)), true);
+                let mut part = link_files(
+                    &files,
+                    &tables,
+                    settings,
+                    Some((&relinked, graph)),
+                    true,
+                    Some(&callers),
+                );
                 asked = std::mem::take(&mut part.asked);
                 wanted = std::mem::take(&mut part.wanted);
                 merge_part(&mut whole, part, &relinked, &files);
             }
             None => {
-                whole = link_files(&files, &tables, settings, None, true);
+                whole = link_files(&files, &tables, settings, None, true, Some(&callers));
                 asked = std::mem::take(&mut whole.asked);
                 wanted = std::mem::take(&mut whole.wanted);
             }
@@ -237,20 +259,47 @@ fn index_with_args(
     read_with_args(files, &todo, settings)
 }
 
-/// Files `todo`, read again and indexed lean with their calls' arguments (a file that
-/// cannot be read again is left as it was).
+/// Files `todo`, read again and indexed lean with their calls' arguments. A file that
+/// cannot be read again (removed or unreadable since the walk) keeps its index, with
+/// a note saying what the link could not look at, and is not asked for again.
 fn read_with_args(
     files: &[Arc<FileIndex>],
     todo: &[usize],
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
+    let Some(read) = settings.reread else {
+        return Vec::new();
+    };
     todo.par_iter()
-        .filter_map(|&fi| {
+        .map(|&fi| {
             let f = &files[fi];
-            let text = settings.reread.and_then(|read| read(&f.path))?;
-            Some((fi, index_lean_with_args(&f.path, &text, settings)))
+            match read(&f.path) {
+                Some(text) => (fi, index_lean_with_args(&f.path, &text, settings)),
+                None => (fi, unread_again(f)),
+            }
         })
         .collect()
+}
+
+/// `f`'s index once it could not be read again: what it held, never parsed for its
+/// names (`deferred` cleared: it is not asked for again), and a note.
+fn unread_again(f: &FileIndex) -> FileIndex {
+    let what = if f.deferred.is_some() {
+        "the names it defines"
+    } else {
+        "what its calls pass"
+    };
+    let mut kept = f.clone();
+    kept.deferred = None;
+    kept.problems.push(ScanProblem {
+        file: f.path.clone(),
+        span: None,
+        message: format!(
+            "could not be read again (removed or unreadable during the run), so {what} \
+             were not looked up: a value that comes from this file is unknown"
+        ),
+    });
+    kept
 }
 
 /// The files not parsed yet (`deferred.rs`) that hold every name of a lookup in
@@ -311,7 +360,7 @@ pub(super) fn parse_if_chained(
 /// calls and entry points only, not on where they are in their files.
 pub(super) struct GraphFacts {
     reached: Reached,
-    one_off: HashSet<FnId>,
+    one_off: foldhash::HashSet<FnId>,
     /// Who calls each name, kept once a partial link needs it (a whole link builds
     /// its own, borrowed from the graph, more cheaply).
     callers: Option<Callers<Box<str>>>,
@@ -352,18 +401,20 @@ pub(super) struct Linked {
 
 /// [`link`] once every file that can hold a request has been parsed. With `only`, the
 /// operations, problems and tables of those files alone, with the call graph's facts
-/// of an earlier link (the caller knows no file's functions changed since).
+/// of an earlier link (the caller knows no file's functions changed since). `callers`:
+/// who calls each name in `files`' call graph, when the caller keeps it across links.
 pub(super) fn link_files(
     files: &[Arc<FileIndex>],
     tables: &Tables,
     settings: &ScanSettings,
     only: Option<(&HashSet<usize>, &GraphFacts)>,
     track: bool,
+    callers: Option<&Callers<&str>>,
 ) -> Linked {
     let mut result = ScanResult::default();
     let mut decls: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
     let mut reads: Vec<Reads> = vec![Reads::new(); files.len()];
-    let mut looked: Vec<Wanted> = vec![Wanted::new(); files.len()];
+    let mut looked: Vec<Wanted> = vec![Wanted::default(); files.len()];
     let wanted = |fi: usize| only.is_none_or(|(set, _)| set.contains(&fi));
     let linker = Linker::new(files, tables, track);
     let mut glob_problems = Vec::new();
@@ -393,11 +444,18 @@ pub(super) fn link_files(
     let graph_refs: Vec<&[FnNode]> = glob_entries.iter().map(|g| &**g).collect();
     let computed = match only {
         Some(_) => None,
-        None => Some(GraphFacts {
-            reached: reach(&graph_refs, &tables.crates),
-            one_off: one_off(&graph_refs, &tables.crates),
-            callers: None,
-        }),
+        None => {
+            // Two searches of the whole graph, independent: side by side.
+            let (reached, one_off) = rayon::join(
+                || reach(&graph_refs, &tables.crates),
+                || one_off(&graph_refs, &tables.crates),
+            );
+            Some(GraphFacts {
+                reached,
+                one_off,
+                callers: None,
+            })
+        }
     };
     let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
         return Linked {
@@ -413,10 +471,11 @@ pub(super) fn link_files(
     let (reached, one_off) = (&graph.reached, &graph.one_off);
     // Callers by name depend on names and calls only, so the hot-paths entries made
     // above do not change them.
-    let borrowed = match &graph.callers {
-        Some(_) => None,
-        None => Some(Callers::new(&graph_refs)),
+    let built = match (callers, &graph.callers) {
+        (None, None) => Some(Callers::new(&graph_refs)),
+        _ => None,
     };
+    let borrowed = callers.or(built.as_ref());
 
     // Each linked file's functions by qualified name, for the files with requests:
     // finding the function around each request scanned every function of its file (a
@@ -480,7 +539,7 @@ pub(super) fn link_files(
             cold_glob,
         );
         if op.context.in_loop.is_none() {
-            op.context.in_loop = match (around, &borrowed, &graph.callers) {
+            op.context.in_loop = match (around, borrowed, &graph.callers) {
                 (None, _, _) => None,
                 (Some(i), Some(c), _) => {
                     loop_at_call_site(op, fi, i, &graph_refs, files, (c, &tables.crates))
@@ -555,7 +614,7 @@ pub(super) fn link_files(
     }
     // What only building operations needed goes before they are sorted; the sort
     // moves them in place (a stable `sort_by` would take half their size again).
-    drop(borrowed);
+    drop(built);
     drop(fns_by_name);
     result.operations = ops;
     result
@@ -624,7 +683,7 @@ fn decide_heat(
     fi: usize,
     around: Option<usize>,
     graphs: &[&[FnNode]],
-    (reached, one_off): (&Reached, &HashSet<FnId>),
+    (reached, one_off): (&Reached, &foldhash::HashSet<FnId>),
     files: &[Arc<FileIndex>],
     cold_glob: Option<&str>,
 ) {
@@ -832,22 +891,23 @@ impl Deps {
 }
 
 type ParamKey = (Name, usize, usize, Option<Name>, usize, Name, bool);
-type ParamResults = HashMap<ParamKey, Option<(Resolved, Rc<Deps>)>>;
+// Looked up for every reference the link follows: foldhash, as `names.rs` explains.
+type ParamResults = foldhash::HashMap<ParamKey, Option<(Resolved, Rc<Deps>)>>;
 
 /// Linked function results by (file, index into its `returns`).
-type FnResults = HashMap<(usize, usize), Option<(Resolved, ValueInfo, Rc<Deps>)>>;
+type FnResults = foldhash::HashMap<(usize, usize), Option<(Resolved, ValueInfo, Rc<Deps>)>>;
 
 impl<'a> Linker<'a> {
     fn new(files: &'a [Arc<FileIndex>], tables: &'a Tables, track: bool) -> Self {
         Self {
             files,
             tables,
-            fn_results: RefCell::new(HashMap::new()),
-            param_results: RefCell::new(HashMap::new()),
+            fn_results: RefCell::default(),
+            param_results: RefCell::default(),
             tests_count: std::cell::Cell::new(false),
             reads: track.then(|| RefCell::new(Vec::new())),
             asked: RefCell::new(HashSet::new()),
-            wanted: RefCell::new(Wanted::new()),
+            wanted: RefCell::default(),
         }
     }
 

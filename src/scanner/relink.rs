@@ -97,7 +97,7 @@ impl LinkState {
             let (completed, _) =
                 parse_skipped_callers(files, settings).unwrap_or_else(|| (files.to_vec(), 0));
             let lookups = Tables::new(&completed);
-            let linked = link_files(&completed, &lookups, settings, None, true);
+            let linked = link_files(&completed, &lookups, settings, None, true, None);
             if let Some(graph) = linked.graph {
                 self.last = Some(Last {
                     counts: ScanStats::count(files),
@@ -203,15 +203,18 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
     }
 
     last.graph.keep_callers(&last.completed);
-    let mut completed = last.completed.clone();
     last.lookups.replace(fi, old, &fresh);
-    completed[fi] = fresh;
+    // In place (only this file's entries differ): should this re-link fail below, the
+    // caller drops `last` and links from scratch.
+    last.completed[fi] = fresh;
+    let completed = &last.completed;
     let part = link_files(
-        &completed,
+        completed,
         &last.lookups,
         settings,
         Some((&relinked, &last.graph)),
         true,
+        None,
     );
     let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*completed[*i].path).collect();
     let changed_path = Arc::clone(&completed[fi].path);
@@ -252,8 +255,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
         }
     }
     recount(&mut last.counts, &last.inputs[fi], &files[fi]);
-    last.inputs = files.to_vec();
-    last.completed = completed;
+    last.inputs[fi] = Arc::clone(&files[fi]);
     last.facts = Some((fi, new_facts));
     last.operations = operations;
     last.problems = problems;

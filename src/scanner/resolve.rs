@@ -387,6 +387,24 @@ impl<'a> FileCx<'a> {
         })
     }
 
+    /// [`FileCx::functions`] as nodes, when the caller gave the tree's items
+    /// ([`FileCx::with_items`]): found among them, rather than each searched for in
+    /// the tree by its range (a search per function, for every batch setter's search).
+    pub fn function_nodes(&self) -> Option<std::collections::HashMap<&'a str, Vec<Node<'a>>>> {
+        let items = self.items?;
+        self.whole_file_lookup();
+        let src = self.src;
+        let fn_item = super::syntax::kind_id("function_item");
+        let mut by_name: std::collections::HashMap<&'a str, Vec<Node<'a>>> =
+            std::collections::HashMap::new();
+        for f in items.iter().copied().filter(|n| n.kind_id() == fn_item) {
+            if let Some(name) = field(f, "name") {
+                by_name.entry(src.of(name)).or_default().push(f);
+            }
+        }
+        Some(by_name)
+    }
+
     /// Whether a node is inside a `#[test]` fn or a `#[cfg(test)]` module, remembered
     /// per enclosing item (asked of every call, it climbed to the root each time).
     pub fn is_test_code(&self, node: Node<'_>) -> bool {

@@ -192,8 +192,16 @@ pub const MARKERS: &[&str] = &[
     "FluentBuilder",
     "InputBuilder",
     "send_with",
-    "Input {",
-    "Input{",
+    // rusoto's input structs, by the names `op_for_input_type` and `create_table.rs`
+    // read (a literal of any other `*Input` is no request): `QueryInput`, `ScanInput`,
+    // `GetItemInput`..`BatchWriteItemInput`, `TransactGetItemsInput`..,
+    // `ExecuteStatementInput`, `CreateTableInput`, `UpdateTableInput`.
+    "QueryInput",
+    "ScanInput",
+    "ItemInput",
+    "ItemsInput",
+    "StatementInput",
+    "TableInput",
     "TransactWriteItem",
     "TransactGetItem",
     "WriteRequest",

@@ -9,7 +9,8 @@
 //! lookup answers in the same order whether the tables were built or brought up to
 //! date.
 
-use std::collections::HashMap;
+// Every lookup of the link hashes a name here: foldhash, as `names.rs` explains.
+use foldhash::HashMap;
 use std::sync::Arc;
 
 use super::crates::Crates;
@@ -146,7 +147,7 @@ impl Tables {
 /// [`put`] in the inner table of `a`.
 fn put_pair(map: &mut ByPair, a: &str, b: &str, at: (usize, usize), add: bool) {
     if add && !map.contains_key(a) {
-        map.insert(Name::from(a), ByName::new());
+        map.insert(Name::from(a), ByName::default());
     }
     if let Some(inner) = map.get_mut(a) {
         put(inner, b, at, add);
