@@ -207,6 +207,13 @@ mod tests {
         (streamed, whole)
     }
 
+    /// Each operation's table name, when known, in order.
+    fn table_names(ops: &[Operation]) -> Vec<Option<&str>> {
+        ops.iter()
+            .map(|o| o.table.as_ref().and_then(|t| t.value()))
+            .collect()
+    }
+
     /// A file saved between the scan and the read for its findings' lines is not shown
     /// with lines from its new text; a file unchanged is read again as it was.
     #[test]
@@ -303,12 +310,7 @@ mod tests {
             ("more.rs", "pub const LIMIT: u32 = 5;\nfn h() -> u32 { LIMIT }\n"),
         ];
         let (streamed, _) = streamed_and_whole(dir.path(), &texts);
-        let tables: Vec<Option<&str>> = streamed
-            .scanned
-            .operations
-            .iter()
-            .map(|o| o.table.as_ref().and_then(|t| t.value()))
-            .collect();
+        let tables = table_names(&streamed.scanned.operations);
         assert_eq!(tables, [Some("Users"), Some("Orders")]);
         // `config.rs` and `names.rs` were parsed; `unrelated.rs` and `more.rs` never.
         assert_eq!(streamed.scanned.stats.reparsed, 2);
@@ -338,8 +340,7 @@ mod tests {
             })
             .collect();
         let linked = scanner::link_indexed(indexes, &settings, Default::default(), &|_, _, _| {});
-        let table = linked.operations[0].table.as_ref();
-        assert_eq!(table.and_then(|t| t.value()), None);
+        assert_eq!(table_names(&linked.operations), [None]);
         let notes: Vec<String> = linked
             .problems
             .iter()
@@ -391,12 +392,7 @@ mod tests {
             format!("{:?}", streamed.scanned.tables),
             format!("{:?}", whole.tables)
         );
-        let names: Vec<Option<&str>> = streamed
-            .scanned
-            .operations
-            .iter()
-            .map(|op| op.table.as_ref().and_then(|t| t.value()))
-            .collect();
+        let names = table_names(&streamed.scanned.operations);
         assert_eq!(
             names,
             [
@@ -433,12 +429,7 @@ mod tests {
             ),
         ];
         let (streamed, _) = streamed_and_whole(dir.path(), &texts);
-        let tables: Vec<Option<&str>> = streamed
-            .scanned
-            .operations
-            .iter()
-            .map(|o| o.table.as_ref().and_then(|t| t.value()))
-            .collect();
+        let tables = table_names(&streamed.scanned.operations);
         assert_eq!(tables, [Some("Plain"), Some("Orders"), Some("Last")]);
         assert_eq!(streamed.scanned.stats.reparsed, 1);
     }
