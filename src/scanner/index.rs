@@ -631,6 +631,17 @@ fn index_pieces(
     let mut helper_names = Vec::new();
     let mut named = std::collections::HashSet::new();
     let mut truncated = false;
+    // The large lists sized once: grown by doubling, the operations (1.5 KB each) were
+    // copied about twice over, then once more by `shrink`, on one core.
+    let total = |len: fn(&FileIndex) -> usize| parts.iter().map(|(p, _, _)| len(p)).sum();
+    idx.ops.reserve_exact(total(|p| p.ops.len()));
+    idx.templates.reserve_exact(total(|p| p.templates.len()));
+    idx.helper_calls
+        .reserve_exact(total(|p| p.helper_calls.len()));
+    idx.refs.reserve_exact(total(|p| p.refs.len()));
+    idx.arg_sites.reserve_exact(total(|p| p.arg_sites.len()));
+    idx.site_keys.reserve_exact(total(|p| p.site_keys.len()));
+    idx.ref_pieces.reserve_exact(parts.len());
     // Moved in one piece at a time: each piece's lists are freed as they are joined.
     for (part, names, cut) in parts {
         // Every field named: one added to `FileIndex` must say how pieces join it.
