@@ -89,16 +89,26 @@ impl Rule for RejectedRequest {
 const MAX_REMEMBERED: usize = 4096;
 
 /// DynamoDB's first verdict on a request, remembered by the request's symbolic content
-/// (its table's schema and the request, as their `Debug` text): a generated file or a
-/// large crate sends the same request from many places (40,000 identical `get_item`s
-/// in one file), and the engine runs each request once per sample of its unknown
-/// values. The verdict is a function of that content alone, so a remembered one is
-/// the one `validate` gives.
+/// (its table's schema and the request, compared whole with `==`): a generated file or
+/// a large crate sends the same request from many places (40,000 identical
+/// `get_item`s in one file), and the engine runs each request once per sample of its
+/// unknown values. The verdict is a function of that content alone, so a remembered
+/// one is the one `validate` gives. Entries are found by [`shape_hash`] and kept only
+/// when the whole schema and request are equal: two requests that share a hash never
+/// share a verdict. (The key was once both as `Debug` text: formatting it cost more
+/// than the engine's answer on the 40,000-call file.)
 fn first_verdict(schema: &TableSchema, req: &SymbolicRequest) -> Option<Verdict> {
-    static SEEN: OnceLock<Mutex<HashMap<String, Option<Verdict>>>> = OnceLock::new();
-    let key = format!("{schema:?}\u{0}{req:?}");
+    type Seen = Vec<(TableSchema, SymbolicRequest, Option<Verdict>)>;
+    static SEEN: OnceLock<Mutex<HashMap<u64, Seen>>> = OnceLock::new();
+    let hash = shape_hash(schema, req);
     let seen = SEEN.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(known) = seen.lock().ok().and_then(|m| m.get(&key).cloned()) {
+    let known = seen.lock().ok().and_then(|m| {
+        m.get(&hash)?
+            .iter()
+            .find(|(s, r, _)| s == schema && r == req)
+            .map(|(_, _, v)| v.clone())
+    });
+    if let Some(known) = known {
         return known;
     }
     let verdict = validate(schema, req).into_iter().next();
@@ -107,9 +117,32 @@ fn first_verdict(schema: &TableSchema, req: &SymbolicRequest) -> Option<Verdict>
         if m.len() >= MAX_REMEMBERED {
             m.clear();
         }
-        m.insert(key, verdict.clone());
+        let same = m.entry(hash).or_default();
+        // Two threads may have answered the same request at once: kept once.
+        if !same.iter().any(|(s, r, _)| s == schema && r == req) {
+            same.push((schema.clone(), req.clone(), verdict.clone()));
+        }
     }
     verdict
+}
+
+/// A hash of what most tells requests apart (table, operation, expressions, the names
+/// of the item's attributes), only to find a remembered verdict's bucket: equal
+/// requests hash alike, and [`first_verdict`] compares the rest.
+fn shape_hash(schema: &TableSchema, req: &SymbolicRequest) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    schema.name.hash(&mut h);
+    std::mem::discriminant(&req.op).hash(&mut h);
+    req.index.hash(&mut h);
+    req.key_condition.hash(&mut h);
+    req.filter.hash(&mut h);
+    req.condition.hash(&mut h);
+    req.projection.hash(&mut h);
+    req.update.hash(&mut h);
+    req.item.keys().for_each(|k| k.hash(&mut h));
+    req.values.keys().for_each(|k| k.hash(&mut h));
+    h.finish()
 }
 
 /// An item of a transaction whose builder is seen whole, from `X::builder()` to its
