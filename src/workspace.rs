@@ -276,6 +276,12 @@ pub fn find_sources(
 
 /// Reads one file as a source file, or says why it is skipped.
 pub fn read_source(path: &Path) -> Result<SourceFile, Note> {
+    read_text(path).map(|text| SourceFile::new(path, text))
+}
+
+/// [`read_source`]'s text alone, with the same notes: a caller that may let the text
+/// go (`check` indexes most files and drops them) need not find its lines.
+pub fn read_text(path: &Path) -> Result<String, Note> {
     let note = |message: String| Note {
         path: path.to_path_buf(),
         message,
@@ -290,7 +296,7 @@ pub fn read_source(path: &Path) -> Result<SourceFile, Note> {
         return Err(note("skipped: binary file (contains NUL bytes)".into()));
     }
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(SourceFile::new(path, text)),
+        Ok(text) => Ok(text),
         Err(e) => Err(note(format!(
             "skipped: not valid UTF-8 (first bad byte at offset {}); Rust source must be UTF-8",
             e.utf8_error().valid_up_to()

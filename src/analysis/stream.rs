@@ -6,7 +6,6 @@
 //! freed ([`ensure_texts`], [`scanned_files`], [`diagnostic_files`]).
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -16,7 +15,7 @@ use rayon::prelude::*;
 use crate::report::Diagnostic;
 use crate::scanner::{self, FileIndex, Operation, ScanResult, ScanSettings};
 use crate::source::{FilePath, SourceFile};
-use crate::workspace::{read_source, Note};
+use crate::workspace::{read_source, read_text, Note};
 
 /// A scan of files read one at a time.
 #[derive(Debug, Default)]
@@ -38,9 +37,10 @@ pub struct Streamed {
 pub type Fingerprints = HashMap<FilePath, u64>;
 
 fn fingerprint(text: &str) -> u64 {
-    let mut h = std::hash::DefaultHasher::new();
-    text.hash(&mut h);
-    h.finish()
+    // foldhash, fixed within the process: every byte of the tree is hashed, where
+    // SipHash cost a hundredth of `check`; the fingerprints never leave the run.
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::default().hash_one(text)
 }
 
 /// One file indexed: its index, its text when kept, its size and fingerprint.
@@ -62,20 +62,34 @@ pub fn scan_paths(
     let total = paths.len() + given.len();
     let done = AtomicUsize::new(0);
     report("parsing", 0, total);
-    let read: Vec<Result<Indexed, Note>> = paths
+    let index_one = |p: &PathBuf| -> Result<Indexed, Note> {
+        // The text alone: most files are let go once indexed, and only a kept one
+        // needs its lines (finding them was a fiftieth of `check`).
+        let text: Arc<str> = read_text(p)?.into();
+        let path: FilePath = Arc::from(p.as_path());
+        let index = scanner::index_text_lean(&path, &text, &settings);
+        let bytes = text.len();
+        let print = fingerprint(&text);
+        let kept = read_later(&text).then(|| SourceFile::new(p, text));
+        report("parsing", done.fetch_add(1, Ordering::Relaxed) + 1, total);
+        Ok((Arc::new(index), kept, bytes, print))
+    };
+    // Largest first, so that the threads end on small files rather than one of them
+    // parsing a large file alone at the end; the results are put back in walk order.
+    let sizes: Vec<u64> = paths
         .par_iter()
-        .map(|p| {
-            let file = read_source(p)?;
-            let index = scanner::index_file_lean(&file, &settings);
-            let bytes = file.text.len();
-            let print = fingerprint(&file.text);
-            let kept = read_later(&file).then_some(file);
-            report("parsing", done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            Ok((Arc::new(index), kept, bytes, print))
-        })
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
         .collect();
+    let mut order: Vec<usize> = (0..paths.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
+    let mut read: Vec<(usize, Result<Indexed, Note>)> = order
+        .into_par_iter()
+        .map(|i| (i, index_one(&paths[i])))
+        .collect();
+    read.sort_unstable_by_key(|(i, _)| *i);
+    let read = read.into_iter().map(|(_, r)| r);
     let mut out = Streamed::default();
-    let mut indexes = Vec::with_capacity(read.len() + given.len());
+    let mut indexes = Vec::with_capacity(paths.len() + given.len());
     for r in read {
         match r {
             Ok((index, kept, bytes, print)) => {
@@ -101,13 +115,13 @@ pub fn scan_paths(
 
 /// Whether a text is kept while scanning: suppressions read every allow comment.
 /// Others are read again after the scan, when the indexes are gone.
-fn read_later(file: &SourceFile) -> bool {
-    file.text.contains("dynalint:")
+fn read_later(text: &str) -> bool {
+    text.contains("dynalint:")
 }
 
 /// A file's text read again ([`ScanSettings::reread`]).
 fn reread(path: &Path) -> Option<Arc<str>> {
-    read_source(path).ok().map(|f| f.text)
+    read_text(path).ok().map(Arc::from)
 }
 
 /// Reads the texts of `paths` that `files` lacks (one that cannot be read is left
@@ -123,9 +137,15 @@ pub fn ensure_texts<'a>(
     let mut missing: Vec<&FilePath> = paths.into_iter().filter(|p| !have.contains(*p)).collect();
     missing.sort();
     missing.dedup();
+    // Read in parallel (the files of every request: a few MB on a large tree), then
+    // taken in path order as before.
+    let read: Vec<(&FilePath, Option<SourceFile>)> = missing
+        .into_par_iter()
+        .map(|path| (path, read_source(path).ok()))
+        .collect();
     let mut notes = Vec::new();
-    for path in missing {
-        let Ok(file) = read_source(path) else {
+    for (path, file) in read {
+        let Some(file) = file else {
             continue;
         };
         match fingerprints.get(path) {

@@ -12,7 +12,7 @@ use tree_sitter::Node;
 use super::fold::{fold_typed, typed_root};
 use super::ir::{OpKind, Operation, Resolved, ValueInfo};
 use super::items::map_entries;
-use super::resolve::FileCx;
+use super::resolve::{node_place, FileCx, NodeAt, ShapeAt};
 use super::scope::{lookup, Binding};
 use super::sdk::Typed;
 use super::syntax::{
@@ -367,6 +367,10 @@ struct Shape<'t> {
     bindings: OnceCell<Vec<(Option<Node<'t>>, Vec<Node<'t>>)>>,
     /// [`Collector::helpers`].
     helpers: OnceCell<Vec<Node<'t>>>,
+    /// The identifiers and the calls under the node, in pre-order, found by the walk
+    /// that found `typed` (what `bindings` and `helpers` read); `None` for a shape an
+    /// earlier search of the file found, whose walks are made when needed.
+    walked: Option<(Vec<Node<'t>>, Vec<Node<'t>>)>,
 }
 
 impl<'t> Collector<'_, 't> {
@@ -403,7 +407,21 @@ impl<'t> Collector<'_, 't> {
         if !found.is_empty() {
             return found;
         }
-        let bindings = shape.bindings.get_or_init(|| self.bindings(node));
+        let bindings = shape.bindings.get_or_init(|| {
+            let idents = shape.walked.as_ref().map(|(i, _)| i.as_slice());
+            let b = self.bindings(node, idents);
+            if let Some(at) = self.cx.shapes.borrow_mut().get_mut(&node.id()) {
+                let place = |n: &Node<'_>| node_place(*n);
+                at.bindings = Some(
+                    b.iter()
+                        .map(|(v, pushed)| {
+                            (v.as_ref().map(place), pushed.iter().map(place).collect())
+                        })
+                        .collect(),
+                );
+            }
+            b
+        });
         for (value, pushed) in bindings {
             if let Some(v) = value {
                 found.extend(self.collect(*v, depth + 1));
@@ -418,7 +436,11 @@ impl<'t> Collector<'_, 't> {
         let helpers = match shape.helpers.get() {
             Some(h) => h,
             None => {
-                let h = self.helpers(node);
+                let calls = shape.walked.as_ref().map(|(_, c)| c.as_slice());
+                let h = self.helpers(node, calls);
+                if let Some(at) = self.cx.shapes.borrow_mut().get_mut(&node.id()) {
+                    at.helpers = Some(h.iter().map(|n| node_place(*n)).collect());
+                }
                 shape.helpers.get_or_init(|| h)
             }
         };
@@ -429,37 +451,118 @@ impl<'t> Collector<'_, 't> {
     }
 
     /// What a search from `node` looks at, whatever it wants and at whatever depth,
-    /// found once per node (a helper's body is searched at several depths): the typed
-    /// builders at once, the rest when a search gets that far.
+    /// found once per node for the whole file (a helper's body is searched at several
+    /// depths, and again by each setter's search): the typed builders at once, the
+    /// rest when a search gets that far.
     fn shape(&mut self, node: Node<'t>) -> Rc<Shape<'t>> {
         if let Some(s) = self.shapes.get(&node.id()) {
             return Rc::clone(s);
         }
         let cx = self.cx;
-        let mut typed = Vec::new();
-        descendants(node, &mut |n| {
-            if let Some(t) = typed_root(cx, n) {
-                typed.push((n, t));
+        let shape = match self.shared(node) {
+            Some(s) => s,
+            None => {
+                let mut typed = Vec::new();
+                let (mut idents, mut calls) = (Vec::new(), Vec::new());
+                let ident = super::syntax::kind_id("identifier");
+                let call_k = super::syntax::kind_id("call_expression");
+                descendants(node, &mut |n| {
+                    let k = n.kind_id();
+                    if k == ident {
+                        idents.push(n);
+                    } else if k == call_k {
+                        calls.push(n);
+                    }
+                    if let Some(t) = typed_root(cx, n) {
+                        typed.push((n, t));
+                    }
+                    false
+                });
+                let at = typed.iter().map(|(n, t)| (node_place(*n), *t)).collect();
+                cx.shapes.borrow_mut().insert(
+                    node.id(),
+                    ShapeAt {
+                        typed: at,
+                        ..ShapeAt::default()
+                    },
+                );
+                Shape {
+                    typed,
+                    bindings: OnceCell::new(),
+                    helpers: OnceCell::new(),
+                    walked: Some((idents, calls)),
+                }
             }
-            false
-        });
-        let shape = Rc::new(Shape {
-            typed,
-            bindings: OnceCell::new(),
-            helpers: OnceCell::new(),
-        });
+        };
+        let shape = Rc::new(shape);
         self.shapes.insert(node.id(), Rc::clone(&shape));
         shape
     }
 
+    /// The shape of `node` that an earlier search of the file found, its nodes found
+    /// again from their places (`None` should one not be found: searched again).
+    fn shared(&self, node: Node<'t>) -> Option<Shape<'t>> {
+        let cx = self.cx;
+        let at = cx.shapes.borrow().get(&node.id()).cloned()?;
+        let top = ancestors(cx.src, node).last().unwrap_or(node);
+        let find = |p: NodeAt| cx.node_at(top, p);
+        let typed = at
+            .typed
+            .iter()
+            .map(|(p, t)| Some((find(*p)?, *t)))
+            .collect::<Option<Vec<_>>>()?;
+        let bindings = OnceCell::new();
+        if let Some(b) = &at.bindings {
+            let found: Option<Vec<_>> = b
+                .iter()
+                .map(|(v, pushed)| {
+                    let v = match v {
+                        Some(p) => Some(find(*p)?),
+                        None => None,
+                    };
+                    let pushed = pushed.iter().map(|p| find(*p)).collect::<Option<_>>()?;
+                    Some((v, pushed))
+                })
+                .collect();
+            if let Some(found) = found {
+                let _ = bindings.set(found);
+            }
+        }
+        let helpers = OnceCell::new();
+        if let Some(h) = &at.helpers {
+            if let Some(found) = h.iter().map(|p| find(*p)).collect::<Option<Vec<_>>>() {
+                let _ = helpers.set(found);
+            }
+        }
+        Some(Shape {
+            typed,
+            bindings,
+            helpers,
+            walked: None,
+        })
+    }
+
     /// Each binding named under `node`, once, up to its last use there: its value, and
     /// the arguments of what is pushed onto it before that use.
-    fn bindings(&self, node: Node<'t>) -> Vec<(Option<Node<'t>>, Vec<Node<'t>>)> {
+    /// `idents`: the identifiers under `node` in pre-order, when known.
+    fn bindings(
+        &self,
+        node: Node<'t>,
+        idents: Option<&[Node<'t>]>,
+    ) -> Vec<(Option<Node<'t>>, Vec<Node<'t>>)> {
         let cx = self.cx;
         let src = cx.src;
         let mut bindings: Vec<(Node<'t>, Option<Node<'t>>, &str, usize)> = Vec::new();
         let ident = super::syntax::kind_id("identifier");
-        for id in descendants(node, &mut |n| n.kind_id() == ident) {
+        let walked;
+        let idents = match idents {
+            Some(i) => i,
+            None => {
+                walked = descendants(node, &mut |n| n.kind_id() == ident);
+                &walked
+            }
+        };
+        for &id in idents {
             let name = src.of(id);
             let Some(Binding::Let { decl, value, .. }) = lookup(src, id, name) else {
                 continue;
@@ -499,11 +602,20 @@ impl<'t> Collector<'_, 't> {
 
     /// The bodies of the same-file functions the calls under `node` name, in order: a
     /// helper that builds the request (`items.push(put_order(&o))`).
-    fn helpers(&mut self, node: Node<'t>) -> Vec<Node<'t>> {
+    /// `calls`: the calls under `node` in pre-order, when known.
+    fn helpers(&mut self, node: Node<'t>, calls: Option<&[Node<'t>]>) -> Vec<Node<'t>> {
         let src = self.cx.src;
         let mut out = Vec::new();
         let call_k = super::syntax::kind_id("call_expression");
-        for call in descendants(node, &mut |n| n.kind_id() == call_k) {
+        let walked;
+        let calls = match calls {
+            Some(c) => c,
+            None => {
+                walked = descendants(node, &mut |n| n.kind_id() == call_k);
+                &walked
+            }
+        };
+        for &call in calls {
             let name = call_path(src, call)
                 .map(|p| last_segment(p).to_string())
                 .or_else(|| method_call(src, call).map(|(_, n, _)| n));

@@ -101,8 +101,12 @@ enum Frame {
 /// Functions and calls of one file, from its tokens.
 pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
     // Borrowed, not copied: this looks at every identifier of every file in the tree.
-    let text = |t: &Token| String::from_utf8_lossy(t.text(src));
+    let text = |t: &Token| utf8(t.text(src));
     let mut fns: Vec<FnNode> = Vec::new();
+    // Each function's calls as the text spells them, interned once each at the end:
+    // a name is called many times, and interning every occurrence was a third of
+    // this walk. Indexed like `fns` (only functions read from a `fn` get calls here).
+    let mut called_names: Vec<Vec<Cow<'_, str>>> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut attrs: Vec<String> = Vec::new();
     // A header seen, waiting for its `{`: (frame, token index where it started).
@@ -309,7 +313,10 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         && !NOT_CALLS.contains(&&*w)
                     {
                         if let Some(f) = fns.get_mut(fi) {
-                            f.calls.push(intern(&w));
+                            if called_names.len() <= fi {
+                                called_names.resize_with(fi + 1, Vec::new);
+                            }
+                            called_names[fi].push(w.clone());
                             adaptors.retain(|(end, _, _)| *end > i);
                             let in_loop = innermost_loop(&stack);
                             // The innermost repetition: an adaptor inside the loop, or
@@ -405,6 +412,11 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
         }
         i += 1;
     }
+    for (f, mut names) in fns.iter_mut().zip(called_names) {
+        names.sort_unstable();
+        names.dedup();
+        f.calls.extend(names.iter().map(|w| intern(w)));
+    }
     // Entry points registered by name (routes, service_fn) in this file.
     for f in &mut fns {
         if f.entry.is_none() {
@@ -436,6 +448,16 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
         }
     }
     fns
+}
+
+/// A token's text, borrowed: `from_utf8` checks an identifier's ASCII bytes quickly,
+/// where `from_utf8_lossy` walked them chunk by chunk (invalid bytes, which a text
+/// read as UTF-8 does not have, are replaced as before).
+fn utf8(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// Whether `needle` occurs in `src` (every file is searched for some of these).

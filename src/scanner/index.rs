@@ -311,13 +311,13 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
 /// (`site_keys`), and the link indexes the file again with
 /// [`index_lean_with_args`] when a parameter reference matches one.
 pub fn index_file_lean(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
-    lean(
-        &file.path,
-        &file.text,
-        settings,
-        ArgValues::KeysOnly,
-        Items::Defer,
-    )
+    index_text_lean(&file.path, &file.text, settings)
+}
+
+/// [`index_file_lean`] from a path and text, for a caller that has no [`SourceFile`]
+/// (whose line starts it would not read).
+pub fn index_text_lean(path: &FilePath, text: &Arc<str>, settings: &ScanSettings) -> FileIndex {
+    lean(path, text, settings, ArgValues::KeysOnly, Items::Defer)
 }
 
 /// [`index_file_lean`] with the calls' arguments resolved (`arg_sites`, no

@@ -61,9 +61,12 @@ pub fn tokenize(src: &[u8]) -> Vec<Token> {
             continue;
         }
         if b == b'/' && i + 1 < n && src[i + 1] == b'/' {
-            while i < n && src[i] != b'\n' {
-                i += 1;
-            }
+            // To the end of the line, found by memchr: a quarter of a tree's bytes are
+            // line comments (docs), which this loop stepped through one by one.
+            i = src
+                .get(i..)
+                .and_then(|rest| memchr::memchr(b'\n', rest))
+                .map_or(n, |k| i + k);
             continue;
         }
         if b == b'/' && i + 1 < n && src[i + 1] == b'*' {

@@ -86,7 +86,7 @@ pub use relink::LinkState;
 pub use stats::ScanStats;
 
 use crate::model::Model;
-use crate::source::SourceFile;
+use crate::source::{FilePath, SourceFile};
 
 /// Reads a file's text again (see [`ScanSettings::reread`]).
 pub type Reread = fn(&std::path::Path) -> Option<Arc<str>>;
@@ -158,6 +158,11 @@ pub fn index_file_again(
 /// the file can be read again ([`ScanSettings::reread`]).
 pub fn index_file_lean(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
     index::index_file_lean(file, settings)
+}
+
+/// [`index_file_lean`] of a text read from `path`, with no [`SourceFile`] built.
+pub fn index_text_lean(path: &FilePath, text: &Arc<str>, settings: &ScanSettings) -> FileIndex {
+    index::index_text_lean(path, text, settings)
 }
 
 /// The cross-file phase over indexes from [`index_file`] (in any order).

@@ -99,6 +99,8 @@ pub struct FileCx<'a> {
     /// every batch or transaction setter looks for same-file helpers, and each walked
     /// the whole file for them.
     fn_ranges: std::cell::OnceCell<FnRanges>,
+    /// Where the `fn` items are in `items` (see [`FileCx::function_nodes`]).
+    fn_items: std::cell::OnceCell<Vec<usize>>,
     /// The tree's nodes of the kinds `syntax::parent_map` collects, when the caller
     /// has them: the file's `fn` items are among them, so finding them needs no walk
     /// of the whole tree again (most of an edited file's re-index with a batch in it).
@@ -110,6 +112,9 @@ pub struct FileCx<'a> {
     /// What each search for typed builders found (`batch.rs`), by (what it wants, node
     /// id, depth): the nodes' bytes and ids.
     roots: RefCell<std::collections::HashMap<(u8, usize, usize), Vec<NodeAt>>>,
+    /// What those searches look at under each node (by node id): the same for every
+    /// search of the file, and each setter's search walked the same helpers again.
+    pub(super) shapes: RefCell<std::collections::HashMap<usize, ShapeAt>>,
     /// For a piece of a large file (see `pieces.rs`): the number its references
     /// start from, so that the pieces' numbers do not collide when their indexes are
     /// joined, and the piece's byte range. `None` for a whole file.
@@ -130,7 +135,21 @@ pub struct Push {
 }
 
 /// A node by its bytes and id (see [`FileCx::roots_found`]).
-type NodeAt = (usize, usize, usize);
+pub type NodeAt = (usize, usize, usize);
+
+/// Where a node is, for [`FileCx::node_at`].
+pub fn node_place(n: Node<'_>) -> NodeAt {
+    (n.start_byte(), n.end_byte(), n.id())
+}
+
+/// What a search for typed builders looks at under a node (`batch::Shape`), by the
+/// places of its nodes; the parts a search did not get to are `None`.
+#[derive(Clone, Default)]
+pub struct ShapeAt {
+    pub typed: Vec<(NodeAt, super::sdk::Typed)>,
+    pub bindings: Option<Vec<(Option<NodeAt>, Vec<NodeAt>)>>,
+    pub helpers: Option<Vec<NodeAt>>,
+}
 
 /// A file's `fn` items by name, as byte ranges (in file order).
 pub type FnRanges = std::collections::HashMap<String, Vec<(usize, usize)>>;
@@ -217,10 +236,12 @@ impl<'a> FileCx<'a> {
             follow_params: std::cell::Cell::new(false),
             test_items: RefCell::new(std::collections::HashMap::new()),
             fn_ranges: std::cell::OnceCell::new(),
+            fn_items: std::cell::OnceCell::new(),
             items: None,
             fn_impls: RefCell::new(std::collections::HashMap::new()),
             pushes: RefCell::new(std::collections::HashMap::new()),
             roots: RefCell::new(std::collections::HashMap::new()),
+            shapes: RefCell::new(std::collections::HashMap::new()),
             piece: None,
             whole_file: std::cell::Cell::new(false),
         }
@@ -278,21 +299,21 @@ impl<'a> FileCx<'a> {
         let roots = self.roots.borrow();
         let found = roots.get(&(want, node.id(), depth))?;
         let top = ancestors(self.src, node).last().unwrap_or(node);
-        found
-            .iter()
-            .map(|&(start, end, id)| {
-                // The node is the smallest named one over its bytes, or one above it
-                // over the same bytes.
-                let mut n = top.named_descendant_for_byte_range(start, end)?;
-                while n.id() != id {
-                    n = self
-                        .src
-                        .parent(n)
-                        .filter(|p| p.byte_range() == (start..end))?;
-                }
-                Some(n)
-            })
-            .collect()
+        found.iter().map(|&at| self.node_at(top, at)).collect()
+    }
+
+    /// The node of the tree under `top` at `at` ([`node_place`]).
+    pub fn node_at(&self, top: Node<'a>, (start, end, id): NodeAt) -> Option<Node<'a>> {
+        // The node is the smallest named one over its bytes, or one above it over the
+        // same bytes.
+        let mut n = top.named_descendant_for_byte_range(start, end)?;
+        while n.id() != id {
+            n = self
+                .src
+                .parent(n)
+                .filter(|p| p.byte_range() == (start..end))?;
+        }
+        Some(n)
     }
 
     /// Remembers what a search for typed builders found (see [`FileCx::roots_found`]).
@@ -394,10 +415,17 @@ impl<'a> FileCx<'a> {
         let items = self.items?;
         self.whole_file_lookup();
         let src = self.src;
-        let fn_item = super::syntax::kind_id("function_item");
+        // Where the `fn` items are among the items, found once: the items are every
+        // call too, and each batch setter's search filtered them all again.
+        let at = self.fn_items.get_or_init(|| {
+            let fn_item = super::syntax::kind_id("function_item");
+            (0..items.len())
+                .filter(|i| items.get(*i).is_some_and(|n| n.kind_id() == fn_item))
+                .collect()
+        });
         let mut by_name: std::collections::HashMap<&'a str, Vec<Node<'a>>> =
-            std::collections::HashMap::new();
-        for f in items.iter().copied().filter(|n| n.kind_id() == fn_item) {
+            std::collections::HashMap::with_capacity(at.len());
+        for f in at.iter().filter_map(|i| items.get(*i).copied()) {
             if let Some(name) = field(f, "name") {
                 by_name.entry(src.of(name)).or_default().push(f);
             }
