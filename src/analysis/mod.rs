@@ -349,3 +349,58 @@ fn push_bound<'a>(model: &'a Model, op: &'a Operation, out: &mut Vec<BoundOperat
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs of operations checked in parallel give every rule's findings in the order
+    /// one run over all of them gives.
+    #[test]
+    fn operations_checked_in_runs_find_what_one_run_finds() {
+        let model = crate::model::load_str(
+            std::path::Path::new("dynalint.toml"),
+            "[[table]]\nname = \"events\"\npartition-key = \"pk\"\nsort-key = \"sk\"\n\
+             [table.attributes]\npk = \"S\"\nsk = \"S\"\n",
+        )
+        .expect("model loads");
+        // Calls that are fine, and calls DynamoDB rejects (no sort key, an unused
+        // placeholder), mixed so that every run holds some of each.
+        let calls: String = (0..700)
+            .map(|i| match i % 3 {
+                0 => format!(
+                    "    c.get_item().table_name(\"events\").key(\"pk\", S(id.into())).key(\"sk\", S(\"v{i}\".into())).send().await;\n"
+                ),
+                1 => "    c.get_item().table_name(\"events\").key(\"pk\", S(id.into())).send().await;\n"
+                    .to_string(),
+                _ => "    c.query().table_name(\"events\").key_condition_expression(\"pk = :p\").expression_attribute_values(\":q\", S(id.into())).send().await;\n"
+                    .to_string(),
+            })
+            .collect();
+        let text = format!("async fn f(c: &Client, id: &str) {{\n{calls}}}\n");
+        let file = SourceFile::new("src/lib.rs", text);
+        let scanned = scanner::scan(&[file], &ScanSettings::default());
+        let mut bound = Vec::new();
+        for op in &scanned.operations {
+            push_bound(&model, op, &mut bound);
+        }
+        assert!(bound.len() > 2 * 256, "{}", bound.len());
+        let mut found = 0;
+        for rule in REGISTRY {
+            let mut cx = RuleContext::new(&model, *rule, Severity::Error);
+            for b in &bound {
+                rule.check_operation(&mut cx, b);
+            }
+            let one_run = cx.into_diagnostics();
+            let runs = check_operations(&model, *rule, Severity::Error, &bound);
+            assert_eq!(
+                format!("{runs:?}"),
+                format!("{one_run:?}"),
+                "{}",
+                rule.meta().id
+            );
+            found += runs.len();
+        }
+        assert!(found > 256, "{found}");
+    }
+}

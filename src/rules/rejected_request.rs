@@ -1024,6 +1024,47 @@ mod tests {
     use super::super::test_support::{model, run, Op};
     use crate::scanner::OpKind::{self, Query, Scan};
 
+    /// Requests the memo files under one hash (it reads the item's attribute names,
+    /// not their values) keep their own verdicts: an empty key is rejected, a filled
+    /// one is not, in either order.
+    #[test]
+    fn remembered_verdicts_are_per_request_not_per_hash() {
+        use crate::attr::AttributeType;
+        use crate::engine::schema::{KeyAttribute, KeySchema};
+        use crate::engine::symbolic::{validate, SymbolicOp, SymbolicRequest, SymbolicValue};
+        use crate::engine::{AttributeValue, TableSchema};
+        let schema = TableSchema {
+            name: "MemoHashTable".to_string(),
+            keys: KeySchema {
+                hash: KeyAttribute::new("pk", AttributeType::S),
+                range: None,
+            },
+            indexes: Vec::new(),
+        };
+        let get = |pk: &str| {
+            let mut r = SymbolicRequest::new(SymbolicOp::GetItem);
+            r.item.insert(
+                "pk".to_string(),
+                SymbolicValue::Known(AttributeValue::S(pk.to_string())),
+            );
+            r
+        };
+        let (empty, filled) = (get(""), get("a"));
+        assert_eq!(
+            super::shape_hash(&schema, &empty),
+            super::shape_hash(&schema, &filled)
+        );
+        for _ in 0..2 {
+            assert!(super::first_verdict(&schema, &empty).is_some());
+            assert!(super::first_verdict(&schema, &filled).is_none());
+        }
+        // Remembered or not, the verdict is the engine's.
+        assert_eq!(
+            super::first_verdict(&schema, &empty),
+            validate(&schema, &empty).into_iter().next()
+        );
+    }
+
     const ORDERS: &str = r#"
 [[table]]
 name = "Orders"

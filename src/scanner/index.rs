@@ -1246,6 +1246,26 @@ mod tests_{i} {{
         }
     }
 
+    /// A lean index's helper names are those of the chains a full fold folds, each
+    /// once, in the order the file first names them (the fold skips a call whose
+    /// method it has already named).
+    #[test]
+    fn names_only_names_the_helpers_the_fold_folds() {
+        let text: String = (0..12).map(items).collect();
+        let [(folded, _), _] = both(&text, HelperChains::Fold, 3000);
+        let [(lean, names), _] = both(&text, HelperChains::NamesOnly, 3000);
+        assert!(lean.helper_calls.is_empty());
+        let mut seen = std::collections::HashSet::new();
+        let expected: Vec<String> = folded
+            .helper_calls
+            .iter()
+            .map(|(_, _, h)| h.clone())
+            .filter(|h| seen.insert(h.clone()))
+            .collect();
+        assert!(expected.len() > 1 && folded.helper_calls.len() > expected.len());
+        assert_eq!(names, expected);
+    }
+
     #[test]
     fn a_file_whose_pieces_would_differ_is_indexed_whole() {
         let items: String = (0..6).map(items).collect();

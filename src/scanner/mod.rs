@@ -182,8 +182,17 @@ pub fn link_indexed(
     let mut result = link(&indexes, settings);
     result.stats.index = index_time;
     // Freeing every file's index is real work too: spread over the workers instead of
-    // running after the link on one thread.
-    indexes.into_par_iter().for_each(drop);
+    // running after the link on one thread; a large file's operations, most of its
+    // index, in runs of their own (one file of 40,000 calls freed them on one core).
+    indexes.into_par_iter().for_each(|index| {
+        if let Ok(mut index) = Arc::try_unwrap(index) {
+            let ops = std::mem::take(&mut index.ops);
+            rayon::join(
+                || ops.into_par_iter().with_min_len(256).for_each(drop),
+                || drop(index),
+            );
+        }
+    });
     result
 }
 
