@@ -2,8 +2,9 @@
 //! `publishDiagnostics` for a 2,000-line file in a 500-file workspace (median and p95),
 //! with the default debounce and with none (analysis alone).
 //!
-//! Each sample is one character typed, then (next sample) removed, in a comment near
-//! the middle of the file, and then in a function body (a space after a `let`). The
+//! Each sample is one character (`x`) typed, then (next sample) removed, in a comment
+//! near the middle of the file, and then in a function body (right after a `let `, so
+//! the binding is renamed: a token changes, as most keystrokes in code change one). The
 //! keystrokes are 50 ms apart, as a fast typist's: longer than the debounce, so each
 //! one is analysed on its own rather than folded into a burst (which the debounce
 //! would hold back until the burst had been quiet for 20 ms).
