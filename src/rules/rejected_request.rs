@@ -98,10 +98,26 @@ const MAX_REMEMBERED: usize = 4096;
 /// share a verdict. (The key was once both as `Debug` text: formatting it cost more
 /// than the engine's answer on the 40,000-call file.)
 fn first_verdict(schema: &TableSchema, req: &SymbolicRequest) -> Option<Verdict> {
-    type Seen = Vec<(TableSchema, SymbolicRequest, Option<Verdict>)>;
-    static SEEN: OnceLock<Mutex<HashMap<u64, Seen>>> = OnceLock::new();
+    static SEEN: OnceLock<Mutex<Remembered>> = OnceLock::new();
+    remembered_verdict(SEEN.get_or_init(Default::default), schema, req)
+}
+
+/// How many different requests of one shape (one [`shape_hash`]) are remembered, the
+/// latest ones: the hash leaves values out, so 20,000 `get_item`s that differ only in
+/// a literal key share it, and a list searched whole for each of them made the rule
+/// quadratic in them (141 s for 20,000).
+const MAX_PER_SHAPE: usize = 8;
+
+/// Remembered verdicts by [`shape_hash`]: each with the schema and request it answers.
+type Remembered = HashMap<u64, Vec<(TableSchema, SymbolicRequest, Option<Verdict>)>>;
+
+/// [`first_verdict`] with the memo given.
+fn remembered_verdict(
+    seen: &Mutex<Remembered>,
+    schema: &TableSchema,
+    req: &SymbolicRequest,
+) -> Option<Verdict> {
     let hash = shape_hash(schema, req);
-    let seen = SEEN.get_or_init(|| Mutex::new(HashMap::new()));
     let known = seen.lock().ok().and_then(|m| {
         m.get(&hash)?
             .iter()
@@ -120,6 +136,9 @@ fn first_verdict(schema: &TableSchema, req: &SymbolicRequest) -> Option<Verdict>
         let same = m.entry(hash).or_default();
         // Two threads may have answered the same request at once: kept once.
         if !same.iter().any(|(s, r, _)| s == schema && r == req) {
+            if same.len() >= MAX_PER_SHAPE {
+                same.remove(0);
+            }
             same.push((schema.clone(), req.clone(), verdict.clone()));
         }
     }
@@ -1063,6 +1082,24 @@ mod tests {
             super::first_verdict(&schema, &empty),
             validate(&schema, &empty).into_iter().next()
         );
+        // Many requests of one shape (keys that differ only in value): each gets the
+        // engine's verdict, and the memo keeps a bounded number of them, so looking
+        // one up never searches them all.
+        let seen = std::sync::Mutex::new(super::Remembered::default());
+        for i in 0..100 {
+            let pk = if i % 10 == 0 {
+                String::new()
+            } else {
+                format!("k{i}")
+            };
+            let r = get(&pk);
+            assert_eq!(
+                super::remembered_verdict(&seen, &schema, &r),
+                validate(&schema, &r).into_iter().next()
+            );
+        }
+        let longest = seen.lock().map(|m| m.values().map(Vec::len).max());
+        assert!(matches!(longest, Ok(Some(n)) if n <= super::MAX_PER_SHAPE));
     }
 
     const ORDERS: &str = r#"
