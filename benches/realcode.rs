@@ -397,10 +397,19 @@ fn copy_crate(c: &Crate, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// One file with 40,000 `get_item` calls (generated code, a migration, a big test).
+/// One file with 40,000 `get_item` calls (generated code, a migration, a big test):
+/// ten requests repeated, then 40,000 different ones (each its own literal sort key,
+/// as a data migration writes them): a memo of requests must not search them all.
 fn many_calls_in_one_file(dynalint: &Path, base: &Path) {
+    many_calls(dynalint, base, "many-calls", false);
+    many_calls(dynalint, base, "many-distinct-calls", true);
+}
+
+/// Writes and checks one file of 40,000 `get_item` calls; `distinct`: every call's
+/// sort key differs.
+fn many_calls(dynalint: &Path, base: &Path, name: &str, distinct: bool) {
     const CALLS: usize = 40_000;
-    let dir = base.join("many-calls");
+    let dir = base.join(name);
     let src = dir.join("src");
     if std::fs::create_dir_all(&src).is_err() {
         println!("\nmany calls: cannot create {}", src.display());
@@ -412,9 +421,10 @@ fn many_calls_in_one_file(dynalint: &Path, base: &Path) {
     for i in 0..CALLS / 10 {
         let _ = writeln!(text, "pub async fn load_{i}(c: &Client, id: &str) {{");
         for j in 0..10 {
+            let sk = if distinct { i * 10 + j } else { j };
             let _ = writeln!(
                 text,
-                "    let _ = c.get_item().table_name(\"events\").key(\"pk\", AttributeValue::S(id.into())).key(\"sk\", AttributeValue::S(\"v{j}\".into())).send().await;"
+                "    let _ = c.get_item().table_name(\"events\").key(\"pk\", AttributeValue::S(id.into())).key(\"sk\", AttributeValue::S(\"v{sk}\".into())).send().await;"
             );
         }
         text.push_str("}\n");
@@ -436,7 +446,8 @@ fn many_calls_in_one_file(dynalint: &Path, base: &Path) {
         .ok()
         .and_then(|o| after(&String::from_utf8_lossy(&o.stderr), "stats: peak memory "));
     println!(
-        "\none file with {CALLS} get_item calls ({:.1} MB): check {secs:.2} s, peak {} MB",
+        "\none file with {CALLS} {}get_item calls ({:.1} MB): check {secs:.2} s, peak {} MB",
+        if distinct { "different " } else { "" },
         text.len() as f64 / 1e6,
         peak.map_or("?".into(), |p| format!("{p:.0}"))
     );
