@@ -553,16 +553,8 @@ impl<'t> Collector<'_, 't> {
         let cx = self.cx;
         let src = cx.src;
         let mut bindings: Vec<(Node<'t>, Option<Node<'t>>, &str, usize)> = Vec::new();
-        let ident = super::syntax::kind_id("identifier");
-        let walked;
-        let idents = match idents {
-            Some(i) => i,
-            None => {
-                walked = descendants(node, &mut |n| n.kind_id() == ident);
-                &walked
-            }
-        };
-        for &id in idents {
+        let idents = given_or_walked(idents, node, "identifier");
+        for &id in idents.iter() {
             let name = src.of(id);
             let Some(Binding::Let { decl, value, .. }) = lookup(src, id, name) else {
                 continue;
@@ -606,16 +598,8 @@ impl<'t> Collector<'_, 't> {
     fn helpers(&mut self, node: Node<'t>, calls: Option<&[Node<'t>]>) -> Vec<Node<'t>> {
         let src = self.cx.src;
         let mut out = Vec::new();
-        let call_k = super::syntax::kind_id("call_expression");
-        let walked;
-        let calls = match calls {
-            Some(c) => c,
-            None => {
-                walked = descendants(node, &mut |n| n.kind_id() == call_k);
-                &walked
-            }
-        };
-        for &call in calls {
+        let calls = given_or_walked(calls, node, "call_expression");
+        for &call in calls.iter() {
             let name = call_path(src, call)
                 .map(|p| last_segment(p).to_string())
                 .or_else(|| method_call(src, call).map(|(_, n, _)| n));
@@ -654,5 +638,21 @@ impl<'t> Collector<'_, 't> {
             }
             by_name
         })
+    }
+}
+
+/// The nodes of `kind` under `node`, in pre-order: `given` when the caller already has
+/// them (a file's shared walk), else walked here.
+fn given_or_walked<'a, 't>(
+    given: Option<&'a [Node<'t>]>,
+    node: Node<'t>,
+    kind: &str,
+) -> std::borrow::Cow<'a, [Node<'t>]> {
+    match given {
+        Some(g) => std::borrow::Cow::Borrowed(g),
+        None => {
+            let k = super::syntax::kind_id(kind);
+            std::borrow::Cow::Owned(descendants(node, &mut |n| n.kind_id() == k))
+        }
     }
 }
