@@ -187,15 +187,43 @@ pub fn module_of(path: &std::path::Path) -> Vec<String> {
     out
 }
 
-/// Whether the bytes can contain a DynamoDB request at all.
+/// Whether the bytes can contain a DynamoDB request at all: one of [`MARKERS`] occurs,
+/// a client method's (`query()`) only as a whole name. The fold starts a request at a
+/// method named exactly `query` (`sdk::op_for_method`; `create_table.rs` likewise), so
+/// `uri.path_and_query()`, `schema.http_query()` or `pool.begin_scan()` (an identifier
+/// byte before the marker) starts none: the vendored HTTP and signing crates were a
+/// tenth of the bytes parsed for calls on the 1x real tree for such names alone.
 pub fn may_call_dynamodb(text: &[u8]) -> bool {
+    use aho_corasick::{AhoCorasick, Input, MatchKind};
     use std::sync::OnceLock;
-    static AC: OnceLock<Option<aho_corasick::AhoCorasick>> = OnceLock::new();
-    match AC.get_or_init(|| aho_corasick::AhoCorasick::new(MARKERS).ok()) {
-        Some(ac) => ac.is_match(text),
-        // Building the automaton cannot fail for these patterns; if it did, scan all.
-        None => true,
+    static AC: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    let built = AC.get_or_init(|| {
+        AhoCorasick::builder()
+            // Leftmost: `batch_get_item()` is reported, not the `get_item()` inside it.
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(MARKERS)
+            .ok()
+    });
+    // Building the automaton cannot fail for these patterns; if it did, scan all.
+    let Some(ac) = built else { return true };
+    let mut from = 0;
+    while let Some(m) = ac.find(Input::new(text).span(from..text.len())) {
+        let method = MARKERS
+            .get(m.pattern().as_usize())
+            .is_some_and(|p| p.ends_with("()"));
+        let inside_a_name = m
+            .start()
+            .checked_sub(1)
+            .and_then(|i| text.get(i))
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        if !(method && inside_a_name) {
+            return true;
+        }
+        // Every later start is still searched: an occurrence inside a longer name
+        // (`get_item()` in `x_get_item()`) hides nothing that starts after it.
+        from = m.start() + 1;
     }
+    false
 }
 
 /// Whether the file is an SDK's generated code: smithy-rs's header
@@ -1054,6 +1082,35 @@ mod tests {
             "let i = Input { bytes, pos: 0 };",
             "Ok(ParseInput { text })",
             "let s = search::Input { haystack };",
+        ] {
+            assert!(!may_call_dynamodb(code.as_bytes()), "{code}");
+        }
+    }
+
+    /// A client method's marker counts only as a whole name: a method that merely ends
+    /// like one (`http_query()`) starts no request, and a file holding only such names
+    /// is not parsed for calls.
+    #[test]
+    fn pre_filter_reads_client_methods_as_whole_names() {
+        for code in [
+            "let r = client.query().table_name(t).send().await?;",
+            "query()",
+            "c\n    .scan()\n    .send()",
+            "c.batch_get_item().request_items(t, k)",
+            "x.http_query(); c.get_item().key(\"pk\", v)",
+            "(get_item())",
+            "c.r#query()",
+            "let t = c.create_table();",
+        ] {
+            assert!(may_call_dynamodb(code.as_bytes()), "{code}");
+        }
+        for code in [
+            "if let Some(q) = schema.http_query() { q.value() }",
+            "let pq = uri.path_and_query().cloned();",
+            "let Some(o) = current.begin_scan() else { return };",
+            "fn test_get_vanilla_query() {}",
+            "let c = ListElementCollector::for_query();",
+            "x.my_get_item(); y.can_create_table()",
         ] {
             assert!(!may_call_dynamodb(code.as_bytes()), "{code}");
         }
