@@ -187,13 +187,27 @@ pub fn module_of(path: &std::path::Path) -> Vec<String> {
     out
 }
 
-/// Whether the bytes can contain a DynamoDB request at all: one of [`MARKERS`] occurs,
-/// a client method's (`query()`) only as a whole name. The fold starts a request at a
-/// method named exactly `query` (`sdk::op_for_method`; `create_table.rs` likewise), so
-/// `uri.path_and_query()`, `schema.http_query()` or `pool.begin_scan()` (an identifier
-/// byte before the marker) starts none: the vendored HTTP and signing crates were a
-/// tenth of the bytes parsed for calls on the 1x real tree for such names alone.
+/// Whether the bytes can contain a DynamoDB request at all ([`markers_in_code`] of
+/// their tokens).
 pub fn may_call_dynamodb(text: &[u8]) -> bool {
+    markers_in_code(text, &tokenize(text))
+}
+
+/// Whether one of [`MARKERS`] occurs in the code of a file (`tokens`, its
+/// [`tokenize`]d text), where the fold could read it:
+/// - in an identifier: an occurrence in a comment (docs that show a request) or a
+///   literal (`uri.query()` in a test's string) is no code, and tree-sitter parses the
+///   file as it would without it;
+/// - a client method's (`query()`) only as a whole name: the fold starts a request at a
+///   method named exactly `query` (`sdk::op_for_method`; `create_table.rs` likewise),
+///   so `schema.http_query()` or `pool.begin_scan()` starts none;
+/// - a typed builder's (`TransactWriteItem`) only as the whole name `sdk::typed_for`
+///   reads: `TransactWriteItemsError` builds nothing.
+///
+/// On the 1x real tree these ruled out a fifth of the bytes the markers let through
+/// (the vendored HTTP and signing crates, error types, docs), none of which built a
+/// request.
+pub fn markers_in_code(text: &[u8], tokens: &[Token]) -> bool {
     use aho_corasick::{AhoCorasick, Input, MatchKind};
     use std::sync::OnceLock;
     static AC: OnceLock<Option<AhoCorasick>> = OnceLock::new();
@@ -208,22 +222,34 @@ pub fn may_call_dynamodb(text: &[u8]) -> bool {
     let Some(ac) = built else { return true };
     let mut from = 0;
     while let Some(m) = ac.find(Input::new(text).span(from..text.len())) {
-        let method = MARKERS
-            .get(m.pattern().as_usize())
-            .is_some_and(|p| p.ends_with("()"));
-        let inside_a_name = m
-            .start()
-            .checked_sub(1)
-            .and_then(|i| text.get(i))
-            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
-        if !(method && inside_a_name) {
+        let marker = MARKERS.get(m.pattern().as_usize()).copied();
+        if in_code(tokens, m.start(), m.end(), marker) {
             return true;
         }
-        // Every later start is still searched: an occurrence inside a longer name
-        // (`get_item()` in `x_get_item()`) hides nothing that starts after it.
+        // Every later start is still searched (no marker is a prefix of another, so
+        // none starts here too; a test says so).
         from = m.start() + 1;
     }
     false
+}
+
+/// Whether the occurrence `start..end` of `marker` is one the fold could read (see
+/// [`markers_in_code`]).
+fn in_code(tokens: &[Token], start: usize, end: usize, marker: Option<&str>) -> bool {
+    // The token the occurrence starts in, if any (else it is in a comment or a gap).
+    let at = tokens.partition_point(|t| t.start as usize <= start);
+    let Some(tok) = at.checked_sub(1).and_then(|i| tokens.get(i)) else {
+        return false;
+    };
+    if tok.kind != Tok::Ident || tok.end as usize <= start {
+        return false;
+    }
+    let whole_start = tok.start as usize == start;
+    match marker {
+        Some(m) if m.ends_with("()") => whole_start,
+        Some(m) if super::sdk::typed_for(m).is_some() => whole_start && tok.end as usize == end,
+        _ => true,
+    }
 }
 
 /// Whether the file is an SDK's generated code: smithy-rs's header
@@ -459,7 +485,7 @@ fn index_reusing(
     }
     let tokens = tokenize(bytes);
     idx.generated = !force_parse && generated_sdk_code(bytes);
-    idx.candidate = force_parse || (!idx.generated && may_call_dynamodb(bytes));
+    idx.candidate = force_parse || (!idx.generated && markers_in_code(bytes, &tokens));
     // A large file is parsed in pieces (see `pieces.rs`), unless its parse is to be
     // kept for the next edit; its call graph is built from the tokens meanwhile.
     let cut = pieces
@@ -1084,6 +1110,47 @@ mod tests {
             "let s = search::Input { haystack };",
         ] {
             assert!(!may_call_dynamodb(code.as_bytes()), "{code}");
+        }
+    }
+
+    /// A marker counts only in code: in a comment or a literal it builds nothing.
+    #[test]
+    fn pre_filter_reads_markers_in_code_only() {
+        for code in [
+            "/// let q = QueryInput { .. };\nfn f() {}",
+            "// c.query().send()\nfn f() {}",
+            "/* c.scan() /* nested */ c.get_item() */ fn f() {}",
+            "let id = shape_id!(\"com.amazonaws.dynamodb\", \"GetItemInput\");",
+            "let u = r#\"https://x/?a=1&c.query()\"#;",
+            "let e: TransactWriteItemsError = e.into();",
+            "fn f(e: SdkError<TransactGetItemsError>) {}",
+            "let w = BatchWriteRequestBuilder::default();",
+        ] {
+            assert!(!may_call_dynamodb(code.as_bytes()), "{code}");
+        }
+        for code in [
+            "/// docs\nfn f() { c.query().send() }",
+            "let s = \"x\"; c.scan()",
+            "let t = TransactWriteItem::builder().put(p).build();",
+            "vec![WriteRequest { put_request: Some(p), delete_request: None }]",
+            "let c = ConditionCheck::builder();",
+            "fn f(q: QueryFluentBuilder) {}",
+            "let i = GetItemInput { key, ..Default::default() };",
+            "x.set_table_name(Some(t))",
+            "'a'; c.scan()",
+        ] {
+            assert!(may_call_dynamodb(code.as_bytes()), "{code}");
+        }
+    }
+
+    /// The pre-filter searches on from one past a ruled-out occurrence's start, which
+    /// misses nothing only while no marker is a prefix of another.
+    #[test]
+    fn no_marker_is_a_prefix_of_another() {
+        for a in MARKERS {
+            for b in MARKERS {
+                assert!(a == b || !b.starts_with(a), "{a} / {b}");
+            }
         }
     }
 
