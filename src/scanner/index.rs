@@ -187,14 +187,20 @@ pub fn module_of(path: &std::path::Path) -> Vec<String> {
     out
 }
 
-/// Whether the bytes can contain a DynamoDB request at all ([`markers_in_code`] of
-/// their tokens).
+/// Whether the bytes can contain a DynamoDB request at all.
 pub fn may_call_dynamodb(text: &[u8]) -> bool {
-    markers_in_code(text, &tokenize(text))
+    use std::sync::OnceLock;
+    static AC: OnceLock<Option<aho_corasick::AhoCorasick>> = OnceLock::new();
+    match AC.get_or_init(|| aho_corasick::AhoCorasick::new(MARKERS).ok()) {
+        Some(ac) => ac.is_match(text),
+        // Building the automaton cannot fail for these patterns; if it did, scan all.
+        None => true,
+    }
 }
 
-/// Whether one of [`MARKERS`] occurs in the code of a file (`tokens`, its
-/// [`tokenize`]d text), where the fold could read it:
+/// The pre-filter's second look, for a file whose bytes hold a marker
+/// ([`may_call_dynamodb`]): whether one occurs in its code (`tokens`, its [`tokenize`]d
+/// text) where the fold could read it:
 /// - in an identifier: an occurrence in a comment (docs that show a request) or a
 ///   literal (`uri.query()` in a test's string) is no code, and tree-sitter parses the
 ///   file as it would without it;
@@ -202,11 +208,15 @@ pub fn may_call_dynamodb(text: &[u8]) -> bool {
 ///   method named exactly `query` (`sdk::op_for_method`; `create_table.rs` likewise),
 ///   so `schema.http_query()` or `pool.begin_scan()` starts none;
 /// - a typed builder's (`TransactWriteItem`) only as the whole name `sdk::typed_for`
-///   reads: `TransactWriteItemsError` builds nothing.
+///   reads: `TransactWriteItemsError` builds nothing;
+/// - a typed builder or a rusoto input (`QueryInput`) only in a literal or a path, where
+///   the fold reads them: a parameter's type (`input: QueryInput`, a wrapper's) is none.
 ///
-/// On the 1x real tree these ruled out a fifth of the bytes the markers let through
-/// (the vendored HTTP and signing crates, error types, docs), none of which built a
-/// request.
+/// A lean index defers a file with none ([`Items::Defer`]), as one the bytes rule out;
+/// when the link looks up a name it holds, it is indexed as the bytes say, so whatever
+/// it answers is what a parse for calls gives. On the 1x real tree this deferred a
+/// quarter of the bytes the markers let through (the vendored HTTP and signing crates,
+/// error types, rusoto wrappers, docs), none of which built a request.
 pub fn markers_in_code(text: &[u8], tokens: &[Token]) -> bool {
     use aho_corasick::{AhoCorasick, Input, MatchKind};
     use std::sync::OnceLock;
@@ -245,9 +255,18 @@ fn in_code(tokens: &[Token], start: usize, end: usize, marker: Option<&str>) -> 
         return false;
     }
     let whole_start = tok.start as usize == start;
+    // What follows the name: the fold reads a typed builder or a rusoto input only in a
+    // literal (`QueryInput { .. }`) or a path (`Put::builder()`, `..GetItemInput::default()`),
+    // never as a type (`input: QueryInput`, `Vec<WriteRequest>`).
+    let next = |k: usize| tokens.get(at + k);
+    let literal_or_path = next(0).is_some_and(|t| t.is_punct(b'{'))
+        || (next(0).is_some_and(|t| t.is_punct(b':')) && next(1).is_some_and(|t| t.is_punct(b':')));
     match marker {
         Some(m) if m.ends_with("()") => whole_start,
-        Some(m) if super::sdk::typed_for(m).is_some() => whole_start && tok.end as usize == end,
+        Some(m) if super::sdk::typed_for(m).is_some() => {
+            whole_start && tok.end as usize == end && literal_or_path
+        }
+        Some(m) if m.ends_with("Input") => literal_or_path,
         _ => true,
     }
 }
@@ -485,7 +504,19 @@ fn index_reusing(
     }
     let tokens = tokenize(bytes);
     idx.generated = !force_parse && generated_sdk_code(bytes);
-    idx.candidate = force_parse || (!idx.generated && markers_in_code(bytes, &tokens));
+    idx.candidate = force_parse || (!idx.generated && may_call_dynamodb(bytes));
+    // Markers only outside code (`markers_in_code`): deferred as if the bytes had ruled
+    // the file out, when it can be. Parsed on the link's asking (`Items::Parse`), it is
+    // indexed as the bytes say: a candidate, whose every call's arguments are read.
+    let mut deferred = None;
+    if idx.candidate
+        && !force_parse
+        && matches!(items, Items::Defer)
+        && !markers_in_code(bytes, &tokens)
+    {
+        deferred = defer(bytes, &tokens, &idx.module);
+        idx.candidate = deferred.is_none();
+    }
     // A large file is parsed in pieces (see `pieces.rs`), unless its parse is to be
     // kept for the next edit; its call graph is built from the tokens meanwhile.
     let cut = pieces
@@ -523,7 +554,7 @@ fn index_reusing(
             idx.text = Some(Arc::clone(source));
         }
         if matches!(items, Items::Defer) {
-            if let Some(names) = defer(bytes, &tokens, &idx.module) {
+            if let Some(names) = deferred.or_else(|| defer(bytes, &tokens, &idx.module)) {
                 idx.deferred = Some(names);
                 return (idx, None, Vec::new());
             }
@@ -1113,6 +1144,12 @@ mod tests {
         }
     }
 
+    /// Whether the pre-filter, bytes then code, lets `code` through.
+    fn second_look(code: &str) -> bool {
+        let b = code.as_bytes();
+        may_call_dynamodb(b) && markers_in_code(b, &tokenize(b))
+    }
+
     /// A marker counts only in code: in a comment or a literal it builds nothing.
     #[test]
     fn pre_filter_reads_markers_in_code_only() {
@@ -1125,8 +1162,12 @@ mod tests {
             "let e: TransactWriteItemsError = e.into();",
             "fn f(e: SdkError<TransactGetItemsError>) {}",
             "let w = BatchWriteRequestBuilder::default();",
+            "fn query(&self, input: QueryInput) -> R { self.inner.query(input) }",
+            "use rusoto_dynamodb::{GetItemInput, PutItemInput};",
+            "fn f(w: Vec<WriteRequest>) -> Vec<TransactWriteItem> {}",
+            "let x: Option<ScanInput> = None;",
         ] {
-            assert!(!may_call_dynamodb(code.as_bytes()), "{code}");
+            assert!(!second_look(code), "{code}");
         }
         for code in [
             "/// docs\nfn f() { c.query().send() }",
@@ -1134,12 +1175,16 @@ mod tests {
             "let t = TransactWriteItem::builder().put(p).build();",
             "vec![WriteRequest { put_request: Some(p), delete_request: None }]",
             "let c = ConditionCheck::builder();",
+            "let i = PutItemInput { item, ..PutItemInput::default() };",
+            "..GetItemInput::default()",
+            "CreateTableInput::builder().table_name(t)",
+            "ExecuteStatementInput /* docs */ { statement }",
             "fn f(q: QueryFluentBuilder) {}",
             "let i = GetItemInput { key, ..Default::default() };",
             "x.set_table_name(Some(t))",
             "'a'; c.scan()",
         ] {
-            assert!(may_call_dynamodb(code.as_bytes()), "{code}");
+            assert!(second_look(code), "{code}");
         }
     }
 
@@ -1169,7 +1214,7 @@ mod tests {
             "c.r#query()",
             "let t = c.create_table();",
         ] {
-            assert!(may_call_dynamodb(code.as_bytes()), "{code}");
+            assert!(second_look(code), "{code}");
         }
         for code in [
             "if let Some(q) = schema.http_query() { q.value() }",
@@ -1179,7 +1224,7 @@ mod tests {
             "let c = ListElementCollector::for_query();",
             "x.my_get_item(); y.can_create_table()",
         ] {
-            assert!(!may_call_dynamodb(code.as_bytes()), "{code}");
+            assert!(!second_look(code), "{code}");
         }
     }
 
@@ -1422,5 +1467,32 @@ mod tests_{i} {{
         assert!(idx.chained.is_empty() && idx.text.is_none());
         let forced = index_source(&chains.path, &chains.text, &settings, true);
         assert!(forced.candidate && forced.chained.is_empty());
+    }
+
+    /// Indexed lean, a file whose markers are all outside code is deferred; once the
+    /// link asks for it, it is a candidate again, every call's arguments read. One
+    /// with a marker in code is a candidate at once, and an index that is not lean
+    /// (the LSP's) goes by the bytes alone.
+    #[test]
+    fn a_file_with_markers_only_outside_code_is_deferred_when_lean() {
+        let settings = ScanSettings::default();
+        let docs = SourceFile::new(
+            "docs.rs",
+            "/// Sends `c.query()` for you.\n\
+             pub async fn save(c: &Client, name: &str) { put_in(c, name).await; }\n",
+        );
+        let lean = index_file_lean(&docs, &settings);
+        assert!(!lean.candidate && lean.deferred.is_some());
+        let asked = index_lean_with_args(&docs.path, &docs.text, &settings);
+        assert!(asked.candidate && asked.deferred.is_none());
+        assert!(!asked.arg_sites.is_empty());
+        assert!(index_file(&docs, &settings).candidate);
+        let code = SourceFile::new(
+            "code.rs",
+            "/// Sends the query.\n\
+             pub async fn save(c: &Client) { c.query().table_name(\"t\").send().await; }\n",
+        );
+        let lean = index_file_lean(&code, &settings);
+        assert!(lean.candidate && lean.deferred.is_none() && lean.ops.len() == 1);
     }
 }
