@@ -17,6 +17,7 @@
 //! Anything else (a file that does not cut, a syntax error, an item moved to another
 //! position among the items) is indexed whole by the caller, or item by item afresh.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};
@@ -30,10 +31,11 @@ use super::ir::{
 };
 use super::items::{FieldDef, StructDef};
 use super::lex::Token;
+use super::lex::{tokenize, Tok};
 use super::pieces::{self, REF_STRIDE};
 use super::resolve::FileCx;
 use super::returns::FnReturn;
-use super::syntax::{parent_map_of, Src};
+use super::syntax::{parent_map, parent_map_of, Src};
 use crate::source::{FilePath, Span};
 
 /// An edited file's last version, indexed item by item: what its next version's
@@ -71,10 +73,9 @@ pub(super) fn index_by_items(
 ) -> Option<ItemIndexes> {
     let text: &str = source;
     let cut = pieces::items(text.as_bytes(), tokens)?;
-    let edit = last.map(|l| Edit::between(&l.text, text));
-    let mut items: Vec<Option<ItemIndex>> = match (last, &edit) {
-        (Some(last), Some(edit)) => kept_items(last, &idx.path, text, &cut, edit),
-        _ => vec![None; cut.len()],
+    let (mut items, looked_up) = match last {
+        Some(last) => kept_items(last, &idx.path, text, &cut),
+        None => (vec![None; cut.len()], false),
     };
     let kept = items.iter().filter(|i| i.is_some()).count();
     // Each item's top-level nodes (an item, its attributes, the comments before it).
@@ -96,28 +97,48 @@ pub(super) fn index_by_items(
         }
         roots.get_mut(at)?.push(child);
     }
+    // An item that looks up the whole file's functions climbs from their nodes too:
+    // then the whole file's parent links, built once (as a whole index builds them).
+    let whole = if looked_up {
+        let (parents, nodes, truncated) = parent_map(root);
+        if truncated {
+            return None;
+        }
+        Some((parents, nodes))
+    } else {
+        None
+    };
     for (i, slot) in items.iter_mut().enumerate() {
         if slot.is_some() {
             continue;
         }
         let (start, end) = *cut.get(i)?;
-        let (parents, nodes, truncated) = parent_map_of(roots.get(i)?, 1);
-        let src = Src {
-            text,
-            parents: &parents,
+        let own;
+        let (parents, nodes, all, truncated) = match &whole {
+            Some((parents, nodes)) => {
+                // Pre-order: the item's nodes are those starting within it.
+                let from = nodes.partition_point(|n| n.start_byte() < start);
+                let to = nodes.partition_point(|n| n.start_byte() < end);
+                (parents, nodes.get(from..to)?, Some(nodes.as_slice()), false)
+            }
+            None => {
+                own = parent_map_of(roots.get(i)?, Some(root));
+                (&own.0, own.1.as_slice(), None, own.2)
+            }
         };
-        let cx = FileCx::for_piece(
-            src,
-            idx.module.clone(),
-            i.checked_mul(REF_STRIDE)?,
-            start..end,
-        );
+        let src = Src { text, parents };
+        let first_ref = i.checked_mul(REF_STRIDE)?;
+        let cx = FileCx::for_piece(src, idx.module.clone(), first_ref, start..end);
+        let cx = match all {
+            Some(all) => cx.with_items(all),
+            None => cx,
+        };
         let mut index = FileIndex::empty(&idx.path, idx.module.clone());
         index.candidate = true;
         index_tree(
             &mut index,
             &cx,
-            &nodes,
+            nodes,
             super::fold::HelperChains::Fold,
             ArgValues::Resolved,
         );
@@ -148,14 +169,15 @@ pub(super) fn index_by_items(
 }
 
 /// The items of `last` that the new text's items `cut` keep, moved where the edit
-/// puts them, at their positions in `cut` (`None` for those to index again).
+/// puts them, at their positions in `cut` (`None` for those to index again); and
+/// whether one to index again looked up the whole file last time.
 fn kept_items(
     last: &ItemIndexes,
     path: &FilePath,
     text: &str,
     cut: &[(usize, usize)],
-    edit: &Edit,
-) -> Vec<Option<ItemIndex>> {
+) -> (Vec<Option<ItemIndex>>, bool) {
+    let edit = Edit::between(&last.text, text);
     // An item is kept at its own position among the items only: its references are
     // numbered from it.
     let same = |i: usize, (start, end): (usize, usize)| -> bool {
@@ -165,43 +187,48 @@ fn kept_items(
         if end <= edit.start {
             old.range == (start, end)
         } else if start >= edit.new_end {
-            old.range
-                == (
-                    start - edit.new_end + edit.old_end,
-                    end - edit.new_end + edit.old_end,
-                )
+            let back = |p: usize| p - edit.new_end + edit.old_end;
+            old.range == (back(start), back(end))
         } else {
             false
         }
     };
     let kept: Vec<bool> = cut.iter().enumerate().map(|(i, r)| same(i, *r)).collect();
-    // The edited text, before and after: an item that looked up a name it spells
-    // is indexed again.
-    let mut edited: Vec<&str> = Vec::new();
-    for (i, old) in last.items.iter().enumerate() {
-        if !kept.get(i).copied().unwrap_or(false) {
-            edited.extend(last.text.get(old.range.0..old.range.1));
-        }
-    }
-    for (i, (start, end)) in cut.iter().enumerate() {
-        if !kept.get(i).copied().unwrap_or(false) {
-            edited.extend(text.get(*start..*end));
-        }
+    let is_kept = |i: usize| kept.get(i).copied().unwrap_or(false);
+    // The names the edited items spell, before and after: an item that looked one
+    // up is indexed again (a lookup finds an item by the name it defines).
+    let old_texts = (last.items.iter().enumerate())
+        .filter(|(i, _)| !is_kept(*i))
+        .filter_map(|(_, o)| last.text.get(o.range.0..o.range.1));
+    let new_texts = (cut.iter().enumerate())
+        .filter(|(i, _)| !is_kept(*i))
+        .filter_map(|(_, (start, end))| text.get(*start..*end));
+    let mut spelled: HashSet<&str> = HashSet::new();
+    for t in old_texts.chain(new_texts) {
+        let idents = tokenize(t.as_bytes())
+            .into_iter()
+            .filter(|k| k.kind == Tok::Ident);
+        spelled.extend(idents.filter_map(|k| t.get(k.start as usize..k.end as usize)));
     }
     let moved = Moved {
         from: edit.old_end,
         delta: edit.new_end as isize - edit.old_end as isize,
         file: path,
     };
-    kept.iter()
-        .enumerate()
-        .map(|(i, keep)| {
-            let old = last.items.get(i).filter(|_| *keep)?;
+    let mut looked_up = false;
+    let items = (0..cut.len())
+        .map(|i| {
+            let old = last.items.get(i).filter(|_| is_kept(i));
+            let Some(old) = old else {
+                looked_up |= last.items.get(i).is_some_and(|o| o.lookups.is_some());
+                return None;
+            };
             let stale = old
                 .lookups
                 .as_ref()
-                .is_some_and(|names| names.iter().any(|n| edited.iter().any(|t| spells(t, n))));
+                .is_some_and(|names| names.iter().any(|n| spelled.contains(n.as_str())));
             if stale {
+                looked_up = true;
                 return None;
             }
             let mut item = old.clone();
@@ -213,19 +240,8 @@ fn kept_items(
             item.range = (moved.at(item.range.0), moved.at(item.range.1));
             Some(item)
         })
-        .collect()
-}
-
-/// Whether `text` holds `name` as a whole word (an identifier, or in a string or a
-/// comment: more than the lookup could find, never less).
-fn spells(text: &str, name: &str) -> bool {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let bytes = text.as_bytes();
-    memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
-        let before = at.checked_sub(1).and_then(|b| bytes.get(b));
-        let after = bytes.get(at + name.len());
-        !before.is_some_and(|b| word(*b)) && !after.is_some_and(|b| word(*b))
-    })
+        .collect();
+    (items, looked_up)
 }
 
 /// The one edit that turns a text into the next: `old_end - start` bytes from `start`
@@ -904,13 +920,5 @@ mod tests_{i} {{
         assert_eq!(e("abcd", "Xabcd"), (0, 1, 2));
         assert_eq!(e("abcd", "abcdX"), (3, 4, 5));
         assert_eq!(e("aaa", "aaaa"), (2, 3, 4));
-    }
-
-    #[test]
-    fn a_name_is_spelled_as_a_whole_word() {
-        assert!(spells("x.build(t)", "build"));
-        assert!(spells("build", "build"));
-        assert!(!spells("x.builder()", "build"));
-        assert!(!spells("rebuild()", "build"));
     }
 }

@@ -112,15 +112,17 @@ fn interesting_ids() -> &'static [u16] {
 /// quotes and contents no pass climbs from (a node missing from the map is found by
 /// tree-sitter's own search, see [`Parents::get`]).
 pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
-    parent_map_of(&[root], 0)
+    parent_map_of(&[root], None)
 }
 
-/// [`parent_map`] of the subtrees under `roots` only (in file order), which sit
-/// `depth` levels below their tree's root: a file's top-level items (depth 1), when
-/// only some of them are indexed again (`reindex.rs`). The roots themselves are not in
-/// the map (their parent is tree-sitter's, see [`Parents::get`]); the depth guard
-/// counts from the tree's root, as the whole walk's does.
-pub fn parent_map_of<'t>(roots: &[Node<'t>], depth: usize) -> (Parents<'t>, Vec<Node<'t>>, bool) {
+/// [`parent_map`] of the subtrees under `roots` only (in file order), children of
+/// `parent` (or, without one, the tree's roots): a file's top-level items, when only
+/// some of them are indexed again (`reindex.rs`). The depth guard counts from the
+/// tree's root, as the whole walk's does.
+pub fn parent_map_of<'t>(
+    roots: &[Node<'t>],
+    parent: Option<Node<'t>>,
+) -> (Parents<'t>, Vec<Node<'t>>, bool) {
     // The tree knows how many nodes the walk visits; about half are named (54% in
     // generated chains, fewer in hand-written code): sized once for two thirds.
     let all: usize = roots.iter().map(|r| r.descendant_count()).sum();
@@ -130,6 +132,15 @@ pub fn parent_map_of<'t>(roots: &[Node<'t>], depth: usize) -> (Parents<'t>, Vec<
     };
     let mut nodes = Vec::new();
     let mut truncated = false;
+    // Climbs end at the tree's root: the roots' own parent is in the map too (asked
+    // of tree-sitter, it is a search through the root's children).
+    if let Some(p) = parent {
+        parents.inner.push(p);
+        for root in roots.iter().filter(|r| r.is_named()) {
+            parents.map.insert(root.id(), 0);
+        }
+    }
+    let depth = usize::from(parent.is_some());
     for root in roots {
         truncated |= walk(*root, depth, &mut parents, &mut nodes);
     }
