@@ -851,7 +851,7 @@ mod tests_{i} {{
                 4 => {
                     text.remove(at);
                 }
-                5 => text.insert_str(at, "\n"),
+                5 => text.insert(at, '\n'),
                 // An item added after one, and one taken out.
                 6 => {
                     let after = text[at..].find("\n}\n").map_or(text.len(), |i| at + i + 3);
