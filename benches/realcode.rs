@@ -10,8 +10,10 @@
 //! its published `Cargo.toml`, so calls resolve within a crate and its dependencies.
 //!
 //! Each size runs `dynalint check --stats` (a child process) and the parse-only pass
-//! (this benchmark re-run as a child) alternately, twice, and prints wall time, peak
-//! memory, their ratio and the growth between sizes; then one file with 40,000
+//! (this benchmark re-run as a child) alternately, twice, and prints wall time, CPU
+//! time (user + system, both cores), peak memory, their ratio and the growth between
+//! sizes (CPU time is printed beside wall time because a loaded host stretches wall
+//! time by more on a long run than on a short one); then one file with 40,000
 //! `get_item` calls. Targets (issue 16): check <= 1.0x parse-only on 1x, growth 10x
 //! tree <= 11x time, peak <= 256 MB on 1x and <= 512 MB on 10x, the 40k-call file < 2 s.
 //!
@@ -121,13 +123,16 @@ fn main() {
     }
     if results.len() > 1 {
         println!("\ngrowth between sizes (best round of each):");
+        let grew = |b: Duration, a: Duration| b.as_secs_f64() / a.as_secs_f64().max(1e-9);
         for w in results.windows(2) {
             let ((s0, a), (s1, b)) = (&w[0], &w[1]);
             println!(
-                "  {s0}x -> {s1}x: files {:.1}x, check time {:.1}x, parse-only time {:.1}x, check peak {:.1}x",
+                "  {s0}x -> {s1}x: files {:.1}x, check time {:.1}x (CPU {:.1}x), parse-only time {:.1}x (CPU {:.1}x), check peak {:.1}x",
                 b.files as f64 / a.files.max(1) as f64,
-                b.check.as_secs_f64() / a.check.as_secs_f64().max(1e-9),
-                b.parse.as_secs_f64() / a.parse.as_secs_f64().max(1e-9),
+                grew(b.check, a.check),
+                grew(b.check_cpu, a.check_cpu),
+                grew(b.parse, a.parse),
+                grew(b.parse_cpu, a.parse_cpu),
                 b.check_peak_mb / a.check_peak_mb.max(1e-9),
             );
         }
@@ -140,6 +145,9 @@ struct Measure {
     files: usize,
     check: Duration,
     parse: Duration,
+    /// CPU time (user + system) of the best round of each.
+    check_cpu: Duration,
+    parse_cpu: Duration,
     check_peak_mb: f64,
 }
 
@@ -149,11 +157,13 @@ fn measure(dynalint: &Path, dir: &Path, rounds: usize) -> Measure {
         files: 0,
         check: Duration::MAX,
         parse: Duration::MAX,
+        check_cpu: Duration::MAX,
+        parse_cpu: Duration::MAX,
         check_peak_mb: 0.0,
     };
     let mut stats = String::new();
     for round in 1..=rounds {
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), children_cpu());
         let out = Command::new(dynalint)
             .args([
                 "check",
@@ -167,6 +177,7 @@ fn measure(dynalint: &Path, dir: &Path, rounds: usize) -> Measure {
             .arg(dir)
             .output();
         let check = t.elapsed();
+        let check_cpu = cpu_since(cpu);
         let Ok(out) = out else {
             println!("  check: could not start {}", dynalint.display());
             return best;
@@ -180,23 +191,27 @@ fn measure(dynalint: &Path, dir: &Path, rounds: usize) -> Measure {
                     .and_then(|d| d.as_array())
                     .map(Vec::len)
             });
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), children_cpu());
         let parsed = Command::new(&me).arg("--parse-only").arg(dir).output();
         let parse = t.elapsed();
+        let parse_cpu = cpu_since(cpu);
         let parsed = parsed
             .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
             .unwrap_or_default();
         let parse_peak = after(&parsed, "peak_kb ").unwrap_or(0.0) / 1024.0;
         best.files = after(&parsed, "files ").unwrap_or(0.0) as usize;
         println!(
-            "  round {round}: check {:>7.2} s {:>6.0} MB ({} findings, exit {:?})   parse-only {:>7.2} s {:>6.0} MB   ratio {:.2}x",
+            "  round {round}: check {:>7.2} s (CPU {:>6.2} s) {:>6.0} MB ({} findings, exit {:?})   parse-only {:>7.2} s (CPU {:>6.2} s) {:>6.0} MB   ratio {:.2}x (CPU {:.2}x)",
             check.as_secs_f64(),
+            check_cpu.as_secs_f64(),
             peak,
             findings.map_or("?".into(), |n| n.to_string()),
             out.status.code(),
             parse.as_secs_f64(),
+            parse_cpu.as_secs_f64(),
             parse_peak,
             check.as_secs_f64() / parse.as_secs_f64().max(1e-9),
+            check_cpu.as_secs_f64() / parse_cpu.as_secs_f64().max(1e-9),
         );
         if check < best.check {
             best.check = check;
@@ -210,16 +225,42 @@ fn measure(dynalint: &Path, dir: &Path, rounds: usize) -> Measure {
                     });
         }
         best.parse = best.parse.min(parse);
+        best.check_cpu = best.check_cpu.min(check_cpu);
+        best.parse_cpu = best.parse_cpu.min(parse_cpu);
     }
     print!("  check's phases (best round):\n{stats}");
     println!(
-        "  best: {} files walked; check {:.2} s, parse-only {:.2} s, ratio {:.2}x",
+        "  best: {} files walked; check {:.2} s, parse-only {:.2} s, ratio {:.2}x; CPU: check {:.2} s, parse-only {:.2} s, ratio {:.2}x",
         best.files,
         best.check.as_secs_f64(),
         best.parse.as_secs_f64(),
-        best.check.as_secs_f64() / best.parse.as_secs_f64().max(1e-9)
+        best.check.as_secs_f64() / best.parse.as_secs_f64().max(1e-9),
+        best.check_cpu.as_secs_f64(),
+        best.parse_cpu.as_secs_f64(),
+        best.check_cpu.as_secs_f64() / best.parse_cpu.as_secs_f64().max(1e-9),
     );
     best
+}
+
+/// CPU time (user + system) of this process's children that have been waited for
+/// (`cutime` and `cstime` of Linux's `/proc/self/stat`); zero where there is none.
+fn children_cpu() -> Duration {
+    /// `/proc` counts in USER_HZ, 100 on every Linux architecture's ABI.
+    const TICKS_PER_SECOND: u64 = 100;
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name, which is in parentheses and may hold spaces:
+    // state is field 3, cutime field 16, cstime field 17.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let field = |n: usize| fields.get(n - 3).and_then(|f| f.parse::<u64>().ok());
+    let ticks = field(16).unwrap_or(0) + field(17).unwrap_or(0);
+    Duration::from_millis(ticks * 1000 / TICKS_PER_SECOND)
+}
+
+/// The children's CPU time since `before` ([`children_cpu`]).
+fn cpu_since(before: Duration) -> Duration {
+    children_cpu().saturating_sub(before)
 }
 
 /// The number after `prefix` on the line that starts with it.
@@ -435,18 +476,19 @@ fn many_calls(dynalint: &Path, base: &Path, name: &str, distinct: bool) {
         println!("\nmany calls: cannot write: {e}");
         return;
     }
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), children_cpu());
     let out = Command::new(dynalint)
         .args(["check", "--format", "json", "--stats", "--exit-zero"])
         .arg(&dir)
         .output();
     let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu_since(cpu).as_secs_f64();
     let peak = out
         .as_ref()
         .ok()
         .and_then(|o| after(&String::from_utf8_lossy(&o.stderr), "stats: peak memory "));
     println!(
-        "\none file with {CALLS} {}get_item calls ({:.1} MB): check {secs:.2} s, peak {} MB",
+        "\none file with {CALLS} {}get_item calls ({:.1} MB): check {secs:.2} s (CPU {cpu:.2} s), peak {} MB",
         if distinct { "different " } else { "" },
         text.len() as f64 / 1e6,
         peak.map_or("?".into(), |p| format!("{p:.0}"))

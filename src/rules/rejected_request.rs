@@ -102,14 +102,40 @@ fn first_verdict(schema: &TableSchema, req: &SymbolicRequest) -> Option<Verdict>
     remembered_verdict(SEEN.get_or_init(Default::default), schema, req)
 }
 
-/// How many different requests of one shape (one [`shape_hash`]) are remembered, the
-/// latest ones: the hash leaves values out, so 20,000 `get_item`s that differ only in
-/// a literal key share it, and a list searched whole for each of them made the rule
-/// quadratic in them (141 s for 20,000).
+/// How many different requests of one shape (one [`shape_hash`]) are remembered: the
+/// hash leaves values out, so 20,000 `get_item`s that differ only in a literal key
+/// share it, and a list searched whole for each of them made the rule quadratic in
+/// them (141 s for 20,000).
 const MAX_PER_SHAPE: usize = 8;
 
-/// Remembered verdicts by [`shape_hash`]: each with the schema and request it answers.
-type Remembered = HashMap<u64, Vec<(TableSchema, SymbolicRequest, Option<Verdict>)>>;
+/// Remembered verdicts by [`shape_hash`].
+type Remembered = HashMap<u64, Shape>;
+
+/// The requests of one shape remembered, each with its schema and verdict, and how
+/// many of its lookups the engine answered.
+#[derive(Default)]
+struct Shape {
+    requests: Vec<(TableSchema, SymbolicRequest, Option<Verdict>)>,
+    misses: u64,
+}
+
+impl Shape {
+    /// Where a new request goes once the list is full: a slot picked at random (from
+    /// the count of misses), not the oldest. Evicting the oldest missed every time
+    /// when a file cycles through more requests than are kept (ten sort keys over and
+    /// over: every one of 40,000 calls ran the engine); a random slot keeps most.
+    fn slot(&self) -> usize {
+        // splitmix64's finaliser: neighbouring counts, unrelated slots.
+        let mut x = self
+            .misses
+            .wrapping_add(1)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= x >> 31;
+        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x ^= x >> 29;
+        (x % MAX_PER_SHAPE as u64) as usize
+    }
+}
 
 /// [`first_verdict`] with the memo given.
 fn remembered_verdict(
@@ -120,6 +146,7 @@ fn remembered_verdict(
     let hash = shape_hash(schema, req);
     let known = seen.lock().ok().and_then(|m| {
         m.get(&hash)?
+            .requests
             .iter()
             .find(|(s, r, _)| s == schema && r == req)
             .map(|(_, _, v)| v.clone())
@@ -135,12 +162,22 @@ fn remembered_verdict(
         }
         let same = m.entry(hash).or_default();
         // Two threads may have answered the same request at once: kept once.
-        if !same.iter().any(|(s, r, _)| s == schema && r == req) {
-            if same.len() >= MAX_PER_SHAPE {
-                same.remove(0);
+        if !same
+            .requests
+            .iter()
+            .any(|(s, r, _)| s == schema && r == req)
+        {
+            let entry = (schema.clone(), req.clone(), verdict.clone());
+            if same.requests.len() < MAX_PER_SHAPE {
+                same.requests.push(entry);
+            } else {
+                let slot = same.slot();
+                if let Some(old) = same.requests.get_mut(slot) {
+                    *old = entry;
+                }
             }
-            same.push((schema.clone(), req.clone(), verdict.clone()));
         }
+        same.misses += 1;
     }
     verdict
 }
@@ -1098,8 +1135,58 @@ mod tests {
                 validate(&schema, &r).into_iter().next()
             );
         }
-        let longest = seen.lock().map(|m| m.values().map(Vec::len).max());
+        let longest = seen
+            .lock()
+            .map(|m| m.values().map(|s| s.requests.len()).max());
         assert!(matches!(longest, Ok(Some(n)) if n <= super::MAX_PER_SHAPE));
+    }
+
+    /// Requests of one shape that come round in a cycle longer than the memo keeps
+    /// (ten sort keys over and over, as a generated file sends them) are still mostly
+    /// remembered: evicting the oldest missed every one.
+    #[test]
+    fn a_cycle_longer_than_the_memo_is_mostly_remembered() {
+        use crate::attr::AttributeType;
+        use crate::engine::schema::{KeyAttribute, KeySchema};
+        use crate::engine::symbolic::{validate, SymbolicOp, SymbolicRequest, SymbolicValue};
+        use crate::engine::{AttributeValue, TableSchema};
+        let schema = TableSchema {
+            name: "MemoCycleTable".to_string(),
+            keys: KeySchema {
+                hash: KeyAttribute::new("pk", AttributeType::S),
+                range: None,
+            },
+            indexes: Vec::new(),
+        };
+        let seen = std::sync::Mutex::new(super::Remembered::default());
+        let cycle = super::MAX_PER_SHAPE + 2;
+        let rounds = 50;
+        for _ in 0..rounds {
+            for i in 0..cycle {
+                let mut r = SymbolicRequest::new(SymbolicOp::GetItem);
+                let pk = if i == 0 {
+                    String::new()
+                } else {
+                    format!("v{i}")
+                };
+                r.item.insert(
+                    "pk".to_string(),
+                    SymbolicValue::Known(AttributeValue::S(pk)),
+                );
+                assert_eq!(
+                    super::remembered_verdict(&seen, &schema, &r),
+                    validate(&schema, &r).into_iter().next()
+                );
+            }
+        }
+        let misses = seen
+            .lock()
+            .map(|m| m.values().map(|s| s.misses).sum::<u64>());
+        let lookups = (cycle * rounds) as u64;
+        assert!(
+            matches!(misses, Ok(n) if n < lookups / 2),
+            "{misses:?} of {lookups}"
+        );
     }
 
     const ORDERS: &str = r#"

@@ -10,7 +10,7 @@ use super::ir::{ColdReason, LoopInfo};
 // Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
 // and these climbs and walks ask it of millions of nodes in a large file.
 use super::parse::kind as node_kind;
-use super::resolve::type_name;
+use super::resolve::{type_name, FileCx};
 use super::syntax::{
     ancestors, call_path, descendants, descendants_after, field, kind_id, last_segment,
     method_call, named_children, peel, span, type_segment, Src,
@@ -45,9 +45,50 @@ const JOINERS: &[&str] = &[
 ];
 
 /// The qualified name of the function around `node`: `OrderRepo::list_open`.
+#[cfg(test)]
 pub fn enclosing_function(src: Src<'_>, node: Node<'_>) -> Option<String> {
     let f = ancestors(src, node).find(|a| node_kind(*a) == "function_item")?;
     Some(qualified_fn_name(src, f))
+}
+
+/// Where a request sits: what [`enclosing_function`], [`enclosing_loop`] and
+/// [`FileCx::is_test_code`] say of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Around {
+    pub function: Option<String>,
+    pub in_loop: Option<LoopInfo>,
+    /// A loop around it pages through a read (see [`enclosing_loop`]).
+    pub paged: bool,
+    pub test: bool,
+}
+
+/// [`Around`] from one climb to the function around `node`: three climbs (one per
+/// question) were a fiftieth of a 40,000-call file's CPU time. The test-code question
+/// may go on above the function (to a `#[cfg(test)]` module), from where the climb
+/// stopped.
+pub fn around<'a>(cx: &FileCx<'a>, node: Node<'a>, exclusive_start_key: bool) -> Around {
+    let src = cx.src;
+    // Innermost first, up to and with the function (to the root outside one).
+    let mut above: Vec<Node<'a>> = Vec::with_capacity(32);
+    for a in ancestors(src, node) {
+        above.push(a);
+        if node_kind(a) == "function_item" {
+            break;
+        }
+    }
+    let top = above.last().copied();
+    let function = top
+        .filter(|f| node_kind(*f) == "function_item")
+        .map(|f| qualified_fn_name(src, f));
+    let (in_loop, paged) = loop_over(src, node, above.iter().copied(), exclusive_start_key);
+    let further = top.into_iter().flat_map(|t| ancestors(src, t));
+    let test = cx.test_code_above(above.iter().copied().chain(further));
+    Around {
+        function,
+        in_loop,
+        paged,
+        test,
+    }
 }
 
 /// `Type::name` for a method, `name` for a free function.
@@ -195,10 +236,21 @@ pub fn enclosing_loop(
     node: Node<'_>,
     exclusive_start_key: bool,
 ) -> (Option<LoopInfo>, bool) {
+    loop_over(src, node, ancestors(src, node), exclusive_start_key)
+}
+
+/// [`enclosing_loop`] of `node`, whose ancestors (innermost first) are `above`; they
+/// are read up to the first function.
+fn loop_over<'a>(
+    src: Src<'a>,
+    node: Node<'a>,
+    above: impl Iterator<Item = Node<'a>>,
+    exclusive_start_key: bool,
+) -> (Option<LoopInfo>, bool) {
     let mut prev = node;
     let mut adaptor: Option<LoopInfo> = None;
     let mut paged = false;
-    for anc in ancestors(src, node) {
+    for anc in above {
         match node_kind(anc) {
             "function_item" => break,
             "for_expression" | "while_expression" | "loop_expression" => {
@@ -244,7 +296,9 @@ pub fn enclosing_loop(
                     return (Some(info), paged);
                 }
             }
-            "call_expression" => {
+            // Only a call around an adaptor's closure can run it per element: the
+            // callee is read then, not for every call of a chain.
+            "call_expression" if adaptor.is_some() => {
                 let callee = field(anc, "function").map(|f| src.of(f)).unwrap_or("");
                 let name = callee.rsplit(['.', ':']).next().unwrap_or("");
                 if JOINERS.contains(&name)
@@ -641,4 +695,84 @@ pub fn cold_by_path(path: &Path) -> Option<ColdReason> {
         return Some(ColdReason::Example);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scanner::names::intern_path;
+    use crate::scanner::parse::parse;
+    use crate::scanner::syntax::parent_map;
+
+    /// [`around`]'s one climb answers what the three climbs answer, for every call:
+    /// in loops (paging, retrying, over a collection), closures of adaptors and
+    /// joiners, methods, nested functions, test functions and modules, and outside
+    /// any function.
+    #[test]
+    fn one_climb_answers_as_three() {
+        let code = r#"
+const T: &str = f("t");
+impl Repo {
+    async fn list(&self, ids: &[String]) {
+        for id in ids {
+            self.c.get_item().table_name("t").key("pk", S(id.into())).send().await;
+            let ks = keys(self.c.query().send().await);
+        }
+        let mut start = None;
+        loop {
+            let r = self.c.query().set_exclusive_start_key(start).send().await?;
+            start = r.last_evaluated_key;
+            if start.is_none() { break; }
+        }
+        join_all(ids.iter().map(|id| self.c.get_item().key("pk", S(id.into())).send())).await;
+        ids.iter().for_each(|id| { g(|| self.c.delete_item().send()); });
+        for attempt in 0..3 {
+            if self.c.put_item().send().await.is_ok() { return; }
+            sleep(backoff(attempt)).await;
+        }
+        fn inner(c: &Client) { while let Some(x) = next() { c.scan().send(); } }
+    }
+}
+#[cfg(test)]
+mod tests {
+    fn helper(c: &Client) { for x in xs { c.query().send(); } }
+    #[tokio::test]
+    async fn reads() { c.get_item().send().await; }
+}
+#[test]
+fn alone() { c.scan().send(); }
+"#;
+        let tree = parse(code.as_bytes()).expect("parses");
+        let (parents, nodes, _) = parent_map(tree.root_node());
+        let src = Src {
+            text: code,
+            parents: &parents,
+        };
+        // Each with its own memo of test items, asked in the same order.
+        let one = FileCx::new(src, intern_path(&["m"]));
+        let three = FileCx::new(src, intern_path(&["m"]));
+        let call_k = kind_id("call_expression");
+        let (mut calls, mut looped, mut paged, mut test, mut outside) = (0, 0, 0, 0, 0);
+        for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
+            for exclusive_start_key in [false, true] {
+                let got = around(&one, n, exclusive_start_key);
+                let (in_loop, pages) = enclosing_loop(src, n, exclusive_start_key);
+                let want = Around {
+                    function: enclosing_function(src, n),
+                    in_loop,
+                    paged: pages,
+                    test: three.is_test_code(n),
+                };
+                assert_eq!(got, want, "{}", src.of(n));
+                calls += 1;
+                looped += usize::from(got.in_loop.is_some());
+                paged += usize::from(got.paged);
+                test += usize::from(got.test);
+                outside += usize::from(got.function.is_none());
+            }
+        }
+        // The code has every case the climbs tell apart.
+        assert!(calls > 40, "{calls}");
+        assert!(looped > 8 && paged > 0 && test > 4 && outside > 0);
+    }
 }

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::context::{enclosing_function, enclosing_loop};
+use super::context::{around, enclosing_loop};
 use super::ir::{AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, SetterCall};
 use super::items;
 // Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
@@ -992,10 +992,11 @@ fn select_name(variant: &str) -> String {
 fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
     let src = cx.src;
     op.span = Span::new(op.span.start, st.end.max(op.span.end));
-    op.context.function = enclosing_function(src, root);
-    let (in_loop, paged) = enclosing_loop(src, root, op.exclusive_start_key);
-    op.context.in_loop = in_loop;
-    if cx.is_test_code(root) {
+    let around = around(cx, root, op.exclusive_start_key);
+    op.context.function = around.function;
+    op.context.in_loop = around.in_loop;
+    let paged = around.paged;
+    if around.test {
         op.context.cold = Some(ColdReason::Test);
     }
     // A loop that feeds `last_evaluated_key` back as `exclusive_start_key` reads every

@@ -459,12 +459,18 @@ impl<'a> FileCx<'a> {
     /// Whether a node is inside a `#[test]` fn or a `#[cfg(test)]` module, remembered
     /// per enclosing item (asked of every call, it climbed to the root each time).
     pub fn is_test_code(&self, node: Node<'_>) -> bool {
+        self.test_code_above(ancestors(self.src, node))
+    }
+
+    /// [`FileCx::is_test_code`] of the node whose ancestors, innermost first, are
+    /// `above` (`context::around` climbs once for this and more).
+    pub fn test_code_above<'n>(&self, above: impl Iterator<Item = Node<'n>>) -> bool {
         let src = self.src;
         let mut known = self.test_items.borrow_mut();
         // The items around the node, innermost first, up to one already known.
         let mut items: Vec<usize> = Vec::new();
         let mut test = false;
-        for a in ancestors(src, node) {
+        for a in above {
             if !matches!(super::parse::kind(a), "function_item" | "mod_item") {
                 continue;
             }
