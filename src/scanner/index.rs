@@ -119,7 +119,7 @@ pub struct FileIndex {
 
 impl FileIndex {
     /// An index with nothing in it yet.
-    fn empty(path: &FilePath, module: Path) -> Self {
+    pub(super) fn empty(path: &FilePath, module: Path) -> Self {
         FileIndex {
             path: path.clone(),
             module,
@@ -576,6 +576,18 @@ fn index_reusing(
         return (idx, None, Vec::new());
     };
     let root = tree.root_node();
+    // An edited file (the LSP's): indexed item by item, keeping the items the edit
+    // left as they were (`reindex.rs`).
+    if let (Some(last), true, false) = (reuse, idx.candidate, root.has_error()) {
+        let last_items = last.and_then(LastParse::items);
+        if let Some(items) =
+            super::reindex::index_by_items(&mut idx, source, &tokens, &tree, last_items)
+        {
+            shrink(&mut idx);
+            let kept = LastParse::new(parse_text, tree).with_items(items);
+            return (idx, Some(kept), Vec::new());
+        }
+    }
     let (parents, nodes, truncated) = super::syntax::parent_map(root);
     if truncated {
         idx.problems.push(truncated_problem(path));
@@ -614,7 +626,7 @@ fn truncated_problem(path: &FilePath) -> ScanProblem {
 /// into `idx`: requests, declared tables, items, returns, constructors, `OnceLock`
 /// sets, calls' arguments, structs and the pending references. Gives the names of
 /// the helpers whose chains [`HelperChains::NamesOnly`] left unfolded.
-fn index_tree(
+pub(super) fn index_tree(
     idx: &mut FileIndex,
     cx: &FileCx<'_>,
     nodes: &[Node<'_>],
@@ -713,6 +725,16 @@ fn index_pieces(
         })
         .collect();
     let parts: Vec<(FileIndex, Vec<String>, bool)> = parts.into_iter().collect::<Option<_>>()?;
+    Some(join_pieces(idx, parts))
+}
+
+/// Joins the indexes of a file's pieces (each with the helper names it left unfolded
+/// and whether it skipped code nested too deeply), in file order, into `idx`; gives
+/// the helper names, each once.
+pub(super) fn join_pieces(
+    idx: &mut FileIndex,
+    parts: Vec<(FileIndex, Vec<String>, bool)>,
+) -> Vec<String> {
     let mut helper_names = Vec::new();
     let mut named = std::collections::HashSet::new();
     let mut truncated = false;
@@ -784,7 +806,7 @@ fn index_pieces(
     if truncated {
         idx.problems.push(truncated_problem(&idx.path));
     }
-    Some(helper_names)
+    helper_names
 }
 
 /// Whether a file the pre-filter rules out is parsed for its items now, or only
@@ -798,7 +820,7 @@ enum Items {
 /// Whether an index resolves its calls' arguments (`arg_sites`) or keeps only their
 /// keys (`site_keys`).
 #[derive(Clone, Copy)]
-enum ArgValues {
+pub(super) enum ArgValues {
     Resolved,
     KeysOnly,
 }

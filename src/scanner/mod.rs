@@ -66,6 +66,7 @@ mod link;
 mod names;
 mod parse;
 mod pieces;
+mod reindex;
 mod relink;
 mod resolve;
 mod returns;
