@@ -210,7 +210,10 @@ pub fn may_call_dynamodb(text: &[u8]) -> bool {
 /// - a typed builder's (`TransactWriteItem`) only as the whole name `sdk::typed_for`
 ///   reads: `TransactWriteItemsError` builds nothing;
 /// - a typed builder or a rusoto input (`QueryInput`) only in a literal or a path, where
-///   the fold reads them: a parameter's type (`input: QueryInput`, a wrapper's) is none.
+///   the fold reads them: a parameter's type (`input: QueryInput`, a wrapper's) is none;
+/// - a builder method's (`key_condition_expression`) only in a method call, and
+///   `table_name(` given a value: `fn index_name(&self)`, a test named
+///   `key_condition_expression_between` and a getter `def.index_name()` set nothing.
 ///
 /// A lean index defers a file with none ([`Items::Defer`]), as one the bytes rule out;
 /// when the link looks up a name it holds, it is indexed as the bytes say, so whatever
@@ -263,6 +266,22 @@ fn in_code(tokens: &[Token], start: usize, end: usize, marker: Option<&str>) -> 
         || (next(0).is_some_and(|t| t.is_punct(b':')) && next(1).is_some_and(|t| t.is_punct(b':')));
     match marker {
         Some(m) if m.ends_with("()") => whole_start,
+        // A builder's method (`table_name(`, `key_condition_expression`, `send_with`):
+        // only a method call (`.set_filter_expression(f)`, `.into_paginator()`), not a
+        // function's definition (`fn index_name(&self)`, a test named
+        // `key_condition_expression_between`); `table_name(` and `index_name(` only
+        // given a value, not a getter (`def.index_name()`).
+        Some(m)
+            if m.bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'_' || b == b'(') =>
+        {
+            let method = at
+                .checked_sub(2)
+                .and_then(|i| tokens.get(i))
+                .is_some_and(|t| t.is_punct(b'.'))
+                && next(0).is_some_and(|t| t.is_punct(b'('));
+            method && (!m.ends_with('(') || next(1).is_some_and(|t| !t.is_punct(b')')))
+        }
         Some(m) if super::sdk::typed_for(m).is_some() => {
             whole_start && tok.end as usize == end && literal_or_path
         }
@@ -1188,6 +1207,11 @@ mod tests {
             "use rusoto_dynamodb::{GetItemInput, PutItemInput};",
             "fn f(w: Vec<WriteRequest>) -> Vec<TransactWriteItem> {}",
             "let x: Option<ScanInput> = None;",
+            "pub const fn index_name(&self) -> Option<&'static str> { None }",
+            "Self::Secondary(def) => Some(def.index_name()),",
+            "let t = table_name(&cfg);",
+            "fn key_condition_expression_between() {}",
+            "let filter_expression = None;",
         ] {
             assert!(!second_look(code), "{code}");
         }
@@ -1204,6 +1228,11 @@ mod tests {
             "fn f(q: QueryFluentBuilder) {}",
             "let i = GetItemInput { key, ..Default::default() };",
             "x.set_table_name(Some(t))",
+            "base(&c).index_name(\"by_user\").send()",
+            "q\n    .table_name(T)",
+            "b.set_expression_attribute_values(Some(v))",
+            "helper(&c).into_paginator().send()",
+            "QueryInput::builder().build()?.send_with(&c)",
             "'a'; c.scan()",
         ] {
             assert!(second_look(code), "{code}");
