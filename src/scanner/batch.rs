@@ -221,7 +221,7 @@ fn integer_const(cx: &FileCx<'_>, node: Node<'_>) -> Option<String> {
         return None;
     }
     let name = src.of(node);
-    cx.whole_file_lookup();
+    cx.whole_file_lookup_of(name);
     let root = ancestors(src, node).last()?;
     let defs = descendants(root, &mut |n| {
         matches!(n.kind(), "const_item" | "static_item")
@@ -604,6 +604,7 @@ impl<'t> Collector<'_, 't> {
                 .map(|p| last_segment(p).to_string())
                 .or_else(|| method_call(src, call).map(|(_, n, _)| n));
             let Some(name) = name else { continue };
+            self.cx.whole_file_lookup_of(&name);
             if let Some(fs) = self.functions(node).get(name.as_str()) {
                 out.extend(fs.iter().filter_map(|f| field(*f, "body")));
             }

@@ -17,7 +17,9 @@
 //! **The byte pre-filter.** A file is parsed for calls only if its bytes contain one of
 //! [`sdk::MARKERS`] (an Aho-Corasick scan: a client method such as `query()`, a
 //! `*FluentBuilder`/`*InputBuilder` type a helper could receive, a typed batch or
-//! transaction builder, a rusoto request struct such as `QueryInput`). Any request must name one of
+//! transaction builder, a rusoto request struct such as `QueryInput`; `check`'s lean
+//! index also defers a file none of whose markers is in code, `index::markers_in_code`).
+//! Any request must name one of
 //! them in the file that builds it, so a file without them cannot hold a call — but
 //! for one shape: a chain on a builder that a helper in another file returns
 //! (`recent_orders(&c, id).send()`). Skipped files record, from their tokens, the calls
@@ -64,6 +66,7 @@ mod link;
 mod names;
 mod parse;
 mod pieces;
+mod reindex;
 mod relink;
 mod resolve;
 mod returns;

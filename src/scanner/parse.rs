@@ -5,6 +5,8 @@ use std::cell::RefCell;
 
 use tree_sitter::{InputEdit, Parser, Point, Range, Tree};
 
+use super::reindex::ItemIndexes;
+
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
@@ -52,11 +54,37 @@ pub struct LastParse {
     /// The text parsed (the shadow or sparse text, not the file's own).
     text: Vec<u8>,
     tree: Tree,
+    /// The file's index item by item, when it was made so (`reindex.rs`): the next
+    /// version's re-index keeps the items an edit leaves as they were.
+    items: Option<ItemIndexes>,
 }
 
 impl LastParse {
     pub(super) fn new(text: Vec<u8>, tree: Tree) -> Self {
-        Self { text, tree }
+        Self {
+            text,
+            tree,
+            items: None,
+        }
+    }
+
+    /// This parse, with the index made from it item by item.
+    pub(super) fn with_items(self, items: ItemIndexes) -> Self {
+        Self {
+            items: Some(items),
+            ..self
+        }
+    }
+
+    /// The index made from this parse item by item, if it was.
+    pub(super) fn items(&self) -> Option<&ItemIndexes> {
+        self.items.as_ref()
+    }
+
+    /// How many items the re-index that made this parse's index kept from the last
+    /// one (`None` when it was indexed whole).
+    pub fn items_kept(&self) -> Option<usize> {
+        self.items.as_ref().map(|i| i.kept)
     }
 }
 

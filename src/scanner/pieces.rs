@@ -74,6 +74,22 @@ pub fn split(src: &[u8], tokens: &[Token], sizes: Sizes) -> Option<Vec<(usize, u
         return None;
     }
     let target = sizes.piece.max(src.len().div_ceil(MAX_PIECES)).max(1);
+    cut(src, tokens, target)
+}
+
+/// The byte ranges of a file's top-level items, one piece each (an item's attributes
+/// and the comments before it with it), for the LSP's re-index of an edited file
+/// (`reindex.rs`): unlike [`split`]'s pieces, grouped by size from the start of the
+/// file, where each cut is depends only on the tokens around it, so an edit moves no
+/// cut but its own item's. `None` as for [`split`], or with more than [`MAX_PIECES`]
+/// items.
+pub fn items(src: &[u8], tokens: &[Token]) -> Option<Vec<(usize, usize)>> {
+    cut(src, tokens, 1).filter(|pieces| pieces.len() <= MAX_PIECES)
+}
+
+/// Pieces of at least `target` bytes (the last one at least half that), cut as
+/// [`split`] says.
+fn cut(src: &[u8], tokens: &[Token], target: usize) -> Option<Vec<(usize, usize)>> {
     let mut depth = 0usize;
     let mut cuts: Vec<usize> = Vec::new();
     let mut last = 0usize;
@@ -142,6 +158,29 @@ mod tests {
             let after = text[w[1].0..].trim_start();
             assert!(after.starts_with("#[inline]") || after.starts_with("struct"));
         }
+    }
+
+    /// An edit inside one item moves no other cut: each item is its own piece.
+    #[test]
+    fn items_are_cut_one_by_one() {
+        let text = "use a::b;\n#[derive(X)]\nstruct S { a: u8 }\n// c\nfn f() { g(); }\nimpl S { fn h(&self) {} }\n";
+        let cut = |t: &str| items(t.as_bytes(), &tokenize(t.as_bytes())).expect("cuts");
+        let pieces = cut(text);
+        let texts: Vec<&str> = pieces.iter().map(|(s, e)| &text[*s..*e]).collect();
+        assert_eq!(
+            texts,
+            [
+                "use a::b;",
+                "\n#[derive(X)]\nstruct S { a: u8 }",
+                "\n// c\nfn f() { g(); }",
+                "\nimpl S { fn h(&self) {} }\n"
+            ]
+        );
+        let grown = text.replace("g();", "g(); g2();");
+        let after = cut(&grown);
+        assert_eq!(after.len(), pieces.len());
+        assert_eq!(after[..2], pieces[..2]);
+        assert_eq!(&grown[after[3].0..after[3].1], texts[3]);
     }
 
     #[test]

@@ -123,6 +123,10 @@ pub struct FileCx<'a> {
     /// helper, a constant by name): a piece sees only its own items, so the file is
     /// then indexed whole.
     whole_file: std::cell::Cell<bool>,
+    /// The names those lookups asked for (functions, constants): a piece indexed
+    /// again after an edit elsewhere in the file can keep its index when no edited
+    /// item names one of them (`reindex.rs`).
+    whole_file_names: RefCell<Vec<String>>,
 }
 
 /// A call that adds to a collection, `recv.push(..)` (or `extend`, `insert`,
@@ -244,6 +248,7 @@ impl<'a> FileCx<'a> {
             shapes: RefCell::new(std::collections::HashMap::new()),
             piece: None,
             whole_file: std::cell::Cell::new(false),
+            whole_file_names: RefCell::new(Vec::new()),
         }
     }
 
@@ -288,9 +293,27 @@ impl<'a> FileCx<'a> {
         }
     }
 
+    /// [`FileCx::whole_file_lookup`] of the items named `name`: what it finds can
+    /// change only with an item whose text spells the name.
+    pub fn whole_file_lookup_of(&self, name: &str) {
+        if self.piece.is_some() {
+            self.whole_file.set(true);
+            let mut names = self.whole_file_names.borrow_mut();
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+
     /// Whether a piece's code looked up something in the whole file.
     pub fn needed_whole_file(&self) -> bool {
         self.whole_file.get()
+    }
+
+    /// The names a piece's code looked up in the whole file (see
+    /// [`FileCx::whole_file_lookup_of`]).
+    pub fn whole_file_names(&self) -> Vec<String> {
+        self.whole_file_names.borrow().clone()
     }
 
     /// What a search for typed builders (`want`) from `node` at `depth` found before,

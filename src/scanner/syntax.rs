@@ -112,12 +112,49 @@ fn interesting_ids() -> &'static [u16] {
 /// quotes and contents no pass climbs from (a node missing from the map is found by
 /// tree-sitter's own search, see [`Parents::get`]).
 pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
+    parent_map_of(&[root], None)
+}
+
+/// [`parent_map`] of the subtrees under `roots` only (in file order), children of
+/// `parent` (or, without one, the tree's roots): a file's top-level items, when only
+/// some of them are indexed again (`reindex.rs`). The depth guard counts from the
+/// tree's root, as the whole walk's does.
+pub fn parent_map_of<'t>(
+    roots: &[Node<'t>],
+    parent: Option<Node<'t>>,
+) -> (Parents<'t>, Vec<Node<'t>>, bool) {
     // The tree knows how many nodes the walk visits; about half are named (54% in
     // generated chains, fewer in hand-written code): sized once for two thirds.
-    let all = root.descendant_count();
-    let mut map = HashMap::with_capacity_and_hasher(all / 3 * 2 + 1, Default::default());
-    let mut inner: Vec<Node<'_>> = Vec::new();
+    let all: usize = roots.iter().map(|r| r.descendant_count()).sum();
+    let mut parents = Parents {
+        map: HashMap::with_capacity_and_hasher(all / 3 * 2 + 1, Default::default()),
+        inner: Vec::new(),
+    };
     let mut nodes = Vec::new();
+    let mut truncated = false;
+    // Climbs end at the tree's root: the roots' own parent is in the map too (asked
+    // of tree-sitter, it is a search through the root's children).
+    if let Some(p) = parent {
+        parents.inner.push(p);
+        for root in roots.iter().filter(|r| r.is_named()) {
+            parents.map.insert(root.id(), 0);
+        }
+    }
+    let depth = usize::from(parent.is_some());
+    for root in roots {
+        truncated |= walk(*root, depth, &mut parents, &mut nodes);
+    }
+    (parents, nodes, truncated)
+}
+
+/// One root's part of [`parent_map_of`]; true when it stopped at the depth guard.
+fn walk<'t>(
+    root: Node<'t>,
+    depth: usize,
+    parents: &mut Parents<'t>,
+    nodes: &mut Vec<Node<'t>>,
+) -> bool {
+    let Parents { map, inner } = parents;
     let interesting = interesting_ids();
     let literals = literal_ids();
     let mut truncated = false;
@@ -136,7 +173,7 @@ pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
                 nodes.push(n);
             }
         }
-        if stack.len() < MAX_DEPTH * 4 {
+        if depth + stack.len() < MAX_DEPTH * 4 {
             if !literals.contains(&id) && cursor.goto_first_child() {
                 // More nodes with children than `u32` counts cannot fit a file under
                 // `MAX_FILE_BYTES`: each spans at least one byte.
@@ -150,7 +187,7 @@ pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
         }
         loop {
             let Some((_, after)) = stack.last_mut() else {
-                return (Parents { map, inner }, nodes, truncated);
+                return truncated;
             };
             if *after > 0 {
                 *after -= 1;
