@@ -198,6 +198,79 @@ pub fn may_call_dynamodb(text: &[u8]) -> bool {
     }
 }
 
+/// The pre-filter's second look, for a file whose bytes hold a marker
+/// ([`may_call_dynamodb`]): whether one occurs in its code (`tokens`, its [`tokenize`]d
+/// text) where the fold could read it:
+/// - in an identifier: an occurrence in a comment (docs that show a request) or a
+///   literal (`uri.query()` in a test's string) is no code, and tree-sitter parses the
+///   file as it would without it;
+/// - a client method's (`query()`) only as a whole name: the fold starts a request at a
+///   method named exactly `query` (`sdk::op_for_method`; `create_table.rs` likewise),
+///   so `schema.http_query()` or `pool.begin_scan()` starts none;
+/// - a typed builder's (`TransactWriteItem`) only as the whole name `sdk::typed_for`
+///   reads: `TransactWriteItemsError` builds nothing;
+/// - a typed builder or a rusoto input (`QueryInput`) only in a literal or a path, where
+///   the fold reads them: a parameter's type (`input: QueryInput`, a wrapper's) is none.
+///
+/// A lean index defers a file with none ([`Items::Defer`]), as one the bytes rule out;
+/// when the link looks up a name it holds, it is indexed as the bytes say, so whatever
+/// it answers is what a parse for calls gives. On the 1x real tree this deferred a
+/// quarter of the bytes the markers let through (the vendored HTTP and signing crates,
+/// error types, rusoto wrappers, docs), none of which built a request.
+pub fn markers_in_code(text: &[u8], tokens: &[Token]) -> bool {
+    use aho_corasick::{AhoCorasick, Input, MatchKind};
+    use std::sync::OnceLock;
+    static AC: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    let built = AC.get_or_init(|| {
+        AhoCorasick::builder()
+            // Leftmost: `batch_get_item()` is reported, not the `get_item()` inside it.
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(MARKERS)
+            .ok()
+    });
+    // Building the automaton cannot fail for these patterns; if it did, scan all.
+    let Some(ac) = built else { return true };
+    let mut from = 0;
+    while let Some(m) = ac.find(Input::new(text).span(from..text.len())) {
+        let marker = MARKERS.get(m.pattern().as_usize()).copied();
+        if in_code(tokens, m.start(), m.end(), marker) {
+            return true;
+        }
+        // Every later start is still searched (no marker is a prefix of another, so
+        // none starts here too; a test says so).
+        from = m.start() + 1;
+    }
+    false
+}
+
+/// Whether the occurrence `start..end` of `marker` is one the fold could read (see
+/// [`markers_in_code`]).
+fn in_code(tokens: &[Token], start: usize, end: usize, marker: Option<&str>) -> bool {
+    // The token the occurrence starts in, if any (else it is in a comment or a gap).
+    let at = tokens.partition_point(|t| t.start as usize <= start);
+    let Some(tok) = at.checked_sub(1).and_then(|i| tokens.get(i)) else {
+        return false;
+    };
+    if tok.kind != Tok::Ident || tok.end as usize <= start {
+        return false;
+    }
+    let whole_start = tok.start as usize == start;
+    // What follows the name: the fold reads a typed builder or a rusoto input only in a
+    // literal (`QueryInput { .. }`) or a path (`Put::builder()`, `..GetItemInput::default()`),
+    // never as a type (`input: QueryInput`, `Vec<WriteRequest>`).
+    let next = |k: usize| tokens.get(at + k);
+    let literal_or_path = next(0).is_some_and(|t| t.is_punct(b'{'))
+        || (next(0).is_some_and(|t| t.is_punct(b':')) && next(1).is_some_and(|t| t.is_punct(b':')));
+    match marker {
+        Some(m) if m.ends_with("()") => whole_start,
+        Some(m) if super::sdk::typed_for(m).is_some() => {
+            whole_start && tok.end as usize == end && literal_or_path
+        }
+        Some(m) if m.ends_with("Input") => literal_or_path,
+        _ => true,
+    }
+}
+
 /// Whether the file is an SDK's generated code: smithy-rs's header
 /// ([`GENERATED_HEADER`]) comes before any code, after only blank lines, comments and
 /// inner attributes (`#![allow(..)]`, the crate docs of a `lib.rs`). Such a file
@@ -432,6 +505,18 @@ fn index_reusing(
     let tokens = tokenize(bytes);
     idx.generated = !force_parse && generated_sdk_code(bytes);
     idx.candidate = force_parse || (!idx.generated && may_call_dynamodb(bytes));
+    // Markers only outside code (`markers_in_code`): deferred as if the bytes had ruled
+    // the file out, when it can be. Parsed on the link's asking (`Items::Parse`), it is
+    // indexed as the bytes say: a candidate, whose every call's arguments are read.
+    let mut deferred = None;
+    if idx.candidate
+        && !force_parse
+        && matches!(items, Items::Defer)
+        && !markers_in_code(bytes, &tokens)
+    {
+        deferred = defer(bytes, &tokens, &idx.module);
+        idx.candidate = deferred.is_none();
+    }
     // A large file is parsed in pieces (see `pieces.rs`), unless its parse is to be
     // kept for the next edit; its call graph is built from the tokens meanwhile.
     let cut = pieces
@@ -469,7 +554,7 @@ fn index_reusing(
             idx.text = Some(Arc::clone(source));
         }
         if matches!(items, Items::Defer) {
-            if let Some(names) = defer(bytes, &tokens, &idx.module) {
+            if let Some(names) = deferred.or_else(|| defer(bytes, &tokens, &idx.module)) {
                 idx.deferred = Some(names);
                 return (idx, None, Vec::new());
             }
@@ -1081,6 +1166,90 @@ mod tests {
         }
     }
 
+    /// Whether the pre-filter, bytes then code, lets `code` through.
+    fn second_look(code: &str) -> bool {
+        let b = code.as_bytes();
+        may_call_dynamodb(b) && markers_in_code(b, &tokenize(b))
+    }
+
+    /// A marker counts only in code: in a comment or a literal it builds nothing.
+    #[test]
+    fn pre_filter_reads_markers_in_code_only() {
+        for code in [
+            "/// let q = QueryInput { .. };\nfn f() {}",
+            "// c.query().send()\nfn f() {}",
+            "/* c.scan() /* nested */ c.get_item() */ fn f() {}",
+            "let id = shape_id!(\"com.amazonaws.dynamodb\", \"GetItemInput\");",
+            "let u = r#\"https://x/?a=1&c.query()\"#;",
+            "let e: TransactWriteItemsError = e.into();",
+            "fn f(e: SdkError<TransactGetItemsError>) {}",
+            "let w = BatchWriteRequestBuilder::default();",
+            "fn query(&self, input: QueryInput) -> R { self.inner.query(input) }",
+            "use rusoto_dynamodb::{GetItemInput, PutItemInput};",
+            "fn f(w: Vec<WriteRequest>) -> Vec<TransactWriteItem> {}",
+            "let x: Option<ScanInput> = None;",
+        ] {
+            assert!(!second_look(code), "{code}");
+        }
+        for code in [
+            "/// docs\nfn f() { c.query().send() }",
+            "let s = \"x\"; c.scan()",
+            "let t = TransactWriteItem::builder().put(p).build();",
+            "vec![WriteRequest { put_request: Some(p), delete_request: None }]",
+            "let c = ConditionCheck::builder();",
+            "let i = PutItemInput { item, ..PutItemInput::default() };",
+            "..GetItemInput::default()",
+            "CreateTableInput::builder().table_name(t)",
+            "ExecuteStatementInput /* docs */ { statement }",
+            "fn f(q: QueryFluentBuilder) {}",
+            "let i = GetItemInput { key, ..Default::default() };",
+            "x.set_table_name(Some(t))",
+            "'a'; c.scan()",
+        ] {
+            assert!(second_look(code), "{code}");
+        }
+    }
+
+    /// The pre-filter searches on from one past a ruled-out occurrence's start, which
+    /// misses nothing only while no marker is a prefix of another.
+    #[test]
+    fn no_marker_is_a_prefix_of_another() {
+        for a in MARKERS {
+            for b in MARKERS {
+                assert!(a == b || !b.starts_with(a), "{a} / {b}");
+            }
+        }
+    }
+
+    /// A client method's marker counts only as a whole name: a method that merely ends
+    /// like one (`http_query()`) starts no request, and a file holding only such names
+    /// is not parsed for calls.
+    #[test]
+    fn pre_filter_reads_client_methods_as_whole_names() {
+        for code in [
+            "let r = client.query().table_name(t).send().await?;",
+            "query()",
+            "c\n    .scan()\n    .send()",
+            "c.batch_get_item().request_items(t, k)",
+            "x.http_query(); c.get_item().key(\"pk\", v)",
+            "(get_item())",
+            "c.r#query()",
+            "let t = c.create_table();",
+        ] {
+            assert!(second_look(code), "{code}");
+        }
+        for code in [
+            "if let Some(q) = schema.http_query() { q.value() }",
+            "let pq = uri.path_and_query().cloned();",
+            "let Some(o) = current.begin_scan() else { return };",
+            "fn test_get_vanilla_query() {}",
+            "let c = ListElementCollector::for_query();",
+            "x.my_get_item(); y.can_create_table()",
+        ] {
+            assert!(!second_look(code), "{code}");
+        }
+    }
+
     /// (code, the calls chained into a builder setter or handed on).
     const CASES: &[(&str, &[&str])] = &[
         ("fn f() { base(&c).send(); }", &["base"]),
@@ -1320,5 +1489,32 @@ mod tests_{i} {{
         assert!(idx.chained.is_empty() && idx.text.is_none());
         let forced = index_source(&chains.path, &chains.text, &settings, true);
         assert!(forced.candidate && forced.chained.is_empty());
+    }
+
+    /// Indexed lean, a file whose markers are all outside code is deferred; once the
+    /// link asks for it, it is a candidate again, every call's arguments read. One
+    /// with a marker in code is a candidate at once, and an index that is not lean
+    /// (the LSP's) goes by the bytes alone.
+    #[test]
+    fn a_file_with_markers_only_outside_code_is_deferred_when_lean() {
+        let settings = ScanSettings::default();
+        let docs = SourceFile::new(
+            "docs.rs",
+            "/// Sends `c.query()` for you.\n\
+             pub async fn save(c: &Client, name: &str) { put_in(c, name).await; }\n",
+        );
+        let lean = index_file_lean(&docs, &settings);
+        assert!(!lean.candidate && lean.deferred.is_some());
+        let asked = index_lean_with_args(&docs.path, &docs.text, &settings);
+        assert!(asked.candidate && asked.deferred.is_none());
+        assert!(!asked.arg_sites.is_empty());
+        assert!(index_file(&docs, &settings).candidate);
+        let code = SourceFile::new(
+            "code.rs",
+            "/// Sends the query.\n\
+             pub async fn save(c: &Client) { c.query().table_name(\"t\").send().await; }\n",
+        );
+        let lean = index_file_lean(&code, &settings);
+        assert!(lean.candidate && lean.deferred.is_none() && lean.ops.len() == 1);
     }
 }

@@ -17,7 +17,9 @@
 //! **The byte pre-filter.** A file is parsed for calls only if its bytes contain one of
 //! [`sdk::MARKERS`] (an Aho-Corasick scan: a client method such as `query()`, a
 //! `*FluentBuilder`/`*InputBuilder` type a helper could receive, a typed batch or
-//! transaction builder, a rusoto request struct such as `QueryInput`). Any request must name one of
+//! transaction builder, a rusoto request struct such as `QueryInput`; `check`'s lean
+//! index also defers a file none of whose markers is in code, `index::markers_in_code`).
+//! Any request must name one of
 //! them in the file that builds it, so a file without them cannot hold a call — but
 //! for one shape: a chain on a builder that a helper in another file returns
 //! (`recent_orders(&c, id).send()`). Skipped files record, from their tokens, the calls
@@ -174,13 +176,14 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
 /// [`link`] after an indexing pass the caller ran and timed (`index_time`); the
 /// indexes are freed on the workers afterwards.
 pub fn link_indexed(
-    indexes: Vec<Arc<FileIndex>>,
+    mut indexes: Vec<Arc<FileIndex>>,
     settings: &ScanSettings,
     index_time: std::time::Duration,
     report: Report<'_>,
 ) -> ScanResult {
     report("following calls across files", 0, 0);
-    let mut result = link(&indexes, settings);
+    // The indexes are let go of below: the link may move their operations.
+    let mut result = link::link_owned(&mut indexes, settings);
     result.stats.index = index_time;
     // Freeing every file's index is real work too: spread over the workers instead of
     // running after the link on one thread; a large file's operations, most of its
