@@ -598,7 +598,7 @@ fn index_reusing(
     // An edited file (the LSP's): indexed item by item, keeping the items the edit
     // left as they were (`reindex.rs`).
     if let (Some(last), true, false) = (reuse, idx.candidate, root.has_error()) {
-        let last_items = last.and_then(LastParse::items);
+        let last_items = last.and_then(|l| Some((l.items()?, l.tree())));
         if let Some(items) =
             super::reindex::index_by_items(&mut idx, source, &tokens, &tree, last_items)
         {

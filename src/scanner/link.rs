@@ -34,6 +34,47 @@ use crate::source::Span;
 
 /// Links file indexes into the crate's operations.
 pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
+    link_taking(files, settings, Vec::new())
+}
+
+/// A file's operations as its index holds them.
+type FileOps = Vec<(Operation, Escape)>;
+
+/// [`link`] of indexes the caller lets go of afterwards: the operations of the files
+/// it alone holds are moved into the result, not copied (40,000 copies of 1.5 KB, and
+/// freeing the originals, were most of a large file's link), when the link is sure to
+/// run once. A later round links some files again from their indexes' operations, so
+/// when one may follow (a file the pre-filter deferred, a parameter followed to its
+/// callers' arguments, read again) they are copied as [`link`] copies them; so are
+/// those of a file another file's chain may continue (none is moved while any
+/// function returns a builder: such a file may be indexed again before the link).
+pub fn link_owned(files: &mut [Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
+    let once = settings.reread.is_none()
+        || files.iter().all(|f| {
+            f.deferred.is_none()
+                && !f
+                    .refs
+                    .iter()
+                    .any(|r| matches!(r.kind, RefKind::Param { .. }))
+        });
+    let taken: Vec<Option<FileOps>> = if once && returned_builders(files).is_empty() {
+        files
+            .iter_mut()
+            .map(|f| Arc::get_mut(f).map(|f| std::mem::take(&mut f.ops)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    link_taking(files, settings, taken)
+}
+
+/// [`link`], with `taken[fi]` (when there is one) file `fi`'s operations, moved out of
+/// its index by [`link_owned`]: linked by the first link, which is the only one.
+fn link_taking(
+    files: &[Arc<FileIndex>],
+    settings: &ScanSettings,
+    mut taken: Vec<Option<FileOps>>,
+) -> ScanResult {
     let started = std::time::Instant::now();
     let mut stats = super::ScanStats::count(files);
     let completed = parse_skipped_callers(files, settings);
@@ -66,7 +107,15 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
     // The tables (mostly reading the manifests) and the callers are built side by
     // side: the link is otherwise one thread.
     let (mut tables, callers) = rayon::join(|| Tables::new(&files), || Callers::new(&graphs));
-    let mut whole = link_files(&files, &tables, settings, None, true, Some(&callers));
+    let mut whole = link_files(
+        &files,
+        &tables,
+        settings,
+        None,
+        true,
+        Some(&callers),
+        &mut taken,
+    );
     let mut asked = std::mem::take(&mut whole.asked);
     let mut wanted = std::mem::take(&mut whole.wanted);
     loop {
@@ -142,13 +191,22 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
                     Some((&relinked, graph)),
                     true,
                     Some(&callers),
+                    &mut [],
                 );
                 asked = std::mem::take(&mut part.asked);
                 wanted = std::mem::take(&mut part.wanted);
                 merge_part(&mut whole, part, &relinked, &files);
             }
             None => {
-                whole = link_files(&files, &tables, settings, None, true, Some(&callers));
+                whole = link_files(
+                    &files,
+                    &tables,
+                    settings,
+                    None,
+                    true,
+                    Some(&callers),
+                    &mut [],
+                );
                 asked = std::mem::take(&mut whole.asked);
                 wanted = std::mem::take(&mut whole.wanted);
             }
@@ -403,6 +461,8 @@ pub(super) struct Linked {
 /// operations, problems and tables of those files alone, with the call graph's facts
 /// of an earlier link (the caller knows no file's functions changed since). `callers`:
 /// who calls each name in `files`' call graph, when the caller keeps it across links.
+/// `taken[fi]`: file `fi`'s operations, moved out of its index (see [`link_owned`]),
+/// linked in place of copies of its index's.
 pub(super) fn link_files(
     files: &[Arc<FileIndex>],
     tables: &Tables,
@@ -410,7 +470,12 @@ pub(super) fn link_files(
     only: Option<(&HashSet<usize>, &GraphFacts)>,
     track: bool,
     callers: Option<&Callers<&str>>,
+    taken: &mut [Option<FileOps>],
 ) -> Linked {
+    // A file's operations, in its index or taken out of it.
+    let op_count = |fi: usize, f: &FileIndex| {
+        f.ops.len() + taken.get(fi).and_then(Option::as_ref).map_or(0, Vec::len)
+    };
     let mut result = ScanResult::default();
     let mut decls: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
     let mut reads: Vec<Reads> = vec![Reads::new(); files.len()];
@@ -484,7 +549,7 @@ pub(super) fn link_files(
         .iter()
         .zip(&graph_refs)
         .enumerate()
-        .filter(|(fi, (f, _))| wanted(*fi) && (!f.ops.is_empty() || !f.helper_calls.is_empty()))
+        .filter(|(fi, (f, _))| wanted(*fi) && (op_count(*fi, f) > 0 || !f.helper_calls.is_empty()))
         .map(|(fi, (_, fns))| {
             let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
             for (i, n) in fns.iter().enumerate() {
@@ -559,7 +624,7 @@ pub(super) fn link_files(
             .iter()
             .enumerate()
             .filter(|(fi, _)| wanted(*fi))
-            .map(|(_, f)| f.ops.len() + f.helper_calls.len())
+            .map(|(fi, f)| op_count(fi, f) + f.helper_calls.len())
             .sum(),
     );
     for (fi, f) in files.iter().enumerate() {
@@ -599,22 +664,36 @@ pub(super) fn link_files(
                     chains.iter().any(|(cf, _)| tables.crates.file_sees(*cf, fi))
                 }))
             };
-            // The operations to link, copied on every core first: copied one after
-            // another, 40,000 of them (1.5 KB each) were most of a large file's link,
-            // on one core while the other waited.
-            let copies: Vec<Option<Operation>> = f
-                .ops
-                .par_iter()
-                .with_min_len(256)
-                .map(|(op, escape)| (!continued(escape)).then(|| op.clone()))
-                .collect();
-            for (op, (_, escape)) in copies.into_iter().zip(&f.ops) {
-                let Some(mut op) = op else {
-                    continue;
-                };
+            let mut link_one = |mut op: Operation, escape: &Escape| {
                 linker.resolve_op(fi, &mut op, 0);
                 finish(&mut op, escape, fi, cold_glob.as_deref());
                 ops.push(op);
+            };
+            match taken.get_mut(fi).and_then(Option::take) {
+                // Moved out of the index: linked as they are.
+                Some(own) => {
+                    for (op, escape) in own {
+                        if !continued(&escape) {
+                            link_one(op, &escape);
+                        }
+                    }
+                }
+                None => {
+                    // Copied on every core first: copied one after another, 40,000
+                    // of them (1.5 KB each) were most of a large file's link, on one
+                    // core while the other waited.
+                    let copies: Vec<Option<Operation>> = f
+                        .ops
+                        .par_iter()
+                        .with_min_len(256)
+                        .map(|(op, escape)| (!continued(escape)).then(|| op.clone()))
+                        .collect();
+                    for (op, (_, escape)) in copies.into_iter().zip(&f.ops) {
+                        if let Some(op) = op {
+                            link_one(op, escape);
+                        }
+                    }
+                }
             }
         });
         reads[fi] = read.reads;
@@ -1940,4 +2019,78 @@ fn splice_value(v: &mut ValueInfo, mut f: ValueInfo) {
         f.literal = f.text.as_ref().and_then(|t| t.value()).map(str::to_string);
     }
     *v = f;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scanner::index::index_text_lean;
+
+    /// Requests sent, one in a loop, one handed to a helper that sends it.
+    const SENT: &str = r#"
+async fn load(c: &Client, ids: &[String]) {
+    c.get_item().table_name("Orders").key("pk", S("a".into())).send().await;
+    for id in ids {
+        c.query().table_name("Orders").send().await;
+    }
+    send_it(c.scan().table_name("Orders"));
+}
+fn send_it(q: ScanFluentBuilder) { q.limit(5).send(); }
+"#;
+
+    /// A table name that is a parameter, followed to what its callers pass.
+    const PARAM: &str = r#"
+async fn put_in(c: &Client, table: &str) { c.put_item().table_name(table).send().await; }
+async fn go(c: &Client) { put_in(c, "Audit").await; }
+"#;
+
+    fn reread(path: &std::path::Path) -> Option<Arc<str>> {
+        [("a.rs", SENT), ("b.rs", PARAM)]
+            .iter()
+            .find(|(p, _)| path.ends_with(p))
+            .map(|(_, t)| Arc::from(*t))
+    }
+
+    fn indexed(texts: &[(&str, &str)], settings: &ScanSettings) -> Vec<Arc<FileIndex>> {
+        texts
+            .iter()
+            .map(|(p, t)| {
+                let path: crate::source::FilePath = Arc::from(std::path::Path::new(p));
+                Arc::new(index_text_lean(&path, &Arc::from(*t), settings))
+            })
+            .collect()
+    }
+
+    /// What [`link`] and [`link_owned`] give (operations, problems, tables), and
+    /// whether `link_owned` left the indexes their operations.
+    fn both(texts: &[(&str, &str)], settings: &ScanSettings) -> (String, String, usize, bool) {
+        let shared = indexed(texts, settings);
+        let copied = link(&shared, settings);
+        let mut owned = indexed(texts, settings);
+        let moved = link_owned(&mut owned, settings);
+        let kept = owned.iter().any(|f| !f.ops.is_empty());
+        let show = |r: &ScanResult| format!("{:?}", (&r.operations, &r.problems, &r.tables));
+        (show(&copied), show(&moved), copied.operations.len(), kept)
+    }
+
+    /// A link sure to run once moves the operations of the indexes it is given and
+    /// links what copying them links; when a later round may link a file again from
+    /// its index (a parameter followed to its callers' arguments, read again), nothing
+    /// is moved.
+    #[test]
+    fn a_link_that_moves_operations_links_what_copying_links() {
+        let once = ScanSettings::default();
+        let (copied, moved, ops, kept) = both(&[("a.rs", SENT)], &once);
+        assert_eq!(copied, moved);
+        assert!(ops >= 3, "{ops}");
+        assert!(!kept, "a link that runs once moves the operations");
+        let rounds = ScanSettings {
+            reread: Some(reread),
+            ..ScanSettings::default()
+        };
+        let (copied, moved, _, kept) = both(&[("a.rs", SENT), ("b.rs", PARAM)], &rounds);
+        assert_eq!(copied, moved);
+        assert!(copied.contains("Audit"), "the round followed the parameter");
+        assert!(kept, "a link that may run again copies");
+    }
 }

@@ -176,13 +176,14 @@ pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
 /// [`link`] after an indexing pass the caller ran and timed (`index_time`); the
 /// indexes are freed on the workers afterwards.
 pub fn link_indexed(
-    indexes: Vec<Arc<FileIndex>>,
+    mut indexes: Vec<Arc<FileIndex>>,
     settings: &ScanSettings,
     index_time: std::time::Duration,
     report: Report<'_>,
 ) -> ScanResult {
     report("following calls across files", 0, 0);
-    let mut result = link(&indexes, settings);
+    // The indexes are let go of below: the link may move their operations.
+    let mut result = link::link_owned(&mut indexes, settings);
     result.stats.index = index_time;
     // Freeing every file's index is real work too: spread over the workers instead of
     // running after the link on one thread; a large file's operations, most of its

@@ -76,6 +76,11 @@ impl LastParse {
         }
     }
 
+    /// The tree parsed (of the shadow text, whose offsets are the file's).
+    pub(super) fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
     /// The index made from this parse item by item, if it was.
     pub(super) fn items(&self) -> Option<&ItemIndexes> {
         self.items.as_ref()

@@ -35,7 +35,7 @@ use super::lex::{tokenize, Tok};
 use super::pieces::{self, REF_STRIDE};
 use super::resolve::FileCx;
 use super::returns::FnReturn;
-use super::syntax::{parent_map, parent_map_of, Src};
+use super::syntax::{descendants, field, parent_map, parent_map_of, Src};
 use crate::source::{FilePath, Span};
 
 /// An edited file's last version, indexed item by item: what its next version's
@@ -69,12 +69,12 @@ pub(super) fn index_by_items(
     source: &Arc<str>,
     tokens: &[Token],
     tree: &Tree,
-    last: Option<&ItemIndexes>,
+    last: Option<(&ItemIndexes, &Tree)>,
 ) -> Option<ItemIndexes> {
     let text: &str = source;
     let cut = pieces::items(text.as_bytes(), tokens)?;
     let (mut items, looked_up) = match last {
-        Some(last) => kept_items(last, &idx.path, text, &cut),
+        Some((last, last_tree)) => kept_items(last, last_tree, &idx.path, (text, tree), &cut),
         None => (vec![None; cut.len()], false),
     };
     let kept = items.iter().filter(|i| i.is_some()).count();
@@ -173,8 +173,9 @@ pub(super) fn index_by_items(
 /// whether one to index again looked up the whole file last time.
 fn kept_items(
     last: &ItemIndexes,
+    last_tree: &Tree,
     path: &FilePath,
-    text: &str,
+    (text, tree): (&str, &Tree),
     cut: &[(usize, usize)],
 ) -> (Vec<Option<ItemIndex>>, bool) {
     let edit = Edit::between(&last.text, text);
@@ -223,10 +224,11 @@ fn kept_items(
                 looked_up |= last.items.get(i).is_some_and(|o| o.lookups.is_some());
                 return None;
             };
-            let stale = old
-                .lookups
-                .as_ref()
-                .is_some_and(|names| names.iter().any(|n| spelled.contains(n.as_str())));
+            let stale = old.lookups.as_ref().is_some_and(|names| {
+                names.iter().any(|n| spelled.contains(n.as_str()))
+                    && !(untouched(last_tree, &last.text, (edit.start, edit.old_end), names)
+                        && untouched(tree, text, (edit.start, edit.new_end), names))
+            });
             if stale {
                 looked_up = true;
                 return None;
@@ -242,6 +244,34 @@ fn kept_items(
         })
         .collect();
     (items, looked_up)
+}
+
+/// Whether an edit of `text`'s bytes `from..to` (`tree` its parse) leaves every item
+/// named in `names` (a function, a constant or a static: what a lookup in the whole
+/// file finds) as it was, with all that is around it: the edit is in a comment or
+/// strictly inside a function's body, not inside such an item, and holds none.
+fn untouched(tree: &Tree, text: &str, (from, to): (usize, usize), names: &[String]) -> bool {
+    let Some(edited) = tree.root_node().descendant_for_byte_range(from, to) else {
+        return false;
+    };
+    let named = |n: Node<'_>| {
+        matches!(n.kind(), "function_item" | "const_item" | "static_item")
+            && field(n, "name")
+                .and_then(|x| text.get(x.byte_range()))
+                .is_some_and(|x| names.iter().any(|m| m == x))
+    };
+    let mut in_place = false;
+    let mut at = Some(edited);
+    while let Some(n) = at {
+        if named(n) {
+            return false;
+        }
+        in_place |= matches!(n.kind(), "line_comment" | "block_comment")
+            || (n.kind() == "function_item"
+                && field(n, "body").is_some_and(|b| b.start_byte() < from && to < b.end_byte()));
+        at = n.parent();
+    }
+    in_place && descendants(edited, &mut |n| named(n)).is_empty()
 }
 
 /// The one edit that turns a text into the next: `old_end - start` bytes from `start`
@@ -761,6 +791,8 @@ async fn put_in(c: &Client, table: &str, id: &str) {{
 pub struct Put{i} {{ id: String }}
 
 impl Put{i} {{
+    fn id(&self) -> &str {{ let s = &self.id; s }}
+    /// The put.
     fn build(self) -> Put {{
         Put::builder().table_name("puts-{i}").item("pk", AttributeValue::S(self.id)).build().unwrap()
     }}
@@ -899,8 +931,29 @@ mod tests_{i} {{
             .and_then(LastParse::items_kept)
             .expect("item by item");
         assert!(n > 10, "{n}");
+        // In the item that defines the helper (it spells its name), an edit inside the
+        // body of another function, or in a comment beside the helper, keeps the
+        // items that looked it up; one in the helper's body does not.
+        let items_kept = |k: &Option<LastParse>| k.as_ref().and_then(LastParse::items_kept);
+        let all = kept
+            .as_ref()
+            .and_then(|k| k.items())
+            .map_or(0, |i| i.items.len());
+        let body = edited.replacen("let s = &self.id;", "let xs = &self.id;", 1);
+        let kept = again(&body, kept.as_ref());
+        assert_eq!(items_kept(&kept), Some(all - 1));
+        let doc = body.replacen("/// The put.", "/// The xput.", 1);
+        let kept = again(&doc, kept.as_ref());
+        assert_eq!(items_kept(&kept), Some(all - 1));
+        let helper = doc.replacen("Put::builder()", "Put::builder().return_values(x)", 1);
+        let kept = again(&helper, kept.as_ref());
+        assert!(
+            items_kept(&kept).is_some_and(|n| n < all - 1),
+            "{:?}",
+            items_kept(&kept)
+        );
         // And one that no lookup reads keeps every other item.
-        let commented = edited.replacen("// Then the orders.", "// Then the order.", 1);
+        let commented = helper.replacen("// Then the orders.", "// Then the order.", 1);
         let all = kept
             .as_ref()
             .and_then(|k| k.items())

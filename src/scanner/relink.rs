@@ -97,7 +97,8 @@ impl LinkState {
             let (completed, _) =
                 parse_skipped_callers(files, settings).unwrap_or_else(|| (files.to_vec(), 0));
             let lookups = Tables::new(&completed);
-            let linked = link_files(&completed, &lookups, settings, None, true, None);
+            // The LSP keeps the indexes: nothing is taken out of them.
+            let linked = link_files(&completed, &lookups, settings, None, true, None, &mut []);
             if let Some(graph) = linked.graph {
                 self.last = Some(Last {
                     counts: ScanStats::count(files),
@@ -215,6 +216,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
         Some((&relinked, &last.graph)),
         true,
         None,
+        &mut [],
     );
     let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*completed[*i].path).collect();
     let changed_path = Arc::clone(&completed[fi].path);
