@@ -1160,8 +1160,31 @@ fn collect_uses(src: Src<'_>, n: Node<'_>, prefix: &[String], out: &mut Vec<UseA
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The index as text, each pending reference written as what it refers to: the
+    /// pieces number theirs apart (see `pieces::REF_STRIDE`), which nothing but the
+    /// lookup reads.
+    pub(crate) fn canonical(idx: &FileIndex) -> String {
+        const MARK: &str = "\\0pending:";
+        let mut bare = idx.clone();
+        bare.refs.clear();
+        bare.ref_pieces.clear();
+        let text = format!("{bare:?}");
+        let mut out = String::new();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find(MARK) {
+            out.push_str(&rest[..i]);
+            rest = &rest[i + MARK.len()..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let n: usize = rest[..digits].parse().expect("a number");
+            out.push_str(&format!("{:?}", idx.pending_ref(n).expect("a reference")));
+            rest = &rest[digits..];
+        }
+        out.push_str(rest);
+        out
+    }
 
     /// rusoto requests are literals of the input structs the scanner reads; a literal
     /// of any other `*Input` (a serialiser's, a form's) is no request.
@@ -1404,29 +1427,6 @@ mod tests_{i} {{
 }}
 "#
         )
-    }
-
-    /// The index as text, each pending reference written as what it refers to: the
-    /// pieces number theirs apart (see `pieces::REF_STRIDE`), which nothing but the
-    /// lookup reads.
-    fn canonical(idx: &FileIndex) -> String {
-        const MARK: &str = "\\0pending:";
-        let mut bare = idx.clone();
-        bare.refs.clear();
-        bare.ref_pieces.clear();
-        let text = format!("{bare:?}");
-        let mut out = String::new();
-        let mut rest = text.as_str();
-        while let Some(i) = rest.find(MARK) {
-            out.push_str(&rest[..i]);
-            rest = &rest[i + MARK.len()..];
-            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            let n: usize = rest[..digits].parse().expect("a number");
-            out.push_str(&format!("{:?}", idx.pending_ref(n).expect("a reference")));
-            rest = &rest[digits..];
-        }
-        out.push_str(rest);
-        out
     }
 
     /// The file indexed in pieces of about `piece` bytes, and whole.

@@ -148,9 +148,10 @@ pub fn ranges(text: &[u8], spans: &[(usize, usize)]) -> Vec<Range> {
     out
 }
 
-/// The one edit that turns `old` into `new`: what lies between their common prefix
-/// and their common suffix.
-fn edit_between(old: &[u8], new: &[u8]) -> InputEdit {
+/// The bytes that differ between `old` and `new`, what lies between their common
+/// prefix and their common suffix: `(start, old_end, new_end)`, `old[start..old_end]`
+/// replaced by `new[start..new_end]`.
+pub(super) fn changed_bytes(old: &[u8], new: &[u8]) -> (usize, usize, usize) {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let room = old.len().min(new.len()) - prefix;
     let suffix = old
@@ -160,7 +161,12 @@ fn edit_between(old: &[u8], new: &[u8]) -> InputEdit {
         .take(room)
         .take_while(|(a, b)| a == b)
         .count();
-    let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+    (prefix, old.len() - suffix, new.len() - suffix)
+}
+
+/// The one edit that turns `old` into `new` ([`changed_bytes`]), as tree-sitter takes it.
+fn edit_between(old: &[u8], new: &[u8]) -> InputEdit {
+    let (prefix, old_end, new_end) = changed_bytes(old, new);
     InputEdit {
         start_byte: prefix,
         old_end_byte: old_end,

@@ -32,6 +32,7 @@ use super::ir::{
 use super::items::{FieldDef, StructDef};
 use super::lex::Token;
 use super::lex::{tokenize, Tok};
+use super::parse::changed_bytes;
 use super::pieces::{self, REF_STRIDE};
 use super::resolve::FileCx;
 use super::returns::FnReturn;
@@ -287,20 +288,11 @@ struct Edit {
 
 impl Edit {
     fn between(old: &str, new: &str) -> Self {
-        let (old, new) = (old.as_bytes(), new.as_bytes());
-        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let room = old.len().min(new.len()) - prefix;
-        let suffix = old
-            .iter()
-            .rev()
-            .zip(new.iter().rev())
-            .take(room)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let (start, old_end, new_end) = changed_bytes(old.as_bytes(), new.as_bytes());
         let mut edit = Edit {
-            start: prefix,
-            old_end: old.len() - suffix,
-            new_end: new.len() - suffix,
+            start,
+            old_end,
+            new_end,
         };
         if edit.start == edit.old_end {
             if edit.start > 0 {
@@ -739,6 +731,7 @@ impl Shift for FnReturn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scanner::index::tests::canonical;
     use crate::scanner::index::{index_file, index_file_again};
     use crate::scanner::{LastParse, ScanSettings};
     use crate::source::SourceFile;
@@ -827,28 +820,6 @@ mod tests_{i} {{
 }}
 "#
         )
-    }
-
-    /// The index as text, each pending reference written as what it refers to
-    /// (pieces number theirs apart, see `REF_STRIDE`).
-    fn canonical(idx: &FileIndex) -> String {
-        const MARK: &str = "\\0pending:";
-        let mut bare = idx.clone();
-        bare.refs.clear();
-        bare.ref_pieces.clear();
-        let text = format!("{bare:?}");
-        let mut out = String::new();
-        let mut rest = text.as_str();
-        while let Some(i) = rest.find(MARK) {
-            out.push_str(&rest[..i]);
-            rest = &rest[i + MARK.len()..];
-            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            let n: usize = rest[..digits].parse().expect("a number");
-            out.push_str(&format!("{:?}", idx.pending_ref(n).expect("a reference")));
-            rest = &rest[digits..];
-        }
-        out.push_str(rest);
-        out
     }
 
     /// Re-indexes `text` after `last`, checks the index is a fresh one's, and gives
