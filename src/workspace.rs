@@ -174,7 +174,7 @@ pub struct Found {
 /// Finds every `.rs` file under `paths` and reads them in parallel.
 ///
 /// `root` is the folder of `dynalint.toml`; `exclude` globs are relative to it.
-/// `progress` is bumped once per file read.
+/// `progress` is told `0` of the files before any is read, then bumped once per file read.
 pub fn collect_sources(
     paths: &[PathBuf],
     root: &Path,
@@ -188,6 +188,11 @@ pub fn collect_sources(
     } = find_sources(paths, root, exclude)?;
     let total = found.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
+    // The phase starts before any file is read: the files are read in parallel, so
+    // which count a first read would report is the threads' race.
+    if let Some(cb) = progress {
+        cb(0, total);
+    }
     let read: Vec<Result<SourceFile, Note>> = found
         .par_iter()
         .map(|p| {

@@ -85,7 +85,7 @@ impl Progress {
     pub fn update(&self, done: usize, total: usize) {
         self.state.done.store(done, Ordering::Relaxed);
         self.state.total.store(total, Ordering::Relaxed);
-        self.write_line();
+        self.write_line(done, total);
     }
 
     /// A phase with its count of files (`0, 0`: no count); what analysis reports.
@@ -101,16 +101,14 @@ impl Progress {
         self.update(done, total);
     }
 
-    /// Lines mode: the line, when its phase starts or its count completes.
-    fn write_line(&self) {
+    /// Lines mode: the line, when its phase starts or its count completes. The count
+    /// is the caller's, not the shared one: files are counted on several threads, and
+    /// a slower thread's smaller count could overwrite the last one before it is shown.
+    fn write_line(&self, done: usize, total: usize) {
         let Some(last) = &self.lines else { return };
         let Ok(mut last) = last.lock() else { return };
-        let line = self.state.line();
-        let (phase, _) = self.state.phase();
-        let (done, total) = (
-            self.state.done.load(Ordering::Relaxed),
-            self.state.total.load(Ordering::Relaxed),
-        );
+        let (phase, unit) = self.state.phase();
+        let line = render(phase, unit, done, total);
         if last.1 != line && (last.0 != phase || done == total) {
             eprintln!("{line}");
             *last = (phase, line);
