@@ -650,14 +650,27 @@ pub(super) fn index_tree(
     cx: &FileCx<'_>,
     nodes: &[Node<'_>],
     helpers: HelperChains,
-    args: ArgValues,
+    mut args: ArgValues,
 ) -> Vec<String> {
     let src = cx.src;
     let path = &idx.path.clone();
     let by_kind = ByKind::of(nodes);
     let mut helper_names = Vec::new();
     if idx.candidate {
-        let folded = fold_file(cx, path, nodes, helpers);
+        let mut folded = fold_file(cx, path, nodes, helpers);
+        // A chain continuing a builder one of the file's own functions returns: the
+        // link would read the file again and index it in full (`parse_if_chained`),
+        // so it is folded in full now, from this parse (its references numbered as
+        // that fold numbers them), with its calls' arguments, as that index has them.
+        // A piece's index decides it over the whole file (`index_pieces`).
+        if matches!(helpers, HelperChains::NamesOnly) && !cx.is_piece() {
+            let names: Vec<&String> = folded.helper_names.iter().collect();
+            if returns_chained(folded.ops.iter(), &names) {
+                cx.refs.borrow_mut().clear();
+                folded = fold_file(cx, path, nodes, HelperChains::Fold);
+                args = ArgValues::Resolved;
+            }
+        }
         helper_names = folded.helper_names;
         let cold = cold_by_path(path);
         idx.ops = folded.ops;
@@ -694,10 +707,7 @@ pub(super) fn index_tree(
         ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &by_kind.calls),
         ArgValues::KeysUnlessOwn => {
             let keys = site_keys(cx, &by_kind.calls);
-            let own = cx.refs.borrow().iter().any(|r| {
-                matches!(r.kind, RefKind::Param { .. })
-                    && keys.iter().any(|k| super::args::may_call(k, &r.kind))
-            });
+            let own = answers_own(cx.refs.borrow().iter(), &keys.iter().collect::<Vec<_>>());
             if own {
                 idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file);
             } else {
@@ -725,12 +735,10 @@ fn index_pieces(
     use rayon::prelude::*;
     let within = ranges(parse_text, pieces);
     let (path, module) = (&idx.path, &idx.module);
-    // A piece sees only its own references: what the whole file's would decide is
-    // not known here, so its calls keep their keys and the link reads it again.
-    let args = match args {
-        ArgValues::KeysUnlessOwn => ArgValues::KeysOnly,
-        other => other,
-    };
+    // A piece sees only its own references and chains: whether the file answers its
+    // own is decided below, over every piece, as the whole file's fold decides it.
+    let own_args = matches!(args, ArgValues::KeysUnlessOwn);
+    let piece_args = if own_args { ArgValues::KeysOnly } else { args };
     let parts: Vec<Option<(FileIndex, Vec<String>, bool)>> = within
         .par_iter()
         .enumerate()
@@ -755,14 +763,45 @@ fn index_pieces(
             );
             let mut part = FileIndex::empty(path, module.clone());
             part.candidate = true;
-            let names = index_tree(&mut part, &cx, &nodes, helpers, args);
+            let names = index_tree(&mut part, &cx, &nodes, helpers, piece_args);
             let whole = cx.needed_whole_file() || part.refs.len() >= REF_STRIDE;
             drop(cx);
             (!whole).then_some((part, names, truncated))
         })
         .collect();
     let parts: Vec<(FileIndex, Vec<String>, bool)> = parts.into_iter().collect::<Option<_>>()?;
+    let ops = || parts.iter().flat_map(|(p, _, _)| &p.ops);
+    let names: Vec<&String> = parts.iter().flat_map(|(_, n, _)| n).collect();
+    if matches!(helpers, HelperChains::NamesOnly) && returns_chained(ops(), &names) {
+        return index_pieces(idx, text, parse_text, pieces, HelperChains::Fold, ArgValues::Resolved);
+    }
+    let refs = || parts.iter().flat_map(|(p, _, _)| &p.refs);
+    let keys: Vec<&SiteKey> = parts.iter().flat_map(|(p, _, _)| &p.site_keys).collect();
+    if own_args && answers_own(refs(), &keys) {
+        return index_pieces(idx, text, parse_text, pieces, helpers, ArgValues::Resolved);
+    }
     Some(join_pieces(idx, parts))
+}
+
+/// Whether one of `ops` returns a builder from a function whose result a chain of the
+/// same file continues (`names`, the helpers [`HelperChains::NamesOnly`] left
+/// unfolded): the link would index the file again in full.
+fn returns_chained<'a>(
+    mut ops: impl Iterator<Item = &'a (Operation, Escape)>,
+    names: &[&String],
+) -> bool {
+    ops.any(|(_, e)| {
+        matches!(e, Escape::Returned { function } if names.iter().any(|n| *n == function))
+    })
+}
+
+/// Whether a call (`keys`) may answer one of the parameter references `refs` of the
+/// same file: the link would index the file again with its calls' arguments.
+fn answers_own<'a>(mut refs: impl Iterator<Item = &'a PendingRef>, keys: &[&SiteKey]) -> bool {
+    refs.any(|r| {
+        matches!(r.kind, RefKind::Param { .. })
+            && keys.iter().any(|k| super::args::may_call(k, &r.kind))
+    })
 }
 
 /// Joins the indexes of a file's pieces (each with the helper names it left unfolded
@@ -863,8 +902,8 @@ pub(super) enum ArgValues {
     /// Keys only, unless one of the file's calls may answer one of its own parameter
     /// references (`put_in(c, "Audit")` beside `fn put_in(c, table: &str)`): then
     /// resolved, as [`index_lean_with_args`] would index the file again once the link
-    /// followed that parameter (it did so for a tenth of the 1x real tree's files
-    /// parsed for calls, each parsed twice).
+    /// followed that parameter (22 of the 1x real tree's 270 files parsed for calls
+    /// were parsed twice for it).
     KeysUnlessOwn,
 }
 
@@ -1432,7 +1471,7 @@ fn base{i}(c: &Client) -> QueryFluentBuilder {{ c.query().table_name(PREFIX_{i})
 
 async fn put_in(c: &Client, table: &str, id: &str) {{
     let _ = c.put_item().table_name(table).item("pk", AttributeValue::S(id.into())).send().await;
-    let _ = base{i}(c).limit(5).send().await;
+    let _ = remote_base{i}(c).limit(5).send().await;
 }}
 
 async fn with_builder(q: QueryFluentBuilder) {{ q.limit(1).send().await; }}
@@ -1488,6 +1527,63 @@ mod tests_{i} {{
             assert_eq!(piece_names, whole_names);
             assert_eq!(canonical(&pieces), canonical(&whole));
         }
+    }
+
+    /// The file indexed lean, in pieces of about `piece` bytes and whole.
+    fn lean_both(text: &str, piece: usize) -> [(FileIndex, Vec<String>); 2] {
+        let path: FilePath = Arc::from(std::path::Path::new("src/store.rs"));
+        let source: Arc<str> = Arc::from(text);
+        let settings = ScanSettings::default();
+        let sizes = Sizes { min_file: 0, piece };
+        [Some(sizes), None].map(|pieces| {
+            let (idx, _, names) = index_reusing(
+                &path,
+                &source,
+                &settings,
+                false,
+                None,
+                HelperChains::NamesOnly,
+                ArgValues::KeysUnlessOwn,
+                Items::Defer,
+                pieces,
+            );
+            (idx, names)
+        })
+    }
+
+    /// A lean index folds in full a file that continues a builder one of its own
+    /// functions returns, with its calls' arguments: the index the link would make
+    /// when it read the file again (`link::parse_if_chained`). Cut in pieces, the
+    /// file decides it over every piece, as whole. A file whose chains continue other
+    /// files' helpers keeps their names; one of whose calls answers its own parameter
+    /// is read with its arguments, in pieces too.
+    #[test]
+    fn a_lean_index_folds_the_chains_on_its_own_builders() {
+        let settings = ScanSettings::default();
+        let path: FilePath = Arc::from(std::path::Path::new("src/store.rs"));
+        let own: Arc<str> = Arc::from(
+            "fn base(c: &Client) -> QueryFluentBuilder { c.query().table_name(\"Orders\") }\n\
+             async fn go(c: &Client) { base(c).limit(5).send().await; }\n",
+        );
+        let lean = index_text_lean(&path, &own, &settings);
+        let again = index_source(&path, &own, &settings, true);
+        assert!(lean.chained.is_empty() && !lean.helper_calls.is_empty());
+        assert_eq!(canonical(&lean), canonical(&again));
+
+        let items: String = (0..12).map(items).collect();
+        let chained = format!("{items}\nasync fn go(c: &Client) {{ base3(c).limit(2).send().await; }}\n");
+        let [(pieces, piece_names), (whole, whole_names)] = lean_both(&chained, 3000);
+        assert!(pieces.ref_pieces.len() > 4 && whole.ref_pieces.is_empty());
+        assert!(whole_names.is_empty() && piece_names.is_empty());
+        assert!(!whole.helper_calls.is_empty() && !whole.arg_sites.is_empty());
+        assert_eq!(canonical(&pieces), canonical(&whole));
+
+        let [(pieces, piece_names), (whole, whole_names)] = lean_both(&items, 3000);
+        assert!(pieces.ref_pieces.len() > 4 && whole.ref_pieces.is_empty());
+        assert!(!whole_names.is_empty() && whole.helper_calls.is_empty());
+        assert!(whole.site_keys.is_empty() && !whole.arg_sites.is_empty());
+        assert_eq!(piece_names, whole_names);
+        assert_eq!(canonical(&pieces), canonical(&whole));
     }
 
     /// A lean index's helper names are those of the chains a full fold folds, each

@@ -305,6 +305,11 @@ impl<'a> FileCx<'a> {
         }
     }
 
+    /// Whether this is a piece's context (see [`FileCx::for_piece`]).
+    pub fn is_piece(&self) -> bool {
+        self.piece.is_some()
+    }
+
     /// Whether a piece's code looked up something in the whole file.
     pub fn needed_whole_file(&self) -> bool {
         self.whole_file.get()
