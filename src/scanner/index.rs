@@ -770,14 +770,21 @@ fn index_pieces(
         })
         .collect();
     let parts: Vec<(FileIndex, Vec<String>, bool)> = parts.into_iter().collect::<Option<_>>()?;
-    let ops = || parts.iter().flat_map(|(p, _, _)| &p.ops);
+    let ops = parts.iter().flat_map(|(p, _, _)| &p.ops);
     let names: Vec<&String> = parts.iter().flat_map(|(_, n, _)| n).collect();
-    if matches!(helpers, HelperChains::NamesOnly) && returns_chained(ops(), &names) {
-        return index_pieces(idx, text, parse_text, pieces, HelperChains::Fold, ArgValues::Resolved);
+    if matches!(helpers, HelperChains::NamesOnly) && returns_chained(ops, &names) {
+        return index_pieces(
+            idx,
+            text,
+            parse_text,
+            pieces,
+            HelperChains::Fold,
+            ArgValues::Resolved,
+        );
     }
-    let refs = || parts.iter().flat_map(|(p, _, _)| &p.refs);
+    let refs = parts.iter().flat_map(|(p, _, _)| &p.refs);
     let keys: Vec<&SiteKey> = parts.iter().flat_map(|(p, _, _)| &p.site_keys).collect();
-    if own_args && answers_own(refs(), &keys) {
+    if own_args && answers_own(refs, &keys) {
         return index_pieces(idx, text, parse_text, pieces, helpers, ArgValues::Resolved);
     }
     Some(join_pieces(idx, parts))
@@ -790,9 +797,9 @@ fn returns_chained<'a>(
     mut ops: impl Iterator<Item = &'a (Operation, Escape)>,
     names: &[&String],
 ) -> bool {
-    ops.any(|(_, e)| {
-        matches!(e, Escape::Returned { function } if names.iter().any(|n| *n == function))
-    })
+    ops.any(
+        |(_, e)| matches!(e, Escape::Returned { function } if names.iter().any(|n| *n == function)),
+    )
 }
 
 /// Whether a call (`keys`) may answer one of the parameter references `refs` of the
@@ -1571,7 +1578,8 @@ mod tests_{i} {{
         assert_eq!(canonical(&lean), canonical(&again));
 
         let items: String = (0..12).map(items).collect();
-        let chained = format!("{items}\nasync fn go(c: &Client) {{ base3(c).limit(2).send().await; }}\n");
+        let chained =
+            format!("{items}\nasync fn go(c: &Client) {{ base3(c).limit(2).send().await; }}\n");
         let [(pieces, piece_names), (whole, whole_names)] = lean_both(&chained, 3000);
         assert!(pieces.ref_pieces.len() > 4 && whole.ref_pieces.is_empty());
         assert!(whole_names.is_empty() && piece_names.is_empty());
@@ -1639,10 +1647,14 @@ mod tests_{i} {{
             let again = index_lean_with_args(&path, &source, &settings);
             (index_text_lean(&path, &source, &settings), again)
         };
-        let (own, again) = lean(format!("{put_in}async fn go(c: &Client) {{ put_in(c, \"Audit\").await; }}"));
+        let (own, again) = lean(format!(
+            "{put_in}async fn go(c: &Client) {{ put_in(c, \"Audit\").await; }}"
+        ));
         assert!(own.site_keys.is_empty() && !own.arg_sites.is_empty());
         assert_eq!(canonical(&own), canonical(&again));
-        let (other, _) = lean(format!("{put_in}async fn go(c: &Client) {{ keep(c, \"Audit\").await; }}"));
+        let (other, _) = lean(format!(
+            "{put_in}async fn go(c: &Client) {{ keep(c, \"Audit\").await; }}"
+        ));
         assert!(other.arg_sites.is_empty() && !other.site_keys.is_empty());
     }
 
