@@ -985,9 +985,15 @@ mod tests_{i} {{
         let (_, last) = again_indexed(&text, last.as_ref());
         let edited = text.replacen("\"puts-1\"", "\"puts-1b\"", 1);
         let (idx, kept) = again_indexed(&edited, last.as_ref());
-        assert!(kept.as_ref().and_then(LastParse::items_kept).is_some_and(|n| n > 10));
+        assert!(kept
+            .as_ref()
+            .and_then(LastParse::items_kept)
+            .is_some_and(|n| n > 10));
         let after = transactions(&idx);
-        assert!(after.contains("\"puts-1b\"") && !after.contains("\"puts-1\""), "{after}");
+        assert!(
+            after.contains("\"puts-1b\"") && !after.contains("\"puts-1\""),
+            "{after}"
+        );
     }
 
     /// The `fn` items found from the tokens are those a walk of the tree finds.
@@ -1014,7 +1020,10 @@ mod m { pub fn r#fn() {} }
             .filter(|n| n.kind() == "function_item")
             .collect();
         assert_eq!(want.len(), 6);
-        assert_eq!(functions(root, text.as_bytes(), &tokenize(text.as_bytes())), want);
+        assert_eq!(
+            functions(root, text.as_bytes(), &tokenize(text.as_bytes())),
+            want
+        );
     }
 
     #[test]
