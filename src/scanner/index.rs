@@ -19,7 +19,7 @@ use super::pieces::{Sizes, REF_STRIDE, SIZES};
 use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
 use super::sdk::{GENERATED_HEADER, MARKERS};
-use super::syntax::{ancestors, descendants, field, named_children, span, Src};
+use super::syntax::{ancestors, descendants, field, method_name, named_children, span, Src};
 use super::ScanSettings;
 use crate::source::{FilePath, SourceFile, Span};
 
@@ -538,15 +538,29 @@ fn index_reusing(
     }
     // A large file is parsed in pieces (see `pieces.rs`), unless its parse is to be
     // kept for the next edit; its call graph is built from the tokens meanwhile.
-    let cut = pieces
-        .filter(|_| idx.candidate && reuse.is_none())
-        .and_then(|sizes| super::pieces::split(bytes, &tokens, sizes));
+    // The cut and the shadow text, both from the tokens, made side by side: a large
+    // file's are tens of milliseconds each, before any piece can start.
+    let (cut, shadow) =
+        match pieces.filter(|s| idx.candidate && reuse.is_none() && bytes.len() >= s.min_file) {
+            Some(sizes) => rayon::join(
+                || super::pieces::split(bytes, &tokens, sizes),
+                || Some(shadow_text(bytes, &tokens)),
+            ),
+            None => (None, None),
+        };
     match cut {
         Some(cut) => {
-            let parse_text = shadow_text(bytes, &tokens);
+            let made;
+            let parse_text: &[u8] = match &shadow {
+                Some(text) => text,
+                None => {
+                    made = shadow_text(bytes, &tokens);
+                    &made
+                }
+            };
             let (fns, names) = rayon::join(
                 || lexical_graph(bytes, &tokens),
-                || index_pieces(&mut idx, text, &parse_text, &cut, helpers, args),
+                || index_pieces(&mut idx, text, parse_text, &cut, helpers, args),
             );
             idx.fns = fns;
             if let Some(names) = names {
@@ -563,7 +577,7 @@ fn index_reusing(
     // lexer a step each.
     let mut within = Vec::new();
     let parse_text = if idx.candidate {
-        shadow_text(bytes, &tokens)
+        shadow.unwrap_or_else(|| shadow_text(bytes, &tokens))
     } else if idx.generated {
         // The SDK's own code: its calls are in the graph; nothing else is needed.
         return (idx, None, Vec::new());
@@ -655,9 +669,16 @@ pub(super) fn index_tree(
     let src = cx.src;
     let path = &idx.path.clone();
     let by_kind = ByKind::of(nodes);
+    // Each call's method name, found once (three field lookups a call): the fold and
+    // the calls' keys both start from it, on every call of a file parsed for calls.
+    let calls: Vec<(Node<'_>, Option<&str>)> = by_kind
+        .calls
+        .iter()
+        .map(|n| (*n, method_name(src, *n)))
+        .collect();
     let mut helper_names = Vec::new();
     if idx.candidate {
-        let folded = fold_file(cx, path, nodes, helpers);
+        let folded = fold_file(cx, path, nodes, &calls, helpers);
         helper_names = folded.helper_names;
         let cold = cold_by_path(path);
         idx.ops = folded.ops;
@@ -691,7 +712,7 @@ pub(super) fn index_tree(
     let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
     match args {
         ArgValues::Resolved => idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file),
-        ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &by_kind.calls),
+        ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &calls),
     }
     idx.structs = struct_defs(src, &by_kind.structs);
     idx.refs = cx.refs.take();
