@@ -763,6 +763,11 @@ fn index_pieces(
     let parts: Vec<Option<(FileIndex, Vec<String>, bool)>> = within
         .par_iter()
         .enumerate()
+        // A piece a job: rayon's own split left runs of hundreds of pieces to one
+        // thread, and the 40,000-call file's last run was parsed on one core while the
+        // other waited (a tenth of a second). A job costs microseconds; a piece, two
+        // milliseconds.
+        .with_max_len(1)
         .map(|(i, range)| {
             let tree = parse_within(parse_text, std::slice::from_ref(range))?;
             let root = tree.root_node();
