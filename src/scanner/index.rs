@@ -823,9 +823,7 @@ fn returns_chained<'a>(
     mut ops: impl Iterator<Item = &'a (Operation, Escape)>,
     names: &[&String],
 ) -> bool {
-    ops.any(
-        |(_, e)| matches!(e, Escape::Returned { function } if names.iter().any(|n| *n == function)),
-    )
+    ops.any(|(_, e)| matches!(e, Escape::Returned { function } if names.contains(&function)))
 }
 
 /// Whether a call (`keys`) may answer one of the parameter references `refs` of the
