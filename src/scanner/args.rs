@@ -56,7 +56,7 @@ fn site<'t>(cx: &FileCx<'t>, n: Node<'t>) -> Option<(SiteKey, Vec<Node<'t>>)> {
         return None;
     }
     let args = call_args(n);
-    let (callee, ty, method) = key_text(cx, n, args.len())?;
+    let (callee, ty, method) = key_text(cx, n, args.len(), method_name(cx.src, n))?;
     let key = SiteKey {
         callee: intern(callee),
         ty: ty.map(|t| intern(&t)),
@@ -67,17 +67,19 @@ fn site<'t>(cx: &FileCx<'t>, n: Node<'t>) -> Option<(SiteKey, Vec<Node<'t>>)> {
 }
 
 /// A site's key as the text spells it (callee, type, whether a method), for a call
-/// passing `arity` arguments: `None` for a call [`arg_sites`] does not look at.
+/// passing `arity` arguments whose method is `method` (its [`method_name`]): `None`
+/// for a call [`arg_sites`] does not look at.
 fn key_text<'t>(
     cx: &FileCx<'t>,
     n: Node<'t>,
     arity: usize,
+    method: Option<&'t str>,
 ) -> Option<(&'t str, Option<Cow<'t, str>>, bool)> {
     let src = cx.src;
     if arity == 0 || arity > MAX_ARGS {
         return None;
     }
-    let (callee, ty, method) = match method_name(src, n) {
+    let (callee, ty, method) = match method {
         Some(m) => (m, None, true),
         None => {
             let path = call_path(src, n)?;
@@ -97,21 +99,20 @@ fn key_text<'t>(
 /// A [`SiteKey`] as the text spells it: callee, type, method, arity.
 type KeyText<'t> = (&'t str, Option<Cow<'t, str>>, bool, usize);
 
-/// The keys of every call in `nodes` that [`arg_sites`] would look at (a superset of
-/// those it records: whether an argument can be followed is not asked), sorted and
-/// without repeats.
-pub fn site_keys(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<SiteKey> {
-    let call_k = super::syntax::kind_id("call_expression");
+/// The keys of every call of `calls` (each with its [`method_name`], found once for
+/// the fold and this) that [`arg_sites`] would look at (a superset of those it
+/// records: whether an argument can be followed is not asked), sorted and without
+/// repeats.
+pub fn site_keys<'t>(cx: &FileCx<'t>, calls: &[(Node<'t>, Option<&'t str>)]) -> Vec<SiteKey> {
     // Keys by their text first, interned once each: a file's calls repeat a few keys
     // (a generated file, the same setters 40,000 times), and neither the arguments nor
     // the interned names of each call are needed to tell them apart.
     let mut seen: HashSet<KeyText<'_>, foldhash::fast::RandomState> = HashSet::default();
-    for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
-        if no_args(n) {
-            continue;
-        }
+    for &(n, method) in calls {
+        // No arguments (`send()`, `x.into()`): no key (`key_text`), and counted
+        // without a second look for the argument list.
         let arity = call_arg_count(n);
-        if let Some((callee, ty, method)) = key_text(cx, n, arity) {
+        if let Some((callee, ty, method)) = key_text(cx, n, arity, method) {
             seen.insert((callee, ty, method, arity));
         }
     }

@@ -73,11 +73,14 @@ pub enum HelperChains {
     NamesOnly,
 }
 
-/// Folds every request built in the tree.
-pub fn fold_file(
-    cx: &FileCx<'_>,
+/// Folds every request built in the tree. `calls` are the call nodes among `nodes`,
+/// in the same order, each with its [`method_name`] (found once by the caller, whose
+/// calls' keys start from it too).
+pub fn fold_file<'t>(
+    cx: &FileCx<'t>,
     path: &FilePath,
     nodes: &[Node<'_>],
+    calls: &[(Node<'_>, Option<&'t str>)],
     helpers: HelperChains,
 ) -> Folded {
     let src = cx.src;
@@ -90,6 +93,15 @@ pub fn fold_file(
         kind_id("struct_expression"),
         kind_id("function_item"),
     );
+    // Sized for the calls named like a request's first method, most of which start
+    // one: operations are large, and a list grown by doubling copied them.
+    out.ops.reserve(
+        calls
+            .iter()
+            .filter(|(_, m)| m.is_some_and(|m| op_for_method(m).is_some()))
+            .count(),
+    );
+    let mut calls = calls.iter();
     for n in nodes.iter().copied() {
         if n.kind_id() == struct_k {
             if rusoto_kind(cx, n).is_none() {
@@ -103,8 +115,12 @@ pub fn fold_file(
         if n.kind_id() != call_k {
             continue;
         }
-        // The method's name, looked up once: every test below starts from it.
-        let method = method_name(src, n);
+        // The method's name, looked up once: every test below starts from it. Given
+        // in the nodes' order; looked up here should the lists ever part.
+        let method = match calls.next() {
+            Some((c, m)) if c.id() == n.id() => *m,
+            _ => method_name(src, n),
+        };
         let root = root_kind(cx, n, method);
         // A method already named as a helper's: whatever `helper_name` says of this
         // call, it adds nothing (the name is kept once), so it is not asked. Every
@@ -826,12 +842,19 @@ fn apply<'t>(
             } else {
                 match (args.first(), args.get(1)) {
                     (Some(k), Some(v)) => Some(AttrMap {
-                        attributes: vec![AttrArg {
-                            name: cx.string(*k),
-                            value: cx.value(*v),
-                            span: call_span,
-                            conditional,
-                        }],
+                        // Room for a second: a table's key is most often two pair
+                        // setters, and growing the first one's list was a reallocation
+                        // per request.
+                        attributes: {
+                            let mut one = Vec::with_capacity(2);
+                            one.push(AttrArg {
+                                name: cx.string(*k),
+                                value: cx.value(*v),
+                                span: call_span,
+                                conditional,
+                            });
+                            one
+                        },
                         complete: true,
                         from_type: None,
                     }),
@@ -898,12 +921,12 @@ fn record_setter(
 
 /// Where the `.` of a field expression starts.
 fn dot_start(field_expr: Node<'_>) -> Option<usize> {
-    let mut cursor = field_expr.walk();
-    let dot = field_expr
-        .children(&mut cursor)
+    // By index, not with a cursor (created, and freed, for every setter of every
+    // chain): a field expression has three children, and a comment or two more at most.
+    (0..field_expr.child_count())
+        .filter_map(|i| field_expr.child(i))
         .find(|c| node_kind(*c) == ".")
-        .map(|c| c.start_byte());
-    dot
+        .map(|c| c.start_byte())
 }
 
 /// `Some(x)` → x.

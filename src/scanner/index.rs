@@ -19,7 +19,7 @@ use super::pieces::{Sizes, REF_STRIDE, SIZES};
 use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
 use super::sdk::{GENERATED_HEADER, MARKERS};
-use super::syntax::{ancestors, descendants, field, named_children, span, Src};
+use super::syntax::{ancestors, descendants, field, method_name, named_children, span, Src};
 use super::ScanSettings;
 use crate::source::{FilePath, SourceFile, Span};
 
@@ -409,7 +409,7 @@ pub fn index_file_lean(file: &SourceFile, settings: &ScanSettings) -> FileIndex 
 /// [`index_file_lean`] from a path and text, for a caller that has no [`SourceFile`]
 /// (whose line starts it would not read).
 pub fn index_text_lean(path: &FilePath, text: &Arc<str>, settings: &ScanSettings) -> FileIndex {
-    lean(path, text, settings, ArgValues::KeysOnly, Items::Defer)
+    lean(path, text, settings, ArgValues::KeysUnlessOwn, Items::Defer)
 }
 
 /// [`index_file_lean`] with the calls' arguments resolved (`arg_sites`, no
@@ -538,15 +538,29 @@ fn index_reusing(
     }
     // A large file is parsed in pieces (see `pieces.rs`), unless its parse is to be
     // kept for the next edit; its call graph is built from the tokens meanwhile.
-    let cut = pieces
-        .filter(|_| idx.candidate && reuse.is_none())
-        .and_then(|sizes| super::pieces::split(bytes, &tokens, sizes));
+    // The cut and the shadow text, both from the tokens, made side by side: a large
+    // file's are tens of milliseconds each, before any piece can start.
+    let (cut, shadow) =
+        match pieces.filter(|s| idx.candidate && reuse.is_none() && bytes.len() >= s.min_file) {
+            Some(sizes) => rayon::join(
+                || super::pieces::split(bytes, &tokens, sizes),
+                || Some(shadow_text(bytes, &tokens)),
+            ),
+            None => (None, None),
+        };
     match cut {
         Some(cut) => {
-            let parse_text = shadow_text(bytes, &tokens);
+            let made;
+            let parse_text: &[u8] = match &shadow {
+                Some(text) => text,
+                None => {
+                    made = shadow_text(bytes, &tokens);
+                    &made
+                }
+            };
             let (fns, names) = rayon::join(
                 || lexical_graph(bytes, &tokens),
-                || index_pieces(&mut idx, text, &parse_text, &cut, helpers, args),
+                || index_pieces(&mut idx, text, parse_text, &cut, helpers, args),
             );
             idx.fns = fns;
             if let Some(names) = names {
@@ -563,7 +577,7 @@ fn index_reusing(
     // lexer a step each.
     let mut within = Vec::new();
     let parse_text = if idx.candidate {
-        shadow_text(bytes, &tokens)
+        shadow.unwrap_or_else(|| shadow_text(bytes, &tokens))
     } else if idx.generated {
         // The SDK's own code: its calls are in the graph; nothing else is needed.
         return (idx, None, Vec::new());
@@ -650,14 +664,34 @@ pub(super) fn index_tree(
     cx: &FileCx<'_>,
     nodes: &[Node<'_>],
     helpers: HelperChains,
-    args: ArgValues,
+    mut args: ArgValues,
 ) -> Vec<String> {
     let src = cx.src;
     let path = &idx.path.clone();
     let by_kind = ByKind::of(nodes);
+    // Each call's method name, found once (three field lookups a call): the fold and
+    // the calls' keys both start from it, on every call of a file parsed for calls.
+    let calls: Vec<(Node<'_>, Option<&str>)> = by_kind
+        .calls
+        .iter()
+        .map(|n| (*n, method_name(src, *n)))
+        .collect();
     let mut helper_names = Vec::new();
     if idx.candidate {
-        let folded = fold_file(cx, path, nodes, helpers);
+        let mut folded = fold_file(cx, path, nodes, &calls, helpers);
+        // A chain continuing a builder one of the file's own functions returns: the
+        // link would read the file again and index it in full (`parse_if_chained`),
+        // so it is folded in full now, from this parse (its references numbered as
+        // that fold numbers them), with its calls' arguments, as that index has them.
+        // A piece's index decides it over the whole file (`index_pieces`).
+        if matches!(helpers, HelperChains::NamesOnly) && !cx.is_piece() {
+            let names: Vec<&String> = folded.helper_names.iter().collect();
+            if returns_chained(folded.ops.iter(), &names) {
+                cx.refs.borrow_mut().clear();
+                folded = fold_file(cx, path, nodes, &calls, HelperChains::Fold);
+                args = ArgValues::Resolved;
+            }
+        }
         helper_names = folded.helper_names;
         let cold = cold_by_path(path);
         idx.ops = folded.ops;
@@ -691,7 +725,16 @@ pub(super) fn index_tree(
     let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
     match args {
         ArgValues::Resolved => idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file),
-        ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &by_kind.calls),
+        ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &calls),
+        ArgValues::KeysUnlessOwn => {
+            let keys = site_keys(cx, &calls);
+            let own = answers_own(cx.refs.borrow().iter(), &keys.iter().collect::<Vec<_>>());
+            if own {
+                idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file);
+            } else {
+                idx.site_keys = keys;
+            }
+        }
     }
     idx.structs = struct_defs(src, &by_kind.structs);
     idx.refs = cx.refs.take();
@@ -713,9 +756,18 @@ fn index_pieces(
     use rayon::prelude::*;
     let within = ranges(parse_text, pieces);
     let (path, module) = (&idx.path, &idx.module);
+    // A piece sees only its own references and chains: whether the file answers its
+    // own is decided below, over every piece, as the whole file's fold decides it.
+    let own_args = matches!(args, ArgValues::KeysUnlessOwn);
+    let piece_args = if own_args { ArgValues::KeysOnly } else { args };
     let parts: Vec<Option<(FileIndex, Vec<String>, bool)>> = within
         .par_iter()
         .enumerate()
+        // A piece a job: rayon's own split left runs of hundreds of pieces to one
+        // thread, and the 40,000-call file's last run was parsed on one core while the
+        // other waited (a tenth of a second). A job costs microseconds; a piece, two
+        // milliseconds.
+        .with_max_len(1)
         .map(|(i, range)| {
             let tree = parse_within(parse_text, std::slice::from_ref(range))?;
             let root = tree.root_node();
@@ -737,14 +789,50 @@ fn index_pieces(
             );
             let mut part = FileIndex::empty(path, module.clone());
             part.candidate = true;
-            let names = index_tree(&mut part, &cx, &nodes, helpers, args);
+            let names = index_tree(&mut part, &cx, &nodes, helpers, piece_args);
             let whole = cx.needed_whole_file() || part.refs.len() >= REF_STRIDE;
             drop(cx);
             (!whole).then_some((part, names, truncated))
         })
         .collect();
     let parts: Vec<(FileIndex, Vec<String>, bool)> = parts.into_iter().collect::<Option<_>>()?;
+    let ops = parts.iter().flat_map(|(p, _, _)| &p.ops);
+    let names: Vec<&String> = parts.iter().flat_map(|(_, n, _)| n).collect();
+    if matches!(helpers, HelperChains::NamesOnly) && returns_chained(ops, &names) {
+        return index_pieces(
+            idx,
+            text,
+            parse_text,
+            pieces,
+            HelperChains::Fold,
+            ArgValues::Resolved,
+        );
+    }
+    let refs = parts.iter().flat_map(|(p, _, _)| &p.refs);
+    let keys: Vec<&SiteKey> = parts.iter().flat_map(|(p, _, _)| &p.site_keys).collect();
+    if own_args && answers_own(refs, &keys) {
+        return index_pieces(idx, text, parse_text, pieces, helpers, ArgValues::Resolved);
+    }
     Some(join_pieces(idx, parts))
+}
+
+/// Whether one of `ops` returns a builder from a function whose result a chain of the
+/// same file continues (`names`, the helpers [`HelperChains::NamesOnly`] left
+/// unfolded): the link would index the file again in full.
+fn returns_chained<'a>(
+    mut ops: impl Iterator<Item = &'a (Operation, Escape)>,
+    names: &[&String],
+) -> bool {
+    ops.any(|(_, e)| matches!(e, Escape::Returned { function } if names.contains(&function)))
+}
+
+/// Whether a call (`keys`) may answer one of the parameter references `refs` of the
+/// same file: the link would index the file again with its calls' arguments.
+fn answers_own<'a>(mut refs: impl Iterator<Item = &'a PendingRef>, keys: &[&SiteKey]) -> bool {
+    refs.any(|r| {
+        matches!(r.kind, RefKind::Param { .. })
+            && keys.iter().any(|k| super::args::may_call(k, &r.kind))
+    })
 }
 
 /// Joins the indexes of a file's pieces (each with the helper names it left unfolded
@@ -842,6 +930,12 @@ enum Items {
 pub(super) enum ArgValues {
     Resolved,
     KeysOnly,
+    /// Keys only, unless one of the file's calls may answer one of its own parameter
+    /// references (`put_in(c, "Audit")` beside `fn put_in(c, table: &str)`): then
+    /// resolved, as [`index_lean_with_args`] would index the file again once the link
+    /// followed that parameter (22 of the 1x real tree's 270 files parsed for calls
+    /// were parsed twice for it).
+    KeysUnlessOwn,
 }
 
 /// The nodes each pass after the fold reads, by kind, in the file's order: one look at
@@ -1408,7 +1502,7 @@ fn base{i}(c: &Client) -> QueryFluentBuilder {{ c.query().table_name(PREFIX_{i})
 
 async fn put_in(c: &Client, table: &str, id: &str) {{
     let _ = c.put_item().table_name(table).item("pk", AttributeValue::S(id.into())).send().await;
-    let _ = base{i}(c).limit(5).send().await;
+    let _ = remote_base{i}(c).limit(5).send().await;
 }}
 
 async fn with_builder(q: QueryFluentBuilder) {{ q.limit(1).send().await; }}
@@ -1466,6 +1560,64 @@ mod tests_{i} {{
         }
     }
 
+    /// The file indexed lean, in pieces of about `piece` bytes and whole.
+    fn lean_both(text: &str, piece: usize) -> [(FileIndex, Vec<String>); 2] {
+        let path: FilePath = Arc::from(std::path::Path::new("src/store.rs"));
+        let source: Arc<str> = Arc::from(text);
+        let settings = ScanSettings::default();
+        let sizes = Sizes { min_file: 0, piece };
+        [Some(sizes), None].map(|pieces| {
+            let (idx, _, names) = index_reusing(
+                &path,
+                &source,
+                &settings,
+                false,
+                None,
+                HelperChains::NamesOnly,
+                ArgValues::KeysUnlessOwn,
+                Items::Defer,
+                pieces,
+            );
+            (idx, names)
+        })
+    }
+
+    /// A lean index folds in full a file that continues a builder one of its own
+    /// functions returns, with its calls' arguments: the index the link would make
+    /// when it read the file again (`link::parse_if_chained`). Cut in pieces, the
+    /// file decides it over every piece, as whole. A file whose chains continue other
+    /// files' helpers keeps their names; one of whose calls answers its own parameter
+    /// is read with its arguments, in pieces too.
+    #[test]
+    fn a_lean_index_folds_the_chains_on_its_own_builders() {
+        let settings = ScanSettings::default();
+        let path: FilePath = Arc::from(std::path::Path::new("src/store.rs"));
+        let own: Arc<str> = Arc::from(
+            "fn base(c: &Client) -> QueryFluentBuilder { c.query().table_name(\"Orders\") }\n\
+             async fn go(c: &Client) { base(c).limit(5).send().await; }\n",
+        );
+        let lean = index_text_lean(&path, &own, &settings);
+        let again = index_source(&path, &own, &settings, true);
+        assert!(lean.chained.is_empty() && !lean.helper_calls.is_empty());
+        assert_eq!(canonical(&lean), canonical(&again));
+
+        let items: String = (0..12).map(items).collect();
+        let chained =
+            format!("{items}\nasync fn go(c: &Client) {{ base3(c).limit(2).send().await; }}\n");
+        let [(pieces, piece_names), (whole, whole_names)] = lean_both(&chained, 3000);
+        assert!(pieces.ref_pieces.len() > 4 && whole.ref_pieces.is_empty());
+        assert!(whole_names.is_empty() && piece_names.is_empty());
+        assert!(!whole.helper_calls.is_empty() && !whole.arg_sites.is_empty());
+        assert_eq!(canonical(&pieces), canonical(&whole));
+
+        let [(pieces, piece_names), (whole, whole_names)] = lean_both(&items, 3000);
+        assert!(pieces.ref_pieces.len() > 4 && whole.ref_pieces.is_empty());
+        assert!(!whole_names.is_empty() && whole.helper_calls.is_empty());
+        assert!(whole.site_keys.is_empty() && !whole.arg_sites.is_empty());
+        assert_eq!(piece_names, whole_names);
+        assert_eq!(canonical(&pieces), canonical(&whole));
+    }
+
     /// A lean index's helper names are those of the chains a full fold folds, each
     /// once, in the order the file first names them (the fold skips a call whose
     /// method it has already named).
@@ -1503,6 +1655,31 @@ mod tests_{i} {{
             assert!(pieces.ref_pieces.is_empty());
             assert_eq!(canonical(&pieces), canonical(&whole));
         }
+    }
+
+    /// Indexed lean, a file one of whose calls passes what its own parameter names is
+    /// indexed with its calls' arguments, as the link would index it again; one whose
+    /// parameter only other files' calls may answer keeps their keys.
+    #[test]
+    fn a_lean_index_reads_the_arguments_that_answer_its_own_parameters() {
+        let settings = ScanSettings::default();
+        let put_in = "async fn put_in(c: &Client, table: &str) { \
+                      c.put_item().table_name(table).send().await; }\n";
+        let lean = |text: String| {
+            let path: FilePath = Arc::from(std::path::Path::new("src/store.rs"));
+            let source: Arc<str> = Arc::from(text);
+            let again = index_lean_with_args(&path, &source, &settings);
+            (index_text_lean(&path, &source, &settings), again)
+        };
+        let (own, again) = lean(format!(
+            "{put_in}async fn go(c: &Client) {{ put_in(c, \"Audit\").await; }}"
+        ));
+        assert!(own.site_keys.is_empty() && !own.arg_sites.is_empty());
+        assert_eq!(canonical(&own), canonical(&again));
+        let (other, _) = lean(format!(
+            "{put_in}async fn go(c: &Client) {{ keep(c, \"Audit\").await; }}"
+        ));
+        assert!(other.arg_sites.is_empty() && !other.site_keys.is_empty());
     }
 
     #[test]

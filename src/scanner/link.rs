@@ -2073,6 +2073,26 @@ async fn go(c: &Client) { put_in(c, "Audit").await; }
         (show(&copied), show(&moved), copied.operations.len(), kept)
     }
 
+    /// A table name that is a parameter of a helper the same file calls: the lean
+    /// index already holds the call's arguments, so the link follows the parameter
+    /// with no file read again (this reader reads none: a read would leave the table
+    /// unknown, with a note).
+    #[test]
+    fn a_parameter_its_own_file_answers_needs_no_second_read() {
+        fn unreadable(_: &std::path::Path) -> Option<Arc<str>> {
+            None
+        }
+        let settings = ScanSettings {
+            reread: Some(unreadable),
+            ..ScanSettings::default()
+        };
+        let result = link(&indexed(&[("b.rs", PARAM)], &settings), &settings);
+        assert!(result.problems.is_empty(), "{:?}", result.problems);
+        assert_eq!(result.operations.len(), 1);
+        let shown = format!("{:?}", result.operations[0]);
+        assert!(shown.contains("Audit"), "{shown}");
+    }
+
     /// A link sure to run once moves the operations of the indexes it is given and
     /// links what copying them links; when a later round may link a file again from
     /// its index (a parameter followed to its callers' arguments, read again), nothing

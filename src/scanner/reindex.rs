@@ -36,7 +36,7 @@ use super::parse::changed_bytes;
 use super::pieces::{self, REF_STRIDE};
 use super::resolve::FileCx;
 use super::returns::FnReturn;
-use super::syntax::{descendants, field, parent_map, parent_map_of, Src};
+use super::syntax::{descendants, field, kind_id, parent_map_in, Src};
 use crate::source::{FilePath, Span};
 
 /// An edited file's last version, indexed item by item: what its next version's
@@ -74,9 +74,9 @@ pub(super) fn index_by_items(
 ) -> Option<ItemIndexes> {
     let text: &str = source;
     let cut = pieces::items(text.as_bytes(), tokens)?;
-    let (mut items, looked_up) = match last {
+    let (mut items, names) = match last {
         Some((last, last_tree)) => kept_items(last, last_tree, &idx.path, (text, tree), &cut),
-        None => (vec![None; cut.len()], false),
+        None => (vec![None; cut.len()], HashSet::new()),
     };
     let kept = items.iter().filter(|i| i.is_some()).count();
     // Each item's top-level nodes (an item, its attributes, the comments before it).
@@ -98,48 +98,50 @@ pub(super) fn index_by_items(
         }
         roots.get_mut(at)?.push(child);
     }
-    // An item that looks up the whole file's functions climbs from their nodes too:
-    // then the whole file's parent links, built once (as a whole index builds them).
-    let whole = if looked_up {
-        let (parents, nodes, truncated) = parent_map(root);
-        if truncated {
-            return None;
-        }
-        Some((parents, nodes))
+    // Parent links for the items indexed again, not the whole file's (walking the
+    // whole file was most of a re-index whose item looked up a same-file helper).
+    let again: Vec<usize> = (0..items.len())
+        .filter(|i| items.get(*i).is_some_and(Option::is_none))
+        .collect();
+    let groups: Vec<&[Node<'_>]> = again
+        .iter()
+        .map(|i| roots.get(*i).map_or(&[][..], Vec::as_slice))
+        .collect();
+    // What a lookup of a function by name searches: every `fn` item of the file.
+    let fns = if again.is_empty() {
+        Vec::new()
     } else {
-        None
+        functions(root, text.as_bytes(), tokens)
     };
-    for (i, slot) in items.iter_mut().enumerate() {
-        if slot.is_some() {
-            continue;
+    // The searches of these items last time climbed in the functions they named;
+    // they most likely will again (another climb is tree-sitter's, slower).
+    let in_again = |f: &Node<'_>| {
+        let at = cut.partition_point(|(_, end)| *end <= f.start_byte());
+        items.get(at).is_some_and(Option::is_none)
+    };
+    let mut also: Vec<Node<'_>> = Vec::new();
+    for f in &fns {
+        let name = field(*f, "name").and_then(|n| text.get(n.byte_range()));
+        let inside = also.last().is_some_and(|a| f.end_byte() <= a.end_byte());
+        if name.is_some_and(|n| names.contains(n)) && !inside && !in_again(f) {
+            also.push(*f);
         }
+    }
+    let (parents, walked) = parent_map_in(root, &groups, &also);
+    for (i, (nodes, truncated)) in again.iter().copied().zip(walked) {
         let (start, end) = *cut.get(i)?;
-        let own;
-        let (parents, nodes, all, truncated) = match &whole {
-            Some((parents, nodes)) => {
-                // Pre-order: the item's nodes are those starting within it.
-                let from = nodes.partition_point(|n| n.start_byte() < start);
-                let to = nodes.partition_point(|n| n.start_byte() < end);
-                (parents, nodes.get(from..to)?, Some(nodes.as_slice()), false)
-            }
-            None => {
-                own = parent_map_of(roots.get(i)?, Some(root));
-                (&own.0, own.1.as_slice(), None, own.2)
-            }
+        let src = Src {
+            text,
+            parents: &parents,
         };
-        let src = Src { text, parents };
         let first_ref = i.checked_mul(REF_STRIDE)?;
-        let cx = FileCx::for_piece(src, idx.module.clone(), first_ref, start..end);
-        let cx = match all {
-            Some(all) => cx.with_items(all),
-            None => cx,
-        };
+        let cx = FileCx::for_piece(src, idx.module.clone(), first_ref, start..end).with_items(&fns);
         let mut index = FileIndex::empty(&idx.path, idx.module.clone());
         index.candidate = true;
         index_tree(
             &mut index,
             &cx,
-            nodes,
+            &nodes,
             super::fold::HelperChains::Fold,
             ArgValues::Resolved,
         );
@@ -147,7 +149,7 @@ pub(super) fn index_by_items(
             return None;
         }
         let lookups = cx.needed_whole_file().then(|| cx.whole_file_names());
-        *slot = Some(ItemIndex {
+        *items.get_mut(i)? = Some(ItemIndex {
             range: (start, end),
             index,
             truncated,
@@ -155,6 +157,11 @@ pub(super) fn index_by_items(
         });
     }
     let items: Vec<ItemIndex> = items.into_iter().collect::<Option<_>>()?;
+    // A lookup in a file with code nested too deeply (which a whole walk skips, `fn`
+    // items with it): indexed whole, as before.
+    if items.iter().any(|i| i.lookups.is_some()) && items.iter().any(|i| i.truncated) {
+        return None;
+    }
     join_pieces(
         idx,
         items
@@ -170,15 +177,15 @@ pub(super) fn index_by_items(
 }
 
 /// The items of `last` that the new text's items `cut` keep, moved where the edit
-/// puts them, at their positions in `cut` (`None` for those to index again); and
-/// whether one to index again looked up the whole file last time.
-fn kept_items(
-    last: &ItemIndexes,
+/// puts them, at their positions in `cut` (`None` for those to index again); and the
+/// names those to index again looked up in the whole file last time.
+fn kept_items<'l>(
+    last: &'l ItemIndexes,
     last_tree: &Tree,
     path: &FilePath,
     (text, tree): (&str, &Tree),
     cut: &[(usize, usize)],
-) -> (Vec<Option<ItemIndex>>, bool) {
+) -> (Vec<Option<ItemIndex>>, HashSet<&'l str>) {
     let edit = Edit::between(&last.text, text);
     // An item is kept at its own position among the items only: its references are
     // numbered from it.
@@ -217,21 +224,15 @@ fn kept_items(
         delta: edit.new_end as isize - edit.old_end as isize,
         file: path,
     };
-    let mut looked_up = false;
-    let items = (0..cut.len())
+    let items: Vec<Option<ItemIndex>> = (0..cut.len())
         .map(|i| {
-            let old = last.items.get(i).filter(|_| is_kept(i));
-            let Some(old) = old else {
-                looked_up |= last.items.get(i).is_some_and(|o| o.lookups.is_some());
-                return None;
-            };
+            let old = last.items.get(i).filter(|_| is_kept(i))?;
             let stale = old.lookups.as_ref().is_some_and(|names| {
                 names.iter().any(|n| spelled.contains(n.as_str()))
                     && !(untouched(last_tree, &last.text, (edit.start, edit.old_end), names)
                         && untouched(tree, text, (edit.start, edit.new_end), names))
             });
             if stale {
-                looked_up = true;
                 return None;
             }
             let mut item = old.clone();
@@ -244,7 +245,34 @@ fn kept_items(
             Some(item)
         })
         .collect();
-    (items, looked_up)
+    let again = (last.items.iter().enumerate())
+        .filter(|(i, _)| items.get(*i).is_none_or(Option::is_none))
+        .flat_map(|(_, o)| o.lookups.iter().flatten())
+        .map(String::as_str)
+        .collect();
+    (items, again)
+}
+
+/// Every `fn` item of the file whose tree is under `root`, in pre-order, found from
+/// its `fn` keyword among the file's `tokens` (a walk of the whole tree for them cost
+/// what its parent links cost): the smallest named node over the keyword and the
+/// token after it is the function, whose children they are (or a function type, a
+/// macro's tokens, a trait's signature: left out).
+fn functions<'t>(root: Node<'t>, text: &[u8], tokens: &[Token]) -> Vec<Node<'t>> {
+    let fn_item = kind_id("function_item");
+    let mut fns: Vec<Node<'t>> = tokens
+        .windows(2)
+        .filter_map(|pair| match pair {
+            [kw, next] if kw.kind == Tok::Ident && kw.text(text) == b"fn" => {
+                root.named_descendant_for_byte_range(kw.start as usize, next.end as usize)
+            }
+            _ => None,
+        })
+        .filter(|n| n.kind_id() == fn_item)
+        .collect();
+    // A raw name spelling the keyword (`fn r#fn()`) finds its function twice.
+    fns.dedup_by_key(|n| n.id());
+    fns
 }
 
 /// Whether an edit of `text`'s bytes `from..to` (`tree` its parse) leaves every item
@@ -825,6 +853,11 @@ mod tests_{i} {{
     /// Re-indexes `text` after `last`, checks the index is a fresh one's, and gives
     /// the parse to keep.
     fn again(text: &str, last: Option<&LastParse>) -> Option<LastParse> {
+        again_indexed(text, last).1
+    }
+
+    /// [`again`], with the index.
+    fn again_indexed(text: &str, last: Option<&LastParse>) -> (FileIndex, Option<LastParse>) {
         let settings = ScanSettings::default();
         let file = SourceFile::new("src/store.rs", text.to_string());
         let (idx, kept) = index_file_again(&file, &settings, last);
@@ -834,7 +867,7 @@ mod tests_{i} {{
             canonical(&fresh),
             "after the edit:\n{text}"
         );
-        kept
+        (idx, kept)
     }
 
     #[test]
@@ -931,6 +964,66 @@ mod tests_{i} {{
             .map_or(0, |i| i.items.len());
         let kept = again(&commented, kept.as_ref());
         assert_eq!(kept.as_ref().and_then(LastParse::items_kept), Some(all - 1));
+    }
+
+    /// The helper a transaction builds its requests with, edited in its body: the
+    /// transaction's requests are what the helper now builds (its item is indexed
+    /// again, with parent links for the helpers its search climbs in, not the whole
+    /// file's).
+    #[test]
+    fn an_edit_in_a_helper_changes_the_transaction_built_with_it() {
+        let transactions = |idx: &FileIndex| -> String {
+            let ops = idx.ops.iter().map(|(o, _)| o);
+            let writes = ops.filter(|o| o.kind == crate::scanner::ir::OpKind::TransactWriteItems);
+            format!("{:?}", writes.collect::<Vec<_>>())
+        };
+        let text: String = (0..3).map(items).collect();
+        let (idx, last) = again_indexed(&text, None);
+        assert!(transactions(&idx).contains("\"puts-1\""));
+        // An edit elsewhere first: the next one keeps items.
+        let text = text.replacen("// Then the orders.", "// Then the order.", 1);
+        let (_, last) = again_indexed(&text, last.as_ref());
+        let edited = text.replacen("\"puts-1\"", "\"puts-1b\"", 1);
+        let (idx, kept) = again_indexed(&edited, last.as_ref());
+        assert!(kept
+            .as_ref()
+            .and_then(LastParse::items_kept)
+            .is_some_and(|n| n > 10));
+        let after = transactions(&idx);
+        assert!(
+            after.contains("\"puts-1b\"") && !after.contains("\"puts-1\""),
+            "{after}"
+        );
+    }
+
+    /// The `fn` items found from the tokens are those a walk of the tree finds.
+    #[test]
+    fn the_functions_are_the_trees_fn_items() {
+        let text = r#"
+pub(crate) const unsafe extern "C" fn a(f: fn(u8) -> u8) -> Box<dyn Fn()> {
+    fn inner() { let g = |x: u8| { fn deepest() {} x }; }
+    m!(fn not_an_item() {});
+    "fn in_a_string() {}";
+    todo!()
+}
+trait T { fn signature(&self); fn provided(&self) {} }
+impl T for S { async fn signature(&self) {} }
+macro_rules! mk { () => { fn made() {} }; }
+mod m { pub fn r#fn() {} }
+// fn in_a_comment() {}
+"#;
+        let tree = super::super::parse::parse(text.as_bytes()).expect("parses");
+        let root = tree.root_node();
+        assert!(!root.has_error());
+        let (_, nodes, _) = super::super::syntax::parent_map(root);
+        let want: Vec<Node<'_>> = (nodes.iter().copied())
+            .filter(|n| n.kind() == "function_item")
+            .collect();
+        assert_eq!(want.len(), 6);
+        assert_eq!(
+            functions(root, text.as_bytes(), &tokenize(text.as_bytes())),
+            want
+        );
     }
 
     #[test]

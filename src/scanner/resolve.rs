@@ -102,8 +102,9 @@ pub struct FileCx<'a> {
     /// Where the `fn` items are in `items` (see [`FileCx::function_nodes`]).
     fn_items: std::cell::OnceCell<Vec<usize>>,
     /// The tree's nodes of the kinds `syntax::parent_map` collects, when the caller
-    /// has them: the file's `fn` items are among them, so finding them needs no walk
-    /// of the whole tree again (most of an edited file's re-index with a batch in it).
+    /// has them (or only its `fn` items, `reindex.rs`): the file's `fn` items are
+    /// among them, so finding them needs no walk of the whole tree again (most of an
+    /// edited file's re-index with a batch in it).
     items: Option<&'a [Node<'a>]>,
     /// The `impl` type around each function (by node id), for [`FileCx::impl_type`].
     fn_impls: RefCell<std::collections::HashMap<usize, Option<String>>>,
@@ -253,7 +254,7 @@ impl<'a> FileCx<'a> {
     }
 
     /// This context, knowing the tree's nodes that `syntax::parent_map` collected from
-    /// its root (in pre-order, as that walk found them).
+    /// its root (in pre-order, as that walk found them), or at least its `fn` items.
     pub fn with_items(self, items: &'a [Node<'a>]) -> Self {
         Self {
             items: Some(items),
@@ -303,6 +304,11 @@ impl<'a> FileCx<'a> {
                 names.push(name.to_string());
             }
         }
+    }
+
+    /// Whether this is a piece's context (see [`FileCx::for_piece`]).
+    pub fn is_piece(&self) -> bool {
+        self.piece.is_some()
     }
 
     /// Whether a piece's code looked up something in the whole file.

@@ -115,11 +115,65 @@ pub fn parent_map(root: Node<'_>) -> (Parents<'_>, Vec<Node<'_>>, bool) {
     parent_map_of(&[root], None)
 }
 
+/// [`parent_map`] of `root`'s children in `walked` (groups of consecutive top-level
+/// nodes: the items of a file indexed again, `reindex.rs`) and of the subtrees
+/// `also` (the functions a lookup in the whole file will climb in), with the links
+/// of the nodes above them: walking the whole file was most of such a re-index.
+/// Gives each group's nodes of [`INTERESTING`] kinds, in pre-order, and whether its
+/// walk stopped at the depth guard (which counts from the tree's root, as the whole
+/// walk's does).
+pub fn parent_map_in<'t>(
+    root: Node<'t>,
+    walked: &[&[Node<'t>]],
+    also: &[Node<'t>],
+) -> (Parents<'t>, Vec<(Vec<Node<'t>>, bool)>) {
+    let all: usize = (walked.iter().flat_map(|g| g.iter()))
+        .chain(also)
+        .map(|r| r.descendant_count())
+        .sum();
+    let mut parents = Parents {
+        map: HashMap::with_capacity_and_hasher(all / 3 * 2 + 1, Default::default()),
+        inner: vec![root],
+    };
+    let mut groups = Vec::with_capacity(walked.len());
+    for group in walked {
+        let (mut nodes, mut truncated) = (Vec::new(), false);
+        for top in group.iter() {
+            if top.is_named() {
+                parents.map.insert(top.id(), 0);
+            }
+            truncated |= walk(*top, 1, &mut parents, &mut nodes);
+        }
+        groups.push((nodes, truncated));
+    }
+    // Their nodes are not indexed; what the guard skips, tree-sitter links.
+    let mut skipped = Vec::new();
+    for f in also {
+        // The nodes above, from tree-sitter (a search from the root each, for a few
+        // nodes), so that a climb from the function goes on to the root.
+        let mut above = Vec::new();
+        let mut at = *f;
+        while let Some(p) = at.parent() {
+            above.push((at, p));
+            at = p;
+        }
+        for (child, p) in above.iter().copied() {
+            if parents.map.contains_key(&child.id()) {
+                break;
+            }
+            let i = u32::try_from(parents.inner.len()).unwrap_or(u32::MAX);
+            parents.inner.push(p);
+            parents.map.insert(child.id(), i);
+        }
+        walk(*f, above.len(), &mut parents, &mut skipped);
+    }
+    (parents, groups)
+}
+
 /// [`parent_map`] of the subtrees under `roots` only (in file order), children of
-/// `parent` (or, without one, the tree's roots): a file's top-level items, when only
-/// some of them are indexed again (`reindex.rs`). The depth guard counts from the
+/// `parent` (or, without one, the tree's roots). The depth guard counts from the
 /// tree's root, as the whole walk's does.
-pub fn parent_map_of<'t>(
+fn parent_map_of<'t>(
     roots: &[Node<'t>],
     parent: Option<Node<'t>>,
 ) -> (Parents<'t>, Vec<Node<'t>>, bool) {
@@ -719,5 +773,37 @@ const X: &str = "x";
         }
         // String contents and escapes were left to tree-sitter.
         assert!(inside_literals > 3, "{inside_literals}");
+    }
+
+    #[test]
+    fn a_map_of_some_items_gives_every_named_nodes_parent() {
+        let tree = super::super::parse::parse(CODE.as_bytes()).expect("parses");
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        let tops: Vec<Node<'_>> = root.children(&mut cursor).collect();
+        let kind = |k: &str| tops.iter().copied().find(|t| t.kind() == k).expect(k);
+        // The `impl` walked as an item indexed again; the closure inside its function
+        // as a function a lookup climbs in (with the nodes above it); the rest not.
+        let item = [kind("impl_item")];
+        let inner = descendants(kind("impl_item"), &mut |n| n.kind() == "closure_expression");
+        assert!(!inner.is_empty());
+        let (whole, all_nodes, _) = parent_map(root);
+        let (parents, groups) = parent_map_in(root, &[&item], &inner);
+        assert!(inner.iter().all(|c| parents.map.contains_key(&c.id())));
+        assert!(!parents.map.contains_key(&kind("const_item").id()));
+        let [(nodes, truncated)] = groups.as_slice() else {
+            panic!("one group");
+        };
+        assert!(!truncated);
+        let (start, end) = (item[0].start_byte(), item[0].end_byte());
+        let want: Vec<Node<'_>> = (all_nodes.iter().copied())
+            .filter(|n| n.start_byte() >= start && n.end_byte() <= end)
+            .collect();
+        assert_eq!(*nodes, want);
+        let every = descendants(root, &mut |n| n.is_named());
+        assert!(every.len() > 100);
+        for n in every {
+            assert_eq!(parents.get(n), whole.get(n), "{n:?}");
+        }
     }
 }
