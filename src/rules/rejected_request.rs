@@ -1082,32 +1082,39 @@ mod tests {
     use super::super::test_support::{model, run, Op};
     use crate::scanner::OpKind::{self, Query, Scan};
 
-    /// Requests the memo files under one hash (it reads the item's attribute names,
-    /// not their values) keep their own verdicts: an empty key is rejected, a filled
-    /// one is not, in either order.
-    #[test]
-    fn remembered_verdicts_are_per_request_not_per_hash() {
+    /// A table keyed by a string `pk` alone, for the memo's tests.
+    fn pk_table(name: &str) -> crate::engine::TableSchema {
         use crate::attr::AttributeType;
         use crate::engine::schema::{KeyAttribute, KeySchema};
-        use crate::engine::symbolic::{validate, SymbolicOp, SymbolicRequest, SymbolicValue};
-        use crate::engine::{AttributeValue, TableSchema};
-        let schema = TableSchema {
-            name: "MemoHashTable".to_string(),
+        crate::engine::TableSchema {
+            name: name.to_string(),
             keys: KeySchema {
                 hash: KeyAttribute::new("pk", AttributeType::S),
                 range: None,
             },
             indexes: Vec::new(),
-        };
-        let get = |pk: &str| {
-            let mut r = SymbolicRequest::new(SymbolicOp::GetItem);
-            r.item.insert(
-                "pk".to_string(),
-                SymbolicValue::Known(AttributeValue::S(pk.to_string())),
-            );
-            r
-        };
-        let (empty, filled) = (get(""), get("a"));
+        }
+    }
+
+    /// A GetItem of `pk_table`'s item `pk`.
+    fn get_pk(pk: &str) -> crate::engine::symbolic::SymbolicRequest {
+        use crate::engine::symbolic::{SymbolicOp, SymbolicRequest, SymbolicValue};
+        let mut r = SymbolicRequest::new(SymbolicOp::GetItem);
+        r.item.insert(
+            "pk".to_string(),
+            SymbolicValue::Known(crate::engine::AttributeValue::S(pk.to_string())),
+        );
+        r
+    }
+
+    /// Requests the memo files under one hash (it reads the item's attribute names,
+    /// not their values) keep their own verdicts: an empty key is rejected, a filled
+    /// one is not, in either order.
+    #[test]
+    fn remembered_verdicts_are_per_request_not_per_hash() {
+        use crate::engine::symbolic::validate;
+        let schema = pk_table("MemoHashTable");
+        let (empty, filled) = (get_pk(""), get_pk("a"));
         assert_eq!(
             super::shape_hash(&schema, &empty),
             super::shape_hash(&schema, &filled)
@@ -1131,7 +1138,7 @@ mod tests {
             } else {
                 format!("k{i}")
             };
-            let r = get(&pk);
+            let r = get_pk(&pk);
             assert_eq!(
                 super::remembered_verdict(&seen, &schema, &r),
                 validate(&schema, &r).into_iter().next()
@@ -1148,33 +1155,19 @@ mod tests {
     /// remembered: evicting the oldest missed every one.
     #[test]
     fn a_cycle_longer_than_the_memo_is_mostly_remembered() {
-        use crate::attr::AttributeType;
-        use crate::engine::schema::{KeyAttribute, KeySchema};
-        use crate::engine::symbolic::{validate, SymbolicOp, SymbolicRequest, SymbolicValue};
-        use crate::engine::{AttributeValue, TableSchema};
-        let schema = TableSchema {
-            name: "MemoCycleTable".to_string(),
-            keys: KeySchema {
-                hash: KeyAttribute::new("pk", AttributeType::S),
-                range: None,
-            },
-            indexes: Vec::new(),
-        };
+        use crate::engine::symbolic::validate;
+        let schema = pk_table("MemoCycleTable");
         let seen = std::sync::Mutex::new(super::Remembered::default());
         let cycle = super::MAX_PER_SHAPE + 2;
         let rounds = 50;
         for _ in 0..rounds {
             for i in 0..cycle {
-                let mut r = SymbolicRequest::new(SymbolicOp::GetItem);
                 let pk = if i == 0 {
                     String::new()
                 } else {
                     format!("v{i}")
                 };
-                r.item.insert(
-                    "pk".to_string(),
-                    SymbolicValue::Known(AttributeValue::S(pk)),
-                );
+                let r = get_pk(&pk);
                 assert_eq!(
                     super::remembered_verdict(&seen, &schema, &r),
                     validate(&schema, &r).into_iter().next()
@@ -1195,26 +1188,12 @@ mod tests {
     /// memo whole: after the first round, the engine is not asked again.
     #[test]
     fn a_cycle_of_ten_is_remembered_whole() {
-        use crate::attr::AttributeType;
-        use crate::engine::schema::{KeyAttribute, KeySchema};
-        use crate::engine::symbolic::{validate, SymbolicOp, SymbolicRequest, SymbolicValue};
-        use crate::engine::{AttributeValue, TableSchema};
-        let schema = TableSchema {
-            name: "MemoTenTable".to_string(),
-            keys: KeySchema {
-                hash: KeyAttribute::new("pk", AttributeType::S),
-                range: None,
-            },
-            indexes: Vec::new(),
-        };
+        use crate::engine::symbolic::validate;
+        let schema = pk_table("MemoTenTable");
         let seen = std::sync::Mutex::new(super::Remembered::default());
         for _ in 0..20 {
             for i in 0..10 {
-                let mut r = SymbolicRequest::new(SymbolicOp::GetItem);
-                r.item.insert(
-                    "pk".to_string(),
-                    SymbolicValue::Known(AttributeValue::S(format!("v{i}"))),
-                );
+                let r = get_pk(&format!("v{i}"));
                 assert_eq!(
                     super::remembered_verdict(&seen, &schema, &r),
                     validate(&schema, &r).into_iter().next()

@@ -1525,21 +1525,25 @@ mod tests_{i} {{
 
     /// The file indexed in pieces of about `piece` bytes, and whole.
     fn both(text: &str, helpers: HelperChains, piece: usize) -> [(FileIndex, Vec<String>); 2] {
+        in_pieces_and_whole(text, helpers, ArgValues::Resolved, Items::Parse, piece)
+    }
+
+    /// The file indexed with `helpers`, `args` and `items`, in pieces of about `piece`
+    /// bytes and whole.
+    fn in_pieces_and_whole(
+        text: &str,
+        helpers: HelperChains,
+        args: ArgValues,
+        items: Items,
+        piece: usize,
+    ) -> [(FileIndex, Vec<String>); 2] {
         let path: FilePath = Arc::from(std::path::Path::new("src/store.rs"));
         let source: Arc<str> = Arc::from(text);
         let settings = ScanSettings::default();
         let sizes = Sizes { min_file: 0, piece };
         [Some(sizes), None].map(|pieces| {
             let (idx, _, names) = index_reusing(
-                &path,
-                &source,
-                &settings,
-                false,
-                None,
-                helpers,
-                ArgValues::Resolved,
-                Items::Parse,
-                pieces,
+                &path, &source, &settings, false, None, helpers, args, items, pieces,
             );
             (idx, names)
         })
@@ -1562,24 +1566,13 @@ mod tests_{i} {{
 
     /// The file indexed lean, in pieces of about `piece` bytes and whole.
     fn lean_both(text: &str, piece: usize) -> [(FileIndex, Vec<String>); 2] {
-        let path: FilePath = Arc::from(std::path::Path::new("src/store.rs"));
-        let source: Arc<str> = Arc::from(text);
-        let settings = ScanSettings::default();
-        let sizes = Sizes { min_file: 0, piece };
-        [Some(sizes), None].map(|pieces| {
-            let (idx, _, names) = index_reusing(
-                &path,
-                &source,
-                &settings,
-                false,
-                None,
-                HelperChains::NamesOnly,
-                ArgValues::KeysUnlessOwn,
-                Items::Defer,
-                pieces,
-            );
-            (idx, names)
-        })
+        in_pieces_and_whole(
+            text,
+            HelperChains::NamesOnly,
+            ArgValues::KeysUnlessOwn,
+            Items::Defer,
+            piece,
+        )
     }
 
     /// A lean index folds in full a file that continues a builder one of its own
