@@ -1096,6 +1096,27 @@ mod tests {
         }
     }
 
+    /// The memo's verdict for `r` is the engine's, remembered or not.
+    fn assert_engine_verdict(
+        seen: &std::sync::Mutex<super::Remembered>,
+        schema: &crate::engine::TableSchema,
+        r: &crate::engine::symbolic::SymbolicRequest,
+    ) {
+        assert_eq!(
+            super::remembered_verdict(seen, schema, r),
+            crate::engine::symbolic::validate(schema, r)
+                .into_iter()
+                .next()
+        );
+    }
+
+    /// How many lookups the memo missed, over every shape.
+    fn misses(seen: &std::sync::Mutex<super::Remembered>) -> Result<u64, String> {
+        seen.lock()
+            .map(|m| m.values().map(|s| s.misses).sum::<u64>())
+            .map_err(|e| e.to_string())
+    }
+
     /// A GetItem of `pk_table`'s item `pk`.
     fn get_pk(pk: &str) -> crate::engine::symbolic::SymbolicRequest {
         use crate::engine::symbolic::{SymbolicOp, SymbolicRequest, SymbolicValue};
@@ -1155,7 +1176,6 @@ mod tests {
     /// remembered: evicting the oldest missed every one.
     #[test]
     fn a_cycle_longer_than_the_memo_is_mostly_remembered() {
-        use crate::engine::symbolic::validate;
         let schema = pk_table("MemoCycleTable");
         let seen = std::sync::Mutex::new(super::Remembered::default());
         let cycle = super::MAX_PER_SHAPE + 2;
@@ -1168,15 +1188,10 @@ mod tests {
                     format!("v{i}")
                 };
                 let r = get_pk(&pk);
-                assert_eq!(
-                    super::remembered_verdict(&seen, &schema, &r),
-                    validate(&schema, &r).into_iter().next()
-                );
+                assert_engine_verdict(&seen, &schema, &r);
             }
         }
-        let misses = seen
-            .lock()
-            .map(|m| m.values().map(|s| s.misses).sum::<u64>());
+        let misses = misses(&seen);
         let lookups = (cycle * rounds) as u64;
         assert!(
             matches!(misses, Ok(n) if n < lookups / 2),
@@ -1188,21 +1203,15 @@ mod tests {
     /// memo whole: after the first round, the engine is not asked again.
     #[test]
     fn a_cycle_of_ten_is_remembered_whole() {
-        use crate::engine::symbolic::validate;
         let schema = pk_table("MemoTenTable");
         let seen = std::sync::Mutex::new(super::Remembered::default());
         for _ in 0..20 {
             for i in 0..10 {
                 let r = get_pk(&format!("v{i}"));
-                assert_eq!(
-                    super::remembered_verdict(&seen, &schema, &r),
-                    validate(&schema, &r).into_iter().next()
-                );
+                assert_engine_verdict(&seen, &schema, &r);
             }
         }
-        let misses = seen
-            .lock()
-            .map(|m| m.values().map(|s| s.misses).sum::<u64>());
+        let misses = misses(&seen);
         assert!(matches!(misses, Ok(10)), "{misses:?}");
     }
 
