@@ -8,9 +8,12 @@
 //! which can read a file again), such a file keeps instead the hashes of its
 //! identifiers and of the names its items define ([`Deferred`]); the link records each
 //! lookup it makes ([`Lookup`]) and parses, then links again with, the deferred files
-//! that hold every name of one. An item a file defines is named by its tokens (and its
-//! module path), so the files parsed are a superset of those that could answer: the
-//! findings are what parsing every file gives.
+//! that hold every name of one, in a crate that can answer it (the link keeps only
+//! what the looking file's crate sees, or for a parameter's callers, the crates that
+//! see its function). An item a file defines is named by its tokens (and its module
+//! path), and a call by its callee's name followed by `(`, so the files parsed are a
+//! superset of those that could answer: the findings are what parsing every file
+//! gives.
 //!
 //! Not deferred: a file that sets a `OnceLock`/`OnceCell` (`.set(`, `.get_or_init(`):
 //! the link reads every such set, not by name.
@@ -48,8 +51,12 @@ pub enum Lookup {
     },
 }
 
-/// The lookups a link made.
-pub type Wanted = HashSet<Lookup>;
+/// Lookups a link made (what a file's results read, to link it again).
+pub type Looked = HashSet<Lookup>;
+
+/// The lookups a link made, each with the crate (`Crates::of`) of a file it was made
+/// for: only a deferred file that crate can use the answer of is parsed for it.
+pub type Wanted = HashSet<(Lookup, u32)>;
 
 /// A deferred file's names, hashed, each list sorted and without repeats.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +65,11 @@ pub struct Deferred {
     plain: Box<[NameHash]>,
     /// Identifiers after a `.` (fields, methods).
     dotted: Box<[NameHash]>,
+    /// Of `plain`, those called (`f(..)`, `T::f(..)`, `f::<T>(..)`), not defined
+    /// (`fn f(..)`): the only way a call site names its callee.
+    called: Box<[NameHash]>,
+    /// Of `dotted`, those called as methods (`x.f(..)`, `x.f::<T>(..)`).
+    methods: Box<[NameHash]>,
     /// The names its items define (the identifier after `fn`, `const`, `struct`...).
     defined: Box<[NameHash]>,
     /// What an item's path can hold before its name: the module path its file's
@@ -104,13 +116,15 @@ const DEFINING: [&[u8]; 9] = [
 pub fn defer(src: &[u8], tokens: &[Token], module: &[Name]) -> Option<Deferred> {
     let mut plain: Vec<NameHash> = Vec::new();
     let mut dotted: Vec<NameHash> = Vec::new();
+    let mut called: Vec<NameHash> = Vec::new();
+    let mut methods: Vec<NameHash> = Vec::new();
     let mut defined: Vec<NameHash> = Vec::new();
     let mut scopes: Vec<NameHash> = module.iter().map(|m| name_hash(m.as_bytes())).collect();
     let mut after_dot = false;
     // The last token was `fn`, `const`, ... (or `ref`/`mut` after `static`).
     let mut after_keyword: Option<&[u8]> = None;
     let mut in_impl_header = false;
-    for t in tokens {
+    for (i, t) in tokens.iter().enumerate() {
         if t.kind != Tok::Ident {
             if t.is_punct(b'{') || t.is_punct(b';') {
                 in_impl_header = false;
@@ -124,10 +138,22 @@ pub fn defer(src: &[u8], tokens: &[Token], module: &[Name]) -> Option<Deferred> 
             return None;
         }
         let h = name_hash(text);
+        // A call's callee is followed by its arguments or a turbofish; a macro's name
+        // by `!` (the parse sees some as calls: `format!(..)`, see `shadow_text`).
+        let punct = |k: usize, c: u8| tokens.get(i + k).is_some_and(|n| n.is_punct(c));
+        let call = punct(1, b'(')
+            || punct(1, b'!')
+            || (punct(1, b':') && punct(2, b':') && punct(3, b'<'));
         if after_dot {
             dotted.push(h);
+            if call {
+                methods.push(h);
+            }
         } else {
             plain.push(h);
+            if call && after_keyword != Some(b"fn".as_slice()) {
+                called.push(h);
+            }
         }
         if let Some(keyword) = after_keyword {
             defined.push(h);
@@ -154,6 +180,8 @@ pub fn defer(src: &[u8], tokens: &[Token], module: &[Name]) -> Option<Deferred> 
     Some(Deferred {
         plain: set(plain),
         dotted: set(dotted),
+        called: set(called),
+        methods: set(methods),
         defined: set(defined),
         scopes: set(scopes),
     })
@@ -161,34 +189,43 @@ pub fn defer(src: &[u8], tokens: &[Token], module: &[Name]) -> Option<Deferred> 
 
 /// [`Wanted`] by the first name a file must hold (an item's defined name, a struct
 /// expression's type, a called function), for one look at each deferred file's names
-/// in turn.
+/// in turn: each lookup once, with the crates it was made for.
 #[derive(Default)]
-pub struct Asked(HashMap<NameHash, Vec<Lookup>>);
+pub struct Asked(HashMap<NameHash, Vec<(Lookup, Vec<u32>)>>);
 
 impl Asked {
     pub fn new(wanted: &Wanted) -> Self {
+        let mut by_lookup: HashMap<Lookup, Vec<u32>> = HashMap::default();
+        for (l, from) in wanted {
+            by_lookup.entry(*l).or_default().push(*from);
+        }
         let mut asked = Asked::default();
-        for l in wanted {
-            let key = match *l {
+        for (l, from) in by_lookup {
+            let key = match l {
                 Lookup::Item { defined, .. } => defined,
                 Lookup::Named(a, _) => a,
                 Lookup::Call { function, .. } => function,
             };
-            asked.0.entry(key).or_default().push(*l);
+            asked.0.entry(key).or_default().push((l, from));
         }
         asked
     }
 }
 
 impl Deferred {
-    /// Whether the file holds every name of one lookup `asked` made: the lookups
-    /// keyed by one of its names, each judged by [`Deferred::answers_one`].
-    pub fn answers(&self, asked: &Asked) -> bool {
+    /// Whether the file holds every name of one lookup `asked` made (the lookups keyed
+    /// by one of its names, each judged by [`Deferred::answers_one`]) for a crate that
+    /// can use its answer: `usable(lookup, crate)`.
+    pub fn answers(&self, asked: &Asked, usable: impl Fn(&Lookup, u32) -> bool) -> bool {
         [&self.defined, &self.plain, &self.dotted, &self.scopes]
             .iter()
             .flat_map(|list| list.iter())
             .filter_map(|h| asked.0.get(h))
-            .any(|lookups| lookups.iter().any(|l| self.answers_one(l)))
+            .any(|lookups| {
+                lookups
+                    .iter()
+                    .any(|(l, from)| self.answers_one(l) && from.iter().any(|c| usable(l, *c)))
+            })
     }
 
     /// Whether the file holds every name of `lookup`. `Call` as `args::key_calls`
@@ -214,8 +251,8 @@ impl Deferred {
                     && has(b)
             }
             Lookup::Call { function, self_ty } => {
-                (holds(&self.plain, function) && has(self_ty))
-                    || (holds(&self.dotted, function) && self_ty != 0)
+                (holds(&self.called, function) && has(self_ty))
+                    || (holds(&self.methods, function) && self_ty != 0)
             }
         }
     }
@@ -236,7 +273,8 @@ mod tests {
     }
 
     fn asks(d: &Deferred, lookups: &[Lookup]) -> bool {
-        d.answers(&Asked::new(&lookups.iter().copied().collect()))
+        let wanted = lookups.iter().map(|l| (*l, 0)).collect();
+        d.answers(&Asked::new(&wanted), |_, _| true)
     }
 
     fn call(function: &str, self_ty: Option<&str>) -> Lookup {
@@ -300,6 +338,75 @@ mod tests {
             !asks(&d, &[call("put", None)]),
             "a method is not a free function"
         );
+    }
+
+    /// A call lookup is answered only by a call: not by the function's definition, a
+    /// module of its name or a mention of it as a value.
+    #[test]
+    fn a_call_lookup_needs_a_call() {
+        let free = call("create_table", None);
+        let method = call("create_table", Some("Store"));
+        for code in [
+            "async fn create_table(c: &C) { c.create_table(i).await }",
+            "use dynamo::{create_table::CreateTableError, x};",
+            "fn f() { let g = create_table; g(1); }",
+        ] {
+            let d = deferred(code).expect("deferred");
+            assert!(!asks(&d, &[free]), "{code}");
+        }
+        for code in [
+            "fn f() { create_table(1) }",
+            "fn f() { ops::create_table::<T>(1) }",
+            "fn f() { create_table /* c */ (1) }",
+            "fn f() { create_table!(1) }",
+        ] {
+            let d = deferred(code).expect("deferred");
+            assert!(asks(&d, &[free]), "{code}");
+        }
+        let d = deferred("fn create_table() { s.create_table; }").expect("deferred");
+        assert!(!asks(&d, &[method]), "a field, not a call");
+        let d = deferred("fn f() { s.create_table::<T>(1); }").expect("deferred");
+        assert!(asks(&d, &[method]), "a method call with a turbofish");
+    }
+
+    /// A lookup is answered only for a crate that can use the answer.
+    #[test]
+    fn a_lookup_counts_for_the_crates_it_was_made_for() {
+        let d = deferred("pub const ORDERS: &str = \"Orders\";").expect("deferred");
+        let wanted: Wanted = [(item("ORDERS", None, None), 3), (named("X", "y"), 4)]
+            .into_iter()
+            .collect();
+        let asked = Asked::new(&wanted);
+        assert!(d.answers(&asked, |_, c| c == 3));
+        assert!(!d.answers(&asked, |_, c| c != 3), "crate 3 cannot use it");
+    }
+
+    /// Every call a parse records the arguments of (`args::arg_sites`) is one whose
+    /// callee the deferred names hold as called: a file that could answer a call
+    /// lookup is never left unparsed.
+    #[test]
+    fn every_call_site_a_parse_finds_is_a_called_name() {
+        let code = r#"
+            impl Store { fn new(t: &str) -> Self { Self::open("a") } }
+            fn f(x: X) {
+                plain("a"); Store::new("a"); a::b::path("a"); turbo::<u8>("a");
+                Vec::<u8>::with("a"); <T as Tr>::qualified("a"); x.method("a");
+                x.turbo_method::<u8>("a"); x.await_it().chained("a")?; Tuple("a");
+                spaced /* c */ ("a"); r#type("a"); vec![inner("a")];
+                format!("{}", in_macro("a")); hashmap!{"k" => in_map("a")};
+                anyhow!("{}", bailing("a"));
+            }
+        "#;
+        let path: crate::source::FilePath = std::sync::Arc::from(std::path::Path::new("a.rs"));
+        let settings = crate::scanner::ScanSettings::default();
+        let idx = crate::scanner::index::index_source(&path, &code.into(), &settings, true);
+        let d = deferred(code).expect("deferred");
+        assert!(idx.arg_sites.len() >= 18, "{:?}", idx.arg_sites);
+        for site in &idx.arg_sites {
+            let h = name_hash(site.callee.as_bytes());
+            let list = if site.method { &d.methods } else { &d.called };
+            assert!(list.binary_search(&h).is_ok(), "{site:?}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::args::{calls, may_call, ArgSite};
 use super::call_site_loop::{loop_at_call_site, Callers};
 use super::crates::Crates;
-use super::deferred::{self, Wanted};
+use super::deferred::{self, Looked, Wanted};
 use super::fold::Escape;
 use super::graph::{one_off, reach, FnId, FnNode, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use super::index::{index_lean_with_args, index_source, FileIndex};
@@ -122,7 +122,7 @@ fn link_taking(
         asked.retain(|k| !covered.contains(k));
         let fresh: Vec<RefKind> = asked.drain().collect();
         let mut again = index_with_args(&files, &fresh, &mut redone, settings);
-        let deferred = parse_deferred(&files, &wanted, settings);
+        let deferred = parse_deferred(&files, &wanted, &tables.crates, settings);
         // The lookups some newly parsed file may answer: the files that made one
         // are linked again, and so are the parsed files (their problems).
         let parsed: Vec<&super::deferred::Deferred> = deferred
@@ -361,11 +361,12 @@ fn unread_again(f: &FileIndex) -> FileIndex {
 }
 
 /// The files not parsed yet (`deferred.rs`) that hold every name of a lookup in
-/// `wanted`, parsed and indexed (with their calls' arguments): what their index would
+/// `wanted`, in a crate whose answer the looking file can use, parsed and indexed (with their calls' arguments): what their index would
 /// have been had they been parsed with the others.
 fn parse_deferred(
     files: &[Arc<FileIndex>],
     wanted: &Wanted,
+    crates: &Crates,
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
     if wanted.is_empty() {
@@ -374,10 +375,17 @@ fn parse_deferred(
     let asked = deferred::Asked::new(wanted);
     let todo: Vec<usize> = (0..files.len())
         .filter(|fi| {
+            // What the link keeps of an answer: an item the looking file's crate can
+            // name; a call (a parameter's caller) from a crate that can name the
+            // parameter's function.
+            let usable = |l: &deferred::Lookup, from: u32| match l {
+                deferred::Lookup::Call { .. } => crates.sees(crates.of(*fi), from),
+                _ => crates.sees(from, crates.of(*fi)),
+            };
             files[*fi]
                 .deferred
                 .as_ref()
-                .is_some_and(|d| d.answers(&asked))
+                .is_some_and(|d| d.answers(&asked, usable))
         })
         .collect();
     read_with_args(files, &todo, settings)
@@ -454,7 +462,7 @@ pub(super) struct Linked {
     /// For each linked file (when tracked): the lookups its operations and tables
     /// made, so that a deferred file parsed later links again only those that may
     /// read it.
-    pub looked: Vec<Wanted>,
+    pub looked: Vec<Looked>,
 }
 
 /// [`link`] once every file that can hold a request has been parsed. With `only`, the
@@ -479,7 +487,7 @@ pub(super) fn link_files(
     let mut result = ScanResult::default();
     let mut decls: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
     let mut reads: Vec<Reads> = vec![Reads::new(); files.len()];
-    let mut looked: Vec<Wanted> = vec![Wanted::default(); files.len()];
+    let mut looked: Vec<Looked> = vec![Looked::default(); files.len()];
     let wanted = |fi: usize| only.is_none_or(|(set, _)| set.contains(&fi));
     let linker = Linker::new(files, tables, track);
     let mut glob_problems = Vec::new();
@@ -979,7 +987,7 @@ pub(super) type Reads = HashSet<Name>;
 #[derive(Default)]
 struct Deps {
     reads: Reads,
-    looked: Wanted,
+    looked: Looked,
 }
 
 impl Deps {
@@ -1044,9 +1052,10 @@ impl<'a> Linker<'a> {
         }
     }
 
-    /// Records a lookup in the tables (see [`Linked::wanted`]).
-    fn want(&self, lookup: deferred::Lookup) {
-        self.wanted.borrow_mut().insert(lookup);
+    /// Records a lookup in the tables made for file `fi` (see [`Linked::wanted`]).
+    fn want(&self, fi: usize, lookup: deferred::Lookup) {
+        let from = self.tables.crates.of(fi);
+        self.wanted.borrow_mut().insert((lookup, from));
         if let Some(stack) = &self.reads {
             if let Some(top) = stack.borrow_mut().last_mut() {
                 top.looked.insert(lookup);
@@ -1062,7 +1071,7 @@ impl<'a> Linker<'a> {
 
     /// The first struct named `name` that file `fi` can name.
     fn struct_def(&self, fi: usize, name: &str) -> Option<&'a StructDef> {
-        self.want(deferred::item(name, None, None));
+        self.want(fi, deferred::item(name, None, None));
         let list = self.tables.structs.get(name)?;
         let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
         self.files.get(f)?.structs.get(i)
@@ -1071,7 +1080,7 @@ impl<'a> Linker<'a> {
     /// The declared type of `ty`'s field `field` (the first declaration file `fi` can
     /// name).
     fn field_type(&self, fi: usize, ty: &str, field: &str) -> Option<&'a str> {
-        self.want(deferred::item(ty, None, Some(field)));
+        self.want(fi, deferred::item(ty, None, Some(field)));
         let list = Tables::get_pair(&self.tables.field_types, ty, field)?;
         let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
         Some(&self.files.get(f)?.field_types.get(i)?.field_ty)
@@ -1444,7 +1453,7 @@ impl<'a> Linker<'a> {
                 // (wrapped in a `Result`/`Option` exactly when the call site unwraps it).
                 if let Some((f, unwrapped)) = ctor {
                     let wrapped = usize::from(*unwrapped);
-                    self.want(deferred::item(f, Some(ty), None));
+                    self.want(fi, deferred::item(f, Some(ty), None));
                     let known = Tables::get_pair(&self.tables.ctors, ty, f).is_some_and(|c| {
                         c.iter().any(|(cf, w)| *w == wrapped && self.sees(fi, *cf))
                     });
@@ -1459,7 +1468,7 @@ impl<'a> Linker<'a> {
                         None => return Vec::new(),
                     }
                 }
-                self.want(deferred::item(name, Some(ty), None));
+                self.want(fi, deferred::item(name, Some(ty), None));
                 let all = self.tables.returns.get(&**name).into_iter().flatten();
                 return all
                     .copied()
@@ -1476,7 +1485,7 @@ impl<'a> Linker<'a> {
         };
         // Every segment is in the function's path (`ends_with` below).
         let qualifier = segs.len().checked_sub(2).map(|i| &*segs[i]);
-        self.want(deferred::item(last, qualifier, None));
+        self.want(fi, deferred::item(last, qualifier, None));
         let cands: Vec<(usize, usize)> = self
             .tables
             .returns
@@ -1608,10 +1617,13 @@ impl<'a> Linker<'a> {
     ) -> Resolved {
         self.asked.borrow_mut().insert(pr.kind.clone());
         if let RefKind::Param { self_ty, .. } = &pr.kind {
-            self.want(deferred::Lookup::Call {
-                function: deferred::hash(Some(function)),
-                self_ty: deferred::hash(self_ty.as_deref()),
-            });
+            self.want(
+                fi,
+                deferred::Lookup::Call {
+                    function: deferred::hash(Some(function)),
+                    self_ty: deferred::hash(self_ty.as_deref()),
+                },
+            );
         }
         let sites: Vec<(usize, &ArgSite)> = self
             .tables
@@ -1790,7 +1802,7 @@ impl<'a> Linker<'a> {
             .checked_sub(2)
             .filter(|i| *i > 0)
             .map(|i| &*segs[i]);
-        self.want(deferred::item(last, qualifier, None));
+        self.want(fi, deferred::item(last, qualifier, None));
         let matching = |segs: &[Name]| -> Vec<(usize, usize)> {
             self.tables
                 .consts
@@ -1899,10 +1911,10 @@ impl<'a> Linker<'a> {
                 }
             }
         }
-        self.want(deferred::Lookup::Named(
-            deferred::hash(Some(&ty)),
-            deferred::hash(Some(last)),
-        ));
+        self.want(
+            fi,
+            deferred::Lookup::Named(deferred::hash(Some(&ty)), deferred::hash(Some(last))),
+        );
         let Some(vals) = Tables::get_pair(&self.tables.inits, &ty, last) else {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         };
@@ -2090,6 +2102,93 @@ async fn go(c: &Client) { put_in(c, "Audit").await; }
         assert!(result.problems.is_empty(), "{:?}", result.problems);
         assert_eq!(result.operations.len(), 1);
         let shown = format!("{:?}", result.operations[0]);
+        assert!(shown.contains("Audit"), "{shown}");
+    }
+
+    /// Reads a file from disk, but for the copies in `other/` (a read of one would
+    /// leave a note).
+    fn reread_but_other(path: &std::path::Path) -> Option<Arc<str>> {
+        if path.components().any(|c| c.as_os_str() == "other") {
+            return None;
+        }
+        std::fs::read_to_string(path).ok().map(Arc::from)
+    }
+
+    /// Links `files` (path under a fresh tree with crates `api` → `common` and
+    /// `other`, text), written to disk and indexed lean: what it finds, and how many
+    /// files it parsed again.
+    fn link_crates(files: &[(&str, &str)]) -> (ScanResult, String) {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let manifests = [
+            (
+                "api/Cargo.toml",
+                "[package]\nname = \"api\"\n[dependencies]\ncommon = { path = \"../common\" }\n",
+            ),
+            ("common/Cargo.toml", "[package]\nname = \"common\"\n"),
+            ("other/Cargo.toml", "[package]\nname = \"other\"\n"),
+        ];
+        for (rel, text) in manifests.iter().chain(files) {
+            let p = tmp.path().join(rel);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("dir");
+            std::fs::write(p, text).expect("write");
+        }
+        let settings = ScanSettings {
+            reread: Some(reread_but_other),
+            ..ScanSettings::default()
+        };
+        let paths: Vec<String> = files
+            .iter()
+            .map(|(rel, _)| tmp.path().join(rel).display().to_string())
+            .collect();
+        let texts: Vec<(&str, &str)> = paths
+            .iter()
+            .map(|p| &**p)
+            .zip(files.iter().map(|f| f.1))
+            .collect();
+        let indexes = indexed(&texts, &settings);
+        assert!(indexes[1..].iter().all(|f| f.deferred.is_some()));
+        let result = link(&indexes, &settings);
+        let shown = format!("{:?}", result.operations);
+        (result, shown)
+    }
+
+    /// A deferred file is parsed for a lookup only in a crate whose answer the link
+    /// keeps: an item the looking file's crate can name, a call from a crate that can
+    /// name the parameter's function. The copies in a crate that cannot are never
+    /// read (reading one would leave a note).
+    #[test]
+    fn a_deferred_file_no_looking_crate_can_use_is_not_parsed() {
+        let names = "pub const ORDERS: &str = \"Orders\";\n";
+        let (result, shown) = link_crates(&[
+            (
+                "api/src/main.rs",
+                "use common::names::ORDERS;\n\
+                 async fn go(c: &Client) { c.put_item().table_name(ORDERS).send().await; }\n",
+            ),
+            ("common/src/names.rs", names),
+            ("other/src/names.rs", names),
+        ]);
+        assert!(result.problems.is_empty(), "{:?}", result.problems);
+        assert_eq!(result.stats.reparsed, 1);
+        assert!(shown.contains("Orders"), "{shown}");
+        let (result, shown) = link_crates(&[
+            (
+                "common/src/lib.rs",
+                "pub async fn put_in(c: &Client, table: &str) {\n\
+                 c.put_item().table_name(table).send().await; }\n",
+            ),
+            (
+                "api/src/main.rs",
+                "// A marker in a comment (`query()`): read as a candidate, every call.\n\
+                 async fn go(c: &Client) { common::put_in(c, \"Audit\").await; }\n",
+            ),
+            (
+                "other/src/main.rs",
+                "// query()\nasync fn go(c: &Client) { put_in(c, \"Audit\").await; }\n",
+            ),
+        ]);
+        assert!(result.problems.is_empty(), "{:?}", result.problems);
+        assert_eq!(result.stats.reparsed, 1);
         assert!(shown.contains("Audit"), "{shown}");
     }
 
