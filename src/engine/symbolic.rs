@@ -651,7 +651,7 @@ mod tests {
         for (r, deciding) in [
             (get(s(""), s("o")), "customer"),
             (get(s("c"), s(&too_long)), "orderId"),
-            (get(s("c"), n.clone()), "orderId"),
+            (get(s("c"), n), "orderId"),
         ] {
             assert!(!validate(&t, &r).is_empty(), "{r:?}");
             // The value that decides is kept as it is, whatever else is made one.
