@@ -1624,7 +1624,7 @@ mod tests_{i} {{
         let expected: Vec<String> = folded
             .helper_calls
             .iter()
-            .map(|(_, _, h)| h.clone())
+            .map(|h| h.helper.clone())
             .filter(|h| seen.insert(h.clone()))
             .collect();
         assert!(expected.len() > 1 && folded.helper_calls.len() > expected.len());
