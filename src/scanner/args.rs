@@ -160,7 +160,7 @@ pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<Ar
 
 /// An argument's value, when it may name something: a literal, a constant, an env var,
 /// a template, or a reference the link phase follows.
-fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
+pub(super) fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
     let a = peel(arg);
     let worth = matches!(
         a.kind(),

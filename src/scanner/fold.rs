@@ -10,7 +10,9 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use super::context::{around, enclosing_loop};
-use super::ir::{AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, SetterCall};
+use super::ir::{
+    AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, Resolved, SetterCall,
+};
 use super::items;
 // Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
 // and these climbs and walks ask it of millions of nodes in a large file.
@@ -53,12 +55,25 @@ pub struct Template {
 pub struct Folded {
     pub ops: Vec<(Operation, Escape)>,
     pub templates: Vec<Template>,
-    /// Chains that continue a builder a helper returns: `base(&c).limit(5).send()`,
-    /// with the helper's name (the link phase splices the helper's builder in).
-    pub helper_calls: Vec<(Operation, Escape, String)>,
+    /// Chains that continue a builder a helper returns: `base(&c).limit(5).send()`
+    /// (the link phase splices the helper's builder in).
+    pub helper_calls: Vec<HelperCall>,
     /// With [`HelperChains::NamesOnly`]: the names of those helpers, each once, in
     /// the order the file first names them, instead of `helper_calls`.
     pub helper_names: Vec<String>,
+}
+
+/// A chain that continues the builder a helper returns
+/// (`self.create_query(table, ..).send()`), with the helper's name and what this call
+/// passes it: the helper's parameters in the builder are what this call passes, not
+/// what every call of the helper passes.
+#[derive(Debug, Clone)]
+pub struct HelperCall {
+    pub op: Operation,
+    pub escape: Escape,
+    pub helper: String,
+    /// Each argument of the call to the helper, when dynalint can follow it.
+    pub args: Box<[Option<Resolved>]>,
 }
 
 /// What [`fold_file`] makes of a chain that continues a helper's builder.
@@ -157,7 +172,18 @@ pub fn fold_file<'t>(
         let escape = follow_consumer(cx, top, &mut op, &mut st, 0);
         finish(cx, n, &mut op, &st);
         match helper {
-            Some(h) => out.helper_calls.push((op, escape, h)),
+            Some(helper) => {
+                let args = call_args(n)
+                    .into_iter()
+                    .map(|a| super::args::followable(cx, a))
+                    .collect();
+                out.helper_calls.push(HelperCall {
+                    op,
+                    escape,
+                    helper,
+                    args,
+                });
+            }
             None if is_other_client(&op, &st, &escape) => {}
             None => out.ops.push((op, escape)),
         }

@@ -74,7 +74,7 @@ pub struct FileIndex {
     pub ops: Vec<(Operation, Escape)>,
     pub templates: Vec<Template>,
     /// Chains continuing a builder some helper returns, with the helper's name.
-    pub helper_calls: Vec<(Operation, Escape, String)>,
+    pub helper_calls: Vec<super::fold::HelperCall>,
     /// `create_table` / `update_table` calls: tables the code declares.
     pub tables: Vec<super::create_table::TableDecl>,
     pub refs: Vec<PendingRef>,
@@ -703,7 +703,7 @@ pub(super) fn index_tree(
                 .ops
                 .iter_mut()
                 .map(|(o, _)| o)
-                .chain(idx.helper_calls.iter_mut().map(|(o, _, _)| o))
+                .chain(idx.helper_calls.iter_mut().map(|h| &mut h.op))
             {
                 op.context.cold.get_or_insert(c.clone());
             }
@@ -1624,7 +1624,7 @@ mod tests_{i} {{
         let expected: Vec<String> = folded
             .helper_calls
             .iter()
-            .map(|(_, _, h)| h.clone())
+            .map(|h| h.helper.clone())
             .filter(|h| seen.insert(h.clone()))
             .collect();
         assert!(expected.len() > 1 && folded.helper_calls.len() > expected.len());

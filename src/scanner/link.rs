@@ -635,14 +635,21 @@ pub(super) fn link_files(
         let cold_glob = glob_match(cold_globs.as_ref(), &f.path, settings.root.as_deref());
         let ((), read) = linker.tracked(|| {
             // A chain on a helper's returned builder: the helper's setters, then ours.
-            for (op, escape, helper) in &f.helper_calls {
+            for h in &f.helper_calls {
+                let (op, escape, helper) = (&h.op, &h.escape, &h.helper);
+                let site = CallSite {
+                    file: fi,
+                    function: helper,
+                    args: &h.args,
+                };
                 let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
                 // Only the helpers this file's crate can call: a chain on
                 // `recent_orders(&c)` is not every copy's `recent_orders`.
                 let visible = returned.filter(|(tf, _)| tables.crates.file_sees(fi, *tf));
                 for (tf, ti) in visible {
-                    let mut base = files[*tf].ops[*ti].0.clone();
-                    linker.resolve_op(*tf, &mut base, 0);
+                    let helper_op = &files[*tf].ops[*ti].0;
+                    let mut base = helper_op.clone();
+                    linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
                     let mut op = op.clone();
                     linker.resolve_op(fi, &mut op, 0);
                     op.kind = base.kind;
@@ -654,7 +661,19 @@ pub(super) fn link_files(
                     let other = base.file != op.file;
                     overlay(&mut op, &base, other);
                     finish(&mut op, escape, fi, cold_glob.as_deref());
-                    ops.push(op);
+                    // The helper's table is its parameter: what this call passes, as
+                    // written (`&self.event_table`, which `refs` may list), or each
+                    // table the caller's own callers pass it.
+                    let per_call = match (&h.op.table, linker.param_ref(*tf, &helper_op.table)) {
+                        (None, Some(raw)) if table_unknown(&op) => {
+                            if let Some(text) = linker.arg_text(site, &raw) {
+                                op.table_text = Some(text);
+                            }
+                            linker.table_per_call(*tf, &raw, Some(site))
+                        }
+                        _ => None,
+                    };
+                    push_per_table(&mut ops, op, per_call);
                 }
             }
             // A helper's own builder is reported only where no caller continues it.
@@ -665,9 +684,14 @@ pub(super) fn link_files(
                 }))
             };
             let mut link_one = |mut op: Operation, escape: &Escape| {
+                let raw = linker.param_ref(fi, &op.table);
                 linker.resolve_op(fi, &mut op, 0);
                 finish(&mut op, escape, fi, cold_glob.as_deref());
-                ops.push(op);
+                let per_call = match raw {
+                    Some(raw) if table_unknown(&op) => linker.table_per_call(fi, &raw, None),
+                    _ => None,
+                };
+                push_per_table(&mut ops, op, per_call);
             };
             match taken.get_mut(fi).and_then(Option::take) {
                 // Moved out of the index: linked as they are.
@@ -944,6 +968,34 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     }
 }
 
+/// Whether a linked request's table is unknown.
+fn table_unknown(op: &Operation) -> bool {
+    op.table
+        .as_ref()
+        .is_some_and(|t| matches!(t.innermost(), Resolved::Unknown { .. }))
+}
+
+/// A linked request, or one per table when its calls give it different tables
+/// ([`Linker::table_per_call`]).
+fn push_per_table(
+    ops: &mut Vec<Operation>,
+    op: Operation,
+    tables: Option<Vec<(Resolved, Option<String>)>>,
+) {
+    let Some(tables) = tables else {
+        ops.push(op);
+        return;
+    };
+    for (table, text) in tables {
+        let mut one = op.clone();
+        one.table = Some(table);
+        if text.is_some() {
+            one.table_text = text;
+        }
+        ops.push(one);
+    }
+}
+
 /// Lookups over every file's constants, constructors and structs.
 struct Linker<'a> {
     files: &'a [Arc<FileIndex>],
@@ -968,7 +1020,22 @@ struct Linker<'a> {
     asked: RefCell<HashSet<RefKind>>,
     /// Every name looked up in the tables (see [`Linked::wanted`]).
     wanted: RefCell<Wanted>,
+    /// While a helper's returned builder is resolved for one chain that continues it:
+    /// that call, whose arguments are the helper's parameters.
+    call_site: RefCell<Option<CallSite<'a>>>,
 }
+
+/// A call of a helper (`self.create_query(table, ..)` in `query_table`), in file `file`.
+#[derive(Clone, Copy)]
+struct CallSite<'a> {
+    file: usize,
+    function: &'a str,
+    args: &'a [Option<Resolved>],
+}
+
+/// A request's table read from a parameter whose calls pass different tables is linked
+/// once per table, up to this many; beyond it the table stays unknown.
+const MAX_TABLE_SPLIT: usize = 4;
 
 /// The functions whose calls' arguments (`ArgSite`s) a result was read from: an edit
 /// that changes what those calls pass changes it.
@@ -1007,7 +1074,43 @@ impl<'a> Linker<'a> {
             reads: track.then(|| RefCell::new(Vec::new())),
             asked: RefCell::new(HashSet::new()),
             wanted: RefCell::default(),
+            call_site: RefCell::new(None),
         }
+    }
+
+    /// Runs `f` with the parameters of `site`'s function bound to what `site` passes.
+    fn at_call_site<R>(&self, site: CallSite<'a>, f: impl FnOnce() -> R) -> R {
+        let outer = self.call_site.replace(Some(site));
+        let r = f();
+        self.call_site.replace(outer);
+        r
+    }
+
+    /// A parameter's value at the call being followed, when the reference is one of
+    /// that call's function's parameters and the call passes a value dynalint can read.
+    fn at_site(&self, pr: &PendingRef, depth: usize) -> Option<Resolved> {
+        let RefKind::Param {
+            function,
+            index,
+            arity,
+            ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let site = (*self.call_site.borrow())?;
+        if site.function != &**function || site.args.len() != *arity {
+            return None;
+        }
+        let mut v = site.args.get(*index)?.clone()?;
+        // The argument is read where the call is, with no call of its own bound.
+        let outer = self.call_site.replace(None);
+        self.resolve(site.file, &mut v, depth + 1);
+        self.call_site.replace(outer);
+        Some(Resolved::Const {
+            name: pr.text.to_string(),
+            value: Box::new(v),
+        })
     }
 
     /// Runs `f`, and says which functions' calls it read the arguments of (when
@@ -1358,6 +1461,9 @@ impl<'a> Linker<'a> {
                 self_ty,
                 arity,
             } => {
+                if let Some(v) = self.at_site(pr, depth) {
+                    return v;
+                }
                 let key: ParamKey = (
                     function.clone(),
                     *arity,
@@ -1415,6 +1521,29 @@ impl<'a> Linker<'a> {
                 }
             }
         }
+    }
+
+    /// The text of the argument `site` passes for parameter `param` of its function.
+    fn arg_text(&self, site: CallSite<'a>, param: &PendingRef) -> Option<String> {
+        let RefKind::Param { index, arity, .. } = &param.kind else {
+            return None;
+        };
+        if site.args.len() != *arity {
+            return None;
+        }
+        let arg = site.args.get(*index)?.as_ref()?;
+        Some(self.pending_ref(site.file, Some(arg))?.text.to_string())
+    }
+
+    /// The parameter a request's unlinked table is, if it is one.
+    fn param_ref(&self, fi: usize, table: &Option<Resolved>) -> Option<PendingRef> {
+        // Most tables are literals and constants: no reference is looked up for them.
+        let Some(Resolved::Unknown { reason }) = table else {
+            return None;
+        };
+        let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
+        let pr = self.files.get(fi)?.pending_ref(n)?;
+        matches!(pr.kind, RefKind::Param { .. }).then(|| pr.clone())
     }
 
     /// The reference an `Unknown` stands for, if it is a pending one.
@@ -1606,33 +1735,7 @@ impl<'a> Linker<'a> {
         index: usize,
         depth: usize,
     ) -> Resolved {
-        self.asked.borrow_mut().insert(pr.kind.clone());
-        if let RefKind::Param { self_ty, .. } = &pr.kind {
-            self.want(deferred::Lookup::Call {
-                function: deferred::hash(Some(function)),
-                self_ty: deferred::hash(self_ty.as_deref()),
-            });
-        }
-        let sites: Vec<(usize, &ArgSite)> = self
-            .tables
-            .arg_sites
-            .get(function)
-            .into_iter()
-            .flatten()
-            // The calls whose crate can name the function (its own, or its users').
-            .filter(|(sf, _)| self.sees(*sf, fi))
-            .filter_map(|(sf, i)| Some((*sf, self.files.get(*sf)?.arg_sites.get(*i)?)))
-            .filter(|(_, site)| calls(site, &pr.kind, self.tests_count.get()))
-            .collect();
-        // Several packages in one repository (a Lambda per folder, each with
-        // its own `handler`): the calls in the function's own package count.
-        let package = |f: usize| self.tables.packages.get(f).copied();
-        let own: Vec<(usize, &ArgSite)> = sites
-            .iter()
-            .copied()
-            .filter(|(sf, _)| package(*sf) == package(fi))
-            .collect();
-        let sites = if own.is_empty() { sites } else { own };
+        let sites = self.param_sites(fi, pr, function);
         let passed: Vec<Resolved> = sites
             .into_iter()
             .map(|(sf, site)| match site.args.get(index) {
@@ -1679,6 +1782,107 @@ impl<'a> Linker<'a> {
                 pr.text
             )),
         }
+    }
+
+    /// The calls that may be calls of the function whose parameter `pr` is, those in
+    /// the function's own package first.
+    fn param_sites(&self, fi: usize, pr: &PendingRef, function: &str) -> Vec<(usize, &'a ArgSite)> {
+        self.asked.borrow_mut().insert(pr.kind.clone());
+        if let RefKind::Param { self_ty, .. } = &pr.kind {
+            self.want(deferred::Lookup::Call {
+                function: deferred::hash(Some(function)),
+                self_ty: deferred::hash(self_ty.as_deref()),
+            });
+        }
+        let sites: Vec<(usize, &ArgSite)> = self
+            .tables
+            .arg_sites
+            .get(function)
+            .into_iter()
+            .flatten()
+            // The calls whose crate can name the function (its own, or its users').
+            .filter(|(sf, _)| self.sees(*sf, fi))
+            .filter_map(|(sf, i)| Some((*sf, self.files.get(*sf)?.arg_sites.get(*i)?)))
+            .filter(|(_, site)| calls(site, &pr.kind, self.tests_count.get()))
+            .collect();
+        // Several packages in one repository (a Lambda per folder, each with
+        // its own `handler`): the calls in the function's own package count.
+        let package = |f: usize| self.tables.packages.get(f).copied();
+        let own: Vec<(usize, &ArgSite)> = sites
+            .iter()
+            .copied()
+            .filter(|(sf, _)| package(*sf) == package(fi))
+            .collect();
+        if own.is_empty() {
+            sites
+        } else {
+            own
+        }
+    }
+
+    /// The table of a request whose table is a parameter (`table` of `query_table`,
+    /// or of the helper `create_query` its builder comes from, bound at `site`) that
+    /// its calls give different values: each call's table, when there are two to
+    /// [`MAX_TABLE_SPLIT`] (a call whose table dynalint cannot follow gives one
+    /// of unknown table). Each is a request the code makes; linked as one, its table
+    /// is unknown, and none of them is judged.
+    fn table_per_call(
+        &self,
+        fi: usize,
+        raw: &PendingRef,
+        site: Option<CallSite<'a>>,
+    ) -> Option<Vec<(Resolved, Option<String>)>> {
+        let RefKind::Param {
+            function,
+            index,
+            arity,
+            ..
+        } = &raw.kind
+        else {
+            return None;
+        };
+        // Through the helper's call: the parameter is the caller's it passes on.
+        let (pf, pr) = match site {
+            Some(s) if s.function == &**function && s.args.len() == *arity => {
+                let arg = s.args.get(*index)?.as_ref()?;
+                (s.file, self.pending_ref(s.file, Some(arg))?)
+            }
+            _ => (fi, raw.clone()),
+        };
+        let RefKind::Param {
+            function, index, ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        // An edit of what these calls pass links this request again.
+        self.read(&self.reads.as_ref().map(|_| intern(function)));
+        let mut tables: Vec<(Resolved, Option<String>)> = Vec::new();
+        for (sf, call) in self.param_sites(pf, &pr, function) {
+            let (v, text) = match call.args.get(*index) {
+                Some(Some(arg)) => {
+                    let text = self.pending_ref(sf, Some(arg)).map(|p| p.text.to_string());
+                    let mut v = arg.clone();
+                    self.resolve(sf, &mut v, 1);
+                    (v, text)
+                }
+                _ => (
+                    Resolved::unknown("an argument dynalint cannot follow"),
+                    None,
+                ),
+            };
+            let v = Resolved::Const {
+                name: pr.text.to_string(),
+                value: Box::new(v),
+            };
+            if !tables.iter().any(|(t, _)| *t == v) {
+                tables.push((v, text));
+            }
+            if tables.len() > MAX_TABLE_SPLIT {
+                return None;
+            }
+        }
+        (tables.len() > 1).then_some(tables)
     }
 
     fn fn_map(&self, fi: usize, pr: &PendingRef, depth: usize) -> Option<AttrMap> {

@@ -439,6 +439,19 @@ macro_rules! no_positions {
 
 no_positions!(Escape, String);
 
+impl Shift for super::fold::HelperCall {
+    fn shift(&mut self, by: &Moved<'_>) {
+        // The arguments are resolved strings and references: no positions.
+        let Self {
+            op,
+            escape: _,
+            helper: _,
+            args: _,
+        } = self;
+        op.shift(by);
+    }
+}
+
 impl Shift for FileIndex {
     fn shift(&mut self, by: &Moved<'_>) {
         let FileIndex {

@@ -334,7 +334,7 @@ fn link_facts(f: &FileIndex) -> String {
         .iter()
         .filter(|(_, e)| matches!(e, Escape::Returned { .. }))
         .collect();
-    let continued: Vec<&String> = helper_calls.iter().map(|(_, _, h)| h).collect();
+    let continued: Vec<&String> = helper_calls.iter().map(|h| &h.helper).collect();
     let text = format!(
         "{path:?}{module:?}{candidate:?}{generated:?}{returned:?}{templates:?}{continued:?}\
          {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
@@ -487,7 +487,7 @@ fn dependents(files: &[Arc<FileIndex>], changed: &FileIndex, fi: usize) -> HashS
         let continues = f
             .helper_calls
             .iter()
-            .any(|(_, _, h)| returns.contains(h.as_str()));
+            .any(|h| returns.contains(h.helper.as_str()));
         let passes = f.ops.iter().any(|(_, e)| match e {
             Escape::Passed { function, index } => receives.contains(&(function.as_str(), *index)),
             _ => false,

@@ -128,8 +128,8 @@ impl Tables {
                 put(&mut self.returned, function, (fi, i), add);
             }
         }
-        for (i, (_, _, helper)) in f.helper_calls.iter().enumerate() {
-            put(&mut self.continued, helper, (fi, i), add);
+        for (i, h) in f.helper_calls.iter().enumerate() {
+            put(&mut self.continued, &h.helper, (fi, i), add);
         }
         for (i, n) in f.fns.iter().enumerate() {
             if n.name.starts_with(ENTRY_MACRO_PREFIX) {

@@ -21,7 +21,7 @@ pub async fn audit_again(client: &Client, item: Item) -> Result<(), Error> {
     put_in(client, "Audit", item).await
 }
 
-/// Called with two tables: which one a call writes is not known.
+/// Called with two tables: linked as one request per table.
 pub async fn delete_from(client: &Client, table: String, key: Key) -> Result<(), Error> {
     client
         .delete_item()
