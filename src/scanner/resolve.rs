@@ -141,7 +141,7 @@ pub struct FileCaches {
     pushes: RefCell<std::collections::HashMap<usize, std::rc::Rc<[Push]>>>,
     /// What each search for typed builders found (`batch.rs`), by (what it wants, node
     /// id, depth): the nodes' bytes and ids, with the context that searched.
-    roots: RefCell<std::collections::HashMap<(u8, usize, usize), (usize, Vec<NodeAt>)>>,
+    roots: RefCell<std::collections::HashMap<RootsKey, (usize, Vec<NodeAt>)>>,
     /// What those searches look at under each node (by node id): the same for every
     /// search of the file, and each setter's search walked the same helpers again.
     /// With the context that made it ([`SHARED`] once another added to it).
@@ -150,6 +150,9 @@ pub struct FileCaches {
     /// ([`FileCx::whole_file_lookup_of`]).
     names: RefCell<Vec<String>>,
 }
+
+/// A search for typed builders: what it wants, from which node (id), at which depth.
+type RootsKey = (u8, usize, usize);
 
 /// The owner of a [`FileCaches`] entry that several contexts made.
 const SHARED: usize = usize::MAX;
