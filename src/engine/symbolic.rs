@@ -351,6 +351,48 @@ fn outcome(
     }
 }
 
+/// `req` with every value that cannot change [`validate`]'s verdicts made one fixed
+/// value, so that requests differing only in such values share a remembered verdict
+/// (40,000 `get_item`s that differ only in a literal sort key ran the engine 40,000
+/// times). Only what is certain: a GetItem's or DeleteItem's key attribute (of the
+/// table's primary key, no index named) given as a string the schema declares it,
+/// non-empty and no longer than a sort key may be (the smaller limit). Against the
+/// empty table `validate` builds, such a value is read only by the key's checks
+/// (type, emptiness, size: `keys::request_primary_key`), which it passes whatever it
+/// is, and then finds no item (a DeleteItem's condition is evaluated against none).
+/// An empty string, a longer one, another type, a number (checked digit by digit), a
+/// non-key attribute or any other operation keeps its own value. `None` when nothing
+/// is replaced.
+pub fn same_verdict_form(table: &TableSchema, req: &SymbolicRequest) -> Option<SymbolicRequest> {
+    /// The one string such key values become.
+    const FILL: &str = "x";
+    if !matches!(req.op, SymbolicOp::GetItem | SymbolicOp::DeleteItem) || req.index.is_some() {
+        return None;
+    }
+    let replaceable = |name: &str, v: &SymbolicValue| match v {
+        SymbolicValue::Known(AttributeValue::S(s)) => {
+            s != FILL
+                && !s.is_empty()
+                && s.len() <= super::keys::MAX_RANGE_KEY_BYTES
+                && table
+                    .keys
+                    .attributes()
+                    .any(|k| k.name == name && k.ty == AttributeType::S)
+        }
+        _ => false,
+    };
+    if !req.item.iter().any(|(k, v)| replaceable(k, v)) {
+        return None;
+    }
+    let mut form = req.clone();
+    for (k, v) in form.item.iter_mut() {
+        if replaceable(k, v) {
+            *v = SymbolicValue::Known(AttributeValue::S(FILL.to_string()));
+        }
+    }
+    Some(form)
+}
+
 /// Validates `req` against `table` without data: DynamoDB's rejections, each marked
 /// decided or not. An empty list means DynamoDB accepts the request for every value
 /// the unknowns could take (as far as the representatives explore).
@@ -553,6 +595,84 @@ mod tests {
             .insert(":c".into(), SymbolicValue::Typed(AttributeType::N));
         let v = validate(&table(), &r);
         assert!(v[0].decided);
+    }
+
+    /// A GetItem or DeleteItem of `table()`'s item (`customer`, `orderId`).
+    fn by_key(op: SymbolicOp, customer: SymbolicValue, order: SymbolicValue) -> SymbolicRequest {
+        let mut r = SymbolicRequest::new(op);
+        r.item.insert("customer".into(), customer);
+        r.item.insert("orderId".into(), order);
+        r
+    }
+
+    fn s(v: &str) -> SymbolicValue {
+        SymbolicValue::Known(AttributeValue::S(v.into()))
+    }
+
+    /// Key strings that cannot change the verdict are made one, and the verdict of
+    /// that form is the request's own, for every such string.
+    #[test]
+    fn key_strings_that_cannot_change_the_verdict_are_made_one() {
+        let t = table();
+        let typed = || SymbolicValue::Typed(AttributeType::S);
+        let mut conditional = by_key(SymbolicOp::DeleteItem, s("c"), s("o"));
+        conditional.condition = Some("attribute_exists(orderId) AND orderId = :o".into());
+        conditional.values.insert(":o".into(), s("o"));
+        let longest = "é".repeat(512);
+        let mut forms = Vec::new();
+        for r in [
+            by_key(SymbolicOp::GetItem, s("c1"), s("v17")),
+            by_key(SymbolicOp::GetItem, typed(), s(&longest)),
+            by_key(SymbolicOp::GetItem, s("ünï"), typed()),
+            by_key(SymbolicOp::DeleteItem, s("c2"), s("o2")),
+            conditional,
+        ] {
+            let form = same_verdict_form(&t, &r).expect("made one");
+            assert_eq!(validate(&t, &form), validate(&t, &r), "{r:?}");
+            forms.push(form);
+        }
+        assert_eq!(forms[0], by_key(SymbolicOp::GetItem, s("x"), s("x")));
+        assert_eq!(
+            same_verdict_form(&t, &by_key(SymbolicOp::GetItem, s("x"), s("x"))),
+            None
+        );
+    }
+
+    /// Values that can change the verdict keep their own: an empty key, one longer
+    /// than a sort key may be, another type than the key's, a non-key attribute, an
+    /// index, and operations whose item is stored (its size, index keys) or absent.
+    #[test]
+    fn values_that_can_change_the_verdict_keep_their_own() {
+        let t = table();
+        let n = SymbolicValue::Known(AttributeValue::N(Number::from_i64(1)));
+        let too_long = "k".repeat(1025);
+        let get = |c, o| by_key(SymbolicOp::GetItem, c, o);
+        assert!(validate(&t, &get(s("c"), s("o"))).is_empty());
+        for (r, deciding) in [
+            (get(s(""), s("o")), "customer"),
+            (get(s("c"), s(&too_long)), "orderId"),
+            (get(s("c"), n), "orderId"),
+        ] {
+            assert!(!validate(&t, &r).is_empty(), "{r:?}");
+            // The value that decides is kept as it is, whatever else is made one.
+            let form = same_verdict_form(&t, &r).unwrap_or_else(|| r.clone());
+            assert_eq!(form.item.get(deciding), r.item.get(deciding));
+            assert_eq!(validate(&t, &form), validate(&t, &r), "{r:?}");
+        }
+        let mut extra = get(s("c"), s("o"));
+        extra.item.insert("status".into(), s("open"));
+        let form = same_verdict_form(&t, &extra).expect("keys made one");
+        assert_eq!(form.item.get("status"), Some(&s("open")));
+        let mut indexed = get(s("c"), s("o"));
+        indexed.index = Some("ByStatus".into());
+        assert_eq!(same_verdict_form(&t, &indexed), None);
+        for op in [
+            SymbolicOp::PutItem,
+            SymbolicOp::UpdateItem,
+            SymbolicOp::Query,
+        ] {
+            assert_eq!(same_verdict_form(&t, &by_key(op, s("c"), s("o"))), None);
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::sync::{Mutex, OnceLock};
 use serde_json::{json, Value};
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::engine::symbolic::{validate, SymbolicRequest, Verdict};
+use crate::engine::symbolic::{same_verdict_form, validate, SymbolicRequest, Verdict};
 use crate::engine::{Engine, TableSchema};
 use crate::expr::key_condition::{check_key_condition, KeyAttribute, KeySchema};
 use crate::expr::{parse_key_condition, ErrorCode, ExprError};
@@ -89,13 +89,14 @@ impl Rule for RejectedRequest {
 const MAX_REMEMBERED: usize = 4096;
 
 /// DynamoDB's first verdict on a request, remembered by the request's symbolic content
-/// (its table's schema and the request, compared whole with `==`): a generated file or
+/// (its table's schema and the request, compared whole with `==`, once the values
+/// that cannot change the verdict are made one: `same_verdict_form`): a generated file or
 /// a large crate sends the same request from many places (40,000 identical
 /// `get_item`s in one file), and the engine runs each request once per sample of its
 /// unknown values. The verdict is a function of that content alone, so a remembered
 /// one is the one `validate` gives. Entries are found by [`shape_hash`] and kept only
-/// when the whole schema and request are equal: two requests that share a hash never
-/// share a verdict. (The key was once both as `Debug` text: formatting it cost more
+/// when the whole schema and request (so made) are equal: two requests that share a
+/// hash but not that form never share a verdict. (The key was once both as `Debug` text: formatting it cost more
 /// than the engine's answer on the 40,000-call file.)
 fn first_verdict(schema: &TableSchema, req: &SymbolicRequest) -> Option<Verdict> {
     static SEEN: OnceLock<Mutex<Remembered>> = OnceLock::new();
@@ -145,6 +146,10 @@ fn remembered_verdict(
     schema: &TableSchema,
     req: &SymbolicRequest,
 ) -> Option<Verdict> {
+    // Requests that differ only in values that cannot change the verdict (a literal
+    // key string) are remembered as one: 40,000 different sort keys each missed.
+    let form = same_verdict_form(schema, req);
+    let req = form.as_ref().unwrap_or(req);
     let hash = shape_hash(schema, req);
     let known = seen.lock().ok().and_then(|m| {
         m.get(&hash)?
@@ -1117,6 +1122,27 @@ mod tests {
             .map_err(|e| e.to_string())
     }
 
+    /// A table keyed by a number `pk` alone: its keys' values are never made one
+    /// (`same_verdict_form`), so the memo's own bounds are what its tests see.
+    fn n_table(name: &str) -> crate::engine::TableSchema {
+        let mut t = pk_table(name);
+        t.keys.hash.ty = crate::attr::AttributeType::N;
+        t
+    }
+
+    /// A GetItem of `n_table`'s item `pk`.
+    fn get_n(pk: i64) -> crate::engine::symbolic::SymbolicRequest {
+        use crate::engine::symbolic::{SymbolicOp, SymbolicRequest, SymbolicValue};
+        let mut r = SymbolicRequest::new(SymbolicOp::GetItem);
+        r.item.insert(
+            "pk".to_string(),
+            SymbolicValue::Known(crate::engine::AttributeValue::N(
+                crate::engine::Number::from_i64(pk),
+            )),
+        );
+        r
+    }
+
     /// A GetItem of `pk_table`'s item `pk`.
     fn get_pk(pk: &str) -> crate::engine::symbolic::SymbolicRequest {
         use crate::engine::symbolic::{SymbolicOp, SymbolicRequest, SymbolicValue};
@@ -1176,19 +1202,13 @@ mod tests {
     /// remembered: evicting the oldest missed every one.
     #[test]
     fn a_cycle_longer_than_the_memo_is_mostly_remembered() {
-        let schema = pk_table("MemoCycleTable");
+        let schema = n_table("MemoCycleTable");
         let seen = std::sync::Mutex::new(super::Remembered::default());
         let cycle = super::MAX_PER_SHAPE + 2;
         let rounds = 50;
         for _ in 0..rounds {
             for i in 0..cycle {
-                let pk = if i == 0 {
-                    String::new()
-                } else {
-                    format!("v{i}")
-                };
-                let r = get_pk(&pk);
-                assert_engine_verdict(&seen, &schema, &r);
+                assert_engine_verdict(&seen, &schema, &get_n(i as i64));
             }
         }
         let misses = misses(&seen);
@@ -1203,16 +1223,45 @@ mod tests {
     /// memo whole: after the first round, the engine is not asked again.
     #[test]
     fn a_cycle_of_ten_is_remembered_whole() {
-        let schema = pk_table("MemoTenTable");
+        let schema = n_table("MemoTenTable");
         let seen = std::sync::Mutex::new(super::Remembered::default());
         for _ in 0..20 {
             for i in 0..10 {
-                let r = get_pk(&format!("v{i}"));
-                assert_engine_verdict(&seen, &schema, &r);
+                assert_engine_verdict(&seen, &schema, &get_n(i));
             }
         }
         let misses = misses(&seen);
         assert!(matches!(misses, Ok(10)), "{misses:?}");
+    }
+
+    /// Requests that differ only in a literal key string (the 40,000 different sort
+    /// keys of a data migration) share one verdict: the engine is asked once. Those
+    /// whose value can change the verdict (empty, longer than a key may be, of another
+    /// type than the key's) are asked on their own, and every verdict is the engine's.
+    #[test]
+    fn key_strings_that_cannot_change_the_verdict_share_one() {
+        let schema = pk_table("MemoShareTable");
+        let seen = std::sync::Mutex::new(super::Remembered::default());
+        for i in 0..100 {
+            assert_engine_verdict(&seen, &schema, &get_pk(&format!("v{i}")));
+        }
+        assert!(matches!(misses(&seen), Ok(1)), "{:?}", misses(&seen));
+        let mut wrong_type = get_pk("v");
+        wrong_type.item.insert(
+            "pk".to_string(),
+            crate::engine::symbolic::SymbolicValue::Known(crate::engine::AttributeValue::N(
+                crate::engine::Number::from_i64(7),
+            )),
+        );
+        let own = [get_pk(""), get_pk(&"k".repeat(2049)), wrong_type];
+        for r in &own {
+            assert_engine_verdict(&seen, &schema, r);
+        }
+        assert!(matches!(misses(&seen), Ok(4)), "{:?}", misses(&seen));
+        for r in &own {
+            assert!(super::first_verdict(&schema, r).is_some(), "{r:?}");
+        }
+        assert!(super::first_verdict(&schema, &get_pk("any")).is_none());
     }
 
     const ORDERS: &str = r#"

@@ -753,52 +753,104 @@ fn index_pieces(
     helpers: HelperChains,
     args: ArgValues,
 ) -> Option<Vec<String>> {
-    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Mutex;
     let within = ranges(parse_text, pieces);
     let (path, module) = (&idx.path, &idx.module);
     // A piece sees only its own references and chains: whether the file answers its
     // own is decided below, over every piece, as the whole file's fold decides it.
     let own_args = matches!(args, ArgValues::KeysUnlessOwn);
     let piece_args = if own_args { ArgValues::KeysOnly } else { args };
-    let parts: Vec<Option<(FileIndex, Vec<String>, bool)>> = within
-        .par_iter()
-        .enumerate()
-        // A piece a job: rayon's own split left runs of hundreds of pieces to one
-        // thread, and the 40,000-call file's last run was parsed on one core while the
-        // other waited (a tenth of a second). A job costs microseconds; a piece, two
-        // milliseconds.
-        .with_max_len(1)
-        .map(|(i, range)| {
-            let tree = parse_within(parse_text, std::slice::from_ref(range))?;
-            let root = tree.root_node();
-            // Error recovery could have read across a cut: the whole parse decides.
-            if root.has_error() {
-                return None;
-            }
-            let (parents, nodes, truncated) = super::syntax::parent_map(root);
-            let src = Src {
-                text,
-                parents: &parents,
+    let index_piece = |i: usize, range: &tree_sitter::Range| -> Option<Part> {
+        let tree = parse_within(parse_text, std::slice::from_ref(range))?;
+        let root = tree.root_node();
+        // Error recovery could have read across a cut: the whole parse decides.
+        if root.has_error() {
+            return None;
+        }
+        let (parents, nodes, truncated) = super::syntax::parent_map(root);
+        let src = Src {
+            text,
+            parents: &parents,
+        };
+        let first_ref = i.checked_mul(REF_STRIDE)?;
+        let cx = FileCx::for_piece(
+            src,
+            module.clone(),
+            first_ref,
+            range.start_byte..range.end_byte,
+        );
+        let mut part = FileIndex::empty(path, module.clone());
+        part.candidate = true;
+        let names = index_tree(&mut part, &cx, &nodes, helpers, piece_args);
+        let whole = cx.needed_whole_file() || part.refs.len() >= REF_STRIDE;
+        drop(cx);
+        (!whole).then_some((part, names, truncated))
+    };
+    // The pieces are taken in file order, one at a time by whichever thread is free
+    // (as a job each: rayon's own split left runs of hundreds of pieces to one thread,
+    // and the 40,000-call file's last run was parsed on one core while the other
+    // waited), and each is joined as soon as the ones before it are, by the thread
+    // that finished it, while the other goes on parsing: joined after the last piece,
+    // the 40,000-call file's 60 MB of operations were moved on one core while the
+    // other waited.
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let done: Mutex<Vec<Option<Part>>> = Mutex::new((0..within.len()).map(|_| None).collect());
+    let joined = Mutex::new(Joining::new(
+        FileIndex::empty(path, module.clone()),
+        text.len(),
+    ));
+    let join_ready = || {
+        // Whoever holds the join takes what is ready when it lets go (see below).
+        let Ok(mut j) = joined.try_lock() else {
+            return;
+        };
+        loop {
+            let ready = done.lock().ok().and_then(|mut d| d.get_mut(j.next)?.take());
+            let Some(part) = ready else {
+                break;
             };
-            let first_ref = i.checked_mul(REF_STRIDE)?;
-            let cx = FileCx::for_piece(
-                src,
-                module.clone(),
-                first_ref,
-                range.start_byte..range.end_byte,
-            );
-            let mut part = FileIndex::empty(path, module.clone());
-            part.candidate = true;
-            let names = index_tree(&mut part, &cx, &nodes, helpers, piece_args);
-            let whole = cx.needed_whole_file() || part.refs.len() >= REF_STRIDE;
-            drop(cx);
-            (!whole).then_some((part, names, truncated))
-        })
-        .collect();
-    let parts: Vec<(FileIndex, Vec<String>, bool)> = parts.into_iter().collect::<Option<_>>()?;
-    let ops = parts.iter().flat_map(|(p, _, _)| &p.ops);
-    let names: Vec<&String> = parts.iter().flat_map(|(_, n, _)| n).collect();
-    if matches!(helpers, HelperChains::NamesOnly) && returns_chained(ops, &names) {
+            let end = within.get(j.next).map_or(text.len(), |r| r.end_byte);
+            j.join(part, end);
+        }
+    };
+    rayon::scope(|s| {
+        for _ in 0..rayon::current_num_threads().max(1) {
+            s.spawn(|_| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(range) = within.get(i) else {
+                    break;
+                };
+                if failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                match index_piece(i, range) {
+                    Some(part) => {
+                        if let Some(slot) = done.lock().ok().as_mut().and_then(|d| d.get_mut(i)) {
+                            *slot = Some(part);
+                        }
+                        join_ready();
+                    }
+                    None => failed.store(true, Ordering::Relaxed),
+                }
+            });
+        }
+    });
+    if failed.load(Ordering::Relaxed) {
+        return None;
+    }
+    // What a thread left when the other held the join.
+    join_ready();
+    let mut j = joined.into_inner().ok()?;
+    if j.next != within.len() {
+        return None;
+    }
+    let names = j.finish();
+    let ops = j.idx.ops.iter();
+    if matches!(helpers, HelperChains::NamesOnly)
+        && returns_chained(ops, &names.iter().collect::<Vec<_>>())
+    {
         return index_pieces(
             idx,
             text,
@@ -808,12 +860,134 @@ fn index_pieces(
             ArgValues::Resolved,
         );
     }
-    let refs = parts.iter().flat_map(|(p, _, _)| &p.refs);
-    let keys: Vec<&SiteKey> = parts.iter().flat_map(|(p, _, _)| &p.site_keys).collect();
-    if own_args && answers_own(refs, &keys) {
+    let keys: Vec<&SiteKey> = j.idx.site_keys.iter().collect();
+    if own_args && answers_own(j.idx.refs.iter(), &keys) {
         return index_pieces(idx, text, parse_text, pieces, helpers, ArgValues::Resolved);
     }
-    Some(join_pieces(idx, parts))
+    take_joined(idx, j.idx);
+    Some(names)
+}
+
+/// A piece's index, the helper names it left unfolded, and whether it skipped code
+/// nested too deeply.
+type Part = (FileIndex, Vec<String>, bool);
+
+/// Pieces joined one at a time, in file order ([`index_pieces`]).
+struct Joining {
+    /// The pieces' lists, joined.
+    idx: FileIndex,
+    /// The next piece to join.
+    next: usize,
+    /// The file's length: the lists are sized from what the pieces so far hold per
+    /// byte (grown by doubling, the operations, 1.5 KB each, were copied about twice
+    /// over, and fresh pages touched for each copy).
+    file_len: usize,
+    helper_names: Vec<String>,
+    named: std::collections::HashSet<String>,
+    truncated: bool,
+}
+
+impl Joining {
+    fn new(idx: FileIndex, file_len: usize) -> Self {
+        Self {
+            idx,
+            next: 0,
+            file_len,
+            helper_names: Vec::new(),
+            named: std::collections::HashSet::new(),
+            truncated: false,
+        }
+    }
+
+    /// Joins the next piece, which ends at byte `end`.
+    fn join(&mut self, (part, names, cut): Part, end: usize) {
+        let (to, total) = (end.max(1), self.file_len.max(end).max(1));
+        // Room for the rest of the file at the rate so far (a tenth more), when a list
+        // is full.
+        fn room<T>(list: &mut Vec<T>, more: usize, to: usize, total: usize) {
+            if list.len() + more > list.capacity() {
+                let rate = (list.len() + more) as f64 / to as f64;
+                let want = (rate * total as f64 * 1.1) as usize;
+                list.reserve_exact(want.saturating_sub(list.len()).max(more));
+            }
+        }
+        let idx = &mut self.idx;
+        room(&mut idx.ops, part.ops.len(), to, total);
+        room(&mut idx.refs, part.refs.len(), to, total);
+        room(&mut idx.site_keys, part.site_keys.len(), to, total);
+        room(&mut idx.arg_sites, part.arg_sites.len(), to, total);
+        idx.ref_pieces.push(idx.refs.len());
+        join_lists(idx, part);
+        // Each name once, as a whole file's fold gives them.
+        let named = &mut self.named;
+        self.helper_names
+            .extend(names.into_iter().filter(|n| named.insert(n.clone())));
+        self.truncated |= cut;
+        self.next += 1;
+    }
+
+    /// The helper names, each once, once every piece is joined.
+    fn finish(&mut self) -> Vec<String> {
+        finish_join(&mut self.idx, self.truncated);
+        std::mem::take(&mut self.helper_names)
+    }
+}
+
+/// Moves the lists `join_lists` fills from `joined` into `idx`.
+fn take_joined(idx: &mut FileIndex, joined: FileIndex) {
+    /// `from` after `to`'s own (moved whole when `to` is empty, as it is).
+    fn put<T>(to: &mut Vec<T>, from: Vec<T>) {
+        if to.is_empty() {
+            *to = from;
+        } else {
+            to.extend(from);
+        }
+    }
+    // Every field named: one added to `FileIndex` must say how pieces join it.
+    let FileIndex {
+        path: _,
+        module: _,
+        candidate: _,
+        generated: _,
+        fns: _,
+        chained: _,
+        text: _,
+        deferred: _,
+        ref_pieces,
+        problems,
+        ops,
+        templates,
+        helper_calls,
+        tables,
+        refs,
+        consts,
+        field_inits,
+        field_types,
+        uses,
+        structs,
+        returns,
+        ctors,
+        once_sets,
+        arg_sites,
+        site_keys,
+    } = joined;
+    put(&mut idx.ref_pieces, ref_pieces);
+    put(&mut idx.problems, problems);
+    put(&mut idx.ops, ops);
+    put(&mut idx.templates, templates);
+    put(&mut idx.helper_calls, helper_calls);
+    put(&mut idx.tables, tables);
+    put(&mut idx.refs, refs);
+    put(&mut idx.consts, consts);
+    put(&mut idx.field_inits, field_inits);
+    put(&mut idx.field_types, field_types);
+    put(&mut idx.uses, uses);
+    put(&mut idx.structs, structs);
+    put(&mut idx.returns, returns);
+    put(&mut idx.ctors, ctors);
+    put(&mut idx.once_sets, once_sets);
+    put(&mut idx.arg_sites, arg_sites);
+    put(&mut idx.site_keys, site_keys);
 }
 
 /// Whether one of `ops` returns a builder from a function whose result a chain of the
@@ -838,10 +1012,7 @@ fn answers_own<'a>(mut refs: impl Iterator<Item = &'a PendingRef>, keys: &[&Site
 /// Joins the indexes of a file's pieces (each with the helper names it left unfolded
 /// and whether it skipped code nested too deeply), in file order, into `idx`; gives
 /// the helper names, each once.
-pub(super) fn join_pieces(
-    idx: &mut FileIndex,
-    parts: Vec<(FileIndex, Vec<String>, bool)>,
-) -> Vec<String> {
+pub(super) fn join_pieces(idx: &mut FileIndex, parts: Vec<Part>) -> Vec<String> {
     let mut helper_names = Vec::new();
     let mut named = std::collections::HashSet::new();
     let mut truncated = false;
@@ -858,62 +1029,72 @@ pub(super) fn join_pieces(
     idx.ref_pieces.reserve_exact(parts.len());
     // Moved in one piece at a time: each piece's lists are freed as they are joined.
     for (part, names, cut) in parts {
-        // Every field named: one added to `FileIndex` must say how pieces join it.
-        let FileIndex {
-            // The file's own, not the piece's (`index_tree` leaves them).
-            path: _,
-            module: _,
-            candidate: _,
-            generated: _,
-            ref_pieces: _,
-            fns: _,
-            problems: _,
-            chained: _,
-            text: _,
-            deferred: _,
-            ops,
-            templates,
-            helper_calls,
-            tables,
-            refs,
-            consts,
-            field_inits,
-            field_types,
-            uses,
-            structs,
-            returns,
-            ctors,
-            once_sets,
-            arg_sites,
-            site_keys,
-        } = part;
-        idx.ops.extend(ops);
-        idx.templates.extend(templates);
-        idx.helper_calls.extend(helper_calls);
-        idx.tables.extend(tables);
         idx.ref_pieces.push(idx.refs.len());
-        idx.refs.extend(refs);
-        idx.consts.extend(consts);
-        idx.field_inits.extend(field_inits);
-        idx.field_types.extend(field_types);
-        idx.uses.extend(uses);
-        idx.structs.extend(structs);
-        idx.returns.extend(returns);
-        idx.ctors.extend(ctors);
-        idx.once_sets.extend(once_sets);
-        idx.arg_sites.extend(arg_sites);
-        idx.site_keys.extend(site_keys);
+        join_lists(idx, part);
         // Each name once, as a whole file's fold gives them.
         helper_names.extend(names.into_iter().filter(|n| named.insert(n.clone())));
         truncated |= cut;
     }
-    // A whole file's keys are sorted and without repeats (`args::site_keys`).
+    finish_join(idx, truncated);
+    helper_names
+}
+
+/// Appends a piece's lists to `idx`'s.
+fn join_lists(idx: &mut FileIndex, part: FileIndex) {
+    // Every field named: one added to `FileIndex` must say how pieces join it.
+    let FileIndex {
+        // The file's own, not the piece's (`index_tree` leaves them).
+        path: _,
+        module: _,
+        candidate: _,
+        generated: _,
+        ref_pieces: _,
+        fns: _,
+        problems: _,
+        chained: _,
+        text: _,
+        deferred: _,
+        ops,
+        templates,
+        helper_calls,
+        tables,
+        refs,
+        consts,
+        field_inits,
+        field_types,
+        uses,
+        structs,
+        returns,
+        ctors,
+        once_sets,
+        arg_sites,
+        site_keys,
+    } = part;
+    idx.ops.extend(ops);
+    idx.templates.extend(templates);
+    idx.helper_calls.extend(helper_calls);
+    idx.tables.extend(tables);
+    idx.refs.extend(refs);
+    idx.consts.extend(consts);
+    idx.field_inits.extend(field_inits);
+    idx.field_types.extend(field_types);
+    idx.uses.extend(uses);
+    idx.structs.extend(structs);
+    idx.returns.extend(returns);
+    idx.ctors.extend(ctors);
+    idx.once_sets.extend(once_sets);
+    idx.arg_sites.extend(arg_sites);
+    idx.site_keys.extend(site_keys);
+}
+
+/// What a join does once every piece is in: a whole file's keys are sorted and
+/// without repeats (`args::site_keys`), and code nested too deeply is one problem.
+fn finish_join(idx: &mut FileIndex, truncated: bool) {
     idx.site_keys.sort_unstable();
     idx.site_keys.dedup();
     if truncated {
         idx.problems.push(truncated_problem(&idx.path));
     }
-    helper_names
 }
 
 /// Whether a file the pre-filter rules out is parsed for its items now, or only
