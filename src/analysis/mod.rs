@@ -150,7 +150,7 @@ fn finish_with(
         model,
         texts,
         other_languages,
-        &scanned.operations,
+        (&scanned.operations, &scanned.reused),
         selection,
         findings,
     );
@@ -263,20 +263,24 @@ pub fn run_rules(
         files: &[],
         checked: 0,
     };
-    run_rules_with(model, texts, &[], operations, selection, None)
+    run_rules_with(model, texts, &[], (operations, &[]), selection, None)
 }
 
 fn run_rules_with(
     model: &Model,
     texts: Texts<'_>,
     other_languages: &[OtherSources],
-    operations: &[Operation],
+    (operations, reused): (&[Operation], &[bool]),
     selection: &RuleSelection,
     cache: Option<&mut rule_cache::FindingCache>,
 ) -> Vec<Diagnostic> {
     let mut bound: Vec<BoundOperation<'_>> = Vec::new();
-    for op in operations {
+    // Whether each bound operation is one the last run had (its children with it).
+    let mut bound_reused: Vec<bool> = Vec::new();
+    for (i, op) in operations.iter().enumerate() {
         push_bound(model, op, &mut bound);
+        let kept = reused.get(i).copied().unwrap_or(false);
+        bound_reused.resize(bound.len(), kept);
     }
     let facts = ProjectFacts {
         model,
@@ -285,7 +289,7 @@ fn run_rules_with(
         checked_files: texts.checked,
         other_languages,
     };
-    let mut per_op = cache.map(|c| c.findings(model, &bound, selection));
+    let mut per_op = cache.map(|c| c.findings(model, &bound, &bound_reused, selection));
     let mut out = Vec::new();
     for (i, rule) in REGISTRY.iter().enumerate() {
         let Some(severity) = selection.severity(rule.meta(), model) else {

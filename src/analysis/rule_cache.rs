@@ -93,10 +93,16 @@ impl FindingCache {
     /// The map is kept and updated in place: a keystroke changes a few operations of
     /// hundreds, and building a new map each run (and freeing the old one, operations
     /// and all) cost more than the look-ups.
+    ///
+    /// `reused[i]`: `bound[i]` is an operation of the last run, as it was (the LSP's
+    /// re-link says so of those it kept, `ScanResult::reused`). The only entry at its
+    /// place is then that operation, found without comparing the two (comparing every
+    /// operation of a workspace was most of this).
     pub(super) fn findings(
         &mut self,
         model: &Model,
         bound: &[BoundOperation<'_>],
+        reused: &[bool],
         selection: &RuleSelection,
     ) -> Vec<Findings> {
         if self.model.as_ref() != Some(model) || self.only != selection.only {
@@ -107,12 +113,18 @@ impl FindingCache {
         self.run += 1;
         let run = self.run;
         let mut out = Vec::with_capacity(bound.len());
-        for b in bound {
+        for (i, b) in bound.iter().enumerate() {
             let key = (PathKey(b.op.file.clone()), b.op.span, b.op.kind);
             let slot = self.entries.entry(key).or_default();
+            let known = reused.get(i) == Some(&true)
+                && matches!(slot.as_slice(), [only] if only.used + 1 == run);
             // Two equal operations at one place (a helper's builder sent twice the
             // same way) each take an entry of their own, as they did when made.
-            match slot.iter_mut().find(|e| e.used != run && e.op == *b.op) {
+            let hit = match known {
+                true => slot.first_mut(),
+                false => slot.iter_mut().find(|e| e.used != run && e.op == *b.op),
+            };
+            match hit {
                 Some(hit) => {
                     hit.used = run;
                     out.push(hit.findings.clone());

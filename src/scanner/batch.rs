@@ -410,7 +410,7 @@ impl<'t> Collector<'_, 't> {
         let bindings = shape.bindings.get_or_init(|| {
             let idents = shape.walked.as_ref().map(|(i, _)| i.as_slice());
             let b = self.bindings(node, idents);
-            if let Some(at) = self.cx.shapes.borrow_mut().get_mut(&node.id()) {
+            self.cx.add_to_shape(node.id(), |at| {
                 let place = |n: &Node<'_>| node_place(*n);
                 at.bindings = Some(
                     b.iter()
@@ -419,7 +419,7 @@ impl<'t> Collector<'_, 't> {
                         })
                         .collect(),
                 );
-            }
+            });
             b
         });
         for (value, pushed) in bindings {
@@ -438,9 +438,9 @@ impl<'t> Collector<'_, 't> {
             None => {
                 let calls = shape.walked.as_ref().map(|(_, c)| c.as_slice());
                 let h = self.helpers(node, calls);
-                if let Some(at) = self.cx.shapes.borrow_mut().get_mut(&node.id()) {
+                self.cx.add_to_shape(node.id(), |at| {
                     at.helpers = Some(h.iter().map(|n| node_place(*n)).collect());
-                }
+                });
                 shape.helpers.get_or_init(|| h)
             }
         };
@@ -479,7 +479,7 @@ impl<'t> Collector<'_, 't> {
                     false
                 });
                 let at = typed.iter().map(|(n, t)| (node_place(*n), *t)).collect();
-                cx.shapes.borrow_mut().insert(
+                cx.keep_shape(
                     node.id(),
                     ShapeAt {
                         typed: at,
@@ -503,7 +503,7 @@ impl<'t> Collector<'_, 't> {
     /// again from their places (`None` should one not be found: searched again).
     fn shared(&self, node: Node<'t>) -> Option<Shape<'t>> {
         let cx = self.cx;
-        let at = cx.shapes.borrow().get(&node.id()).cloned()?;
+        let at = cx.shape_at(node.id())?;
         let top = ancestors(cx.src, node).last().unwrap_or(node);
         let find = |p: NodeAt| cx.node_at(top, p);
         let typed = at

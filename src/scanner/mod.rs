@@ -140,6 +140,9 @@ pub struct ScanResult {
     pub tables: Vec<TableDecl>,
     /// What the scan worked on and its phases' times (`check --stats`).
     pub stats: ScanStats,
+    /// For each operation, whether it is one the last link (the LSP's, `LinkState`)
+    /// handed out, unchanged: a re-link keeps most. Empty when not known.
+    pub reused: Vec<bool>,
 }
 
 /// The per-file phase: what one file says, independent of every other file.

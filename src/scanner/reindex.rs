@@ -18,6 +18,7 @@
 //! position among the items) is indexed whole by the caller, or item by item afresh.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};
@@ -34,7 +35,7 @@ use super::lex::Token;
 use super::lex::{tokenize, Tok};
 use super::parse::changed_bytes;
 use super::pieces::{self, REF_STRIDE};
-use super::resolve::FileCx;
+use super::resolve::{FileCaches, FileCx};
 use super::returns::FnReturn;
 use super::syntax::{descendants, field, kind_id, parent_map_in, Src};
 use crate::source::{FilePath, Span};
@@ -128,6 +129,10 @@ pub(super) fn index_by_items(
         }
     }
     let (parents, walked) = parent_map_in(root, &groups, &also);
+    // What the items' searches find under a node is the same for each of them (two
+    // transactions building their requests with the same helpers searched them twice).
+    let caches = Rc::new(FileCaches::default());
+    let mut borrowed = Vec::new();
     for (i, (nodes, truncated)) in again.iter().copied().zip(walked) {
         let (start, end) = *cut.get(i)?;
         let src = Src {
@@ -135,7 +140,9 @@ pub(super) fn index_by_items(
             parents: &parents,
         };
         let first_ref = i.checked_mul(REF_STRIDE)?;
-        let cx = FileCx::for_piece(src, idx.module.clone(), first_ref, start..end).with_items(&fns);
+        let cx = FileCx::for_piece(src, idx.module.clone(), first_ref, start..end)
+            .with_items(&fns)
+            .sharing(Rc::clone(&caches), i);
         let mut index = FileIndex::empty(&idx.path, idx.module.clone());
         index.candidate = true;
         index_tree(
@@ -149,12 +156,29 @@ pub(super) fn index_by_items(
             return None;
         }
         let lookups = cx.needed_whole_file().then(|| cx.whole_file_names());
+        if cx.borrowed() {
+            borrowed.push(i);
+        }
         *items.get_mut(i)? = Some(ItemIndex {
             range: (start, end),
             index,
             truncated,
             lookups,
         });
+    }
+    // An item that used what another item's search found did not look up the names
+    // that search did: it counts every name any of them looked up.
+    if !borrowed.is_empty() {
+        let all = caches.names();
+        for i in borrowed {
+            let item = items.get_mut(i).and_then(Option::as_mut)?;
+            let names = item.lookups.get_or_insert_with(Vec::new);
+            for n in &all {
+                if !names.contains(n) {
+                    names.push(n.clone());
+                }
+            }
+        }
     }
     let items: Vec<ItemIndex> = items.into_iter().collect::<Option<_>>()?;
     // A lookup in a file with code nested too deeply (which a whole walk skips, `fn`
@@ -1005,6 +1029,53 @@ mod tests_{i} {{
         let after = transactions(&idx);
         assert!(
             after.contains("\"puts-1b\"") && !after.contains("\"puts-1\""),
+            "{after}"
+        );
+    }
+
+    /// Two transactions building their requests with the same helper, which builds
+    /// them with another: re-indexed together, the second uses what the first's search
+    /// found in the helpers (shared caches), and must still count the inner helper
+    /// among its lookups, so that an edit to that one indexes it again.
+    #[test]
+    fn an_item_that_used_another_items_search_counts_its_lookups() {
+        let text = r#"
+fn inner_put(id: &str) -> Put {
+    Put::builder().table_name("inner-a").item("pk", AttributeValue::S(id.into())).build().unwrap()
+}
+
+fn outer_put(id: &str) -> Put {
+    inner_put(id)
+}
+
+async fn first(c: &Client) {
+    c.transact_write_items().transact_items(TransactWriteItem::builder().put(outer_put("a")).build()).send().await;
+}
+
+async fn second(c: &Client) {
+    c.transact_write_items().transact_items(TransactWriteItem::builder().put(outer_put("b")).build()).send().await;
+}
+"#;
+        let tables = |idx: &FileIndex| format!("{:?}", idx.ops);
+        let (_, last) = again_indexed(text, None);
+        // An edit elsewhere first: the next re-index keeps items.
+        let text = text.replacen("async fn first", "async fn first_", 1);
+        let (_, last) = again_indexed(&text, last.as_ref());
+        // An edit in the outer helper's body: both transactions are indexed again, in
+        // one pass.
+        let outer = text.replacen("    inner_put(id)", "    inner_put(id )", 1);
+        let (_, last) = again_indexed(&outer, last.as_ref());
+        assert!(last
+            .as_ref()
+            .and_then(LastParse::items_kept)
+            .is_some_and(|n| n >= 1));
+        // Then in the inner one: both transactions' requests change.
+        let inner = outer.replacen("\"inner-a\"", "\"inner-b\"", 1);
+        let (idx, last) = again_indexed(&inner, last.as_ref());
+        assert_eq!(last.as_ref().and_then(LastParse::items_kept), Some(1));
+        let after = tables(&idx);
+        assert!(
+            after.matches("inner-b").count() >= 2 && !after.contains("inner-a"),
             "{after}"
         );
     }

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use super::create_table::TableDecl;
 use super::fold::Escape;
 use super::index::FileIndex;
-use super::ir::{CallStep, Operation, ScanProblem};
+use super::ir::{Operation, ScanProblem};
 use super::link::{link_files, parse_if_chained, parse_skipped_callers};
 use super::link::{GraphFacts, Reads};
 use super::names::{intern, Name};
@@ -62,6 +62,9 @@ struct Last {
     /// The link facts of `completed[i]` as the last re-link computed them: the next
     /// edit of the same file compares with them without computing them again.
     facts: Option<(usize, String)>,
+    /// For each of `operations`, whether the link before handed it out as it is
+    /// (`ScanResult::reused`).
+    reused: Vec<bool>,
 }
 
 impl LinkState {
@@ -103,6 +106,7 @@ impl LinkState {
                 self.last = Some(Last {
                     counts: ScanStats::count(files),
                     facts: None,
+                    reused: Vec::new(),
                     lookups,
                     settings: key,
                     read_any: linked.reads.iter().flatten().cloned().collect(),
@@ -136,6 +140,7 @@ impl LinkState {
             problems: last.problems.clone(),
             tables: last.tables.iter().flatten().cloned().collect(),
             stats,
+            reused: std::mem::take(&mut last.reused),
         }
     }
 }
@@ -170,6 +175,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
         changed = Some(i);
     }
     let Some(fi) = changed else {
+        last.reused = vec![true; last.operations.len()];
         return Some(());
     };
     // Completed as a whole link would: the builders returned are the same as before
@@ -223,16 +229,19 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
 
     // The kept operations are moved, not copied: should one cite a place that is
     // gone, this returns `None` and the caller links from scratch, dropping `last`.
-    let mut operations = Vec::with_capacity(last.operations.len());
+    // Each with whether it is as the last link handed it out (not one linked again,
+    // nor one citing a place the edit moved).
+    let mut tagged = Vec::with_capacity(last.operations.len());
     for mut op in std::mem::take(&mut last.operations) {
         if paths.contains(&*op.file) {
             continue;
         }
-        move_cited(&mut op, &changed_path, &moved)?;
-        operations.push(op);
+        let moved = move_cited(&mut op, &changed_path, &moved)?;
+        tagged.push((op, !moved));
     }
-    operations.extend(part.result.operations);
-    operations.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    tagged.extend(part.result.operations.into_iter().map(|op| (op, false)));
+    tagged.sort_by(|(a, _), (b, _)| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    let (operations, reused): (Vec<Operation>, Vec<bool>) = tagged.into_iter().unzip();
     let mut problems: Vec<ScanProblem> = last
         .problems
         .iter()
@@ -260,6 +269,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
     last.inputs[fi] = Arc::clone(&files[fi]);
     last.facts = Some((fi, new_facts));
     last.operations = operations;
+    last.reused = reused;
     last.problems = problems;
     last.tables = tables;
     Some(())
@@ -492,34 +502,38 @@ fn dependents(files: &[Arc<FileIndex>], changed: &FileIndex, fi: usize) -> HashS
 /// Moves the positions an operation cites in the changed file (hot chain steps, the
 /// loop around a caller) to where they are now; `None` if one is not a function or
 /// loop it knows.
+/// Whether a position moved (`Some(true)`), or `None` when one is gone.
 fn move_cited(
     op: &mut Operation,
     changed: &std::path::Path,
     moved: &HashMap<Span, Span>,
-) -> Option<()> {
-    let step = |s: &mut CallStep| -> Option<()> {
-        if *s.file == *changed {
-            s.span = *moved.get(&s.span)?;
-        }
+) -> Option<bool> {
+    let mut any = false;
+    let mut to = |span: &mut Span| -> Option<()> {
+        let new = *moved.get(span)?;
+        any |= new != *span;
+        *span = new;
         Some(())
     };
     if let Some(hot) = &mut op.context.hot {
         for s in &mut hot.chain {
-            step(s)?;
+            if *s.file == *changed {
+                to(&mut s.span)?;
+            }
         }
     }
     if let Some(l) = &mut op.context.in_loop {
         if let Some(c) = &mut l.caller {
             if *c.file == *changed {
-                l.span = *moved.get(&l.span)?;
+                to(&mut l.span)?;
+                to(&mut c.span)?;
             }
-            step(c)?;
         }
     }
     for c in &mut op.children {
-        move_cited(c, changed, moved)?;
+        any |= move_cited(c, changed, moved)?;
     }
-    Some(())
+    Some(any)
 }
 
 #[cfg(test)]
@@ -530,6 +544,59 @@ mod tests {
     fn facts(text: &str) -> String {
         let f = SourceFile::new("src/repo.rs", text);
         link_facts(&super::super::index_file(&f, &ScanSettings::default()))
+    }
+
+    /// A re-link says which operations it handed out as they were: every one it says
+    /// so of is the last link's, and one that cites a place the edit moved (a hot
+    /// chain's step in the edited file) is not.
+    #[test]
+    fn a_relink_says_which_operations_are_the_last_ones() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test-fixtures/_lsp-edits/src");
+        let settings = ScanSettings::default();
+        let names = ["main.rs", "names.rs", "repo.rs", "handlers.rs"];
+        let files: Vec<SourceFile> = names
+            .iter()
+            .map(|n| SourceFile::new(root.join(n), std::fs::read_to_string(root.join(n)).unwrap()))
+            .collect();
+        let mut indexes: Vec<Arc<FileIndex>> = files
+            .iter()
+            .map(|f| Arc::new(super::super::index_file(f, &settings)))
+            .collect();
+        let mut state = LinkState::new();
+        let first = state.link(&indexes, &settings);
+        assert!(first.reused.is_empty());
+        let before = first.operations.clone();
+        state.give_back(first.operations);
+        // Nothing changed: all of them.
+        let same = state.link(&indexes, &settings);
+        assert!(same.reused.len() == before.len() && same.reused.iter().all(|r| *r));
+        state.give_back(same.operations);
+        // A line added at the top of the handlers: every place in them moves.
+        let handlers = &files[3];
+        let edited = SourceFile::new(handlers.path.to_path_buf(), format!("\n{}", handlers.text));
+        indexes[3] = Arc::new(super::super::index_file(&edited, &settings));
+        let after = state.link(&indexes, &settings);
+        assert!(state.was_incremental());
+        assert_eq!(after.reused.len(), after.operations.len());
+        let cites_handlers = |op: &Operation| {
+            op.context
+                .hot
+                .as_ref()
+                .is_some_and(|h| h.chain.iter().any(|s| *s.file == *handlers.path))
+        };
+        let (mut kept, mut moved) = (0, 0);
+        for (op, reused) in after.operations.iter().zip(&after.reused) {
+            if *reused {
+                assert!(before.contains(op), "{op:?}");
+                kept += 1;
+            } else if *op.file != *handlers.path && cites_handlers(op) {
+                assert!(!before.contains(op), "{op:?}");
+                moved += 1;
+            }
+            assert!(!(*reused && (*op.file == *handlers.path || cites_handlers(op))));
+        }
+        assert!(kept > 0 && moved > 0, "kept {kept}, moved {moved}");
     }
 
     #[test]

@@ -92,30 +92,22 @@ pub struct FileCx<'a> {
     /// Set while resolving a name (see [`FileCx::name`]): a parameter is then followed
     /// to the arguments the crate's calls pass.
     follow_params: std::cell::Cell<bool>,
-    /// Whether code in a function or module (by node id) is test code, once per item:
-    /// asked of every call, it climbed to the root and read attributes each time.
-    test_items: RefCell<std::collections::HashMap<usize, bool>>,
-    /// Where the file's functions are (byte ranges, by name), found on first need:
-    /// every batch or transaction setter looks for same-file helpers, and each walked
-    /// the whole file for them.
-    fn_ranges: std::cell::OnceCell<FnRanges>,
-    /// Where the `fn` items are in `items` (see [`FileCx::function_nodes`]).
-    fn_items: std::cell::OnceCell<Vec<usize>>,
+    /// What the file's searches found, by node: shared by the contexts of the items
+    /// one re-index indexes (`reindex.rs`, [`FileCx::sharing`]), whose searches walk
+    /// the same helpers.
+    caches: std::rc::Rc<FileCaches>,
+    /// Which context over `caches` this is: an entry another one made is borrowed.
+    owner: usize,
+    /// Set when this context used an entry of `caches` that another one made (or
+    /// added to): what that search looked up by name in the whole file was recorded
+    /// by the other context, so this one counts every name any of them looked up
+    /// (see [`FileCaches::names`]).
+    borrowed: std::cell::Cell<bool>,
     /// The tree's nodes of the kinds `syntax::parent_map` collects, when the caller
     /// has them (or only its `fn` items, `reindex.rs`): the file's `fn` items are
     /// among them, so finding them needs no walk of the whole tree again (most of an
     /// edited file's re-index with a batch in it).
     items: Option<&'a [Node<'a>]>,
-    /// The `impl` type around each function (by node id), for [`FileCx::impl_type`].
-    fn_impls: RefCell<std::collections::HashMap<usize, Option<String>>>,
-    /// The `.push(..)`-like calls in each block (by node id), for [`FileCx::pushes`].
-    pushes: RefCell<std::collections::HashMap<usize, std::rc::Rc<[Push]>>>,
-    /// What each search for typed builders found (`batch.rs`), by (what it wants, node
-    /// id, depth): the nodes' bytes and ids.
-    roots: RefCell<std::collections::HashMap<(u8, usize, usize), Vec<NodeAt>>>,
-    /// What those searches look at under each node (by node id): the same for every
-    /// search of the file, and each setter's search walked the same helpers again.
-    pub(super) shapes: RefCell<std::collections::HashMap<usize, ShapeAt>>,
     /// For a piece of a large file (see `pieces.rs`): the number its references
     /// start from, so that the pieces' numbers do not collide when their indexes are
     /// joined, and the piece's byte range. `None` for a whole file.
@@ -128,6 +120,49 @@ pub struct FileCx<'a> {
     /// again after an edit elsewhere in the file can keep its index when no edited
     /// item names one of them (`reindex.rs`).
     whole_file_names: RefCell<Vec<String>>,
+}
+
+/// What resolution finds under a tree's nodes (by node id), the same whichever
+/// context asks: kept for every context over one tree that shares it.
+#[derive(Default)]
+pub struct FileCaches {
+    /// Whether code in a function or module (by node id) is test code, once per item:
+    /// asked of every call, it climbed to the root and read attributes each time.
+    test_items: RefCell<std::collections::HashMap<usize, bool>>,
+    /// Where the file's functions are (byte ranges, by name), found on first need:
+    /// every batch or transaction setter looks for same-file helpers, and each walked
+    /// the whole file for them.
+    fn_ranges: std::cell::OnceCell<FnRanges>,
+    /// Where the `fn` items are in `items` (see [`FileCx::function_nodes`]).
+    fn_items: std::cell::OnceCell<Vec<usize>>,
+    /// The `impl` type around each function (by node id), for [`FileCx::impl_type`].
+    fn_impls: RefCell<std::collections::HashMap<usize, Option<String>>>,
+    /// The `.push(..)`-like calls in each block (by node id), for [`FileCx::pushes`].
+    pushes: RefCell<std::collections::HashMap<usize, std::rc::Rc<[Push]>>>,
+    /// What each search for typed builders found (`batch.rs`), by (what it wants, node
+    /// id, depth): the nodes' bytes and ids, with the context that searched.
+    roots: RefCell<std::collections::HashMap<RootsKey, (usize, Vec<NodeAt>)>>,
+    /// What those searches look at under each node (by node id): the same for every
+    /// search of the file, and each setter's search walked the same helpers again.
+    /// With the context that made it ([`SHARED`] once another added to it).
+    shapes: RefCell<std::collections::HashMap<usize, (usize, ShapeAt)>>,
+    /// Every name a context over these looked up in the whole file
+    /// ([`FileCx::whole_file_lookup_of`]).
+    names: RefCell<Vec<String>>,
+}
+
+/// A search for typed builders: what it wants, from which node (id), at which depth.
+type RootsKey = (u8, usize, usize);
+
+/// The owner of a [`FileCaches`] entry that several contexts made.
+const SHARED: usize = usize::MAX;
+
+impl FileCaches {
+    /// Every name a context over these looked up in the whole file: what a context
+    /// that borrowed an entry counts as its lookups.
+    pub fn names(&self) -> Vec<String> {
+        self.names.borrow().clone()
+    }
 }
 
 /// A call that adds to a collection, `recv.push(..)` (or `extend`, `insert`,
@@ -239,14 +274,10 @@ impl<'a> FileCx<'a> {
             module,
             refs: RefCell::new(Vec::new()),
             follow_params: std::cell::Cell::new(false),
-            test_items: RefCell::new(std::collections::HashMap::new()),
-            fn_ranges: std::cell::OnceCell::new(),
-            fn_items: std::cell::OnceCell::new(),
+            caches: std::rc::Rc::default(),
+            owner: 0,
+            borrowed: std::cell::Cell::new(false),
             items: None,
-            fn_impls: RefCell::new(std::collections::HashMap::new()),
-            pushes: RefCell::new(std::collections::HashMap::new()),
-            roots: RefCell::new(std::collections::HashMap::new()),
-            shapes: RefCell::new(std::collections::HashMap::new()),
             piece: None,
             whole_file: std::cell::Cell::new(false),
             whole_file_names: RefCell::new(Vec::new()),
@@ -258,6 +289,16 @@ impl<'a> FileCx<'a> {
     pub fn with_items(self, items: &'a [Node<'a>]) -> Self {
         Self {
             items: Some(items),
+            ..self
+        }
+    }
+
+    /// This context, sharing `caches` with the other contexts over the same tree (and
+    /// the same items, [`FileCx::with_items`]), as context `owner` among them.
+    pub fn sharing(self, caches: std::rc::Rc<FileCaches>, owner: usize) -> Self {
+        Self {
+            caches,
+            owner,
             ..self
         }
     }
@@ -299,9 +340,11 @@ impl<'a> FileCx<'a> {
     pub fn whole_file_lookup_of(&self, name: &str) {
         if self.piece.is_some() {
             self.whole_file.set(true);
-            let mut names = self.whole_file_names.borrow_mut();
-            if !names.iter().any(|n| n == name) {
-                names.push(name.to_string());
+            for names in [&self.whole_file_names, &self.caches.names] {
+                let mut names = names.borrow_mut();
+                if !names.iter().any(|n| n == name) {
+                    names.push(name.to_string());
+                }
             }
         }
     }
@@ -313,7 +356,13 @@ impl<'a> FileCx<'a> {
 
     /// Whether a piece's code looked up something in the whole file.
     pub fn needed_whole_file(&self) -> bool {
-        self.whole_file.get()
+        self.whole_file.get() || self.borrowed.get()
+    }
+
+    /// Whether this context used what another context sharing its caches found
+    /// ([`FileCx::sharing`]): its lookups are then every name those looked up.
+    pub fn borrowed(&self) -> bool {
+        self.borrowed.get()
     }
 
     /// The names a piece's code looked up in the whole file (see
@@ -325,8 +374,9 @@ impl<'a> FileCx<'a> {
     /// What a search for typed builders (`want`) from `node` at `depth` found before,
     /// when one did (see `batch.rs`).
     pub fn roots_found(&self, want: u8, node: Node<'a>, depth: usize) -> Option<Vec<Node<'a>>> {
-        let roots = self.roots.borrow();
-        let found = roots.get(&(want, node.id(), depth))?;
+        let roots = self.caches.roots.borrow();
+        let (owner, found) = roots.get(&(want, node.id(), depth))?;
+        self.borrow_of(*owner);
         let top = ancestors(self.src, node).last().unwrap_or(node);
         found.iter().map(|&at| self.node_at(top, at)).collect()
     }
@@ -351,16 +401,53 @@ impl<'a> FileCx<'a> {
             .iter()
             .map(|n| (n.start_byte(), n.end_byte(), n.id()))
             .collect();
-        self.roots
+        self.caches
+            .roots
             .borrow_mut()
-            .insert((want, node.id(), depth), found);
+            .insert((want, node.id(), depth), (self.owner, found));
+    }
+
+    /// Notes that an entry of the shared caches that `owner` made was used.
+    fn borrow_of(&self, owner: usize) {
+        if owner != self.owner {
+            self.borrowed.set(true);
+        }
+    }
+
+    /// What the searches for typed builders found under `node` before
+    /// ([`ShapeAt`]), when one looked there.
+    pub(super) fn shape_at(&self, node: usize) -> Option<ShapeAt> {
+        let shapes = self.caches.shapes.borrow();
+        let (owner, at) = shapes.get(&node)?;
+        self.borrow_of(*owner);
+        Some(at.clone())
+    }
+
+    /// Remembers what a search looks at under `node` (the part found first).
+    pub(super) fn keep_shape(&self, node: usize, at: ShapeAt) {
+        self.caches
+            .shapes
+            .borrow_mut()
+            .insert(node, (self.owner, at));
+    }
+
+    /// Adds to what is remembered under `node` (a later part of a search); an entry
+    /// another context made is then both's.
+    pub(super) fn add_to_shape(&self, node: usize, add: impl FnOnce(&mut ShapeAt)) {
+        if let Some((owner, at)) = self.caches.shapes.borrow_mut().get_mut(&node) {
+            if *owner != self.owner {
+                self.borrowed.set(true);
+                *owner = SHARED;
+            }
+            add(at);
+        }
     }
 
     /// The calls in `block` that add to a collection ([`Push`]), in pre-order, found
     /// once per block: a transaction's items are searched for at every binding, helper
     /// and depth, and each search walked the body between a `let` and its last use.
     pub fn pushes(&self, block: Node<'_>) -> std::rc::Rc<[Push]> {
-        if let Some(known) = self.pushes.borrow().get(&block.id()) {
+        if let Some(known) = self.caches.pushes.borrow().get(&block.id()) {
             return std::rc::Rc::clone(known);
         }
         let src = self.src;
@@ -376,7 +463,8 @@ impl<'a> FileCx<'a> {
                 })
             })
             .collect();
-        self.pushes
+        self.caches
+            .pushes
             .borrow_mut()
             .insert(block.id(), std::rc::Rc::clone(&found));
         found
@@ -390,11 +478,11 @@ impl<'a> FileCx<'a> {
             match super::parse::kind(a) {
                 "impl_item" => return field(a, "type").map(|t| type_name(src.of(t))),
                 "function_item" => {
-                    if let Some(known) = self.fn_impls.borrow().get(&a.id()) {
+                    if let Some(known) = self.caches.fn_impls.borrow().get(&a.id()) {
                         return known.clone();
                     }
                     let ty = impl_type(src, a);
-                    self.fn_impls.borrow_mut().insert(a.id(), ty.clone());
+                    self.caches.fn_impls.borrow_mut().insert(a.id(), ty.clone());
                     return ty;
                 }
                 _ => {}
@@ -412,7 +500,7 @@ impl<'a> FileCx<'a> {
     pub fn functions(&self, root: Node<'_>) -> &FnRanges {
         let src = self.src;
         self.whole_file_lookup();
-        self.fn_ranges.get_or_init(|| {
+        self.caches.fn_ranges.get_or_init(|| {
             let mut by_name = FnRanges::new();
             // The parent map's walk is the one `descendants` makes from the root (same
             // order and depth guard; the literals it leaves out hold no items).
@@ -446,7 +534,7 @@ impl<'a> FileCx<'a> {
         let src = self.src;
         // Where the `fn` items are among the items, found once: the items are every
         // call too, and each batch setter's search filtered them all again.
-        let at = self.fn_items.get_or_init(|| {
+        let at = self.caches.fn_items.get_or_init(|| {
             let fn_item = super::syntax::kind_id("function_item");
             (0..items.len())
                 .filter(|i| items.get(*i).is_some_and(|n| n.kind_id() == fn_item))
@@ -472,7 +560,7 @@ impl<'a> FileCx<'a> {
     /// `above` (`context::around` climbs once for this and more).
     pub fn test_code_above<'n>(&self, above: impl Iterator<Item = Node<'n>>) -> bool {
         let src = self.src;
-        let mut known = self.test_items.borrow_mut();
+        let mut known = self.caches.test_items.borrow_mut();
         // The items around the node, innermost first, up to one already known.
         let mut items: Vec<usize> = Vec::new();
         let mut test = false;
