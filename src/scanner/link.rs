@@ -2122,10 +2122,19 @@ impl<'a> Linker<'a> {
         let Some(vals) = Tables::get_pair(&self.tables.inits, &ty, last) else {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         };
-        let resolved: Vec<Resolved> = vals
+        let visible: Vec<(usize, &Resolved)> = vals
             .iter()
             .filter(|(cf, _)| self.sees(fi, *cf))
             .filter_map(|(cf, i)| Some((*cf, &self.files.get(*cf)?.field_inits.get(*i)?.value)))
+            .collect();
+        // Constructors only crates this one cannot name hold are none: the same answer
+        // whether or not the link parsed their files (a deferred file is parsed only
+        // for a lookup whose crate can use its answer).
+        if visible.is_empty() {
+            return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
+        }
+        let resolved: Vec<Resolved> = visible
+            .into_iter()
             // `Clone` by hand (`table_name: self.table_name.clone()`) copies the
             // field: it says nothing of its value.
             .filter(|(cf, v)| {
