@@ -442,7 +442,10 @@ impl Project {
             self.parses.clear();
             self.indexed_with = Some(key);
         }
-        let (cache, parses) = (&self.indexes, &self.parses);
+        // The parses are taken, not lent: an edited file's re-index moves the items
+        // its last index kept instead of copying them (see `scanner::LastParse`).
+        let parses = std::sync::Mutex::new(std::mem::take(&mut self.parses));
+        let cache = &self.indexes;
         let same_paths = cache.same_paths(files);
         type Made = (Arc<FileIndex>, Option<LastParse>);
         let indexed: Vec<Result<Made, String>> = files
@@ -462,7 +465,7 @@ impl Project {
                     // A file indexed before is being edited: its parse is kept for
                     // the next edit to reuse.
                     if before.is_some() {
-                        let last = parses.get(&f.path);
+                        let last = parses.lock().ok().and_then(|mut p| p.remove(&f.path));
                         let (index, parse) = scanner::index_file_again(f, &settings, last);
                         (Arc::new(index), parse)
                     } else {
@@ -500,7 +503,10 @@ impl Project {
             .filter(|r| matches!(r, Ok((_, Some(_)))))
             .count();
         if fresh_parses < KEPT_PARSES {
-            for (path, p) in std::mem::take(&mut self.parses) {
+            let left = parses
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for (path, p) in left {
                 let now = files
                     .binary_search_by(|f| (*f.path).cmp(&path))
                     .ok()
@@ -755,5 +761,33 @@ mod tests {
         // Back to the disk text: the cached indexes give the first result again.
         p.analyze(&[], None);
         assert_eq!(key(&p.snapshot.as_ref().unwrap().analysis), first);
+    }
+
+    /// An edited file's re-index takes its last parse (moving the items it keeps)
+    /// and leaves this version's in its place: every keystroke after the first keeps
+    /// items, and the answer is a full analysis's each time.
+    #[test]
+    fn each_edit_leaves_its_parse_for_the_next() {
+        let mut p = fixture_project();
+        p.analyze(&[], None);
+        let repo = p.root.join("src/repo.rs");
+        let mut text = std::fs::read_to_string(&repo).unwrap();
+        for n in 0..4 {
+            text.push_str(&format!("// edit {n}\n"));
+            let edited = SourceFile::new(repo.clone(), text.clone());
+            p.analyze(&[&edited], None);
+            let analysis = &p.snapshot.as_ref().unwrap().analysis;
+            assert_eq!(key(analysis), full(&p, &[&edited]));
+            let kept = p
+                .parses
+                .iter()
+                .find(|(path, _)| ***path == *repo)
+                .and_then(|(_, parse)| parse.items_kept());
+            if n == 0 {
+                assert_eq!(kept, Some(0));
+            } else {
+                assert!(kept.is_some_and(|k| k > 0), "edit {n}: {kept:?}");
+            }
+        }
     }
 }

@@ -477,7 +477,7 @@ pub fn index_source(
 pub fn index_file_again(
     file: &SourceFile,
     settings: &ScanSettings,
-    last: Option<&LastParse>,
+    last: Option<LastParse>,
 ) -> (FileIndex, Option<LastParse>) {
     let (idx, kept, _) = index_reusing(
         &file.path,
@@ -503,7 +503,7 @@ fn index_reusing(
     source: &Arc<str>,
     settings: &ScanSettings,
     force_parse: bool,
-    reuse: Option<Option<&LastParse>>,
+    reuse: Option<Option<LastParse>>,
     helpers: HelperChains,
     args: ArgValues,
     items: Items,
@@ -600,7 +600,11 @@ fn index_reusing(
             None => return (idx, None, Vec::new()),
         }
     };
-    let Some(tree) = parse_reusing_within(&parse_text, &within, reuse.flatten()) else {
+    let Some(tree) = parse_reusing_within(
+        &parse_text,
+        &within,
+        reuse.as_ref().and_then(Option::as_ref),
+    ) else {
         idx.problems.push(ScanProblem {
             file: path.clone(),
             span: None,
@@ -611,10 +615,16 @@ fn index_reusing(
     let root = tree.root_node();
     // An edited file (the LSP's): indexed item by item, keeping the items the edit
     // left as they were (`reindex.rs`).
+    let again = reuse.is_some();
     if let (Some(last), true, false) = (reuse, idx.candidate, root.has_error()) {
-        let last_items = last.and_then(|l| Some((l.items()?, l.tree())));
-        if let Some(items) =
-            super::reindex::index_by_items(&mut idx, source, &tokens, &tree, last_items)
+        // The last parse is taken, not lent: the items the edit keeps are moved into
+        // this version's, not copied (a copy of every item per keystroke).
+        let (last_items, last_tree) = match last.and_then(LastParse::into_items) {
+            Some((items, tree)) => (Some(items), Some(tree)),
+            None => (None, None),
+        };
+        let last = last_items.zip(last_tree.as_ref());
+        if let Some(items) = super::reindex::index_by_items(&mut idx, source, &tokens, &tree, last)
         {
             shrink(&mut idx);
             let kept = LastParse::new(parse_text, tree).with_items(items);
@@ -639,7 +649,7 @@ fn index_reusing(
     // The parse is freed here, inline: freed on a thread of its own, its frees
     // contended with the link's allocations for the allocator's lock, which cost the
     // 40,000-call file more than the free itself.
-    let kept = reuse.map(|_| LastParse::new(parse_text, tree));
+    let kept = again.then(|| LastParse::new(parse_text, tree));
     (idx, kept, helper_names)
 }
 

@@ -155,7 +155,7 @@ pub fn index_file(file: &SourceFile, settings: &ScanSettings) -> FileIndex {
 pub fn index_file_again(
     file: &SourceFile,
     settings: &ScanSettings,
-    last: Option<&LastParse>,
+    last: Option<LastParse>,
 ) -> (FileIndex, Option<LastParse>) {
     index::index_file_again(file, settings, last)
 }

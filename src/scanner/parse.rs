@@ -76,12 +76,15 @@ impl LastParse {
         }
     }
 
-    /// The tree parsed (of the shadow text, whose offsets are the file's).
-    pub(super) fn tree(&self) -> &Tree {
-        &self.tree
+    /// The index made from this parse item by item, if it was, with the tree parsed
+    /// (of the shadow text, whose offsets are the file's): taken, so that the next
+    /// version's re-index moves the items it keeps instead of copying them.
+    pub(super) fn into_items(self) -> Option<(ItemIndexes, Tree)> {
+        Some((self.items?, self.tree))
     }
 
     /// The index made from this parse item by item, if it was.
+    #[cfg(test)]
     pub(super) fn items(&self) -> Option<&ItemIndexes> {
         self.items.as_ref()
     }

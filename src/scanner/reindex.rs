@@ -71,7 +71,7 @@ pub(super) fn index_by_items(
     source: &Arc<str>,
     tokens: &[Token],
     tree: &Tree,
-    last: Option<(&ItemIndexes, &Tree)>,
+    last: Option<(ItemIndexes, &Tree)>,
 ) -> Option<ItemIndexes> {
     let text: &str = source;
     let cut = pieces::items(text.as_bytes(), tokens)?;
@@ -202,14 +202,15 @@ pub(super) fn index_by_items(
 
 /// The items of `last` that the new text's items `cut` keep, moved where the edit
 /// puts them, at their positions in `cut` (`None` for those to index again); and the
-/// names those to index again looked up in the whole file last time.
-fn kept_items<'l>(
-    last: &'l ItemIndexes,
+/// names those to index again looked up in the whole file last time. The kept items
+/// are taken out of `last`, not copied.
+fn kept_items(
+    last: ItemIndexes,
     last_tree: &Tree,
     path: &FilePath,
     (text, tree): (&str, &Tree),
     cut: &[(usize, usize)],
-) -> (Vec<Option<ItemIndex>>, HashSet<&'l str>) {
+) -> (Vec<Option<ItemIndex>>, HashSet<String>) {
     let edit = Edit::between(&last.text, text);
     // An item is kept at its own position among the items only: its references are
     // numbered from it.
@@ -248,18 +249,32 @@ fn kept_items<'l>(
         delta: edit.new_end as isize - edit.old_end as isize,
         file: path,
     };
-    let items: Vec<Option<ItemIndex>> = (0..cut.len())
+    // Which of the last items stay: at their own position, and not stale.
+    let keep: Vec<bool> = (0..last.items.len())
         .map(|i| {
-            let old = last.items.get(i).filter(|_| is_kept(i))?;
+            let Some(old) = last.items.get(i).filter(|_| is_kept(i)) else {
+                return false;
+            };
             let stale = old.lookups.as_ref().is_some_and(|names| {
                 names.iter().any(|n| spelled.contains(n.as_str()))
                     && !(untouched(last_tree, &last.text, (edit.start, edit.old_end), names)
                         && untouched(tree, text, (edit.start, edit.new_end), names))
             });
-            if stale {
+            !stale
+        })
+        .collect();
+    let again = (last.items.iter().enumerate())
+        .filter(|(i, _)| !keep.get(*i).copied().unwrap_or(false))
+        .flat_map(|(_, o)| o.lookups.iter().flatten())
+        .cloned()
+        .collect();
+    let mut old: Vec<Option<ItemIndex>> = last.items.into_iter().map(Some).collect();
+    let items: Vec<Option<ItemIndex>> = (0..cut.len())
+        .map(|i| {
+            if !keep.get(i).copied().unwrap_or(false) {
                 return None;
             }
-            let mut item = old.clone();
+            let mut item = old.get_mut(i)?.take()?;
             // Positions before the edit stay; an item that read only itself and ends
             // before it has none to move.
             if item.range.1 > edit.start || item.lookups.is_some() {
@@ -268,11 +283,6 @@ fn kept_items<'l>(
             item.range = (moved.at(item.range.0), moved.at(item.range.1));
             Some(item)
         })
-        .collect();
-    let again = (last.items.iter().enumerate())
-        .filter(|(i, _)| items.get(*i).is_none_or(Option::is_none))
-        .flat_map(|(_, o)| o.lookups.iter().flatten())
-        .map(String::as_str)
         .collect();
     (items, again)
 }
@@ -897,7 +907,7 @@ mod tests_{i} {{
     fn again_indexed(text: &str, last: Option<&LastParse>) -> (FileIndex, Option<LastParse>) {
         let settings = ScanSettings::default();
         let file = SourceFile::new("src/store.rs", text.to_string());
-        let (idx, kept) = index_file_again(&file, &settings, last);
+        let (idx, kept) = index_file_again(&file, &settings, last.cloned());
         let fresh = index_file(&file, &settings);
         assert_eq!(
             canonical(&idx),
