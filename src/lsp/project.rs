@@ -44,8 +44,11 @@ pub struct Project {
     /// The templates found under the root, read once until a file that may be one
     /// changes (the server watches their extensions).
     imported: Option<Imported>,
-    /// `.rs` files of the project as on disk; `None` until first walked.
+    /// `.rs` files of the project as on disk; `None` until first walked. Whatever
+    /// changes it drops `laid`.
     disk: Option<BTreeMap<PathBuf, SourceFile>>,
+    /// The last analysis's files: `disk` with the open documents laid over it.
+    laid: Option<Laid>,
     /// Sources in other languages that name DynamoDB, found by the same walk.
     other_languages: Vec<workspace::OtherSources>,
     exclude: GlobSet,
@@ -84,6 +87,14 @@ struct Indexed {
     path: FilePath,
     text: Arc<str>,
     index: Arc<FileIndex>,
+}
+
+/// The files an analysis saw: the disk's, in path order, with the open documents
+/// laid over them at `over` (`None` when one is not on disk: the list is then made
+/// again next time).
+struct Laid {
+    files: Vec<SourceFile>,
+    over: Option<Vec<usize>>,
 }
 
 impl Indexes {
@@ -166,6 +177,7 @@ impl Project {
             inferred: false,
             imported: None,
             disk: None,
+            laid: None,
             other_languages: Vec::new(),
             exclude: GlobSet::empty(),
             snapshot: None,
@@ -195,6 +207,7 @@ impl Project {
             if was_file {
                 self.exclude = GlobSet::empty();
                 self.disk = None;
+                self.laid = None;
             }
             return was_file;
         }
@@ -221,6 +234,7 @@ impl Project {
                     self.exclude = workspace::glob_set("exclude", &m.lint.exclude)
                         .unwrap_or_else(|_| GlobSet::empty());
                     self.disk = None;
+                    self.laid = None;
                 }
                 self.model = Some(m);
                 lint_changed
@@ -253,6 +267,7 @@ impl Project {
             .contains_source(path)
             .then(|| workspace::read_source(path).ok())
             .flatten();
+        self.laid = None;
         let Some(disk) = &mut self.disk else { return };
         disk.remove(path);
         if let Some(f) = fresh {
@@ -265,6 +280,7 @@ impl Project {
     /// next link is a whole one, reading the manifests again).
     pub fn forget_disk(&mut self) {
         self.disk = None;
+        self.laid = None;
         self.imported = None;
         self.link_state = LinkState::new();
     }
@@ -306,6 +322,7 @@ impl Project {
                 .map(|n| format!("{}: {}", n.path.display(), n.message)),
         );
         self.other_languages = sources.other_languages;
+        self.laid = None;
         self.disk = Some(
             sources
                 .files
@@ -334,17 +351,8 @@ impl Project {
             });
             return notes;
         };
-        // By path, as the disk map is: the open documents laid over it.
-        let mut files: Vec<SourceFile> =
-            self.disk.iter().flatten().map(|(_, f)| f.clone()).collect();
-        for f in open {
-            if self.contains_source(&f.path) {
-                match files.binary_search_by(|g| (*g.path).cmp(&*f.path)) {
-                    Ok(i) => files[i] = (*f).clone(),
-                    Err(i) => files.insert(i, (*f).clone()),
-                }
-            }
-        }
+        let laid = self.lay_files(open);
+        let files = &laid.files;
         // The last link lent its operations to the snapshot: the link keeps them for
         // the next one (the snapshot is replaced below).
         if let Some(s) = &mut self.snapshot {
@@ -386,8 +394,9 @@ impl Project {
                 }
                 last
             }
-            _ => files.into_iter().map(|f| (f.path.clone(), f)).collect(),
+            _ => files.iter().map(|f| (f.path.clone(), f.clone())).collect(),
         };
+        self.laid = Some(laid);
         if !self.inferred {
             self.snapshot_files_of = Some(self.indexes.run);
         }
@@ -411,6 +420,62 @@ impl Project {
             crashed: guarded.crashed,
         });
         notes
+    }
+
+    /// The files to analyse, by path as the disk map is: the open documents laid over
+    /// it. The last analysis's list is brought up to date when it can be (the disk's
+    /// texts put back where documents were, these laid instead): made again, it was
+    /// a copy of every file's path and text, and their drop, on each keystroke.
+    fn lay_files(&mut self, open: &[&SourceFile]) -> Laid {
+        let open: Vec<&SourceFile> = (open.iter().copied())
+            .filter(|f| self.contains_source(&f.path))
+            .collect();
+        if let (Some(mut laid), Some(disk)) = (self.laid.take(), &self.disk) {
+            let mut fits = laid.over.is_some();
+            for i in laid.over.take().into_iter().flatten() {
+                let back = (laid.files.get(i)).and_then(|f| disk.get(&*f.path));
+                match (back, laid.files.get_mut(i)) {
+                    (Some(d), Some(slot)) => *slot = d.clone(),
+                    _ => fits = false,
+                }
+            }
+            let mut over = Vec::with_capacity(open.len());
+            for f in &open {
+                match laid.files.binary_search_by(|g| (*g.path).cmp(&*f.path)) {
+                    Ok(i) => {
+                        if let Some(slot) = laid.files.get_mut(i) {
+                            *slot = (*f).clone();
+                            over.push(i);
+                        }
+                    }
+                    // A document the disk does not have: the list is made again.
+                    Err(_) => fits = false,
+                }
+            }
+            if fits {
+                laid.over = Some(over);
+                return laid;
+            }
+        }
+        let mut files: Vec<SourceFile> =
+            self.disk.iter().flatten().map(|(_, f)| f.clone()).collect();
+        let mut over = Some(Vec::with_capacity(open.len()));
+        for f in open {
+            match files.binary_search_by(|g| (*g.path).cmp(&*f.path)) {
+                Ok(i) => {
+                    files[i] = f.clone();
+                    if let Some(o) = &mut over {
+                        o.push(i);
+                    }
+                }
+                Err(i) => {
+                    files.insert(i, f.clone());
+                    // The positions moved, and the list has a file the disk does not.
+                    over = None;
+                }
+            }
+        }
+        Laid { files, over }
     }
 
     /// Indexes the files whose text changed since the last run (each behind
@@ -761,6 +826,52 @@ mod tests {
         // Back to the disk text: the cached indexes give the first result again.
         p.analyze(&[], None);
         assert_eq!(key(&p.snapshot.as_ref().unwrap().analysis), first);
+    }
+
+    /// The files an analysis sees, brought up to date from the last analysis's list,
+    /// are those made afresh from the disk and the open documents, whichever
+    /// documents come and go (one the disk does not have among them), and so is the
+    /// answer.
+    #[test]
+    fn the_files_laid_over_the_disk_are_those_made_afresh() {
+        let mut p = fixture_project();
+        p.analyze(&[], None);
+        let main = p.root.join("src/main.rs");
+        let repo = p.root.join("src/repo.rs");
+        let edit = |path: &Path, tail: &str| {
+            let text = std::fs::read_to_string(path).unwrap() + tail;
+            SourceFile::new(path.to_path_buf(), text)
+        };
+        let (m1, r1, m2) = (
+            edit(&main, "// a\n"),
+            edit(&repo, "// b\n"),
+            edit(&main, "// c\n"),
+        );
+        let new = SourceFile::new(p.root.join("src/new.rs"), "fn f() {}\n");
+        let steps: Vec<Vec<&SourceFile>> = vec![
+            vec![&m1],
+            vec![&m1, &r1],
+            vec![&r1],
+            vec![&new, &r1],
+            vec![&m2],
+            vec![],
+            vec![&m2, &r1],
+        ];
+        for open in steps {
+            p.analyze(&open, None);
+            let mut fresh: BTreeMap<PathBuf, String> = (p.disk.iter().flatten())
+                .map(|(path, f)| (path.clone(), f.text.to_string()))
+                .collect();
+            for f in &open {
+                fresh.insert(f.path.to_path_buf(), f.text.to_string());
+            }
+            let laid: Vec<(PathBuf, String)> = (p.laid.as_ref().unwrap().files.iter())
+                .map(|f| (f.path.to_path_buf(), f.text.to_string()))
+                .collect();
+            assert_eq!(laid, fresh.into_iter().collect::<Vec<_>>());
+            let analysis = &p.snapshot.as_ref().unwrap().analysis;
+            assert_eq!(key(analysis), full(&p, &open));
+        }
     }
 
     /// An edited file's re-index takes its last parse (moving the items it keeps)
