@@ -88,14 +88,17 @@ pub enum HelperChains {
     NamesOnly,
 }
 
-/// Folds every request built in the tree. `calls` are the call nodes among `nodes`,
-/// in the same order, each with its [`method_name`] (found once by the caller, whose
-/// calls' keys start from it too).
+/// Folds every request built in the tree. `declarations` are the tree's calls and
+/// struct literals, and `fns` its functions, in file order, as the caller sorted its
+/// nodes by kind (this asked every node its kind again, twice); `calls` are the call
+/// nodes among `declarations`, in the same order, each with its [`method_name`]
+/// (found once by the caller, whose calls' keys start from it too).
 pub fn fold_file<'t>(
     cx: &FileCx<'t>,
     path: &FilePath,
-    nodes: &[Node<'_>],
+    declarations: &[Node<'_>],
     calls: &[(Node<'_>, Option<&'t str>)],
+    fns: &[Node<'_>],
     helpers: HelperChains,
 ) -> Folded {
     let src = cx.src;
@@ -103,11 +106,7 @@ pub fn fold_file<'t>(
     let mut named: HashSet<&str> = HashSet::new();
     // Kinds compared by id: `Node::kind` costs a `strlen` and a UTF-8 check, and this
     // loop sees every call of the file.
-    let (call_k, struct_k, function_k) = (
-        kind_id("call_expression"),
-        kind_id("struct_expression"),
-        kind_id("function_item"),
-    );
+    let call_k = kind_id("call_expression");
     // Sized for the calls named like a request's first method, most of which start
     // one: operations are large, and a list grown by doubling copied them.
     out.ops.reserve(
@@ -117,17 +116,15 @@ pub fn fold_file<'t>(
             .count(),
     );
     let mut calls = calls.iter();
-    for n in nodes.iter().copied() {
-        if n.kind_id() == struct_k {
+    for n in declarations.iter().copied() {
+        // Not a call: a struct literal.
+        if n.kind_id() != call_k {
             if rusoto_kind(cx, n).is_none() {
                 continue;
             }
             if let Some(op) = fold_rusoto(cx, path, n) {
                 out.ops.push((op, Escape::None));
             }
-            continue;
-        }
-        if n.kind_id() != call_k {
             continue;
         }
         // The method's name, looked up once: every test below starts from it. Given
@@ -189,7 +186,7 @@ pub fn fold_file<'t>(
         }
     }
     // Builders received as parameters: `fn f(q: QueryFluentBuilder) -> .. { q.limit(1) }`.
-    for f in nodes.iter().copied().filter(|n| n.kind_id() == function_k) {
+    for f in fns.iter().copied() {
         let params = field(f, "parameters")
             .map(named_children)
             .unwrap_or_default();

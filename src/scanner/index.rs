@@ -688,7 +688,8 @@ pub(super) fn index_tree(
         .collect();
     let mut helper_names = Vec::new();
     if idx.candidate {
-        let mut folded = fold_file(cx, path, nodes, &calls, helpers);
+        let (decls, fns) = (&by_kind.declarations, &by_kind.fns);
+        let mut folded = fold_file(cx, path, decls, &calls, fns, helpers);
         // A chain continuing a builder one of the file's own functions returns: the
         // link would read the file again and index it in full (`parse_if_chained`),
         // so it is folded in full now, from this parse (its references numbered as
@@ -698,7 +699,7 @@ pub(super) fn index_tree(
             let names: Vec<&String> = folded.helper_names.iter().collect();
             if returns_chained(folded.ops.iter(), &names) {
                 cx.refs.borrow_mut().clear();
-                folded = fold_file(cx, path, nodes, &calls, HelperChains::Fold);
+                folded = fold_file(cx, path, decls, &calls, fns, HelperChains::Fold);
                 args = ArgValues::Resolved;
             }
         }

@@ -18,7 +18,7 @@ use super::call_site_loop::{loop_at_call_site, Callers};
 use super::crates::Crates;
 use super::deferred::{self, Looked, Wanted};
 use super::fold::Escape;
-use super::graph::{one_off, reach, FnId, FnNode, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
+use super::graph::{one_off, reach, FnId, FnNode, FnSet, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use super::index::{index_lean_with_args, index_source, FileIndex};
 use super::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
@@ -426,7 +426,7 @@ pub(super) fn parse_if_chained(
 /// calls and entry points only, not on where they are in their files.
 pub(super) struct GraphFacts {
     reached: Reached,
-    one_off: foldhash::HashSet<FnId>,
+    one_off: FnSet,
     /// Who calls each name, kept once a partial link needs it (a whole link builds
     /// its own, borrowed from the graph, more cheaply).
     callers: Option<Callers<Box<str>>>,
@@ -627,14 +627,20 @@ pub(super) fn link_files(
     // Sized once: operations are large, and growing by doubling copied them (and
     // touched fresh pages) about twice over on the 40,000-call file. A chain on a
     // helper may give one per helper found: those few grow it.
-    let mut ops: Vec<Operation> = Vec::with_capacity(
-        files
-            .iter()
-            .enumerate()
-            .filter(|(fi, _)| wanted(*fi))
-            .map(|(fi, f)| op_count(fi, f) + f.helper_calls.len())
-            .sum(),
-    );
+    // The operations taken out of the indexes are linked in their own lists, the
+    // first of which becomes this one (`append_linked`): sized for the others.
+    let ops_wanted: usize = files
+        .iter()
+        .enumerate()
+        .filter(|(fi, _)| wanted(*fi))
+        .map(|(fi, f)| op_count(fi, f) + f.helper_calls.len())
+        .sum();
+    let taken_count: usize = (taken.iter().enumerate())
+        .filter(|(fi, _)| wanted(*fi))
+        .filter_map(|(_, t)| t.as_ref())
+        .map(Vec::len)
+        .sum();
+    let mut ops: Vec<Operation> = Vec::with_capacity(ops_wanted.saturating_sub(taken_count));
     for (fi, f) in files.iter().enumerate() {
         if !wanted(fi) {
             continue;
@@ -691,7 +697,9 @@ pub(super) fn link_files(
                     chains.iter().any(|(cf, _)| tables.crates.file_sees(*cf, fi))
                 }))
             };
-            let mut link_one = |mut op: Operation, escape: &Escape| {
+            // The request linked, with the tables its calls give it when they are
+            // several (see `per_table`).
+            let link_one = |mut op: Operation, escape: &Escape| {
                 let raw = linker.param_ref(fi, &op.table);
                 linker.resolve_op(fi, &mut op, 0);
                 finish(&mut op, escape, fi, cold_glob.as_deref());
@@ -699,16 +707,33 @@ pub(super) fn link_files(
                     Some(raw) if table_unknown(&op) => linker.table_per_call(fi, &raw, None),
                     _ => None,
                 };
-                push_per_table(&mut ops, op, per_call);
+                per_table(op, per_call)
             };
             match taken.get_mut(fi).and_then(Option::take) {
-                // Moved out of the index: linked as they are.
+                // Moved out of the index: linked as they are, in place, each written
+                // over its own slot of the index's list (std collects a `Vec`'s
+                // `into_iter().filter_map(..)` into its own allocation): moved into a
+                // fresh list instead, the 40,000-call file's 60 MB of operations were
+                // copied and their new pages faulted in, on one core, while the old
+                // list was still held.
                 Some(own) => {
-                    for (op, escape) in own {
-                        if !continued(&escape) {
-                            link_one(op, &escape);
-                        }
-                    }
+                    // The requests linked once per table beyond the first (rare),
+                    // by the position they follow.
+                    let mut more: Vec<(usize, Vec<Operation>)> = Vec::new();
+                    let mut at = 0usize;
+                    let linked: Vec<Operation> = own
+                        .into_iter()
+                        .filter(|(_, escape)| !continued(escape))
+                        .filter_map(|(op, escape)| {
+                            let (first, rest) = link_one(op, &escape);
+                            if !rest.is_empty() {
+                                more.push((at, rest));
+                            }
+                            at += usize::from(first.is_some());
+                            first
+                        })
+                        .collect();
+                    append_linked(&mut ops, linked, more, ops_wanted);
                 }
                 None => {
                     // Copied on every core first: copied one after another, 40,000
@@ -722,7 +747,9 @@ pub(super) fn link_files(
                         .collect();
                     for (op, (_, escape)) in copies.into_iter().zip(&f.ops) {
                         if let Some(op) = op {
-                            link_one(op, escape);
+                            let (first, rest) = link_one(op, escape);
+                            ops.extend(first);
+                            ops.extend(rest);
                         }
                     }
                 }
@@ -814,7 +841,7 @@ fn decide_heat(
     fi: usize,
     around: Option<usize>,
     graphs: &[&[FnNode]],
-    (reached, one_off): (&Reached, &foldhash::HashSet<FnId>),
+    (reached, one_off): (&Reached, &FnSet),
     files: &[Arc<FileIndex>],
     cold_glob: Option<&str>,
 ) {
@@ -990,17 +1017,62 @@ fn push_per_table(
     op: Operation,
     tables: Option<Vec<(Resolved, Option<String>)>>,
 ) {
+    let (first, rest) = per_table(op, tables);
+    ops.extend(first);
+    ops.extend(rest);
+}
+
+/// [`push_per_table`]'s requests: the first table's, and the others' (none when the
+/// request is linked once).
+fn per_table(
+    op: Operation,
+    tables: Option<Vec<(Resolved, Option<String>)>>,
+) -> (Option<Operation>, Vec<Operation>) {
     let Some(tables) = tables else {
-        ops.push(op);
-        return;
+        return (Some(op), Vec::new());
     };
-    for (table, text) in tables {
+    let mut each = tables.into_iter().map(|(table, text)| {
         let mut one = op.clone();
         one.table = Some(table);
         if text.is_some() {
             one.table_text = text;
         }
-        ops.push(one);
+        one
+    });
+    let first = each.next();
+    (first, each.collect())
+}
+
+/// Appends a file's operations linked in their own list (`linked`, with `more`: the
+/// requests linked once per table beyond the first, after the position in `linked`
+/// each follows) to `ops`, which then has room for `total` operations. Into an empty
+/// `ops`, `linked` is taken as it is: its list is not copied.
+fn append_linked(
+    ops: &mut Vec<Operation>,
+    linked: Vec<Operation>,
+    more: Vec<(usize, Vec<Operation>)>,
+    total: usize,
+) {
+    let mut linked = if more.is_empty() {
+        linked
+    } else {
+        let extra: usize = more.iter().map(|(_, m)| m.len()).sum();
+        let mut out = Vec::with_capacity(linked.len() + extra);
+        let mut more = more.into_iter().peekable();
+        for (i, op) in linked.into_iter().enumerate() {
+            out.push(op);
+            while let Some((_, rest)) = more.next_if(|(at, _)| *at == i) {
+                out.extend(rest);
+            }
+        }
+        out
+    };
+    if ops.is_empty() {
+        *ops = linked;
+        ops.reserve(total.saturating_sub(ops.len()));
+    } else {
+        ops.reserve(total.saturating_sub(ops.len()));
+        ops.append(&mut linked);
     }
 }
 

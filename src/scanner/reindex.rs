@@ -917,6 +917,20 @@ mod tests_{i} {{
         (idx, kept)
     }
 
+    /// Indexes `text` as opened, then with `from` replaced by `to` elsewhere in the
+    /// file: the first edit after opening indexes the whole file, so only the next one
+    /// keeps items. Gives the edited text, its index and the parse to keep.
+    fn opened_then_edited(
+        text: &str,
+        from: &str,
+        to: &str,
+    ) -> (String, FileIndex, Option<LastParse>) {
+        let (_, last) = again_indexed(text, None);
+        let text = text.replacen(from, to, 1);
+        let (idx, last) = again_indexed(&text, last.as_ref());
+        (text, idx, last)
+    }
+
     #[test]
     fn an_edited_file_is_indexed_as_a_fresh_one() {
         let mut text: String = (0..4).map(items).collect();
@@ -1025,11 +1039,9 @@ mod tests_{i} {{
             format!("{:?}", writes.collect::<Vec<_>>())
         };
         let text: String = (0..3).map(items).collect();
-        let (idx, last) = again_indexed(&text, None);
+        let (text, idx, last) =
+            opened_then_edited(&text, "// Then the orders.", "// Then the order.");
         assert!(transactions(&idx).contains("\"puts-1\""));
-        // An edit elsewhere first: the next one keeps items.
-        let text = text.replacen("// Then the orders.", "// Then the order.", 1);
-        let (_, last) = again_indexed(&text, last.as_ref());
         let edited = text.replacen("\"puts-1\"", "\"puts-1b\"", 1);
         let (idx, kept) = again_indexed(&edited, last.as_ref());
         assert!(kept
@@ -1067,10 +1079,7 @@ async fn second(c: &Client) {
 }
 "#;
         let tables = |idx: &FileIndex| format!("{:?}", idx.ops);
-        let (_, last) = again_indexed(text, None);
-        // An edit elsewhere first: the next re-index keeps items.
-        let text = text.replacen("async fn first", "async fn first_", 1);
-        let (_, last) = again_indexed(&text, last.as_ref());
+        let (text, _, last) = opened_then_edited(text, "async fn first", "async fn first_");
         // An edit in the outer helper's body: both transactions are indexed again, in
         // one pass.
         let outer = text.replacen("    inner_put(id)", "    inner_put(id )", 1);

@@ -228,11 +228,14 @@ fn walk<'t>(
             }
         }
         if depth + stack.len() < MAX_DEPTH * 4 {
-            if !literals.contains(&id) && cursor.goto_first_child() {
+            // The count first: most nodes are leaves, and a cursor's failed step down
+            // costs more than the count, which the step down needs anyway.
+            let children = n.child_count();
+            if children > 0 && !literals.contains(&id) && cursor.goto_first_child() {
                 // More nodes with children than `u32` counts cannot fit a file under
                 // `MAX_FILE_BYTES`: each spans at least one byte.
                 let at = u32::try_from(inner.len()).unwrap_or(u32::MAX);
-                stack.push((at, n.child_count().saturating_sub(1)));
+                stack.push((at, children - 1));
                 inner.push(n);
                 continue;
             }
