@@ -368,7 +368,7 @@ impl Project {
             .map(|s| s.files);
         self.snapshot_files_of = None;
         let (analysis, crashed, inferred, changed) =
-            self.analyze_incrementally(&model, &files, hook);
+            self.analyze_incrementally(&model, files, hook);
         let (inferred, model_notes, templates) = match inferred {
             Some(i) => (Some(i.model), i.located, i.files),
             None => (None, Vec::new(), Vec::new()),
