@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::report::Diagnostic;
 use crate::scanner::Operation;
-use crate::source::{SourceFile, Span};
+use crate::source::{FilePath, SourceFile, Span};
 
 /// Baseline file errors.
 #[derive(Debug, thiserror::Error)]
@@ -62,10 +62,11 @@ pub fn entries(
     files: &[SourceFile],
 ) -> Vec<Entry> {
     let texts: HashMap<_, _> = files.iter().map(|f| (&f.path, f)).collect();
+    let calls = calls_by_file(operations);
     diagnostics
         .iter()
         .map(|d| {
-            let scope = enclosing_call(operations, d).unwrap_or(d.location.span);
+            let scope = enclosing_call(&calls, d).unwrap_or(d.location.span);
             let text = texts
                 .get(&d.location.file)
                 .map(|f| fold(f.slice(scope)))
@@ -158,16 +159,29 @@ pub fn filter(
         .collect()
 }
 
-fn enclosing_call(operations: &[Operation], d: &Diagnostic) -> Option<Span> {
+fn enclosing_call(calls: &HashMap<&FilePath, Vec<Span>>, d: &Diagnostic) -> Option<Span> {
     let at = d.location.span;
-    operations
+    calls
+        .get(&d.location.file)?
+        .iter()
+        .filter(|s| s.start <= at.start && at.end <= s.end)
+        .min_by_key(|s| s.end - s.start)
+        .copied()
+}
+
+/// The spans of every operation and its children, by file, in the order of
+/// `operations`: each finding looks only at its own file's calls (looking at every
+/// operation for every finding grew with their product: a hundredth of `check` on the
+/// 10x real tree).
+fn calls_by_file(operations: &[Operation]) -> HashMap<&FilePath, Vec<Span>> {
+    let mut calls: HashMap<&FilePath, Vec<Span>> = HashMap::new();
+    for op in operations
         .iter()
         .flat_map(|op| std::iter::once(op).chain(op.children.iter()))
-        .filter(|op| {
-            op.file == d.location.file && op.span.start <= at.start && at.end <= op.span.end
-        })
-        .map(|op| op.span)
-        .min_by_key(|s| s.end - s.start)
+    {
+        calls.entry(&op.file).or_default().push(op.span);
+    }
+    calls
 }
 
 /// Folds all whitespace runs to one space.

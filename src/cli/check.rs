@@ -536,13 +536,19 @@ pub(super) fn run(args: CheckArgs) -> i32 {
     let mut all_files: Vec<SourceFile> = project.files.clone();
     all_files.extend(project.model_file.clone());
     all_files.extend(declaring_files(&project.model, &all_files));
-    let root_abs = std::fs::canonicalize(&project.root).unwrap_or_else(|_| project.root.clone());
-    let keys = baseline::entries(
-        &root_abs,
-        &analysis.diagnostics,
-        &analysis.operations,
-        &all_files,
-    );
+    // Keys only for a baseline read or written: each finding's file is canonicalized.
+    let keys = if args.write_baseline.is_some() || args.baseline.is_some() {
+        let root_abs =
+            std::fs::canonicalize(&project.root).unwrap_or_else(|_| project.root.clone());
+        baseline::entries(
+            &root_abs,
+            &analysis.diagnostics,
+            &analysis.operations,
+            &all_files,
+        )
+    } else {
+        Vec::new()
+    };
     let operations = analysis.operations.len();
     // Not freed: the process ends after the report, and the system takes the memory
     // back at once. Freeing 40,000 operations one by one held the end of a large

@@ -935,6 +935,84 @@ impl FnId {
     }
 }
 
+/// The tree's functions numbered in file order, so that what a search keeps per
+/// function is a vector indexed by number: hash tables keyed by function, as large as
+/// the tree's graph, outgrew the caches and were rebuilt as they grew (the searches
+/// grew faster than the tree).
+#[derive(Debug, Default)]
+struct Numbering {
+    /// The first number of each file's functions, then their total.
+    starts: Vec<usize>,
+}
+
+impl Numbering {
+    fn new(files: &[&[FnNode]]) -> Self {
+        let mut starts = Vec::with_capacity(files.len() + 1);
+        let mut n = 0;
+        starts.push(0);
+        for fns in files {
+            n += fns.len();
+            starts.push(n);
+        }
+        Self { starts }
+    }
+
+    fn len(&self) -> usize {
+        self.starts.last().copied().unwrap_or(0)
+    }
+
+    /// `id`'s number, `None` for a function not in the graph.
+    fn of(&self, id: FnId) -> Option<usize> {
+        let (start, end) = (self.starts.get(id.file())?, self.starts.get(id.file() + 1)?);
+        let n = start + id.index();
+        (n < *end).then_some(n)
+    }
+}
+
+/// A set of the tree's functions (see [`Numbering`]).
+#[derive(Debug, Default)]
+pub struct FnSet {
+    numbering: Numbering,
+    member: Vec<bool>,
+}
+
+impl FnSet {
+    fn new(files: &[&[FnNode]]) -> Self {
+        let numbering = Numbering::new(files);
+        let member = vec![false; numbering.len()];
+        Self { numbering, member }
+    }
+
+    /// Adds `id`; whether it was not there (a function not in the graph never is).
+    fn insert(&mut self, id: FnId) -> bool {
+        match self.numbering.of(id).and_then(|n| self.member.get_mut(n)) {
+            Some(m) if !*m => {
+                *m = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn contains(&self, id: &FnId) -> bool {
+        self.numbering
+            .of(*id)
+            .and_then(|n| self.member.get(n))
+            .is_some_and(|m| *m)
+    }
+
+    /// The functions in the set, in file order.
+    #[cfg(test)]
+    pub fn iter(&self) -> impl Iterator<Item = FnId> + '_ {
+        let starts = &self.numbering.starts;
+        starts.windows(2).enumerate().flat_map(move |(fi, w)| {
+            (w[0]..w[1])
+                .filter(|n| self.member.get(*n).is_some_and(|m| *m))
+                .map(move |n| FnId::new(fi, n - w[0]))
+        })
+    }
+}
+
 /// Functions that only a one-off binary runs: each `main` that reaches no server start
 /// through the crate's calls (by name, so a `main` that might start one is not
 /// one-off), and the functions of its own file that it reaches through its own file.
@@ -944,9 +1022,9 @@ impl FnId {
 /// Linear in the graph: which functions reach a server start is one backward search
 /// from the starts over callers by name, not a forward search per `main` (a monorepo
 /// holds hundreds of binaries, and each one's search used to cover the whole crate).
-pub fn one_off(files: &[&[FnNode]], crates: &Crates) -> HashSet<FnId> {
+pub fn one_off(files: &[&[FnNode]], crates: &Crates) -> FnSet {
     let reaches_server = reaches_server(files, crates);
-    let mut out = HashSet::new();
+    let mut out = FnSet::new(files);
     for (fi, fns) in files.iter().enumerate() {
         let mains = fns
             .iter()
@@ -989,11 +1067,11 @@ pub fn one_off(files: &[&[FnNode]], crates: &Crates) -> HashSet<FnId> {
 
 /// Every function from which a call chain by name reaches one that starts a server:
 /// a backward breadth-first search from the starts, each (crate, name) expanded once.
-fn reaches_server(files: &[&[FnNode]], crates: &Crates) -> HashSet<FnId> {
+fn reaches_server(files: &[&[FnNode]], crates: &Crates) -> FnSet {
     // Who calls each name: all of them, and by the caller's crate.
     let mut callers: ByCrate<'_> = ByCrate::default();
     let mut queue = VecDeque::new();
-    let mut out = HashSet::new();
+    let mut out = FnSet::new(files);
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
             let id = FnId::new(fi, i);
@@ -1104,29 +1182,47 @@ fn callable_by_name<'a>(files: &[&'a [FnNode]], crates: &Crates) -> ByCrate<'a> 
 pub struct Reached {
     /// The entries' reasons.
     reasons: Vec<String>,
-    /// Reached function → (its entry's reason, the function it was reached from).
-    parent: HashMap<FnId, (usize, Option<FnId>)>,
+    numbering: Numbering,
+    /// Per function (by number): how it was reached, `None` when it was not.
+    parent: Vec<Option<Step>>,
+}
+
+/// How a function was reached: its entry's reason (a number into `reasons`) and the
+/// function it was reached from, itself for an entry.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    reason: u32,
+    from: FnId,
 }
 
 impl Reached {
+    fn step(&self, id: FnId) -> Option<Step> {
+        self.numbering
+            .of(id)
+            .and_then(|n| self.parent.get(n).copied().flatten())
+    }
+
     pub fn contains(&self, id: &FnId) -> bool {
-        self.parent.contains_key(id)
+        self.step(*id).is_some()
     }
 
     /// The entry's reason and the path (entry first) that reaches `id`.
     pub fn get(&self, id: &FnId) -> Option<(&str, Vec<FnId>)> {
-        let (reason, _) = self.parent.get(id)?;
+        let reason = self.step(*id)?.reason;
         let mut chain = vec![*id];
         let mut cur = *id;
-        while let Some((_, Some(p))) = self.parent.get(&cur) {
-            if chain.len() > 64 || chain.contains(p) {
+        while let Some(p) = self.step(cur).map(|s| s.from).filter(|p| *p != cur) {
+            if chain.len() > 64 || chain.contains(&p) {
                 break;
             }
-            chain.push(*p);
-            cur = *p;
+            chain.push(p);
+            cur = p;
         }
         chain.reverse();
-        Some((self.reasons.get(*reason).map_or("", String::as_str), chain))
+        let reason = usize::try_from(reason)
+            .ok()
+            .and_then(|r| self.reasons.get(r));
+        Some((reason.map_or("", String::as_str), chain))
     }
 }
 
@@ -1134,16 +1230,23 @@ impl Reached {
 /// (entry first) that reaches it, by a breadth-first search so chains are shortest.
 pub fn reach(files: &[&[FnNode]], crates: &Crates) -> Reached {
     let by_name = callable_by_name(files, crates);
+    let numbering = Numbering::new(files);
     let mut reasons: Vec<String> = Vec::new();
-    let mut parent: HashMap<FnId, (usize, Option<FnId>)> = HashMap::new();
+    let mut parent: Vec<Option<Step>> = vec![None; numbering.len()];
     let mut queue = VecDeque::new();
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
             if let (Some(reason), false) = (&f.entry, f.test) {
                 let id = FnId::new(fi, i);
-                let r = reasons.len();
+                // Fewer entries than functions, which a `u32` numbers.
+                let r = u32::try_from(reasons.len()).unwrap_or(u32::MAX);
                 reasons.push(reason.clone());
-                parent.insert(id, (r, None));
+                if let Some(slot) = numbering.of(id).and_then(|n| parent.get_mut(n)) {
+                    *slot = Some(Step {
+                        reason: r,
+                        from: id,
+                    });
+                }
                 queue.push_back((id, r));
             }
         }
@@ -1197,15 +1300,22 @@ pub fn reach(files: &[&[FnNode]], crates: &Crates) -> Reached {
                 by_name.get(c, visible)
             };
             for callee in targets.iter() {
-                if parent.contains_key(callee) {
+                let Some(slot) = numbering.of(*callee).and_then(|n| parent.get_mut(n)) else {
+                    continue;
+                };
+                if slot.is_some() {
                     continue;
                 }
-                parent.insert(*callee, (reason, Some(id)));
+                *slot = Some(Step { reason, from: id });
                 queue.push_back((*callee, reason));
             }
         }
     }
-    Reached { reasons, parent }
+    Reached {
+        reasons,
+        numbering,
+        parent,
+    }
 }
 
 #[cfg(test)]
@@ -1243,7 +1353,10 @@ mod tests {
             ..node("boot", &["route"])
         }];
         let files: [&[FnNode]; 2] = [&server, &lib];
-        assert!(one_off(&files, &Crates::unknown(files.len())).is_empty());
+        assert!(one_off(&files, &Crates::unknown(files.len()))
+            .iter()
+            .next()
+            .is_none());
     }
 
     #[test]
@@ -1262,7 +1375,9 @@ mod tests {
         ];
         let shared = [node("write", &[])];
         let files: [&[FnNode]; 3] = [&tool, &server, &shared];
-        let got = one_off(&files, &Crates::unknown(files.len()));
+        let got: HashSet<FnId> = one_off(&files, &Crates::unknown(files.len()))
+            .iter()
+            .collect();
         let want: HashSet<FnId> = [FnId::new(0, 0), FnId::new(0, 1)].into_iter().collect();
         assert_eq!(
             got, want,
@@ -1278,7 +1393,7 @@ mod tests {
         let mut files: Vec<&[FnNode]> = vec![&lib];
         files.extend(tools.iter().map(|t| t.as_slice()));
         let got = one_off(&files, &Crates::unknown(files.len()));
-        assert_eq!(got.len(), 300);
+        assert_eq!(got.iter().count(), 300);
         assert!(got.iter().all(|id| id.file() > 0 && id.index() == 0));
     }
 }

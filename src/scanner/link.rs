@@ -18,7 +18,7 @@ use super::call_site_loop::{loop_at_call_site, Callers};
 use super::crates::Crates;
 use super::deferred::{self, Looked, Wanted};
 use super::fold::Escape;
-use super::graph::{one_off, reach, FnId, FnNode, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
+use super::graph::{one_off, reach, FnId, FnNode, FnSet, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use super::index::{index_lean_with_args, index_source, FileIndex};
 use super::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
@@ -426,7 +426,7 @@ pub(super) fn parse_if_chained(
 /// calls and entry points only, not on where they are in their files.
 pub(super) struct GraphFacts {
     reached: Reached,
-    one_off: foldhash::HashSet<FnId>,
+    one_off: FnSet,
     /// Who calls each name, kept once a partial link needs it (a whole link builds
     /// its own, borrowed from the graph, more cheaply).
     callers: Option<Callers<Box<str>>>,
@@ -841,7 +841,7 @@ fn decide_heat(
     fi: usize,
     around: Option<usize>,
     graphs: &[&[FnNode]],
-    (reached, one_off): (&Reached, &foldhash::HashSet<FnId>),
+    (reached, one_off): (&Reached, &FnSet),
     files: &[Arc<FileIndex>],
     cold_glob: Option<&str>,
 ) {
