@@ -12,7 +12,7 @@
 //! Each size runs `dynalint check --stats` (a child process) and the parse-only pass
 //! (this benchmark re-run as a child) alternately, twice, and prints wall time, CPU
 //! time (user + system, both cores), peak memory, their ratio and the growth between
-//! sizes (CPU time is printed beside wall time because a loaded host stretches wall
+//! sizes, of the best rounds and of the median rounds (CPU time is printed beside wall time because a loaded host stretches wall
 //! time by more on a long run than on a short one); then one file with 40,000
 //! `get_item` calls. Targets (issue 16): check <= 1.0x parse-only on 1x, growth 10x
 //! tree <= 11x time, peak <= 256 MB on 1x and <= 512 MB on 10x, the 40k-call file < 2 s.
@@ -136,6 +136,20 @@ fn main() {
                 b.check_peak_mb / a.check_peak_mb.max(1e-9),
             );
         }
+        // On a shared host a short run's best round is often luckier than a long
+        // one's, which skews the best-round growth; the medians are steadier.
+        println!("growth between sizes (median round of each):");
+        for w in results.windows(2) {
+            let ((s0, a), (s1, b)) = (&w[0], &w[1]);
+            let (a, b) = (a.median(), b.median());
+            println!(
+                "  {s0}x -> {s1}x: check time {:.1}x (CPU {:.1}x), parse-only time {:.1}x (CPU {:.1}x)",
+                grew(b.check, a.check),
+                grew(b.check_cpu, a.check_cpu),
+                grew(b.parse, a.parse),
+                grew(b.parse_cpu, a.parse_cpu),
+            );
+        }
     }
     many_calls_in_one_file(&dynalint, &base);
 }
@@ -149,6 +163,38 @@ struct Measure {
     check_cpu: Duration,
     parse_cpu: Duration,
     check_peak_mb: f64,
+    /// Every round's times.
+    rounds: Vec<Times>,
+}
+
+/// One round's wall and CPU times of both commands.
+#[derive(Clone, Copy, Default)]
+struct Times {
+    check: Duration,
+    check_cpu: Duration,
+    parse: Duration,
+    parse_cpu: Duration,
+}
+
+impl Measure {
+    /// Each time's median over the rounds (an even count's: the middle two's mean).
+    fn median(&self) -> Times {
+        let of = |get: fn(&Times) -> Duration| {
+            let mut v: Vec<Duration> = self.rounds.iter().map(get).collect();
+            v.sort();
+            let n = v.len();
+            match (v.get(n.saturating_sub(1) / 2), v.get(n / 2)) {
+                (Some(a), Some(b)) => (*a + *b) / 2,
+                _ => Duration::ZERO,
+            }
+        };
+        Times {
+            check: of(|t| t.check),
+            check_cpu: of(|t| t.check_cpu),
+            parse: of(|t| t.parse),
+            parse_cpu: of(|t| t.parse_cpu),
+        }
+    }
 }
 
 fn measure(dynalint: &Path, dir: &Path, rounds: usize) -> Measure {
@@ -160,6 +206,7 @@ fn measure(dynalint: &Path, dir: &Path, rounds: usize) -> Measure {
         check_cpu: Duration::MAX,
         parse_cpu: Duration::MAX,
         check_peak_mb: 0.0,
+        rounds: Vec::with_capacity(rounds),
     };
     let mut stats = String::new();
     for round in 1..=rounds {
@@ -224,6 +271,12 @@ fn measure(dynalint: &Path, dir: &Path, rounds: usize) -> Measure {
                         s
                     });
         }
+        best.rounds.push(Times {
+            check,
+            check_cpu,
+            parse,
+            parse_cpu,
+        });
         best.parse = best.parse.min(parse);
         best.check_cpu = best.check_cpu.min(check_cpu);
         best.parse_cpu = best.parse_cpu.min(parse_cpu);
