@@ -645,6 +645,7 @@ fn index_reusing(
     }
     let helper_names = index_tree(&mut idx, &cx, &nodes, helpers, args);
     drop(cx);
+    drop(parents);
     shrink(&mut idx);
     // The parse is freed here, inline: freed on a thread of its own, its frees
     // contended with the link's allocations for the allocator's lock, which cost the

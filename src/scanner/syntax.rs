@@ -2,6 +2,7 @@
 //! guard. Node text is always sliced from the original source (never the shadow text
 //! that was parsed), so spans and fingerprints are the user's bytes.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -24,9 +25,72 @@ pub struct Parents<'t> {
     /// start from and pass through named nodes, and leaving out the punctuation
     /// (nearly half a file's nodes) halves the map, the biggest table a large file
     /// builds. An anonymous node's parent is tree-sitter's (see [`Parents::get`]).
-    map: HashMap<usize, u32, BuildHasherDefault<IdHasher>>,
+    map: IdMap,
     /// Every node with children, once, in the order the walk entered them.
     inner: Vec<Node<'t>>,
+}
+
+type IdMap = HashMap<usize, u32, BuildHasherDefault<IdHasher>>;
+
+thread_local! {
+    /// The parent maps this thread let go of, cleared, one per size class, for the
+    /// next files': a map of fresh memory per file was the index phase's largest
+    /// allocation, given back to the system between files and faulted in again
+    /// (zeroed by the kernel) for the next one, a cost that grew faster than the tree.
+    static SPARE_MAPS: RefCell<[Option<IdMap>; 3]> = const { RefCell::new([None, None, None]) };
+}
+
+/// The largest map kept for the next file (entries): a 40,000-call file's map is
+/// hundreds of megabytes, which an editor's server should not hold on to.
+const SPARE_MAP_MAX: usize = 1 << 18;
+
+/// The size class of a map of `n` entries: up to 2^12, 2^16, more. A spare of the
+/// class is at most 16 times the map asked for (except the smallest's), so clearing
+/// it (a byte per slot) costs little beside filling it.
+fn size_class(n: usize) -> usize {
+    match n {
+        0..=0x1000 => 0,
+        0x1001..=0x1_0000 => 1,
+        _ => 2,
+    }
+}
+
+/// An empty map with room for `n` links: this thread's spare of its size, or a fresh
+/// one.
+fn id_map(n: usize) -> IdMap {
+    let spare = SPARE_MAPS.with(|s| {
+        let mut spares = s.try_borrow_mut().ok()?;
+        spares.get_mut(size_class(n))?.take()
+    });
+    match spare {
+        Some(mut map) => {
+            map.reserve(n);
+            map
+        }
+        None => HashMap::with_capacity_and_hasher(n, Default::default()),
+    }
+}
+
+impl Drop for Parents<'_> {
+    /// Keeps the map, cleared, as this thread's spare of its size when it is the
+    /// larger one (see [`id_map`]).
+    fn drop(&mut self) {
+        let mut map = std::mem::take(&mut self.map);
+        if map.capacity() > SPARE_MAP_MAX {
+            return;
+        }
+        SPARE_MAPS.with(|s| {
+            let Ok(mut spares) = s.try_borrow_mut() else {
+                return;
+            };
+            if let Some(slot) = spares.get_mut(size_class(map.capacity())) {
+                if slot.as_ref().is_none_or(|m| m.capacity() < map.capacity()) {
+                    map.clear();
+                    *slot = Some(map);
+                }
+            }
+        });
+    }
 }
 
 impl<'t> Parents<'t> {
@@ -132,7 +196,7 @@ pub fn parent_map_in<'t>(
         .map(|r| r.descendant_count())
         .sum();
     let mut parents = Parents {
-        map: HashMap::with_capacity_and_hasher(all / 3 * 2 + 1, Default::default()),
+        map: id_map(all / 3 * 2 + 1),
         inner: vec![root],
     };
     let mut groups = Vec::with_capacity(walked.len());
@@ -181,7 +245,7 @@ fn parent_map_of<'t>(
     // generated chains, fewer in hand-written code): sized once for two thirds.
     let all: usize = roots.iter().map(|r| r.descendant_count()).sum();
     let mut parents = Parents {
-        map: HashMap::with_capacity_and_hasher(all / 3 * 2 + 1, Default::default()),
+        map: id_map(all / 3 * 2 + 1),
         inner: Vec::new(),
     };
     let mut nodes = Vec::new();
