@@ -559,7 +559,7 @@ fn index_reusing(
                 }
             };
             let (fns, names) = rayon::join(
-                || lexical_graph(bytes, &tokens),
+                || lexical_graph(text, &tokens),
                 || index_pieces(&mut idx, text, parse_text, &cut, helpers, args),
             );
             idx.fns = fns;
@@ -569,7 +569,7 @@ fn index_reusing(
             }
             // A piece was not what the whole parse gives: parsed whole below.
         }
-        None => idx.fns = lexical_graph(bytes, &tokens),
+        None => idx.fns = lexical_graph(text, &tokens),
     }
     // A file without calls only needs its items: keep their bytes, blank the rest,
     // so the parse costs what the items cost (see the module docs).
