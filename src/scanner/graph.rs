@@ -151,6 +151,9 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
     // this walk. Indexed like `fns` (only functions read from a `fn` get calls here).
     let mut called_names: Vec<Vec<Cow<'_, str>>> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
+    // The indexes of the `Frame::Fn`s on `stack`, innermost last: which function a
+    // token is in, asked at every identifier, without walking the stack.
+    let mut open_fns: Vec<usize> = Vec::new();
     let mut attrs: Vec<String> = Vec::new();
     // A header seen, waiting for its `{`: (frame, token index where it started).
     let mut pending: Option<Frame> = None;
@@ -202,10 +205,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
             }
             Tok::Ident => {
                 let word = t.text(src);
-                let in_fn = stack.iter().rev().find_map(|f| match f {
-                    Frame::Fn { index } => Some(*index),
-                    _ => None,
-                });
+                let in_fn = open_fns.last().copied();
                 if word == b"fn" && next.is_some_and(|n| n.kind == Tok::Ident) {
                     let name_tok = toks[i + 1];
                     let name = text(&name_tok).into_owned();
@@ -227,7 +227,14 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         && (name == "main" || attrs.iter().any(|a| is_main_attr(a)));
                     fns.push(FnNode {
                         qualified: match &impl_ty {
-                            Some(ty) => intern(&format!("{ty}::{name}")),
+                            // Joined by hand, without `format!`: once per method of every impl.
+                            Some(ty) => {
+                                let mut q = String::with_capacity(ty.len() + 2 + name.len());
+                                q.push_str(ty);
+                                q.push_str("::");
+                                q.push_str(&name);
+                                intern(&q)
+                            }
                             None => Name::clone(&interned),
                         },
                         name: interned,
@@ -418,16 +425,20 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                     }
                     (None, None) => Frame::Other,
                 };
+                if let Frame::Fn { index } = frame {
+                    open_fns.push(index);
+                }
                 stack.push(frame);
             }
             Tok::Punct(b'}') => {
-                if let Some(Frame::Loop { kind, span }) = stack.pop() {
+                let closed = stack.pop();
+                if let Some(Frame::Fn { .. }) = closed {
+                    open_fns.pop();
+                }
+                if let Some(Frame::Loop { kind, span }) = closed {
                     // Known only at its end: whether the loop pages or retries.
                     let text = str_at(span.start, t.end as usize);
-                    let in_fn = stack.iter().rev().find_map(|f| match f {
-                        Frame::Fn { index } => Some(*index),
-                        _ => None,
-                    });
+                    let in_fn = open_fns.last().copied();
                     // The function from its name to the loop: what binds its stream.
                     let before = || match in_fn.and_then(|fi| fns.get(fi)) {
                         Some(f) => str_at(f.span.start, span.start),
@@ -853,10 +864,11 @@ const MAX_ADAPTOR_TOKENS: usize = 2048;
 /// the index of the adaptor call's closing `)`.
 fn async_adaptor(src: &[u8], toks: &[Token], i: usize) -> Option<usize> {
     let t = toks[i];
+    // The list last: every method call of every file is asked.
     let is_adaptor = i > 0
         && toks[i - 1].is_punct(b'.')
-        && ITER_ADAPTORS.iter().any(|a| a.as_bytes() == t.text(src))
-        && toks.get(i + 1).is_some_and(|n| n.is_punct(b'('));
+        && toks.get(i + 1).is_some_and(|n| n.is_punct(b'('))
+        && ITER_ADAPTORS.iter().any(|a| a.as_bytes() == t.text(src));
     if !is_adaptor {
         return None;
     }

@@ -76,6 +76,47 @@ fn run_end(src: &[u8], i: usize, class: u8) -> usize {
         .map_or(src.len(), |k| i + k)
 }
 
+/// What a byte starts: the tokenizer's one dispatch per token.
+#[derive(Clone, Copy)]
+enum Start {
+    Punct,
+    Space,
+    Ident,
+    /// `r`, `b`, `c`: an identifier, or a raw, byte or C string.
+    Prefix,
+    Digit,
+    Slash,
+    Quote,
+    Apostrophe,
+}
+
+const STARTS: [Start; 256] = {
+    let mut s = [Start::Punct; 256];
+    let mut b = 0usize;
+    while b < 256 {
+        let x = b as u8;
+        s[b] = if x.is_ascii_whitespace() {
+            Start::Space
+        } else if x.is_ascii_digit() {
+            Start::Digit
+        } else if x == b'r' || x == b'b' || x == b'c' {
+            Start::Prefix
+        } else if x == b'_' || x.is_ascii_alphabetic() || x >= 0x80 {
+            Start::Ident
+        } else if x == b'/' {
+            Start::Slash
+        } else if x == b'"' {
+            Start::Quote
+        } else if x == b'\'' {
+            Start::Apostrophe
+        } else {
+            Start::Punct
+        };
+        b += 1;
+    }
+    s
+};
+
 /// Splits `src` into tokens, skipping whitespace and comments. Never fails.
 pub fn tokenize(src: &[u8]) -> Vec<Token> {
     // A token per two bytes at most in practice: generated chains (the 40,000-call
@@ -88,62 +129,58 @@ pub fn tokenize(src: &[u8]) -> Vec<Token> {
     while i < n {
         let b = src[i];
         let start = i;
-        let class = CLASS[b as usize];
-        if class & SPACE != 0 {
-            // A run at once: a quarter of the 1x real tree's bytes are whitespace,
-            // mostly indentation.
-            i = run_end(src, i + 1, SPACE);
-            continue;
-        }
-        if b == b'/' && i + 1 < n && src[i + 1] == b'/' {
-            // To the end of the line, found by memchr: a quarter of a tree's bytes are
-            // line comments (docs), which this loop stepped through one by one.
-            i = src
-                .get(i..)
-                .and_then(|rest| memchr::memchr(b'\n', rest))
-                .map_or(n, |k| i + k);
-            continue;
-        }
-        if b == b'/' && i + 1 < n && src[i + 1] == b'*' {
-            i = skip_block_comment(src, i);
-            continue;
-        }
-        // Raw strings and byte/C strings: r"..", r#".."#, br"..", b"..", c"..".
-        if b == b'r' || b == b'b' || b == b'c' {
-            if let Some(end) = prefixed_string(src, i) {
-                out.push(tok(Tok::Str, start, end));
+        match STARTS[b as usize] {
+            Start::Space => {
+                // A run at once: a quarter of the 1x real tree's bytes are whitespace,
+                // mostly indentation.
+                i = run_end(src, i + 1, SPACE);
+            }
+            Start::Slash if src.get(i + 1) == Some(&b'/') => {
+                // To the end of the line, found by memchr: a quarter of a tree's bytes
+                // are line comments (docs), which this loop stepped through one by one.
+                i = src
+                    .get(i..)
+                    .and_then(|rest| memchr::memchr(b'\n', rest))
+                    .map_or(n, |k| i + k);
+            }
+            Start::Slash if src.get(i + 1) == Some(&b'*') => i = skip_block_comment(src, i),
+            // Raw strings and byte/C strings: r"..", r#".."#, br"..", b"..", c"..".
+            Start::Prefix => match prefixed_string(src, i) {
+                Some(end) => {
+                    out.push(tok(Tok::Str, start, end));
+                    i = end;
+                }
+                None => {
+                    i = run_end(src, i + 1, IDENT);
+                    out.push(tok(Tok::Ident, start, i));
+                }
+            },
+            Start::Quote => {
+                i = skip_string(src, i + 1);
+                out.push(tok(Tok::Str, start, i));
+            }
+            Start::Apostrophe => {
+                let (kind, end) = char_or_lifetime(src, i);
+                out.push(tok(kind, start, end));
                 i = end;
-                continue;
             }
-        }
-        if b == b'"' {
-            i = skip_string(src, i + 1);
-            out.push(tok(Tok::Str, start, i));
-            continue;
-        }
-        if b == b'\'' {
-            let (kind, end) = char_or_lifetime(src, i);
-            out.push(tok(kind, start, end));
-            i = end;
-            continue;
-        }
-        // Digits are identifier bytes too: a number is told apart first.
-        if b.is_ascii_digit() {
-            i = run_end(src, i + 1, NUM);
-            // A fraction, but not a range (`0..N`) or a method (`1.max(..)`).
-            if i + 1 < n && src[i] == b'.' && src[i + 1].is_ascii_digit() {
+            Start::Digit => {
                 i = run_end(src, i + 1, NUM);
+                // A fraction, but not a range (`0..N`) or a method (`1.max(..)`).
+                if i + 1 < n && src[i] == b'.' && src[i + 1].is_ascii_digit() {
+                    i = run_end(src, i + 1, NUM);
+                }
+                out.push(tok(Tok::Num, start, i));
             }
-            out.push(tok(Tok::Num, start, i));
-            continue;
+            Start::Ident => {
+                i = run_end(src, i + 1, IDENT);
+                out.push(tok(Tok::Ident, start, i));
+            }
+            Start::Slash | Start::Punct => {
+                out.push(tok(Tok::Punct(b), start, i + 1));
+                i += 1;
+            }
         }
-        if class & IDENT != 0 {
-            i = run_end(src, i + 1, IDENT);
-            out.push(tok(Tok::Ident, start, i));
-            continue;
-        }
-        out.push(tok(Tok::Punct(b), start, i + 1));
-        i += 1;
     }
     out
 }
