@@ -297,7 +297,8 @@ pub fn read_text(path: &Path) -> Result<String, Note> {
         return Err(note(too_large_message(meta.len())));
     }
     let bytes = std::fs::read(path).map_err(|e| note(format!("cannot read: {e}")))?;
-    if bytes.iter().take(8192).any(|&b| b == 0) {
+    // memchr rather than a byte-a-step search: this is every file of a tree.
+    if memchr::memchr(0, bytes.get(..8192).unwrap_or(&bytes)).is_some() {
         return Err(note("skipped: binary file (contains NUL bytes)".into()));
     }
     match String::from_utf8(bytes) {

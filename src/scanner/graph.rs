@@ -52,12 +52,47 @@ pub struct LoopCall {
     pub shape: LoopShape,
 }
 
-/// Keywords and std names that look like calls but never name a crate function.
-const NOT_CALLS: &[&str] = &[
-    "if", "while", "match", "for", "return", "loop", "Some", "Ok", "Err", "None", "fn", "in", "as",
-    "move", "async", "await", "let", "mut", "ref", "self", "Self", "super", "crate", "where",
-    "impl", "dyn", "box", "unsafe", "else", "pub", "use", "mod", "struct", "enum", "type",
-];
+/// Keywords and std names that look like calls but never name a crate function. A
+/// `match` rather than a list searched in turn: every call of every file is asked.
+fn not_a_call(name: &str) -> bool {
+    matches!(
+        name,
+        "if" | "while"
+            | "match"
+            | "for"
+            | "return"
+            | "loop"
+            | "Some"
+            | "Ok"
+            | "Err"
+            | "None"
+            | "fn"
+            | "in"
+            | "as"
+            | "move"
+            | "async"
+            | "await"
+            | "let"
+            | "mut"
+            | "ref"
+            | "self"
+            | "Self"
+            | "super"
+            | "crate"
+            | "where"
+            | "impl"
+            | "dyn"
+            | "box"
+            | "unsafe"
+            | "else"
+            | "pub"
+            | "use"
+            | "mod"
+            | "struct"
+            | "enum"
+            | "type"
+    )
+}
 
 /// Calls that start a long-running server, as `(path segment before, name)`: what
 /// makes a `main` a server rather than a one-off binary. Names alone (`run`, `bind`,
@@ -99,15 +134,26 @@ enum Frame {
 }
 
 /// Functions and calls of one file, from its tokens.
-pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
+pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
+    let src = whole.as_bytes();
     // Borrowed, not copied: this looks at every identifier of every file in the tree.
-    let text = |t: &Token| utf8(t.text(src));
+    // Sliced from the text, which is UTF-8 already, rather than checked again token by
+    // token (a tenth of this walk); `get` checks only that both ends are char
+    // boundaries (a token of broken text may not end on one: read as before).
+    let str_at = |start: usize, end: usize| match whole.get(start..end) {
+        Some(s) => Cow::Borrowed(s),
+        None => String::from_utf8_lossy(src.get(start..end).unwrap_or_default()),
+    };
+    let text = |t: &Token| str_at(t.start as usize, t.end as usize);
     let mut fns: Vec<FnNode> = Vec::new();
     // Each function's calls as the text spells them, interned once each at the end:
     // a name is called many times, and interning every occurrence was a third of
     // this walk. Indexed like `fns` (only functions read from a `fn` get calls here).
     let mut called_names: Vec<Vec<Cow<'_, str>>> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
+    // The indexes of the `Frame::Fn`s on `stack`, innermost last: which function a
+    // token is in, asked at every identifier, without walking the stack.
+    let mut open_fns: Vec<usize> = Vec::new();
     let mut attrs: Vec<String> = Vec::new();
     // A header seen, waiting for its `{`: (frame, token index where it started).
     let mut pending: Option<Frame> = None;
@@ -153,23 +199,17 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     }
                     j += 1;
                 }
-                let a = String::from_utf8_lossy(
-                    src.get(start as usize..end as usize).unwrap_or_default(),
-                )
-                .into_owned();
-                attrs.push(a.split_whitespace().collect::<Vec<_>>().join(" "));
+                attrs.push(squeeze(&str_at(start as usize, end as usize)));
                 i = j + 1;
                 continue;
             }
             Tok::Ident => {
                 let word = t.text(src);
-                let in_fn = stack.iter().rev().find_map(|f| match f {
-                    Frame::Fn { index } => Some(*index),
-                    _ => None,
-                });
+                let in_fn = open_fns.last().copied();
                 if word == b"fn" && next.is_some_and(|n| n.kind == Tok::Ident) {
                     let name_tok = toks[i + 1];
                     let name = text(&name_tok).into_owned();
+                    let interned = intern(&name);
                     let (impl_ty, impl_entry) = stack
                         .iter()
                         .rev()
@@ -187,10 +227,17 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         && (name == "main" || attrs.iter().any(|a| is_main_attr(a)));
                     fns.push(FnNode {
                         qualified: match &impl_ty {
-                            Some(ty) => intern(&format!("{ty}::{name}")),
-                            None => intern(&name),
+                            // Joined by hand, without `format!`: once per method of every impl.
+                            Some(ty) => {
+                                let mut q = String::with_capacity(ty.len() + 2 + name.len());
+                                q.push_str(ty);
+                                q.push_str("::");
+                                q.push_str(&name);
+                                intern(&q)
+                            }
+                            None => Name::clone(&interned),
                         },
-                        name: intern(&name),
+                        name: interned,
                         span: Span::new(name_tok.start as usize, name_tok.end as usize),
                         calls: Vec::new(),
                         entry,
@@ -302,15 +349,13 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                         && toks.get(i + 2).is_some_and(|t| t.is_punct(b')'))
                         && toks.get(i + 3).is_some_and(|t| t.is_punct(b'.'))
                         && toks.get(i + 4).is_some_and(|t| {
-                            t.kind == Tok::Ident
-                                && std::str::from_utf8(t.text(src))
-                                    .is_ok_and(|m| super::sdk::setter(m).is_some())
+                            t.kind == Tok::Ident && super::sdk::setter(&text(t)).is_some()
                         });
                     if (called || turbofish || as_value)
                         && !macro_call
                         && !sdk_setter
                         && !sdk_request
-                        && !NOT_CALLS.contains(&&*w)
+                        && !not_a_call(&w)
                     {
                         if let Some(f) = fns.get_mut(fi) {
                             if called_names.len() <= fi {
@@ -380,26 +425,26 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
                     }
                     (None, None) => Frame::Other,
                 };
+                if let Frame::Fn { index } = frame {
+                    open_fns.push(index);
+                }
                 stack.push(frame);
             }
             Tok::Punct(b'}') => {
-                if let Some(Frame::Loop { kind, span }) = stack.pop() {
+                let closed = stack.pop();
+                if let Some(Frame::Fn { .. }) = closed {
+                    open_fns.pop();
+                }
+                if let Some(Frame::Loop { kind, span }) = closed {
                     // Known only at its end: whether the loop pages or retries.
-                    let text = src.get(span.start..t.end as usize).unwrap_or_default();
-                    let in_fn = stack.iter().rev().find_map(|f| match f {
-                        Frame::Fn { index } => Some(*index),
-                        _ => None,
-                    });
+                    let text = str_at(span.start, t.end as usize);
+                    let in_fn = open_fns.last().copied();
                     // The function from its name to the loop: what binds its stream.
-                    let before = || {
-                        String::from_utf8_lossy(
-                            in_fn
-                                .and_then(|fi| fns.get(fi))
-                                .and_then(|f| src.get(f.span.start..span.start))
-                                .unwrap_or_default(),
-                        )
+                    let before = || match in_fn.and_then(|fi| fns.get(fi)) {
+                        Some(f) => str_at(f.span.start, span.start),
+                        None => Cow::Borrowed(""),
                     };
-                    let shape = LoopShape::in_fn(&kind, &String::from_utf8_lossy(text), before);
+                    let shape = LoopShape::in_fn(&kind, &text, before);
                     if let Some(f) = in_fn.and_then(|fi| fns.get_mut(fi)) {
                         for lc in f.loop_calls.iter_mut().filter(|c| c.span == span) {
                             lc.shape = shape;
@@ -450,14 +495,17 @@ pub fn lexical_graph(src: &[u8], toks: &[Token]) -> Vec<FnNode> {
     fns
 }
 
-/// A token's text, borrowed: `from_utf8` checks an identifier's ASCII bytes quickly,
-/// where `from_utf8_lossy` walked them chunk by chunk (invalid bytes, which a text
-/// read as UTF-8 does not have, are replaced as before).
-fn utf8(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(bytes),
+/// `text`'s words joined by one space (an attribute as [`is_test_attr`] and the
+/// others read it), written into one string.
+fn squeeze(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
     }
+    out
 }
 
 /// Whether `needle` occurs in `src` (every file is searched for some of these).
@@ -630,11 +678,14 @@ fn route_call(
             && toks[i - 3].is_ident(src, module)
     };
     let prev_dot = i >= 1 && toks[i - 1].is_punct(b'.');
-    // The last string literal's contents (a route's path), or "".
-    let last_str = last_str
-        .map(|t| String::from_utf8_lossy(t.text(src)))
-        .unwrap_or_default();
-    let last_str = last_str.trim_matches('"');
+    // The last string literal's contents (a route's path), or "": read only for a
+    // route (this is asked at every call of every file).
+    let last_str = || {
+        let s = last_str
+            .map(|t| String::from_utf8_lossy(t.text(src)))
+            .unwrap_or_default();
+        s.trim_matches('"').to_string()
+    };
     match name {
         "service_fn" => Some(service_fn_origin(src).to_string()),
         // lambda_runtime before 0.4: `lambda_runtime::run(handler_fn(func))`.
@@ -645,19 +696,19 @@ fn route_call(
         m if ROUTE_METHODS.contains(&m) && (!prev_dot || chained_route(src, toks, i)) => {
             // axum `get(handler)` inside `.route("/path", ..)`; also `routing::get`.
             Some(
-                format!("axum route {} {}", m.to_uppercase(), last_str)
+                format!("axum route {} {}", m.to_uppercase(), last_str())
                     .trim_end()
                     .to_string(),
             )
         }
         "to" if prev_dot => Some(
-            format!("actix-web route {}", last_str)
+            format!("actix-web route {}", last_str())
                 .trim_end()
                 .to_string(),
         ),
         "service" if prev_dot => Some("actix-web service".to_string()),
         "and_then" | "then" if prev_dot && mentions_warp() => {
-            Some(format!("warp filter {}", last_str).trim_end().to_string())
+            Some(format!("warp filter {}", last_str()).trim_end().to_string())
         }
         _ => None,
     }
@@ -813,10 +864,11 @@ const MAX_ADAPTOR_TOKENS: usize = 2048;
 /// the index of the adaptor call's closing `)`.
 fn async_adaptor(src: &[u8], toks: &[Token], i: usize) -> Option<usize> {
     let t = toks[i];
+    // The list last: every method call of every file is asked.
     let is_adaptor = i > 0
         && toks[i - 1].is_punct(b'.')
-        && ITER_ADAPTORS.iter().any(|a| a.as_bytes() == t.text(src))
-        && toks.get(i + 1).is_some_and(|n| n.is_punct(b'('));
+        && toks.get(i + 1).is_some_and(|n| n.is_punct(b'('))
+        && ITER_ADAPTORS.iter().any(|a| a.as_bytes() == t.text(src));
     if !is_adaptor {
         return None;
     }
@@ -879,7 +931,7 @@ fn closure_calls(src: &[u8], toks: &[Token], open: usize) -> Vec<String> {
             }
             Tok::Ident if toks.get(k + 1).is_some_and(|n| n.is_punct(b'(')) => {
                 let w = String::from_utf8_lossy(t.text(src)).into_owned();
-                if !NOT_CALLS.contains(&w.as_str()) && !out.contains(&w) {
+                if !not_a_call(&w) && !out.contains(&w) {
                     out.push(w);
                 }
             }

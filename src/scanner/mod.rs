@@ -15,9 +15,9 @@
 //!   graph from the request entry points.
 //!
 //! **The byte pre-filter.** A file is parsed for calls only if its bytes contain one of
-//! [`sdk::MARKERS`] (an Aho-Corasick scan: a client method such as `query()`, a
-//! `*FluentBuilder`/`*InputBuilder` type a helper could receive, a typed batch or
-//! transaction builder, a rusoto request struct such as `QueryInput`; `check`'s lean
+//! [`sdk::MARKERS`] (one regex search of their alternation: a client method such as
+//! `query()`, a `*FluentBuilder`/`*InputBuilder` type a helper could receive, a typed
+//! batch or transaction builder, a rusoto request struct such as `QueryInput`; `check`'s lean
 //! index also defers a file none of whose markers is in code, `index::markers_in_code`).
 //! Any request must name one of
 //! them in the file that builds it, so a file without them cannot hold a call — but
