@@ -197,8 +197,9 @@ pub fn parent_map_in<'t>(
         .sum();
     let mut parents = Parents {
         map: id_map(all / 3 * 2 + 1),
-        inner: vec![root],
+        inner: inner_nodes(all),
     };
+    parents.inner.push(root);
     let mut groups = Vec::with_capacity(walked.len());
     for group in walked {
         let (mut nodes, mut truncated) = (Vec::new(), false);
@@ -234,6 +235,13 @@ pub fn parent_map_in<'t>(
     (parents, groups)
 }
 
+/// Room for the nodes with children of a walk over `all` nodes, allocated once: about
+/// 31% of a real file's nodes have children (38% at most in the 1x real tree's), and
+/// grown by doubling the list was copied and faulted in again several times per file.
+fn inner_nodes<'t>(all: usize) -> Vec<Node<'t>> {
+    Vec::with_capacity(all / 8 * 3 + 16)
+}
+
 /// [`parent_map`] of the subtrees under `roots` only (in file order), children of
 /// `parent` (or, without one, the tree's roots). The depth guard counts from the
 /// tree's root, as the whole walk's does.
@@ -246,7 +254,7 @@ fn parent_map_of<'t>(
     let all: usize = roots.iter().map(|r| r.descendant_count()).sum();
     let mut parents = Parents {
         map: id_map(all / 3 * 2 + 1),
-        inner: Vec::new(),
+        inner: inner_nodes(all),
     };
     let mut nodes = Vec::new();
     let mut truncated = false;
