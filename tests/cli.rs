@@ -338,6 +338,8 @@ fn bad_files_are_skipped_with_a_note_and_never_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(err.contains("latin1.rs: skipped: not valid UTF-8"), "{err}");
     assert!(err.contains("blob.rs: skipped: binary file"), "{err}");
+    // A syntax error says where it is.
+    assert!(err.contains("broken.rs:1:"), "{err}");
     #[cfg(unix)]
     {
         assert!(err.contains("symlink loop"), "{err}");

@@ -9,9 +9,9 @@ use super::out::outln;
 use super::EXIT_OK;
 use crate::facts::bind;
 use crate::model::Model;
+use crate::report::position::Positions;
 use crate::scanner::{self, AttrMap, ExprArg, Operation, Resolved, ScanSettings};
 use crate::source::SourceFile;
-use crate::workspace::display_path;
 
 pub(super) fn run(args: CallsArgs) -> i32 {
     let mut project = match load_project(&args.project, false, None) {
@@ -49,8 +49,13 @@ pub(super) fn run(args: CallsArgs) -> i32 {
             );
         }
     }
+    let positions = Positions::new(&project.files);
     for p in &scanned.problems {
-        eprintln!("note: {}: {}", display_path(&p.file), p.message);
+        eprintln!(
+            "note: {}: {}",
+            positions.place_of(&p.file, p.span),
+            p.message
+        );
     }
     for n in &project.model_notes {
         eprintln!("note: {n}");

@@ -576,6 +576,8 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         None => analysis.diagnostics,
     };
 
+    let positions = Positions::new(&all_files);
+    // A problem in a file's code (a syntax error) says its line and column.
     let notes: Vec<String> = project
         .notes
         .iter()
@@ -585,10 +587,9 @@ pub(super) fn run(args: CheckArgs) -> i32 {
             analysis
                 .problems
                 .iter()
-                .map(|p| format!("{}: {}", display_path(&p.file), p.message)),
+                .map(|p| format!("{}: {}", positions.place_of(&p.file, p.span), p.message)),
         )
         .collect();
-    let positions = Positions::new(&all_files);
     let summary = json::Summary {
         files: project.checked,
         operations,

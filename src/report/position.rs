@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::source::{FilePath, Location, SourceFile};
+use crate::source::{FilePath, Location, SourceFile, Span};
 use crate::workspace::display_path;
 
 /// Looks up file texts by path.
@@ -31,6 +31,15 @@ impl<'a> Positions<'a> {
     pub fn new(files: impl IntoIterator<Item = &'a SourceFile>) -> Self {
         Self {
             files: files.into_iter().map(|f| (&f.path, f)).collect(),
+        }
+    }
+
+    /// Where a note about a file points: `path:line:column` at `span`, or the path
+    /// alone (a note about the whole file).
+    pub fn place_of(&self, file: &FilePath, span: Option<Span>) -> String {
+        match span {
+            Some(span) => self.range(&Location::new(file.clone(), span)).place(),
+            None => display_path(file),
         }
     }
 
