@@ -761,6 +761,8 @@ mod tests {
         for f in ["template.yaml", "src/main.rs"] {
             std::fs::copy(fixture.join(f), root.join(f)).unwrap();
         }
+        // A crate: a folder with no manifest would be a loose file's, not walked down.
+        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"orders\"\n").unwrap();
         let mut p = Project::new(root.join("dynalint.toml"), None);
         assert!(p.inferred && p.model_problems.is_empty());
         p.analyze(&[], None);
@@ -786,6 +788,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(tmp.path()).unwrap();
         std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"setup\"\n").unwrap();
         std::fs::write(
             root.join("src/lib.rs"),
             "async fn setup(c: &Client, names: &Names) {\n    c.create_table().table_name(names.pick()).send().await;\n}\n",
