@@ -180,9 +180,11 @@ fn sized(
             ),
             _ => "one of few values".to_string(),
         };
+        // On the request, with the value it gives the key as a label: the request is
+        // what runs hot, wherever the value was put in its item.
         let d = cx.report(
             k.op.file.clone(),
-            k.value.span,
+            k.op.method_span,
             format!(
                 "this {doing} {shape} as `{pk}`, the hot partition key of {}: {} items/s \
                  {} one value, {} per partition",
@@ -191,6 +193,11 @@ fn sized(
                 load.verb_on(),
                 group(plan.partition_max_items_per_sec),
             ),
+        );
+        d.label(
+            k.op.file.clone(),
+            k.value.span,
+            format!("`{pk}` is {shape} here"),
         );
         d.label(
             table_path.clone(),
@@ -517,10 +524,11 @@ fn without_load(
         target.label()
     );
     // A table's key is chosen where the code writes it: the finding is on the first
-    // write, with the model's key as a label. An index's key is the model's choice.
+    // write request, with the value it writes and the model's key as labels. An
+    // index's key is the model's choice.
     let d = match (target.index, e.writes.first()) {
         (None, Some(first)) => {
-            let d = cx.report(first.op.file.clone(), first.value.span, message);
+            let d = cx.report(first.op.file.clone(), first.op.method_span, message);
             d.label(
                 model_path,
                 target.partition_key_span(),
@@ -533,8 +541,7 @@ fn without_load(
     if !e.certain {
         d.severity = Severity::Info.min(d.severity);
     }
-    let skip = usize::from(target.index.is_none());
-    for k in e.writes.iter().skip(skip).take(5) {
+    for k in e.writes.iter().take(5) {
         d.label(k.op.file.clone(), k.value.span, format!("writes `{pk}`"));
     }
     d.note(match target.index {
