@@ -33,7 +33,8 @@ pub struct FnNode {
     /// Calls made inside a `for`/`while`/`loop` body of this function.
     pub loop_calls: Vec<LoopCall>,
     /// For a method, what a call of its name means: the trait it implements (`impl
-    /// Trait for Type`), else its type. Two methods of one name with different owners
+    /// Trait for Type`) or declares, else its type; `None` for a free function. Two
+    /// functions of one name with different owners (or free functions of two files)
     /// are two functions a call by that name cannot tell apart.
     pub owner: Option<Name>,
 }
@@ -133,6 +134,10 @@ enum Frame {
     Mod {
         test: bool,
     },
+    /// `trait Name {`: its methods' owner.
+    Trait {
+        name: String,
+    },
     Fn {
         index: usize,
     },
@@ -230,6 +235,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                                 trait_name,
                                 entry,
                             } => Some((Some(ty.as_str()), trait_name.as_deref(), entry.clone())),
+                            Frame::Trait { name } => Some((None, Some(name.as_str()), None)),
                             _ => None,
                         })
                         .unwrap_or((None, None, None));
@@ -310,6 +316,15 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         entry,
                     });
                     i = j;
+                    continue;
+                }
+                if word == b"trait" && in_fn.is_none() && next.is_some_and(|n| n.kind == Tok::Ident)
+                {
+                    attrs.clear();
+                    pending = Some(Frame::Trait {
+                        name: text(&toks[i + 1]).into_owned(),
+                    });
+                    i += 2;
                     continue;
                 }
                 if word == b"mod" && in_fn.is_none() {

@@ -85,7 +85,7 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
             return None;
         }
         // Whether code in file `gi` calling `name` can mean one of `names`, and only
-        // it: a name that methods of two traits (or types) define (`find_by_id` of
+        // it: a name that functions of two traits, types or files define (`find_by_id` of
         // eleven repositories) does not say which one a call means.
         let means = |gi: usize, name: &str| {
             names
@@ -151,8 +151,8 @@ pub struct Callers<K> {
     calls: HashMap<K, Vec<(u32, u32)>>,
     /// Name → the functions (file order) that call it inside a loop.
     in_loops: HashMap<K, Vec<(u32, u32)>>,
-    /// Name → the methods (file order) of that name, with an owner (a trait or a type).
-    methods: HashMap<K, Vec<(u32, u32)>>,
+    /// Name → the functions (file order) of that name.
+    defs: HashMap<K, Vec<(u32, u32)>>,
 }
 
 impl<'a> Callers<&'a str> {
@@ -172,7 +172,7 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
     fn build<'a>(graphs: &[&'a [FnNode]], key: impl Fn(&'a str) -> K) -> Self {
         let mut calls: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
         let mut in_loops: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
-        let mut methods: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
+        let mut defs: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
         for (gi, g) in graphs.iter().enumerate() {
             for (ni, n) in g.iter().enumerate() {
                 if n.test || n.name.starts_with(ENTRY_PREFIX) {
@@ -182,12 +182,10 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
                 let (Ok(gi), Ok(ni)) = (u32::try_from(gi), u32::try_from(ni)) else {
                     continue;
                 };
-                if n.owner.is_some() {
-                    match methods.get_mut(n.name.as_ref()) {
-                        Some(v) => v.push((gi, ni)),
-                        None => {
-                            methods.insert(key(n.name.as_ref()), vec![(gi, ni)]);
-                        }
+                match defs.get_mut(n.name.as_ref()) {
+                    Some(v) => v.push((gi, ni)),
+                    None => {
+                        defs.insert(key(n.name.as_ref()), vec![(gi, ni)]);
                     }
                 }
                 for c in &n.calls {
@@ -215,29 +213,35 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
         for v in calls
             .values_mut()
             .chain(in_loops.values_mut())
-            .chain(methods.values_mut())
+            .chain(defs.values_mut())
         {
             v.shrink_to_fit();
         }
         Self {
             calls,
             in_loops,
-            methods,
+            defs,
         }
     }
 
-    /// Whether a call of `name` in file `gi` may mean methods of two different traits
-    /// or types, among those its crate can name: which one runs is the receiver's
-    /// type, which a call graph by name does not know. (Implementations of one trait
-    /// are one method: a loop over `storage.get(id)` runs whichever is configured.)
+    /// Whether a call of `name` in file `gi` may mean two different functions, among
+    /// those its crate can name: methods of two traits or types (which one runs is the
+    /// receiver's type), or free functions of two files (`s3::restore` and
+    /// `restore::restore`), which a call graph by name does not tell apart.
+    /// (Implementations of one trait are one method: a loop over `storage.get(id)`
+    /// runs whichever is configured.)
     fn ambiguous(&self, gi: usize, name: &str, graphs: &[&[FnNode]], crates: &Crates) -> bool {
-        let Some(defs) = self.methods.get(name) else {
+        let Some(defs) = self.defs.get(name) else {
             return false;
         };
         let mut owners = defs
             .iter()
             .filter(|(f, _)| crates.sees(crates.of(gi), crates.of(*f as usize)))
-            .filter_map(|&(f, n)| graphs.get(f as usize)?.get(n as usize)?.owner.as_ref());
+            .filter_map(|&(f, n)| {
+                let owner = graphs.get(f as usize)?.get(n as usize)?.owner.as_ref();
+                // A free function is its file's.
+                Some((owner, if owner.is_some() { u32::MAX } else { f }))
+            });
         let Some(first) = owners.next() else {
             return false;
         };
