@@ -48,6 +48,10 @@ fn check(a: ModelArgs) -> i32 {
                 m.tables.len(),
                 m.access_patterns.len()
             );
+            outln!(
+                "prices: {}",
+                crate::pricing::Prices::for_model(&m).describe()
+            );
             EXIT_OK
         }
         Err(code) => code,
