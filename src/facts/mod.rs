@@ -4,6 +4,7 @@
 //! the driver that runs them ([`crate::analysis`]): it imports neither.
 
 pub mod bind;
+pub mod call_cost;
 pub mod conditions;
 pub mod entity_of;
 pub mod figures;

@@ -8,9 +8,10 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::attr::AttributeType;
 use crate::expr::ExprKind;
+use crate::facts::call_cost::{call_cost, CallCost, Kept};
 use crate::facts::conditions::{and_terms, file_span, parse_condition_arg, Term, TermOp};
 use crate::facts::figures;
-use crate::facts::read_cost::{items_read, kept_share, rcu_for, Read, Spread};
+use crate::facts::read_cost::rcu_for;
 use crate::facts::sort_key_template::{serving_template, TemplateFit, TemplateKey};
 use crate::facts::BoundOperation;
 use crate::model::{Cardinality, Index, IndexKind, Projection, Table};
@@ -140,27 +141,14 @@ impl Rule for FilterInsteadOfIndex {
             return;
         };
 
-        let read = items_read(table, bound.index, op, &key_terms, Spread::Average);
-        // The share the filter keeps: exact when every term's share is declared, else
-        // an upper bound from the terms that are.
-        let shares: Vec<Option<f64>> = filter
-            .terms
-            .iter()
-            .map(|t| kept_share(table, t, &op.values))
-            .collect();
-        let kept = shares
-            .iter()
-            .flatten()
-            .copied()
-            .reduce(|a, b| a * b)
-            .map(|k| Kept {
-                share: k,
-                exact: !filter.has_other && shares.iter().all(Option::is_some),
-            });
+        // The one estimate of the call's cost (limit, segments and filter included).
+        let call = call_cost(cx.model, bound);
+        let read = Read::of(&call);
+        let kept = call.kept;
         // A read that costs little whatever the filter keeps: no new key would save
         // capacity. A key the model already declares costs nothing to use, though.
         let min_rcu = cx.option_u64("min-rcu", 1) as f64;
-        if let Some(rcu) = read.as_ref().ok().and_then(Read::rcu) {
+        if let Some(rcu) = read.as_ref().ok().and_then(|r| r.rcu) {
             let free = matches!(design, Design::Template(_));
             if !free && rcu * (1.0 - kept.map_or(0.0, |k| k.share)) < min_rcu {
                 return;
@@ -195,8 +183,7 @@ impl Rule for FilterInsteadOfIndex {
         );
         if let Err(missing) = &read {
             d.note(format!(
-                "the cost per call is not estimated: the model lacks {}",
-                missing.0
+                "the cost per call is not estimated: the model lacks {missing}"
             ));
         }
         match &design {
@@ -251,7 +238,7 @@ impl Rule for FilterInsteadOfIndex {
                             Some(b) => format!(
                                 ", about {} items ({} RCU) per call",
                                 figures::count(items),
-                                figures::units(rcu_for(b * k.share, r.consistent))
+                                figures::units(rcu_for(b * k.share, call.consistent))
                             ),
                             None => format!(", about {} items per call", figures::count(items)),
                         }
@@ -500,18 +487,37 @@ fn example_value(table: &Table, attr: &str, term: &Term, op: &Operation) -> Stri
         .unwrap_or_else(|| attr.to_uppercase())
 }
 
-/// `: about 300 items (73.2 KB, 9.5 RCU) read per call to return about 60 (20%)`.
-/// The share of items a filter returns.
-#[derive(Clone, Copy)]
-struct Kept {
-    share: f64,
-    /// False when some term's selectivity is unknown: `share` is then an upper bound.
-    exact: bool,
+/// What one call reads, from [`call_cost`]: items, bytes, read units and pages.
+struct Read {
+    items: f64,
+    bytes: Option<f64>,
+    rcu: Option<f64>,
+    pages: Option<f64>,
 }
 
+impl Read {
+    /// The read figures of a call's cost, or the field the model lacks for them.
+    fn of(cost: &CallCost) -> Result<Read, String> {
+        match cost.items_read {
+            Some(items) => Ok(Read {
+                items,
+                bytes: cost.bytes_read,
+                rcu: cost.read_units,
+                pages: cost.pages,
+            }),
+            None => Err(cost
+                .missing
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "the items it reads".into())),
+        }
+    }
+}
+
+/// `: about 300 items (73.2 KB, 9.5 RCU) read per call to return about 60 (20%)`.
 fn cost_clause(op: &Operation, r: &Read, kept: Option<Kept>) -> String {
     let mut s = format!(": about {} items", figures::count(r.items));
-    if let (Some(b), Some(u)) = (r.bytes, r.rcu()) {
+    if let (Some(b), Some(u)) = (r.bytes, r.rcu) {
         s.push_str(&format!(
             " ({}, {} RCU)",
             figures::bytes(b),
@@ -528,7 +534,7 @@ fn cost_clause(op: &Operation, r: &Read, kept: Option<Kept>) -> String {
         ));
     }
     if op.kind == OpKind::Scan {
-        if let Some(p) = r.pages().filter(|p| *p > 1) {
+        if let Some(p) = r.pages.map(|p| p as u64).filter(|p| *p > 1) {
             s.push_str(&format!(" over {} pages of 1 MB", figures::group(p)));
         }
     }

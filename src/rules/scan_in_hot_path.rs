@@ -1,7 +1,8 @@
 //! `scan-in-hot-path`: prose in `rules/scan-in-hot-path.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::facts::BoundOperation;
+use crate::facts::call_cost::call_cost;
+use crate::facts::{figures, BoundOperation};
 use crate::scanner::OpKind;
 
 crate::declare_rule! {
@@ -26,42 +27,45 @@ impl Rule for ScanInHotPath {
             (Some(t), None) => format!("`{}`", t.name),
             (None, _) => op.table_label(),
         };
-        // `limit(n)` on a call that sends one request caps what it reads.
-        let limit = op
-            .limit
-            .as_ref()
-            .and_then(|l| l.literal.as_deref())
-            .and_then(|l| l.trim().parse::<u64>().ok());
-        let capped = |count: u64| {
-            crate::facts::read_cost::limited_items(count as f64, limit, None, !op.paginated) as u64
-        };
-        let reads = match bound.table.and_then(|t| t.item_count) {
-            Some(count) if capped(count) < count => {
-                format!("reads the first {} items it comes to", group(capped(count)))
+        // The one estimate of the call's cost: its limit and segments included.
+        let call = call_cost(cx.model, bound);
+        let segments = call.segments.unwrap_or(1) as f64;
+        let capped = matches!(
+            (call.items_read, call.range_items),
+            (Some(read), Some(range)) if read < range
+        );
+        let reads = match call.items_read {
+            Some(read) if capped => {
+                format!("reads the first {} items it comes to", figures::count(read))
             }
             _ => "reads every item".to_string(),
         };
-        let cost = bound
-            .table
-            .and_then(|t| Some((t.item_count?, t.avg_item_size?)))
-            .map(|(count, size)| {
-                let count = capped(count);
-                let bytes = count.saturating_mul(size) as f64;
-                let consistent = op.consistent_read == Some(true);
-                let rcu = crate::facts::read_cost::paged(bytes, consistent).rcu;
+        let cost = match (
+            call.items_read,
+            call.read_units,
+            bound.table.and_then(|t| t.avg_item_size),
+        ) {
+            (Some(items), Some(rcu), Some(size)) => {
+                let consistency = if call.consistent {
+                    "strongly consistent"
+                } else {
+                    "eventually consistent"
+                };
+                // A parallel Scan's segments read the table together: one request of
+                // the code reads all of them.
+                let whole = match call.segments.filter(|_| !capped) {
+                    Some(n) => format!(", in {n} segments of {} RCU", figures::units(rcu)),
+                    None => String::new(),
+                };
                 format!(
-                    " (about {} RCU for {} items of {} B, {})",
-                    group(rcu.round() as u64),
-                    group(count),
-                    group(size),
-                    if consistent {
-                        "strongly consistent"
-                    } else {
-                        "eventually consistent"
-                    }
+                    " (about {} RCU for {} items of {} B, {consistency}{whole})",
+                    figures::units(if capped { rcu } else { rcu * segments }),
+                    figures::count(if capped { items } else { items * segments }),
+                    figures::group(size),
                 )
-            })
-            .unwrap_or_default();
+            }
+            _ => String::new(),
+        };
         let file = op.file.clone();
         if let Some(hot) = &op.context.hot {
             let d = cx.report(
@@ -99,17 +103,4 @@ impl Rule for ScanInHotPath {
             .help("scan once outside the loop, or query by key inside it");
         }
     }
-}
-
-/// `1234567` → `1,234,567`.
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
