@@ -116,6 +116,12 @@ fn a_limited_filtered_scan_has_one_cost_in_every_rule_simulate_and_the_hover() {
         md.contains("reads about 200 items (97.7 KB), 12.5 RCU per call"),
         "{md}"
     );
+    // 12.5 RRU at $0.125 per million: $1.5625 per million calls; at one a second for
+    // 730 hours, $4.11.
+    assert!(
+        md.contains("$1.562 per million calls on-demand, $4.11 a month on-demand at 1 call/s"),
+        "{md}"
+    );
     c.shutdown();
 }
 
@@ -170,5 +176,77 @@ fn a_parallel_scan_reads_a_segment_per_call_and_the_table_once() {
     assert!(
         (measured - 250_000.0).abs() < 1.0,
         "a segment is a quarter of the table: {op:#}"
+    );
+}
+
+/// Seconds and hours in a billed month (AWS's 730 hours).
+const HOURS: f64 = 730.0;
+const SECONDS: f64 = HOURS * 3600.0;
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+#[test]
+fn findings_price_their_units_at_the_bundled_us_east_1_prices() {
+    let scan = line_of(".scan()", "async fn open_events");
+    let found = check();
+    // The filter's finding points at its term, a few lines below the call.
+    let cost = |rule: &str| -> Value {
+        found
+            .iter()
+            .find(|d| {
+                d["rule"] == rule
+                    && (scan..scan + 4).contains(&(d["line"].as_u64().unwrap() as usize))
+            })
+            .unwrap()["cost"]
+            .clone()
+    };
+    // 12.5 RRU a call, one call a second (no rate is declared): $0.125 per million RRU
+    // on-demand; provisioned, 12.5 / 0.7 RCU at $0.00013 an hour.
+    let c = cost("scan-in-hot-path");
+    assert_eq!(c["rate_per_second"], 1.0);
+    assert_eq!(c["rate_from"], Value::Null);
+    let od = 12.5 * SECONDS * 0.125 / 1e6;
+    let pr = 12.5 / 0.7 * 0.00013 * HOURS;
+    assert!(
+        close(c["as_written"]["on_demand"].as_f64().unwrap(), od),
+        "{c:#}"
+    );
+    assert!(
+        close(c["as_written"]["provisioned"].as_f64().unwrap(), pr),
+        "{c:#}"
+    );
+    assert!(
+        c["text"]
+            .as_str()
+            .unwrap()
+            .contains("$4.11 a month on-demand"),
+        "{c:#}"
+    );
+    // Served by a Query of the 100 items it returns: 50,000 B, 13 units of 4 KB, halved.
+    let fixed = 6.5 * SECONDS * 0.125 / 1e6;
+    assert!(
+        close(c["as_fixed"]["on_demand"].as_f64().unwrap(), fixed),
+        "{c:#}"
+    );
+
+    let c = cost("filter-instead-of-index");
+    assert!(
+        close(c["as_written"]["on_demand"].as_f64().unwrap(), od),
+        "{c:#}"
+    );
+    assert!(
+        close(c["as_fixed"]["on_demand"].as_f64().unwrap(), fixed),
+        "{c:#}"
+    );
+    // A new GSI needs the table's write rate, which the model does not give.
+    assert_eq!(c["fix_adds"], Value::Null);
+    assert!(
+        c["missing"][0]
+            .as_str()
+            .unwrap()
+            .contains("`write-rate` of table `Events`"),
+        "{c:#}"
     );
 }

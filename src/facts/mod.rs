@@ -17,6 +17,7 @@ pub mod paths;
 pub mod read_cost;
 pub mod request;
 pub mod sort_key_template;
+pub mod spend;
 
 pub use bind::{bind, BoundOperation};
 

@@ -5,8 +5,11 @@
 use std::fmt::Write as _;
 
 use crate::facts::call_cost::call_cost;
+use crate::facts::spend::{call_rate, call_units, class_of, mode_of, Priced};
 use crate::facts::{figures, BoundOperation};
 use crate::model::{Index, IndexKind, Model, Projection, Table};
+use crate::pricing::bill::{per_call_on_demand, per_million_calls};
+use crate::pricing::Prices;
 use crate::scanner::{OpKind, Operation};
 
 /// What one call costs, from [`call_cost`] (the estimate the rules and `simulate`
@@ -60,6 +63,29 @@ pub fn simulated_cost(model: &Model, bound: &BoundOperation<'_>) -> Option<Strin
     let mut text = parts.join("; ");
     if let Some(m) = call.missing.first() {
         let _ = write!(text, "; not known: the model needs {m}");
+    }
+    // In dollars, at the model's prices: per million calls, and a month at the rate
+    // of the access pattern the call implements (else one call a second).
+    if let Some(units) = call_units(bound.table, &call) {
+        let prices = Prices::for_model(model);
+        let rate = call_rate(model, bound.op);
+        let month = Priced::calls(&prices, bound.table, Some(units), &[], rate.per_second);
+        match per_call_on_demand(&prices, class_of(bound.table), units) {
+            Ok(per_call) => {
+                let _ = write!(
+                    text,
+                    "; {} per million calls on-demand, {} {}",
+                    per_million_calls(per_call),
+                    month.text(mode_of(bound.table)),
+                    rate.describe()
+                );
+            }
+            Err(missing) => {
+                if let Some(m) = missing.first() {
+                    let _ = write!(text, "; in dollars not known: needs {m}");
+                }
+            }
+        }
     }
     Some(text)
 }

@@ -8,13 +8,16 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::attr::AttributeType;
 use crate::expr::ExprKind;
-use crate::facts::call_cost::{call_cost, CallCost, Kept};
+use crate::facts::call_cost::{self, call_cost, CallCost, Kept};
 use crate::facts::conditions::{and_terms, file_span, parse_condition_arg, Term, TermOp};
 use crate::facts::figures;
-use crate::facts::read_cost::rcu_for;
+use crate::facts::read_cost::{self, rcu_for};
 use crate::facts::sort_key_template::{serving_template, TemplateFit, TemplateKey};
+use crate::facts::spend::{call_rate, call_units, finding_cost, mode_of, storage_monthly, Priced};
 use crate::facts::BoundOperation;
-use crate::model::{Cardinality, Index, IndexKind, Projection, Table};
+use crate::model::{Cardinality, Index, IndexKind, Model, Projection, Table};
+use crate::pricing::{Prices, UnitsPerSecond};
+use crate::report::Cost;
 use crate::scanner::{OpKind, Operation};
 
 crate::declare_rule! {
@@ -165,6 +168,7 @@ impl Rule for FilterInsteadOfIndex {
         let file = op.file.clone();
         // Spans of the table, its indexes and entities index into the file it came from.
         let model_path = table.origin.path.clone();
+        let line = cost_line(cx.model, bound, &call, &design, &term.attr);
         let d = cx.report(
             file.clone(),
             file_span(filter_arg, term.span),
@@ -186,6 +190,7 @@ impl Rule for FilterInsteadOfIndex {
                 "the cost per call is not estimated: the model lacks {missing}"
             ));
         }
+        d.cost(line);
         match &design {
             Design::Existing { schema, pk, sk } => {
                 if let Some(i) = schema.index {
@@ -299,6 +304,129 @@ impl Rule for FilterInsteadOfIndex {
             }
         }
     }
+}
+
+/// What the filtered read costs a month at its rate, and what the design's read of
+/// only the kept items would, plus a new index's writes and storage.
+fn cost_line(
+    model: &Model,
+    bound: &BoundOperation<'_>,
+    call: &CallCost,
+    design: &Design<'_>,
+    attr: &str,
+) -> Cost {
+    let prices = Prices::for_model(model);
+    let table = bound.table;
+    let rate = call_rate(model, bound.op);
+    let mode = mode_of(table);
+    let written = Priced::calls(
+        &prices,
+        table,
+        call_units(table, call),
+        &call.missing,
+        rate.per_second,
+    );
+    let mut text = match (call.items_read, call.items_returned) {
+        (Some(r), Some(k)) => format!(
+            "reads {} items to return {} per call",
+            figures::count(r),
+            figures::count(k)
+        ),
+        (Some(r), None) => format!("reads {} items per call", figures::count(r)),
+        _ => "reads the items of its range per call".to_string(),
+    };
+    text.push_str(&format!(": {} {}", written.text(mode), rate.describe()));
+    let size = table.and_then(|t| t.avg_item_size).map(|s| s as f64);
+    // The filter's share, or an upper bound of it (some term's share is not declared).
+    let kept = call.kept;
+    let fixed = match (call.items_read, kept, size) {
+        (Some(read), Some(k), Some(size)) => {
+            let units = UnitsPerSecond {
+                read: read_cost::paged(read * k.share * size, call.consistent).rcu,
+                ..UnitsPerSecond::default()
+            };
+            Priced::calls(&prices, table, Some(units), &[], rate.per_second)
+        }
+        _ => Priced {
+            monthly: None,
+            missing: vec![format!(
+                "the share of items the filter keeps (the `values` or `cardinality` of `{attr}` give an equality's)"
+            )],
+        },
+    };
+    let via = match design {
+        Design::Existing {
+            schema: Schema { index: Some(i), .. },
+            ..
+        } => format!("with index `{}`", i.name),
+        Design::Existing { .. } => "with a Query on the table's key".to_string(),
+        Design::QueryInstead { .. } => "with a Query".to_string(),
+        Design::Template(_) => "with the sort key condition".to_string(),
+        Design::CompositeSortKey { .. } => "with a composite sort key".to_string(),
+        Design::NewIndex { pk, .. } => format!("with a GSI on `{pk}`"),
+        Design::SparseIndex { attr } => format!("with a sparse GSI on `{attr}`"),
+    };
+    let at_most = if kept.is_some_and(|k| !k.exact) {
+        "at most "
+    } else {
+        ""
+    };
+    text.push_str(&format!("; {via}: {at_most}{}", fixed.text(mode)));
+    let adds = match design {
+        Design::NewIndex { .. } => Some(new_index(&prices, table, 1.0)),
+        Design::SparseIndex { .. } => Some(match kept.filter(|k| k.exact) {
+            Some(k) => new_index(&prices, table, k.share),
+            None => Priced {
+                monthly: None,
+                missing: vec![format!("the share of items where `{attr}` holds")],
+            },
+        }),
+        _ => None,
+    };
+    if let Some(a) = &adds {
+        match a.dollars(mode) {
+            Some(d) => text.push_str(&format!(", plus {d} for the index's writes and storage")),
+            None => text.push_str(&format!(
+                ", plus the index's writes and storage (not known: needs {})",
+                a.needs()
+            )),
+        }
+    }
+    finding_cost(text, &rate, mode, &written, Some(&fixed), adds.as_ref())
+}
+
+/// A new GSI of every attribute holding `share` of the table's items: each write of
+/// such an item written again (its 1 KB units), at the model's `write-rate`, and a
+/// copy of those items stored.
+fn new_index(prices: &Prices, table: Option<&Table>, share: f64) -> Priced {
+    let Some(t) = table else {
+        return Priced::default();
+    };
+    let Some(size) = t.avg_item_size.map(|s| s as f64) else {
+        return Priced {
+            monthly: None,
+            missing: vec![format!("`avg-item-size` of table `{}`", t.name)],
+        };
+    };
+    let rate = t.write_rate.or_else(|| {
+        let rates: Vec<f64> = t.entities.iter().filter_map(|e| e.write_rate).collect();
+        (!rates.is_empty()).then(|| rates.iter().sum())
+    });
+    let Some(rate) = rate else {
+        return Priced {
+            monthly: None,
+            missing: vec![format!("`write-rate` of table `{}`", t.name)],
+        };
+    };
+    let units = UnitsPerSecond {
+        write: (size / call_cost::WRITE_UNIT_BYTES).ceil().max(1.0) * share,
+        ..UnitsPerSecond::default()
+    };
+    let storage = t
+        .items_in(None)
+        .ok_or_else(|| format!("`item-count` of table `{}`", t.name))
+        .and_then(|n| storage_monthly(prices, Some(t), n as f64 * share, size));
+    Priced::calls(prices, Some(t), Some(units), &[], rate).plus_storage(storage)
 }
 
 /// What a non-`ALL` index means for the attributes the call reads.

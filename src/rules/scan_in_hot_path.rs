@@ -1,8 +1,12 @@
 //! `scan-in-hot-path`: prose in `rules/scan-in-hot-path.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::facts::call_cost::call_cost;
+use crate::facts::call_cost::{call_cost, CallCost};
+use crate::facts::read_cost;
+use crate::facts::spend::{call_rate, call_units, finding_cost, mode_of, Priced};
 use crate::facts::{figures, BoundOperation};
+use crate::pricing::{Prices, UnitsPerSecond};
+use crate::report::Cost;
 use crate::scanner::OpKind;
 
 crate::declare_rule! {
@@ -66,6 +70,7 @@ impl Rule for ScanInHotPath {
             }
             _ => String::new(),
         };
+        let line = cost_line(cx, bound, &call, capped);
         let file = op.file.clone();
         if let Some(hot) = &op.context.hot {
             let d = cx.report(
@@ -81,6 +86,7 @@ impl Rule for ScanInHotPath {
                 );
             }
             d.note(format!("hot because: {}", hot.entry));
+            d.cost(line);
             d.help("serve this access pattern with a `query` on the partition key or a GSI");
         } else if let Some(lp) = &op.context.in_loop {
             // The scanner leaves out the loop that reads the pages of one scan (or
@@ -100,7 +106,60 @@ impl Rule for ScanInHotPath {
                 lp.keyword_span(),
                 format!("{} repeats the scan", lp.this_loop(op)),
             )
+            .cost(line)
             .help("scan once outside the loop, or query by key inside it");
         }
     }
+}
+
+/// What the scan costs a month at the rate it is called (its access pattern's, else
+/// one a second): all its segments together, and when it returns fewer items than it
+/// reads, what a Query reading only those would.
+fn cost_line(
+    cx: &RuleContext<'_>,
+    bound: &BoundOperation<'_>,
+    call: &CallCost,
+    capped: bool,
+) -> Cost {
+    let prices = Prices::for_model(cx.model);
+    let table = bound.table;
+    let rate = call_rate(cx.model, bound.op);
+    let mode = mode_of(table);
+    let segments = if capped {
+        1.0
+    } else {
+        call.segments.unwrap_or(1) as f64
+    };
+    let units = call_units(table, call).map(|u| u.times(segments));
+    let written = Priced::calls(&prices, table, units, &call.missing, rate.per_second);
+    let items = call
+        .items_read
+        .map_or_else(|| "its items".to_string(), |n| figures::count(n * segments));
+    let mut text = format!(
+        "reads {items} items per call: {} {}",
+        written.text(mode),
+        rate.describe()
+    );
+    // A Query that reads only what the scan returns, when it returns fewer.
+    let fixed = match (
+        call.items_read,
+        call.items_returned,
+        table.and_then(|t| t.avg_item_size),
+    ) {
+        (Some(read), Some(ret), Some(size)) if ret < read => {
+            let units = UnitsPerSecond {
+                read: read_cost::paged(ret * segments * size as f64, call.consistent).rcu,
+                ..UnitsPerSecond::default()
+            };
+            let p = Priced::calls(&prices, table, Some(units), &[], rate.per_second);
+            text.push_str(&format!(
+                "; a Query reading only the {} it returns: {}",
+                figures::count(ret * segments),
+                p.text(mode)
+            ));
+            Some(p)
+        }
+        _ => None,
+    };
+    finding_cost(text, &rate, mode, &written, fixed.as_ref(), None)
 }
