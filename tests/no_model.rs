@@ -401,3 +401,20 @@ fn a_loose_file_is_a_project_of_its_folder_s_own_files() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_helper_s_table_parameter_is_what_its_callers_pass_or_unknown() {
+    let (_tmp, dir) = project("helper-parameter");
+    // `open_orders(client, &table_name)` with `TABLE_NAME` from the template: its
+    // table; `get`, which nothing calls: unknown, not a table named `{table}`.
+    assert_eq!(call_tables(&dir), ["{Stage}-orders", "?"]);
+    let (out, err, _) = dynalint(&dir, &["check"]);
+    assert!(
+        out.contains("model: 1 table inferred from template.yaml (no"),
+        "{out}{err}"
+    );
+    assert!(!out.contains("{table}"), "{out}");
+    let (text, err, code) = dynalint(&dir, &["init", "--stdout"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!text.contains("{table}"), "{text}");
+}
