@@ -276,14 +276,17 @@ fn cargo_dynalint_shim_drops_cargos_argument() {
 fn missing_and_broken_models_exit_2_with_a_location() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("a.rs"), "fn a() {}").unwrap();
-    // No model is no error: `check` runs what needs none; `model check` needs one.
+    // No model is no error: `check` runs what needs none, and `model check` checks
+    // the inferred one (here none).
     let (out, err, code) = dynalint(tmp.path(), &["check"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("model: none"), "{out}");
-    let (_, err, code) = dynalint(tmp.path(), &["model", "check"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("no `dynalint.toml` found"), "{err}");
-    assert!(err.contains("dynalint init"), "{err}");
+    let (out, err, code) = dynalint(tmp.path(), &["model", "check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("there is no model to check"), "{out}");
+    // `--config` names a file that must exist.
+    let (_, err, code) = dynalint(tmp.path(), &["model", "check", "--config", "none.toml"]);
+    assert_eq!(code, 2, "{err}");
     let (_, err, code) = dynalint(&fixture("broken-model"), &["check"]);
     assert_eq!(code, 2);
     assert!(
