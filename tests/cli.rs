@@ -99,8 +99,8 @@ fn stats_print_each_phase_and_what_it_worked_on() {
     assert!(index.contains("skipped by the pre-filter") && index.contains("call edges"));
 }
 
-#[test]
-fn sarif_validates_against_the_sarif_2_1_0_schema() {
+/// The official SARIF 2.1.0 schema's validator.
+fn sarif_validator() -> jsonschema::Validator {
     let mut schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("test-fixtures/_report/sarif-schema-2.1.0.json"))
             .unwrap(),
@@ -110,7 +110,12 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     // accepts; the validator's meta-check rejects it. We never emit `language`, so give
     // them the intended pattern rather than weakening validation.
     fix_language_patterns(&mut schema);
-    let validator = jsonschema::validator_for(&schema).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+#[test]
+fn sarif_validates_against_the_sarif_2_1_0_schema() {
+    let validator = sarif_validator();
     // `fixable` has results with `fixes`.
     for project in ["fixable", "basic"] {
         let (out, _, code) = dynalint(&fixture(project), &["check", "--format", "sarif"]);
@@ -137,7 +142,7 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     assert!(!doc["runs"][0]["results"].as_array().unwrap().is_empty());
     // An empty run is valid too.
     let empty =
-        dynalint::report::sarif::render(&[], &dynalint::report::position::Positions::new([]));
+        dynalint::report::sarif::render(&[], &dynalint::report::position::Positions::new([]), &[]);
     let empty: serde_json::Value = serde_json::from_str(&empty).unwrap();
     assert!(validator.is_valid(&empty));
 }
@@ -351,6 +356,70 @@ fn bad_files_are_skipped_with_a_note_and_never_panic() {
     let (out, _, _) = dynalint(dir, &["check", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["notes"].as_array().unwrap().len() >= 2, "{out}");
+}
+
+#[test]
+fn a_file_that_could_not_be_read_fails_the_run_and_every_format_says_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("dynalint.toml"), "[lint]\n").unwrap();
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("src/ok.rs"), "fn ok() {}\n").unwrap();
+    std::fs::write(dir.join("src/latin1.rs"), b"fn caf\xe9() {}\n").unwrap();
+    let why = "skipped: not valid UTF-8";
+
+    let (out, err, code) = dynalint(dir, &["check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let summary = out.lines().find(|l| l.starts_with("checked ")).unwrap();
+    assert_eq!(
+        summary,
+        "checked 1 file and 0 DynamoDB calls: no findings; 1 source file could not be read, so the run fails"
+    );
+
+    let (out, _, code) = dynalint(dir, &["check", "--format", "json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let unread = &v["summary"]["unread"];
+    assert_eq!(unread[0]["file"], "src/latin1.rs", "{out}");
+    assert!(
+        unread[0]["message"].as_str().unwrap().starts_with(why),
+        "{out}"
+    );
+
+    let (out, _, code) = dynalint(dir, &["check", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let validator = sarif_validator();
+    assert!(validator.is_valid(&doc), "{out}");
+    let n = &doc["runs"][0]["invocations"][0]["toolExecutionNotifications"][0];
+    assert_eq!(n["level"], "error", "{out}");
+    assert!(
+        n["message"]["text"].as_str().unwrap().contains(why),
+        "{out}"
+    );
+    assert_eq!(
+        n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "src/latin1.rs"
+    );
+
+    let (out, _, code) = dynalint(dir, &["check", "--format", "github"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("::error file=src/latin1.rs,title=dynalint%3A file not checked::skipped: not valid UTF-8"),
+        "{out}"
+    );
+
+    // Allowed: a note only, and the run passes.
+    std::fs::write(
+        dir.join("dynalint.toml"),
+        "[lint]\nskipped-files = \"allow\"\n",
+    )
+    .unwrap();
+    let (out, _, code) = dynalint(dir, &["check", "--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["summary"]["unread"], serde_json::json!([]));
+    assert!(v["notes"][0].as_str().unwrap().contains(why), "{out}");
 }
 
 #[test]
