@@ -422,6 +422,48 @@ fn a_file_that_could_not_be_read_fails_the_run_and_every_format_says_why() {
     assert!(v["notes"][0].as_str().unwrap().contains(why), "{out}");
 }
 
+/// A report that cannot be written is an I/O error (exit 2), whatever the findings;
+/// a reader that closes the pipe early is not.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_exits_2() {
+    for args in [
+        &["check", "--format", "json"][..],
+        &["check", "--exit-zero"],
+        &["rules"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dynalint"))
+            .args(args)
+            .current_dir(fixture("basic"))
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("cannot write the output"), "{err}");
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dynalint"))
+        .args(["check", "--format", "json"])
+        .current_dir(fixture("basic"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "findings, as without the pipe: {err}"
+    );
+    assert!(!err.contains("cannot write"), "{err}");
+}
+
 #[test]
 fn rules_and_explain() {
     let (out, _, code) = dynalint(&root(), &["rules"]);
