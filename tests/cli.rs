@@ -706,6 +706,96 @@ fn fix_applies_the_mechanical_fixes_and_reports_what_is_left() {
 /// A repository whose TypeScript also calls DynamoDB: `unused-index` cannot know the
 /// index is never read, says what it checked, and does not fail the gate. Without the
 /// TypeScript it is a warning, and says nothing of an entry count the model lacks.
+/// `git` and `patch`, or `None` (with a note) outside CI when one is missing.
+fn patch_tools() -> Option<()> {
+    let have = |tool: &str| {
+        std::process::Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let missing: Vec<&str> = ["git", "patch"].into_iter().filter(|t| !have(t)).collect();
+    if missing.is_empty() {
+        return Some(());
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{missing:?} missing in CI (patch comes with build-essential's dpkg-dev)"
+    );
+    eprintln!("note: skipped: {missing:?} not installed");
+    None
+}
+
+#[test]
+fn fix_diff_is_minimal_and_git_apply_and_patch_apply_it() {
+    let Some(()) = patch_tools() else { return };
+    // The fixable project with its two functions 40 lines apart: two small hunks.
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("p");
+    copy_dir(&fixture("fixable"), &project);
+    let lib = project.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let filler: String = (1..=40).map(|i| format!("// filler {i}\n")).collect();
+    let spread = text.replace("pub async fn top(", &format!("{filler}pub async fn top("));
+    std::fs::write(&lib, &spread).unwrap();
+
+    let (diff, err, code) = dynalint(&project, &["check", "--fix", "--diff"]);
+    assert_eq!(code, 1, "something to fix: {err}");
+    assert!(
+        diff.starts_with("--- a/src/lib.rs\n+++ b/src/lib.rs\n"),
+        "{diff}"
+    );
+    assert_eq!(diff.matches("\n@@ ").count(), 2, "{diff}");
+    // Each hunk has at most three lines of context around its changes, so of the 40
+    // lines between the two functions at most six are shown.
+    for hunk in diff.split("\n@@ ").skip(1) {
+        let lines: Vec<&str> = hunk.lines().skip(1).collect();
+        let lead = lines.iter().take_while(|l| l.starts_with(' ')).count();
+        let trail = lines
+            .iter()
+            .rev()
+            .take_while(|l| l.starts_with(' '))
+            .count();
+        assert!(lead <= 3 && trail <= 3, "{diff}");
+    }
+    assert!(diff.matches("// filler").count() <= 6, "{diff}");
+    // Nothing was written.
+    assert_eq!(std::fs::read_to_string(&lib).unwrap(), spread);
+
+    // What `--fix` writes is what either tool makes of the diff.
+    let fixed_copy = tmp.path().join("fixed");
+    copy_dir(&project, &fixed_copy);
+    let (_, err, code) = dynalint(&fixed_copy, &["check", "--fix"]);
+    assert_eq!(code, 0, "{err}");
+    let fixed = std::fs::read_to_string(fixed_copy.join("src/lib.rs")).unwrap();
+    for (tool, args) in [
+        ("git", &["apply", "-"][..]),
+        ("patch", &["-p1", "--quiet"][..]),
+    ] {
+        let copy = tmp.path().join(tool);
+        copy_dir(&project, &copy);
+        let mut child = std::process::Command::new(tool)
+            .args(args)
+            .current_dir(&copy)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(diff.as_bytes())
+            .unwrap();
+        assert!(child.wait().unwrap().success(), "{tool} rejects:\n{diff}");
+        assert_eq!(
+            std::fs::read_to_string(copy.join("src/lib.rs")).unwrap(),
+            fixed,
+            "{tool}"
+        );
+    }
+}
+
 #[test]
 fn unused_index_says_what_it_checked_beside_other_languages() {
     let tmp = tempfile::tempdir().unwrap();
