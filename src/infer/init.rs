@@ -328,7 +328,7 @@ async fn setup(c: &Client) -> Result<()> {
         let text = render(&inf);
         let loaded = crate::model::load_str(std::path::Path::new("dynalint.toml"), &text)
             .unwrap_or_else(|p| panic!("{p:#?}\n{text}"));
+        // `dynalint init` writes nothing then; the text still loads.
         assert!(loaded.tables.is_empty());
-        assert!(text.contains("# [[table]]"));
     }
 }
