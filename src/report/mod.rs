@@ -8,6 +8,8 @@ pub mod human;
 pub mod json;
 pub mod position;
 pub mod sarif;
+pub mod unread;
 
 pub use cost::{Cost, Money};
 pub use diagnostic::{Category, Diagnostic, Edit, Fix, Label, Severity};
+pub use unread::Unread;
