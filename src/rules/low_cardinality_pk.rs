@@ -753,6 +753,7 @@ fn shard_help(pk: &str, plan: &ShardPlan) -> String {
 mod tests {
     use super::super::test_support::*;
     use crate::scanner::{OpKind, Provenance, Resolved};
+    use crate::source::Span;
 
     const ORDERS: &str = r#"
 [[table]]
@@ -791,7 +792,10 @@ rate = 1
         q.key_condition = Some(Box::new(expr("#s = :s")));
         name(&mut q, "#s", "status");
         q.values.insert(":s".into(), lit("OPEN", 50));
-        let ops = [put(val(Provenance::EnumLike, 40)), q];
+        let mut p = put(val(Provenance::EnumLike, 40));
+        p.method_span = Span::new(30, 35);
+        q.method_span = Span::new(45, 49);
+        let ops = [p, q];
         let d = run_ops(&m, "low-cardinality-pk", &ops);
         assert_eq!(d.len(), 3, "{d:#?}");
         let on_model = d
@@ -810,12 +814,13 @@ rate = 1
              N = 600,000 / 48,000 = 12.5 → 13 shards, 15 with headroom for skew"
         );
         assert!(on_model.help.as_deref().unwrap().contains("over 15 values"));
-        let code: Vec<usize> = d
+        // On each request, with the value it gives the key as a label.
+        let code: Vec<(usize, usize)> = d
             .iter()
             .filter(|d| d.location.file.ends_with("app.rs"))
-            .map(|d| d.location.span.start)
+            .map(|d| (d.location.span.start, d.labels[0].location.span.start))
             .collect();
-        assert_eq!(code, vec![40, 50]);
+        assert_eq!(code, vec![(30, 40), (45, 50)]);
     }
 
     #[test]
