@@ -1,11 +1,23 @@
 //! `--format github`: GitHub Actions workflow annotations.
 
 use super::position::Positions;
-use super::{Diagnostic, Severity};
+use super::{Diagnostic, Severity, Unread};
 
-/// One `::error file=…,line=…,col=…,title=…::message` line per diagnostic.
-pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
+/// One `::error file=…,line=…,col=…,title=…::message` line per diagnostic, and one
+/// `::error file=…` per source file that could not be read (the run fails on it).
+pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>, unread: &[Unread]) -> String {
     let mut out = String::new();
+    for u in unread {
+        out.push_str(&format!(
+            "::error file={},title={}::{}\n",
+            property(&u.file),
+            property("dynalint: file not checked"),
+            data(&format!(
+                "{}; the run fails on a file it could not check",
+                u.message
+            )),
+        ));
+    }
     for d in diagnostics {
         let r = positions.range(&d.location);
         let level = match d.severity {

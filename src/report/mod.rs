@@ -7,5 +7,7 @@ pub mod human;
 pub mod json;
 pub mod position;
 pub mod sarif;
+pub mod unread;
 
 pub use diagnostic::{Category, Diagnostic, Edit, Fix, Label, Severity};
+pub use unread::Unread;

@@ -78,6 +78,18 @@ fn load_cell(load: &PartitionLoad) -> String {
     }
 }
 
+/// `dynalint.toml` as the file simulated; without one, where the model came from
+/// (`inferred from template.yaml`, `none`: `SimulationReport::model`).
+fn model_label(model: &str) -> String {
+    match model {
+        "none" => "no model (no `dynalint.toml`, and nothing declares a table)".to_string(),
+        m if m.starts_with("inferred from ") => {
+            format!("the model {m} (no `dynalint.toml`)")
+        }
+        m => format!("`{m}`"),
+    }
+}
+
 /// The report for a terminal.
 pub fn render_human(report: &SimulationReport) -> String {
     let mut out = String::new();
@@ -85,8 +97,8 @@ pub fn render_human(report: &SimulationReport) -> String {
     let simulated: u64 = report.tables.iter().map(|t| t.simulated_items).sum();
     let _ = writeln!(
         out,
-        "simulated `{}` at scale {} (seed {}): {} of {} items",
-        report.model,
+        "simulated {} at scale {} (seed {}): {} of {} items",
+        model_label(&report.model),
         number(report.scale),
         report.seed,
         number(simulated as f64),

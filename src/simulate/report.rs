@@ -17,7 +17,8 @@ pub const SCHEMA_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SimulationReport {
     pub schema_version: u32,
-    /// The `dynalint.toml` simulated.
+    /// The `dynalint.toml` simulated; without one, where the model came from
+    /// (`inferred from template.yaml, src/setup.rs`, or `none`).
     pub model: String,
     pub seed: u64,
     /// Fraction of the model's items generated.
