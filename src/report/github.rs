@@ -26,6 +26,10 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>, unread: &[U
             Severity::Info => "notice",
         };
         let mut message = d.message.clone();
+        if let Some(c) = &d.cost {
+            message.push_str("\ncost: ");
+            message.push_str(&c.text);
+        }
         if let Some(h) = &d.help {
             message.push_str("\nhelp: ");
             message.push_str(h);

@@ -2,8 +2,9 @@
 //!
 //! `{"version":1,"diagnostics":[{"rule","category","severity","message","file","line",
 //! "column","end_line","end_column","help","labels":[{"file","line","column","message"}],
-//! "notes","fix":null|{"title","edits":[{"file","line","column","end_line","end_column",
-//! "replacement"}]}}],
+//! "notes","cost":null|{"text","rate_per_second","rate_from","mode","as_written",
+//! "as_fixed","fix_adds","missing"},"fix":null|{"title","edits":[{"file","line","column",
+//! "end_line","end_column","replacement"}]}}],
 //! "summary":{"files","operations","errors","warnings","infos","model":{"source","files","declared_nowhere"},
 //! "unread":[{"file","message"}]}}`
 //! — extend, never rename.
@@ -69,6 +70,7 @@ pub fn render(
                 "help": d.help,
                 "labels": labels,
                 "notes": d.notes,
+                "cost": d.cost.as_deref(),
                 "fix": d.fix.as_ref().map(|f| json!({
                     "title": f.title,
                     "edits": f.edits.iter().map(|e| {

@@ -156,8 +156,15 @@ pub struct OperationReport {
     pub kind: &'static str,
     pub table: Option<String>,
     pub index: Option<String>,
+    /// `Query index `ByFacet``, `PutItem table `Orders``, or why it has no plan.
+    pub served_by: String,
     pub plan: Option<ReadPlan>,
+    /// A read measured on the generated data.
     pub cost: Option<Measured>,
+    /// What one call costs by the model's figures: the estimate `check`'s findings and
+    /// the editor's hover print, for every kind of call (writes, batches and
+    /// transactions included).
+    pub estimate: crate::facts::call_cost::CallCost,
     /// The declared access patterns it implements.
     pub patterns: Vec<String>,
     /// Why it was not simulated.
