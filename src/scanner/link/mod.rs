@@ -678,7 +678,23 @@ pub(super) fn link_files(
                 let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
                 // Only the helpers this file's crate can call: a chain on
                 // `recent_orders(&c)` is not every copy's `recent_orders`.
-                let visible = returned.filter(|(tf, _)| tables.crates.file_sees(fi, *tf));
+                let mut visible = returned
+                    .filter(|(tf, _)| tables.crates.file_sees(fi, *tf))
+                    .peekable();
+                // `self.scan()` with no helper of that name returning a builder: the
+                // request it starts, linked as a client call's.
+                if h.fallback && visible.peek().is_none() {
+                    let mut op = op.clone();
+                    let raw = linker.param_ref(fi, &op.table);
+                    linker.resolve_op(fi, &mut op, 0);
+                    finish(&mut op, escape, fi, cold_glob.as_deref());
+                    let per_call = match raw {
+                        Some(raw) if table_unknown(&op) => linker.table_per_call(fi, &raw, None),
+                        _ => None,
+                    };
+                    push_per_table(&mut ops, op, per_call);
+                    continue;
+                }
                 for (tf, ti) in visible {
                     let helper_op = &files[*tf].ops[*ti].0;
                     let mut base = helper_op.clone();
@@ -686,6 +702,8 @@ pub(super) fn link_files(
                     let mut op = op.clone();
                     linker.resolve_op(fi, &mut op, 0);
                     op.kind = base.kind;
+                    // What the chain leaves unset the helper may set.
+                    op.complete_builder = false;
                     op.method_span = if base.file == op.file {
                         base.method_span
                     } else {
