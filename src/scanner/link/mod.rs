@@ -689,7 +689,9 @@ pub(super) fn link_files(
                     linker.resolve_op(fi, &mut op, 0);
                     finish(&mut op, escape, fi, cold_glob.as_deref());
                     let per_call = match raw {
-                        Some(raw) if table_unknown(&op) => linker.table_per_call(fi, &raw, None),
+                        Some(raw) if table_unknown(&op) => {
+                            passed_text(&mut op, linker.table_per_call(fi, &raw, None))
+                        }
                         _ => None,
                     };
                     push_per_table(&mut ops, op, per_call);
@@ -720,7 +722,7 @@ pub(super) fn link_files(
                             if let Some(text) = linker.arg_text(site, &raw) {
                                 op.table_text = Some(text);
                             }
-                            linker.table_per_call(*tf, &raw, Some(site))
+                            passed_text(&mut op, linker.table_per_call(*tf, &raw, Some(site)))
                         }
                         _ => None,
                     };
@@ -741,7 +743,9 @@ pub(super) fn link_files(
                 linker.resolve_op(fi, &mut op, 0);
                 finish(&mut op, escape, fi, cold_glob.as_deref());
                 let per_call = match raw {
-                    Some(raw) if table_unknown(&op) => linker.table_per_call(fi, &raw, None),
+                    Some(raw) if table_unknown(&op) => {
+                        passed_text(&mut op, linker.table_per_call(fi, &raw, None))
+                    }
                     _ => None,
                 };
                 per_table(op, per_call)
@@ -1041,6 +1045,29 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
 }
 
 /// Whether a linked request's table is unknown.
+/// What the calls of a request's function pass its table parameter
+/// ([`Linker::table_per_call`]).
+enum Passed {
+    /// Several tables: the request is linked once per table.
+    Tables(Vec<(Resolved, Option<String>)>),
+    /// One argument, the same text at every call.
+    Text(String),
+    Nothing,
+}
+
+/// [`Linker::table_per_call`]'s tables; the one text every call passes is put in the
+/// request's `table_text` (what binding by `refs` reads).
+fn passed_text(op: &mut Operation, passed: Passed) -> Option<Vec<(Resolved, Option<String>)>> {
+    match passed {
+        Passed::Tables(tables) => Some(tables),
+        Passed::Text(text) => {
+            op.table_text = Some(text);
+            None
+        }
+        Passed::Nothing => None,
+    }
+}
+
 fn table_unknown(op: &Operation) -> bool {
     op.table
         .as_ref()
@@ -1947,7 +1974,25 @@ impl<'a> Linker<'a> {
     /// [`MAX_TABLE_SPLIT`] (a call whose table dynalint cannot follow gives one
     /// of unknown table). Each is a request the code makes; linked as one, its table
     /// is unknown, and none of them is judged.
-    fn table_per_call(
+    ///
+    /// With one table, the text every call passes it as (`&self.config.tables.journal`,
+    /// a field that does not resolve), which a table's `refs` may list as for a table
+    /// named there.
+    fn table_per_call(&self, fi: usize, raw: &PendingRef, site: Option<CallSite<'a>>) -> Passed {
+        match self.tables_passed(fi, raw, site) {
+            Some(tables) if tables.len() > 1 => Passed::Tables(tables),
+            Some(mut one) => match one.pop().and_then(|(_, text)| text) {
+                Some(text) => Passed::Text(text),
+                None => Passed::Nothing,
+            },
+            None => Passed::Nothing,
+        }
+    }
+
+    /// Each different table the calls of a request's function pass its table
+    /// parameter (through `site`, the helper call a chain continues), with the
+    /// argument's text; `None` past [`MAX_TABLE_SPLIT`] or for no parameter.
+    fn tables_passed(
         &self,
         fi: usize,
         raw: &PendingRef,
@@ -2003,7 +2048,7 @@ impl<'a> Linker<'a> {
                 return None;
             }
         }
-        (tables.len() > 1).then_some(tables)
+        Some(tables)
     }
 
     fn fn_map(&self, fi: usize, pr: &PendingRef, depth: usize) -> Option<AttrMap> {
