@@ -65,7 +65,8 @@ pub fn bind<'a>(model: &'a Model, op: &'a Operation) -> BoundOperation<'a> {
 }
 
 /// The name of the field or variable an expression reads: `orders_table` of
-/// `&self.config.orders_table.clone()`; `None` for calls and literals.
+/// `&self.config.orders_table.clone()`, and of a getter `self.db.orders_table()`;
+/// `None` for other calls and literals.
 pub fn holder_name(text: &str) -> Option<&str> {
     let mut t = text.trim().trim_start_matches('&').trim();
     t = t.strip_prefix("mut ").unwrap_or(t).trim_end_matches('?');
@@ -79,6 +80,10 @@ pub fn holder_name(text: &str) -> Option<&str> {
         if let Some(rest) = t.strip_suffix(suffix) {
             t = rest;
         }
+    }
+    // A method called on something with no arguments reads what it is named after.
+    if let Some(getter) = t.strip_suffix("()").filter(|g| g.contains('.')) {
+        t = getter;
     }
     let last = t.rsplit(['.', ':']).next()?;
     let is_name = !last.is_empty()
@@ -211,6 +216,9 @@ PK = "S"
         assert_eq!(holder_name("config::ORDERS"), Some("ORDERS"));
         assert_eq!(holder_name("table"), Some("table"));
         assert_eq!(holder_name("table_for(kind)"), None);
+        assert_eq!(holder_name("self.db.orders_table()"), Some("orders_table"));
+        assert_eq!(holder_name("orders_table()"), None);
+        assert_eq!(holder_name("self.db.table_for(kind)"), None);
         assert_eq!(holder_name("\"Orders\""), None);
         assert_eq!(holder_name("tables.0"), None);
     }
@@ -224,8 +232,14 @@ PK = "S"
             bind(&m, &by_field).table.map(|t| t.name.as_str()),
             Some("Orders")
         );
+        // A getter of that name reads it too.
+        let by_getter = op(unknown(), "self.client.orders_table()");
+        assert_eq!(
+            bind(&m, &by_getter).table.map(|t| t.name.as_str()),
+            Some("Orders")
+        );
         // Another field name, or a call, stays unbound and says why.
-        for text in ["&self.config.users_table", "table_name()"] {
+        for text in ["&self.config.users_table", "table_name()", "tables.of(kind)"] {
             let o = op(unknown(), text);
             let b = bind(&m, &o);
             assert!(b.table.is_none());
