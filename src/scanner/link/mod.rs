@@ -2254,6 +2254,17 @@ impl<'a> Linker<'a> {
         }
     }
 
+    /// Whether `v` (in file `cf`) is a parameter that no call outside test code passes.
+    fn only_tests_pass(&self, cf: usize, v: &Resolved) -> bool {
+        let Some(pr) = self.pending_ref(cf, Some(v)) else {
+            return false;
+        };
+        let RefKind::Param { function, .. } = &pr.kind else {
+            return false;
+        };
+        !self.tests_count.get() && self.param_sites(cf, &pr, function).is_empty()
+    }
+
     fn field(&self, fi: usize, text: &str, ty: &str, fields: &[Name], depth: usize) -> Resolved {
         let mut ty = ty.to_string();
         let Some((last, path)) = fields.split_last() else {
@@ -2287,6 +2298,19 @@ impl<'a> Linker<'a> {
         if visible.is_empty() {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         }
+        // A constructor that sets the field from a parameter no call outside tests
+        // passes (`with_client_and_table(client, table)`, for the tests' table) says
+        // nothing of the table the code names: the other constructors decide.
+        let production: Vec<(usize, &Resolved)> = visible
+            .iter()
+            .copied()
+            .filter(|(cf, v)| !self.only_tests_pass(*cf, v))
+            .collect();
+        let visible = if production.is_empty() {
+            visible
+        } else {
+            production
+        };
         let resolved: Vec<Resolved> = visible
             .into_iter()
             // `Clone` by hand (`table_name: self.table_name.clone()`) copies the
