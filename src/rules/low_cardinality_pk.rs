@@ -63,7 +63,7 @@ fn check_target(
             &code,
             facts.operations.iter().any(|b| b.table.is_some()),
         ),
-        Some(values) => declared_few(target, &code, values),
+        Some(values) => declared_few(target, &code, values, min),
     };
     let values = declared.or_else(|| constant_values(&code)).or_else(|| {
         evidence
@@ -505,6 +505,7 @@ fn declared_few<'a>(
     target: &KeyTarget<'_>,
     code: &'a [CodeKey<'a>],
     values: &KeyValues,
+    min: u64,
 ) -> Option<FewValues<'a>> {
     let global = target
         .index
@@ -513,7 +514,7 @@ fn declared_few<'a>(
         target.table.cardinality(target.partition_key()),
         crate::model::Cardinality::Declared(_)
     );
-    if !global || !listed || values.count >= FEW_CONSTANTS {
+    if !global || !listed || values.count >= FEW_CONSTANTS.min(min) {
         return None;
     }
     Some(FewValues {
@@ -898,8 +899,16 @@ rate = 1
         let configured =
             format!("[rules]\nlow-cardinality-pk = {{ min-cardinality = 2 }}\n{ORDERS}");
         assert!(run_ops(&model(&configured), "low-cardinality-pk", &[]).is_empty());
+        // No load: the three values the model lists are said, unsized, on the index.
         let no_rate = ORDERS.replace("rate = 1", "");
-        assert!(run_ops(&model(&no_rate), "low-cardinality-pk", &[]).is_empty());
+        let d = run_ops(&model(&no_rate), "low-cardinality-pk", &[]);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert!(
+            d[0].message.contains(
+                "index `ByStatus` of `Orders` takes 3 values: `status` declares 3 values"
+            ),
+            "{d:#?}"
+        );
     }
 
     #[test]
@@ -1023,7 +1032,11 @@ partition-key = "account_status"
                 .contains("takes 2 values: `account_status` declares 2 values"),
             "{d:#?}"
         );
-        assert!(on_status[0].help.as_deref().unwrap().contains("`item-count`"));
+        assert!(on_status[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("`item-count`"));
         // A `cardinality` count says how many, not that they are few: quiet without a
         // load, as before.
         let counted = model(&MEMBERS.replace(
