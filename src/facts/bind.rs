@@ -239,7 +239,11 @@ PK = "S"
             Some("Orders")
         );
         // Another field name, or a call, stays unbound and says why.
-        for text in ["&self.config.users_table", "table_name()", "tables.of(kind)"] {
+        for text in [
+            "&self.config.users_table",
+            "table_name()",
+            "tables.of(kind)",
+        ] {
             let o = op(unknown(), text);
             let b = bind(&m, &o);
             assert!(b.table.is_none());

@@ -1519,11 +1519,13 @@ impl<'a> FileCx<'a> {
         let mut ends = Vec::new();
         crate::scanner::index::returns::tails(self.src, node, &mut ends, 0);
         // An `if` without `else` ends in itself: `()` on the other path.
-        if ends.is_empty() || ends.len() > MAX_BRANCHES || ends.iter().any(|e| e.id() == node.id()) {
+        if ends.is_empty() || ends.len() > MAX_BRANCHES || ends.iter().any(|e| e.id() == node.id())
+        {
             return v;
         }
         let values: Vec<ValueInfo> = ends.iter().map(|e| self.value_at(*e, depth + 1)).collect();
-        let constant = |b: &ValueInfo| matches!(b.provenance, Provenance::Literal | Provenance::Constant);
+        let constant =
+            |b: &ValueInfo| matches!(b.provenance, Provenance::Literal | Provenance::Constant);
         if !values.iter().all(constant) {
             return v;
         }
