@@ -2254,7 +2254,8 @@ impl<'a> Linker<'a> {
         }
     }
 
-    /// Whether `v` (in file `cf`) is a parameter that no call outside test code passes.
+    /// Whether `v` (in file `cf`) is a parameter that tests pass and no other call
+    /// does. (One no call passes is the crate's users' to give: unknown.)
     fn only_tests_pass(&self, cf: usize, v: &Resolved) -> bool {
         let Some(pr) = self.pending_ref(cf, Some(v)) else {
             return false;
@@ -2262,7 +2263,13 @@ impl<'a> Linker<'a> {
         let RefKind::Param { function, .. } = &pr.kind else {
             return false;
         };
-        !self.tests_count.get() && self.param_sites(cf, &pr, function).is_empty()
+        if self.tests_count.get() || !self.param_sites(cf, &pr, function).is_empty() {
+            return false;
+        }
+        self.tests_count.set(true);
+        let tested = !self.param_sites(cf, &pr, function).is_empty();
+        self.tests_count.set(false);
+        tested
     }
 
     fn field(&self, fi: usize, text: &str, ty: &str, fields: &[Name], depth: usize) -> Resolved {
