@@ -480,3 +480,37 @@ fn a_template_saved_as_utf16_or_with_a_byte_order_mark_is_read() {
         assert!(!err.contains("not UTF-8"), "{saved_as}: {err}");
     }
 }
+
+#[test]
+fn a_logical_id_written_twice_is_a_note_with_both_places() {
+    let (_tmp, dir) = project("sam-handler");
+    let text = std::fs::read_to_string(dir.join("template.yaml")).unwrap();
+    let again = "\n  OrdersTable:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !Sub \"${Stage}-orders\"\n      AttributeDefinitions:\n        - AttributeName: id\n          AttributeType: S\n      KeySchema:\n        - AttributeName: id\n          KeyType: HASH\n";
+    let text = text.replace(
+        "\n  OrdersFunction:",
+        &format!("{again}\n  OrdersFunction:"),
+    );
+    std::fs::write(dir.join("template.yaml"), &text).unwrap();
+    let line = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| *l == "  OrdersTable:")
+        .map(|(i, _)| i + 1)
+        .collect::<Vec<_>>();
+    assert_eq!(line.len(), 2);
+    let (out, err, _) = dynalint(&dir, &["check"]);
+    let note = err
+        .lines()
+        .find(|l| l.contains("written twice"))
+        .unwrap_or_else(|| panic!("no note: {err}\n{out}"));
+    assert_eq!(
+        note,
+        format!(
+            "note: template.yaml:{}: logical id `OrdersTable` is written twice in `Resources`, at line {} and at line {}: only the one at line {} is read; rename or remove the other",
+            line[1], line[0], line[1], line[1]
+        )
+    );
+    // The one read is the second: keyed by `id`.
+    let (out, _, _) = dynalint(&dir, &["model", "show"]);
+    assert!(out.contains("key        partition id (S)"), "{out}");
+}
