@@ -3,7 +3,8 @@
 //! per table handed its name, as a generated monorepo stack set is), beside a one-file
 //! crate that calls one of them; and `import::discover` alone on the same folder.
 //! Prints each size's time, its time per table, and the growth from the size before
-//! (2.0 for a doubling is linear). Run with `cargo bench --bench templates`.
+//! (2.0 for a doubling is linear). Run with `cargo bench --bench templates`;
+//! `DYNALINT_BIN=/path/to/dynalint` times another build's `check` (a before/after).
 
 // The `dynalint` binary's allocator (src/main.rs): the library figures are the
 // product's.
@@ -72,7 +73,10 @@ fn best_of(rounds: usize, mut run: impl FnMut() -> Duration) -> Duration {
 
 fn main() {
     let tmp = tempfile::tempdir().expect("temp folder");
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_dynalint"));
+    let bin = std::env::var_os("DYNALINT_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_dynalint")),
+        PathBuf::from,
+    );
     println!("tables    check (s)  µs/table  growth   discover (s)  µs/table  growth");
     let mut last: Option<(usize, Duration, Duration)> = None;
     for tables in SIZES {
@@ -85,7 +89,11 @@ fn main() {
                 .output()
                 .expect("run dynalint");
             let took = started.elapsed();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             let report: serde_json::Value =
                 serde_json::from_slice(&out.stdout).expect("a JSON report");
             assert_eq!(
