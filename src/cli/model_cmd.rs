@@ -40,6 +40,10 @@ fn check(a: ModelArgs) -> i32 {
     match load_model(&paths, config.as_deref(), color) {
         Ok((m, file)) => {
             outln!("`{}` is valid: {}", display_path(&file.path), counts(&m));
+            outln!(
+                "prices: {}",
+                crate::pricing::Prices::for_model(&m).describe()
+            );
             EXIT_OK
         }
         Err(code) => code,
@@ -100,6 +104,10 @@ fn check_inferred(paths: Vec<PathBuf>, color: bool) -> i32 {
                 "no `dynalint.toml`: the model {} is valid: {} (`dynalint init` writes it out)",
                 inferred.source.describe(),
                 counts(&m)
+            );
+            outln!(
+                "prices: {}",
+                crate::pricing::Prices::for_model(&m).describe()
             );
             EXIT_OK
         }

@@ -86,6 +86,9 @@ fn table(out: &mut String, t: &Table, origin: &str) {
         let _ = writeln!(out, "billing-mode = {}", q(m.as_str()));
     }
     capacity(out, t.provisioned);
+    if let Some(c) = t.table_class {
+        let _ = writeln!(out, "table-class = {}", q(c.as_str()));
+    }
     out.push_str(
         "# item-count = 1_000_000   # how many items: decides whether an unpaginated read can\n\
          #                          # pass 1 MB, what a scan or filter costs, and partition heat\n\

@@ -1,6 +1,7 @@
 //! Diagnostics and their renderers. `report` decides how a finding looks, never whether
 //! it is one.
 
+pub mod cost;
 pub mod diagnostic;
 pub mod github;
 pub mod human;
@@ -9,5 +10,6 @@ pub mod position;
 pub mod sarif;
 pub mod unread;
 
+pub use cost::{CallEstimate, Cost, Estimate, Money, Unpriced};
 pub use diagnostic::{Category, Diagnostic, Edit, Fix, Label, Severity};
 pub use unread::Unread;

@@ -58,6 +58,9 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>, unread: &[U
         .map(|d| {
             let r = positions.range(&d.location);
             let mut text = d.message.clone();
+            if let Some(c) = &d.cost {
+                text.push_str(&format!("\ncost: {}", c.text));
+            }
             if let Some(h) = &d.help {
                 text.push_str(&format!("\nhelp: {h}"));
             }
@@ -88,6 +91,9 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>, unread: &[U
             }
             if let Some(f) = &d.fix {
                 result["fixes"] = json!([fix(f, positions)]);
+            }
+            if let Some(c) = &d.cost {
+                result["properties"] = json!({ "cost": c });
             }
             result
         })
