@@ -8,10 +8,10 @@ pub mod suppress;
 
 pub use rule_cache::RuleCache;
 
+use crate::diagnostic::sort;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::{bind, BoundOperation, ProjectFacts};
 use crate::model::Model;
-use crate::report::diagnostic::sort;
-use crate::report::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleContext, RuleSelection, REGISTRY};
 use crate::scanner::{self, Operation, ScanProblem, ScanSettings};
 use crate::source::SourceFile;

@@ -10,8 +10,8 @@
 
 use std::collections::HashMap;
 
+use crate::diagnostic::Diagnostic;
 use crate::model::Model;
-use crate::report::Diagnostic;
 use crate::rules::{RuleContext, RuleSelection, REGISTRY};
 use crate::scanner::{OpKind, Operation};
 use crate::source::{FilePath, Span};

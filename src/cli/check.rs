@@ -9,9 +9,10 @@ use super::out::out;
 use super::progress::Progress;
 use super::{error, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{self, baseline};
+use crate::diagnostic::Severity;
 use crate::infer::{self, ModelSource};
 use crate::model::{self, Model};
-use crate::report::{github, human, json, position::Positions, sarif, Severity};
+use crate::report::{github, human, json, position::Positions, sarif};
 use crate::rules::{self, RuleSelection, UNUSED_ALLOW};
 use crate::scanner::{self, ScanResult, ScanSettings};
 use crate::source::SourceFile;
@@ -777,7 +778,7 @@ fn model_line(source: &ModelSource, model: &Model) -> String {
 }
 
 fn summary_line(
-    diagnostics: &[crate::report::Diagnostic],
+    diagnostics: &[crate::diagnostic::Diagnostic],
     s: &json::Summary,
     fixing: bool,
 ) -> String {

@@ -15,6 +15,7 @@ pub mod partiql;
 pub mod paths;
 pub mod read_cost;
 pub mod request;
+pub mod shards;
 pub mod sort_key_template;
 
 pub use bind::{bind, BoundOperation};

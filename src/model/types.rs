@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 
 use super::template::KeyTemplate;
 use crate::attr::AttributeType;
-use crate::report::Severity;
+use crate::diagnostic::Severity;
 use crate::source::{FilePath, Span};
 
 /// The whole `dynalint.toml`.

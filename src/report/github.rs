@@ -1,7 +1,7 @@
 //! `--format github`: GitHub Actions workflow annotations.
 
 use super::position::Positions;
-use super::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 
 /// One `::error file=…,line=…,col=…,title=…::message` line per diagnostic.
 pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {

@@ -10,7 +10,7 @@
 use serde_json::{json, Value};
 
 use super::position::Positions;
-use super::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 
 /// Counts shown in the summary.
 #[derive(Debug, Clone, Default)]

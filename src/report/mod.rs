@@ -1,11 +1,8 @@
-//! Diagnostics and their renderers. `report` decides how a finding looks, never whether
-//! it is one.
+//! The renderers of diagnostics (`crate::diagnostic`): human, JSON, SARIF, GitHub.
+//! `report` decides how a finding looks, never whether it is one.
 
-pub mod diagnostic;
 pub mod github;
 pub mod human;
 pub mod json;
 pub mod position;
 pub mod sarif;
-
-pub use diagnostic::{Category, Diagnostic, Edit, Fix, Label, Severity};

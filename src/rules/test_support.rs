@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use crate::analysis::run_rules;
 use crate::attr::AttributeType;
+use crate::diagnostic::Diagnostic;
 use crate::model::{load_str, Model};
-use crate::report::Diagnostic;
 use crate::scanner::{
     AttrArg, AttrMap, ExprArg, LoopInfo, NameArg, OpKind, Operation, Provenance, Resolved,
     ValueInfo,

@@ -1,10 +1,10 @@
 //! `unused-index`: prose in `rules/unused-index.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
+use crate::diagnostic::Severity;
 use crate::facts::figures::{bytes, group};
 use crate::facts::{BoundOperation, ProjectFacts};
 use crate::model::{Index, OriginKind, Projection, Table};
-use crate::report::Severity;
 
 crate::declare_rule! {
     pub UnusedIndex,

@@ -6,9 +6,9 @@
 //! partitions and links model, code and indexes ([`coverage`]) into a
 //! [`SimulationReport`] ([`render`] prints it).
 //!
-//! Rules use the cheap, model-only figures ([`figures`], [`shards`]) and never
-//! generate data, so `dynalint check` pays nothing for this module: [`run`] is only
-//! called by `dynalint simulate`.
+//! Rules never generate data: the shard counts they need are computed from the model
+//! alone (`facts::shards`, which this module uses too), so `dynalint check` pays
+//! nothing for this module: [`run`] is only called by `dynalint simulate`.
 
 pub mod align;
 mod calls;
@@ -23,7 +23,6 @@ pub mod render;
 pub mod replay;
 pub mod report;
 pub mod run;
-pub mod shards;
 
 pub use notes::{Note, NoteKind};
 pub use render::{render_human, render_json};

@@ -19,7 +19,7 @@ use super::ops::{implements, plan_operation};
 use super::plan::{plan_pattern, Access, ReadPlan};
 use super::replay::{measure, Measured};
 use super::report::*;
-use super::shards::{
+use crate::facts::shards::{
     required_shards, shards_for_units, Io, PARTITION_MAX_RCU, PARTITION_MAX_WCU, WRITE_UNIT_BYTES,
 };
 
@@ -447,7 +447,7 @@ fn declared_partition_items(model: &Model, plan: &ReadPlan) -> Option<f64> {
     let drawn = !writers.is_empty()
         && writers
             .iter()
-            .all(|e| super::domain::entity_constant(values, &e.name).is_none());
+            .all(|e| crate::model::facts::entity_constant(values, &e.name).is_none());
     if !drawn {
         return None;
     }

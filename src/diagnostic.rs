@@ -1,4 +1,6 @@
-//! The one `Diagnostic` type every renderer, the CI gate and the LSP consume.
+//! A finding: the one `Diagnostic` type, with its `Severity`, `Category` and `Fix`,
+//! that the rules make and every renderer, the CI gate and the LSP consume. Below
+//! them all, and below the model, whose `[rules]` and `fail-on` name severities.
 
 use std::fmt;
 use std::str::FromStr;
