@@ -16,6 +16,7 @@ pub mod fix;
 pub mod infer;
 pub mod lsp;
 pub mod model;
+pub mod project;
 pub mod report;
 pub mod rules;
 pub mod scanner;

@@ -29,6 +29,7 @@ const LAYERS: &[&str] = &[
     "analysis",
     "infer",
     "fix",
+    "project",
     "lsp",
     "cli",
 ];

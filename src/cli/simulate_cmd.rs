@@ -2,30 +2,26 @@
 
 use super::args::{ListFormat, SimulateArgs};
 
-use super::check::load_project;
+use super::open::open;
 use super::out::{out, outln};
 use super::progress::Progress;
 use super::{error, EXIT_OK};
-use crate::scanner::{self, ScanSettings};
+use crate::project::Texts;
 use crate::simulate::{self, SimulateOptions};
 
 pub(super) fn run(args: SimulateArgs) -> i32 {
     // Generating and replaying the data takes seconds: each phase shows on a terminal.
     let progress = Progress::for_stderr(false);
-    let project = match load_project(&args.project, false, progress.as_ref()) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
     let report = |phase: &'static str, done: usize, total: usize| {
         if let Some(p) = &progress {
             p.set(phase, done, total);
         }
     };
-    let scanned = scanner::scan_reporting(
-        &project.files,
-        &ScanSettings::from_model(&project.model),
-        &report,
-    );
+    let mut project = match open(&args.project, Texts::Kept, false, &report) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let scanned = project.scan(&report);
     let options = SimulateOptions {
         scale: args.scale,
         seed: args.seed,
@@ -38,9 +34,9 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
         }
     };
     let result = simulate::run_reporting(
-        &project.model,
+        project.model(),
         &scanned.operations,
-        &project.files,
+        project.files(),
         &options,
         &simulating,
     );

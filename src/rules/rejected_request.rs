@@ -1537,7 +1537,7 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
             ..Default::default()
         };
         let file = crate::source::SourceFile::new("src/orders.rs", code);
-        let before = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+        let before = crate::rules::test_support::analyze(&m, &[file], &selection);
         assert_eq!(before.len(), 1, "{before:#?}");
         let fixed = apply(code, before[0].fix.as_ref().expect("a fix"));
         // The names setter goes right after the filter, on its own line like the rest.
@@ -1549,7 +1549,7 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
         );
         assert!(fixed.contains("AND #status = :s"), "{fixed}");
         let file = crate::source::SourceFile::new("src/orders.rs", fixed.clone());
-        let after = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+        let after = crate::rules::test_support::analyze(&m, &[file], &selection);
         assert!(after.is_empty(), "{fixed}\n{after:#?}");
     }
 
@@ -1596,7 +1596,7 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
             ..Default::default()
         };
         let file = crate::source::SourceFile::new("src/orders.rs", code);
-        crate::analysis::analyze(m, &[file], &selection).diagnostics
+        crate::rules::test_support::analyze(m, &[file], &selection)
     }
 
     /// Applies the finding's fix and checks the result is clean.
@@ -1847,7 +1847,7 @@ async fn recent(client: &Client, customer: &str, since: Option<i64>) -> Result<(
                 "async fn save(client: &Client, c: &str, d: &str) -> Result<(), Error> {{\n    client{write}.send().await?;\n    Ok(())\n}}\n"
             );
             let file = crate::source::SourceFile::new("src/orders.rs", code.clone());
-            let got = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+            let got = crate::rules::test_support::analyze(&m, &[file], &selection);
             let rules: Vec<&str> = got.iter().map(|d| d.rule).collect();
             assert_eq!(rules, vec![owner], "{code}\n{got:#?}");
             assert_eq!(got[0].severity, crate::diagnostic::Severity::Error);
