@@ -16,10 +16,12 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&str] = &[
     "source",
     "attr",
+    "figures",
     "diagnostic",
     "workspace",
     "expr",
     "model",
+    "pricing",
     "engine",
     "scanner",
     "facts",

@@ -6,8 +6,10 @@ use super::open::open;
 use super::out::{out, outln};
 use super::progress::Progress;
 use super::{error, EXIT_OK};
+use crate::infer::ModelSource;
 use crate::project::Texts;
 use crate::simulate::{self, SimulateOptions};
+use crate::workspace::display_path;
 
 pub(super) fn run(args: SimulateArgs) -> i32 {
     // Generating and replaying the data takes seconds: each phase shows on a terminal.
@@ -42,7 +44,13 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
     );
     drop(progress);
     match result {
-        Ok(report) => {
+        Ok(mut report) => {
+            // Without a `dynalint.toml`, the model's path is where one would be: say
+            // where the model came from instead.
+            report.model = match project.model_source() {
+                ModelSource::Config(p) => display_path(p),
+                inferred => inferred.describe(),
+            };
             match args.format {
                 ListFormat::Human => out!("{}", simulate::render_human(&report)),
                 ListFormat::Json => {

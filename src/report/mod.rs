@@ -6,3 +6,6 @@ pub mod human;
 pub mod json;
 pub mod position;
 pub mod sarif;
+pub mod unread;
+
+pub use unread::Unread;

@@ -2,6 +2,10 @@
 //! that the rules make and every renderer, the CI gate and the LSP consume. Below
 //! them all, and below the model, whose `[rules]` and `fail-on` name severities.
 
+pub mod cost;
+
+pub use cost::{Cost, Money};
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -121,6 +125,8 @@ pub struct Diagnostic {
     pub help: Option<String>,
     pub notes: Vec<String>,
     pub fix: Option<Fix>,
+    /// What the reported pattern costs a month, as written and as fixed.
+    pub cost: Option<Box<Cost>>,
 }
 
 impl Diagnostic {
@@ -142,6 +148,7 @@ impl Diagnostic {
             help: None,
             notes: Vec::new(),
             fix: None,
+            cost: None,
         }
     }
 
@@ -186,6 +193,12 @@ impl Diagnostic {
     /// Adds a note in place.
     pub fn note(&mut self, note: impl Into<String>) -> &mut Self {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Sets the cost line in place.
+    pub fn cost(&mut self, cost: Cost) -> &mut Self {
+        self.cost = Some(Box::new(cost));
         self
     }
 

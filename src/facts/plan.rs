@@ -7,7 +7,13 @@ use serde::Serialize;
 use crate::model::{AccessPattern, Index, KeyTemplate, Model, Order, Table};
 
 use super::align::{align, Slot};
-use super::domain::parse_range;
+
+/// A `{lo..hi}` placeholder: a shard range written in an access pattern.
+pub fn parse_range(name: &str) -> Option<(i64, i64)> {
+    let (lo, hi) = name.split_once("..")?;
+    let (lo, hi) = (lo.trim().parse().ok()?, hi.trim().parse().ok()?);
+    (lo <= hi).then_some((lo, hi))
+}
 
 /// The API that serves a read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -62,6 +68,8 @@ pub struct ReadPlan {
     pub one_request: bool,
     /// Strongly consistent reads (only table and LSI reads can be).
     pub consistent: bool,
+    /// `total_segments` of a code's parallel Scan: one call reads one segment.
+    pub segments: Option<u64>,
     /// Why the plan needs a Scan or a filter, in words.
     pub why: Vec<String>,
 }
@@ -151,6 +159,7 @@ pub fn plan_pattern(model: &Model, p: &AccessPattern) -> Result<ReadPlan, PlanEr
         limit: p.limit,
         one_request: false,
         consistent: false,
+        segments: None,
         why: Vec::new(),
     };
     let mut sort_key = None;

@@ -5,12 +5,12 @@
 //! Values the scanner could not resolve become placeholders (`{pk}`; a
 //! `format!("USER#{}", id)` becomes `USER#{p0}`), filled from generated items.
 
+use super::bind;
 use crate::expr::{self, Comparator, Condition, Function, Operand, PathElement};
-use crate::facts::bind;
 use crate::model::{KeyTemplate, Model};
 use crate::scanner::{ExprArg, OpKind, Operation, Resolved, ValueInfo};
 
-use super::domain::parse_range;
+use super::plan::parse_range;
 use super::plan::{Access, ReadPlan, SortCondition};
 
 /// Why a code operation is not simulated.
@@ -100,6 +100,7 @@ fn plan(model: &Model, op: &Operation, with_filter: bool) -> Result<ReadPlan, Sk
             .and_then(|l| l.trim().parse().ok()),
         one_request: !op.paginated,
         consistent: op.consistent_read == Some(true),
+        segments: crate::facts::call_cost::literal_segments(op),
         why: Vec::new(),
     };
     let keys: Vec<Leaf> = match op.kind {
