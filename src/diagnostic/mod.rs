@@ -4,7 +4,7 @@
 
 pub mod cost;
 
-pub use cost::{Cost, Money};
+pub use cost::{CallEstimate, Cost, Estimate, Money, Unpriced};
 
 use std::fmt;
 use std::str::FromStr;

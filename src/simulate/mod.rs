@@ -13,6 +13,7 @@
 //! `dynalint simulate`.
 
 mod calls;
+pub mod cost;
 pub mod coverage;
 pub mod domain;
 pub mod figures;
