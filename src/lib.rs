@@ -2,7 +2,7 @@
 //!
 //! Data flows one way, as plain data through plain functions:
 //! `scanner` (Rust source → [`scanner::Operation`]) → `analysis` (binds each operation to
-//! the [`model::Model`] and asks the `engine`) → `rules` → [`report::Diagnostic`] →
+//! the [`model::Model`] and asks the `engine`) → `rules` → [`diagnostic::Diagnostic`] →
 //! suppressions → `report` renderers or the `lsp`. See `ARCHITECTURE.md`.
 
 pub mod analysis;

@@ -1026,7 +1026,7 @@ partition-key = "account_status"
             .filter(|d| d.message.contains("`account_status`"))
             .collect();
         assert_eq!(on_status.len(), 1, "{d:#?}");
-        assert_eq!(on_status[0].severity, crate::report::Severity::Warning);
+        assert_eq!(on_status[0].severity, crate::diagnostic::Severity::Warning);
         assert!(
             on_status[0]
                 .message
