@@ -1,13 +1,13 @@
 //! `dynalint simulate`: the model's figures, measured on synthetic data.
 
-use super::args::{ListFormat, SimulateArgs};
+use super::args::{SimulateArgs, SimulateFormat};
 
 use super::open::open;
 use super::out::{out, outln};
 use super::progress::Progress;
 use super::{error, EXIT_OK};
 use crate::infer::ModelSource;
-use crate::project::Texts;
+use crate::project::{Cancel, Texts};
 use crate::simulate::{self, SimulateOptions};
 use crate::workspace::display_path;
 
@@ -52,12 +52,30 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
                 inferred => inferred.describe(),
             };
             match args.format {
-                ListFormat::Human => out!("{}", simulate::render_human(&report)),
-                ListFormat::Json => {
+                SimulateFormat::Human => out!("{}", simulate::render_human(&report)),
+                SimulateFormat::Json => {
                     outln!(
                         "{}",
                         serde_json::to_string_pretty(&simulate::render_json(&report))
                             .unwrap_or_default()
+                    )
+                }
+                SimulateFormat::Html => {
+                    // The page shows `check`'s findings too, at their source lines.
+                    let selection = crate::rules::RuleSelection::default();
+                    let analyzed = match project.analyze(&selection, &|_, _, _| {}, &Cancel::new())
+                    {
+                        Ok(a) => a,
+                        Err(e) => return error(e),
+                    };
+                    out!(
+                        "{}",
+                        simulate::html::render(
+                            project.model(),
+                            &report,
+                            &analyzed.diagnostics,
+                            &analyzed.files
+                        )
                     )
                 }
             }

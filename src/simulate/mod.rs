@@ -18,6 +18,7 @@ pub mod coverage;
 pub mod domain;
 pub mod figures;
 pub mod generate;
+pub mod html;
 pub mod notes;
 pub mod render;
 pub mod replay;
