@@ -177,10 +177,14 @@ fn unknown_key_range(
     let pk = bound
         .index
         .map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
-    let what = if key_terms.len() > 1 {
-        format!("a range of the item collection of one `{pk}`")
-    } else {
-        format!("the whole item collection of one `{pk}`")
+    let index_sk = bound.index.and_then(|i| i.sort_key.as_deref());
+    let eq = |attr: &str| key_terms.iter().any(|t| t.attr == attr && t.op.is_eq());
+    let what = match index_sk {
+        // Both of an index's keys fixed: the items that share them (an index's key,
+        // unlike a table's, can repeat), not a range.
+        Some(sk) if eq(sk) => format!("every item that shares one `{pk}` and one `{sk}`"),
+        _ if key_terms.len() > 1 => format!("a range of the item collection of one `{pk}`"),
+        _ => format!("the whole item collection of one `{pk}`"),
     };
     cx.report(
         op.file.clone(),
@@ -284,6 +288,7 @@ AggregateId = "S"
 Version = "N"
 email = { type = "S", unique = true }
 kind = "S"
+postedOn = "S"
 
 [[table.index]]
 name = "ByEmail"
@@ -293,6 +298,12 @@ projection = "ALL"
 [[table.index]]
 name = "ByKind"
 partition-key = "kind"
+projection = "ALL"
+
+[[table.index]]
+name = "ByKindTime"
+partition-key = "kind"
+sort-key = "postedOn"
 projection = "ALL"
 "#;
 
@@ -394,6 +405,11 @@ projection = "ALL"
                 "a GSI keyed by a repeating attribute",
                 Op::new(Query, "Events").index("ByKind").key("kind = :k"),
                 vec!["index `ByKind` of `Events`", "one `kind`"],
+            ),
+            (
+                "both keys of an index, without figures",
+                Op::new(Query, "Events").index("ByKindTime").key("kind = :k AND postedOn = :d"),
+                vec!["it reads every item that shares one `kind` and one `postedOn`"],
             ),
             (
                 "only the first item is read",
