@@ -7,7 +7,8 @@
 //! The SDKs come from `scripts/install-test-tools.sh`, pinned (target/test-tools/python
 //! from `tests/sdk/python-requirements.txt`, target/test-tools/js-sdk from
 //! `tests/sdk/js/package-lock.json`). Without them a test fails under CI and is
-//! skipped, loudly, elsewhere.
+//! skipped, loudly, elsewhere; when the script found the SDK's registry unreachable
+//! (`target/test-tools/<tool>.unreachable`), it is skipped with that note, CI too.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod serve_support;
@@ -20,21 +21,28 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Where an installed tool is, or a loud skip (a failure under CI).
-fn installed(test: &str, path: PathBuf, marker: &str) -> Option<PathBuf> {
+/// Where an installed tool is, or a loud skip: a failure under CI, unless the install
+/// script found the tool's registry unreachable (its note, `<tool>.unreachable`).
+fn installed(test: &str, path: PathBuf, marker: &str, tool: &str) -> Option<PathBuf> {
     if path.join(marker).exists() {
         return Some(path);
     }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} not found: run scripts/install-test-tools.sh",
-        path.join(marker).display()
-    );
+    let note = root().join(format!("target/test-tools/{tool}.unreachable"));
+    let why = match std::fs::read_to_string(&note) {
+        Ok(unreachable) => unreachable.trim().to_string(),
+        Err(_) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{} not found: run scripts/install-test-tools.sh",
+                path.join(marker).display()
+            );
+            format!("no {marker}. Run scripts/install-test-tools.sh to test it")
+        }
+    };
     // Straight to stderr: the test harness captures `eprintln!` of passing tests.
     let _ = writeln!(
         std::io::stderr().lock(),
-        "\n\n  ***** SKIPPED {test}: no {marker}. *****\n  \
-         Run scripts/install-test-tools.sh to test it.\n"
+        "\n\n  ***** SKIPPED {test}: {why}. *****\n"
     );
     None
 }
@@ -61,6 +69,7 @@ fn boto3_drives_serve() {
         "boto3_drives_serve",
         root().join("target/test-tools/python"),
         "boto3/__init__.py",
+        "boto3",
     ) else {
         return;
     };
@@ -81,6 +90,7 @@ fn js_sdk_drives_serve() {
         "js_sdk_drives_serve",
         root().join("target/test-tools/js-sdk/node_modules"),
         "@aws-sdk/client-dynamodb/package.json",
+        "js-sdk",
     ) else {
         return;
     };
