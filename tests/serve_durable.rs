@@ -1,11 +1,12 @@
-//! `dynalint serve --data-dir` killed with SIGKILL while 200 clients write: after a
-//! restart, every write the server acknowledged is there, and every item that is
-//! there is exactly one a client sent (never half of one, never half of a
-//! transaction).
+//! `dynalint serve` over time and across restarts. The crash test: `--data-dir`
+//! killed with SIGKILL while 200 clients write; after a restart, every write the
+//! server acknowledged is there, and every item that is there is exactly one a client
+//! sent (never half of one, never half of a transaction). And the work DynamoDB does
+//! in the background: Time to Live deleting expired items while the server runs.
 //!
 //! `small_crash` runs in the suite (a few hundred writes, one kill). `long_crash`
 //! (ignored) is the long form, with figures: `scripts/crash-test`, or
-//! `CRASH_ROUNDS=5 CRASH_KILL_AFTER=20000 cargo test --release --test serve_crash --
+//! `CRASH_ROUNDS=5 CRASH_KILL_AFTER=20000 cargo test --release --test serve_durable --
 //! --ignored --nocapture`.
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -187,7 +188,7 @@ fn write_until_killed(
                 let mut i = round * 1_000_000;
                 while !stop.load(Ordering::SeqCst) {
                     // One write in ten is a transaction of three items.
-                    let (op, body, sent) = if i % 10 == 9 {
+                    let (op, body, sent) = if (w + i) % 10 == 9 {
                         let items: Vec<(String, Value)> =
                             ["-a", "-b", "-c"].iter().map(|p| item(w, i, p)).collect();
                         let actions: Vec<Value> = items
@@ -452,5 +453,98 @@ fn long_crash() {
         total.torn_tails,
         total.items_after,
         total.restart.as_secs_f64()
+    );
+}
+
+#[test]
+fn time_to_live_deletes_expired_items_while_the_server_runs() {
+    use dynalint::engine::clock::Clock;
+    use dynalint::engine::database::Database;
+    use dynalint::engine::server::{Server, DEFAULT_LIMITS};
+
+    let clock = Clock::manual(1_700_000_000.0);
+    let db = Arc::new(Database::in_memory(clock.clone()));
+    let server = Server::bind_database(
+        "127.0.0.1:0".parse().unwrap(),
+        DEFAULT_LIMITS,
+        db,
+        Duration::from_millis(20),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.stop_handle();
+    let serving = std::thread::spawn(move || server.serve());
+    let mut c = Client::connect(addr).unwrap();
+    let mut ok = |op: &str, body: Value| {
+        let (status, answer) = c.call(op, &body).unwrap();
+        assert_eq!(status, 200, "{op}: {answer}");
+        answer
+    };
+    ok(
+        "CreateTable",
+        json!({"TableName": "Sessions", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}),
+    );
+    ok(
+        "UpdateTimeToLive",
+        json!({"TableName": "Sessions", "TimeToLiveSpecification": {"AttributeName": "expires", "Enabled": true}}),
+    );
+    for (id, expires) in [
+        ("short", "1700000060"),
+        ("long", "1700003600"),
+        ("none", ""),
+    ] {
+        let mut item = json!({"id": {"S": id}});
+        if !expires.is_empty() {
+            item["expires"] = json!({ "N": expires });
+        }
+        ok("PutItem", json!({"TableName": "Sessions", "Item": item}));
+    }
+    let ids = |ok: &mut dyn FnMut(&str, Value) -> Value| -> Vec<String> {
+        let mut ids: Vec<String> = ok("Scan", json!({"TableName": "Sessions"}))["Items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["id"]["S"].as_str().unwrap().to_string())
+            .collect();
+        ids.sort();
+        ids
+    };
+    clock.advance(61.0);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while ids(&mut ok) != ["long", "none"] {
+        assert!(
+            Instant::now() < deadline,
+            "the expired item was never deleted"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    clock.advance(3600.0);
+    while ids(&mut ok) != ["none"] {
+        assert!(
+            Instant::now() < deadline,
+            "the second expired item was never deleted"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    stop.stop();
+    serving.join().unwrap().unwrap();
+}
+
+#[test]
+fn a_second_server_cannot_use_the_same_data_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let _first = serve(dir.path(), &[]);
+    let second = Command::new(env!("CARGO_BIN_EXE_dynalint"))
+        .args(["serve", "--port", "0", "--data-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        stderr.contains("another `dynalint serve` is using this data directory"),
+        "{stderr}"
     );
 }
