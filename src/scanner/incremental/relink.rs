@@ -12,20 +12,20 @@
 //! helper's spans); every other file's operations are kept, with the positions they
 //! cite in the changed file (a hot chain's step, the loop of a caller) moved to where
 //! those functions are now. Anything else is a whole link: the answer is always the
-//! one [`super::link`] gives.
+//! one [`crate::scanner::link`] gives.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::create_table::TableDecl;
-use super::fold::Escape;
-use super::index::FileIndex;
-use super::ir::{Operation, ScanProblem};
-use super::link::{link_files, parse_if_chained, parse_skipped_callers};
-use super::link::{GraphFacts, Reads};
-use super::names::{intern, Name};
-use super::tables::Tables;
-use super::{ScanResult, ScanSettings, ScanStats};
+use crate::scanner::index::create_table::TableDecl;
+use crate::scanner::index::fold::Escape;
+use crate::scanner::index::FileIndex;
+use crate::scanner::ir::{Operation, ScanProblem};
+use crate::scanner::link::tables::Tables;
+use crate::scanner::link::{link_files, parse_if_chained, parse_skipped_callers};
+use crate::scanner::link::{GraphFacts, Reads};
+use crate::scanner::syntax::names::{intern, Name};
+use crate::scanner::{ScanResult, ScanSettings, ScanStats};
 use crate::source::Span;
 
 /// What the last link saw and found, for the next one.
@@ -543,7 +543,7 @@ mod tests {
 
     fn facts(text: &str) -> String {
         let f = SourceFile::new("src/repo.rs", text);
-        link_facts(&super::super::index_file(&f, &ScanSettings::default()))
+        link_facts(&crate::scanner::index_file(&f, &ScanSettings::default()))
     }
 
     /// A re-link says which operations it handed out as they were: every one it says
@@ -561,7 +561,7 @@ mod tests {
             .collect();
         let mut indexes: Vec<Arc<FileIndex>> = files
             .iter()
-            .map(|f| Arc::new(super::super::index_file(f, &settings)))
+            .map(|f| Arc::new(crate::scanner::index_file(f, &settings)))
             .collect();
         let mut state = LinkState::new();
         let first = state.link(&indexes, &settings);
@@ -575,7 +575,7 @@ mod tests {
         // A line added at the top of the handlers: every place in them moves.
         let handlers = &files[3];
         let edited = SourceFile::new(handlers.path.to_path_buf(), format!("\n{}", handlers.text));
-        indexes[3] = Arc::new(super::super::index_file(&edited, &settings));
+        indexes[3] = Arc::new(crate::scanner::index_file(&edited, &settings));
         let after = state.link(&indexes, &settings);
         assert!(state.was_incremental());
         assert_eq!(after.reused.len(), after.operations.len());

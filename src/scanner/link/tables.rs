@@ -13,20 +13,20 @@
 use foldhash::HashMap;
 use std::sync::Arc;
 
-use super::crates::Crates;
-use super::fold::Escape;
-use super::graph::ENTRY_MACRO_PREFIX;
-use super::index::FileIndex;
-use super::names::Name;
+use crate::scanner::index::fold::Escape;
+use crate::scanner::index::graph::ENTRY_MACRO_PREFIX;
+use crate::scanner::index::FileIndex;
+use crate::scanner::link::crates::Crates;
+use crate::scanner::syntax::names::Name;
 
 /// Entries by name, each list sorted by (file, index).
-pub(super) type ByName = HashMap<Name, Vec<(usize, usize)>>;
+pub(in crate::scanner) type ByName = HashMap<Name, Vec<(usize, usize)>>;
 
 /// Entries by two names (`(type, field)`), looked up one name at a time.
-pub(super) type ByPair = HashMap<Name, ByName>;
+pub(in crate::scanner) type ByPair = HashMap<Name, ByName>;
 
 #[derive(Default, Debug, PartialEq)]
-pub(super) struct Tables {
+pub(in crate::scanner) struct Tables {
     /// Const name (last segment) → (file, index into `consts`).
     pub consts: ByName,
     /// Type → field → (file, index into `field_inits`).
@@ -65,7 +65,7 @@ impl Tables {
     pub fn new(files: &[Arc<FileIndex>]) -> Self {
         let crates = Crates::read(files.iter().map(|f| &*f.path));
         let mut t = Tables {
-            packages: super::link::package_ids(files, &crates),
+            packages: crate::scanner::link::package_ids(files, &crates),
             crates,
             ..Tables::default()
         };

@@ -22,8 +22,8 @@
 // `names.rs` explains.
 use foldhash::{HashMap, HashSet};
 
-use super::lex::{Tok, Token};
-use super::names::Name;
+use crate::scanner::syntax::lex::{Tok, Token};
+use crate::scanner::syntax::names::Name;
 
 /// A name, hashed (a collision only parses a file for nothing); never `0`.
 pub type NameHash = u32;
@@ -261,8 +261,8 @@ impl Deferred {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scanner::lex::tokenize;
-    use crate::scanner::names::intern;
+    use crate::scanner::syntax::lex::tokenize;
+    use crate::scanner::syntax::names::intern;
 
     fn deferred(code: &str) -> Option<Deferred> {
         defer(

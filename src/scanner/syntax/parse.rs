@@ -1,11 +1,10 @@
 //! One cached tree-sitter parser per thread (rayon workers parse without locks), and
-//! the reuse of a file's last parse when it is parsed again after an edit.
+//! the reuse of a file's last parse (its text and tree) when it is parsed again after
+//! an edit; what the LSP keeps of that parse is `incremental::LastParse`.
 
 use std::cell::RefCell;
 
 use tree_sitter::{InputEdit, Parser, Point, Range, Tree};
-
-use super::reindex::ItemIndexes;
 
 thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
@@ -45,58 +44,7 @@ fn parse_with(text: &[u8], within: &[Range], old: Option<&Tree>) -> Option<Tree>
     })
 }
 
-/// A file's last parse, which the caller keeps so that the parse of the file's next
-/// version reuses it: the LSP indexes an open file again on every keystroke, and
-/// tree-sitter parses a one-character edit of a 2,000-line file in a fraction of a
-/// full parse's time.
-#[derive(Clone)]
-pub struct LastParse {
-    /// The text parsed (the shadow or sparse text, not the file's own).
-    text: Vec<u8>,
-    tree: Tree,
-    /// The file's index item by item, when it was made so (`reindex.rs`): the next
-    /// version's re-index keeps the items an edit leaves as they were.
-    items: Option<ItemIndexes>,
-}
-
-impl LastParse {
-    pub(super) fn new(text: Vec<u8>, tree: Tree) -> Self {
-        Self {
-            text,
-            tree,
-            items: None,
-        }
-    }
-
-    /// This parse, with the index made from it item by item.
-    pub(super) fn with_items(self, items: ItemIndexes) -> Self {
-        Self {
-            items: Some(items),
-            ..self
-        }
-    }
-
-    /// The index made from this parse item by item, if it was, with the tree parsed
-    /// (of the shadow text, whose offsets are the file's): taken, so that the next
-    /// version's re-index moves the items it keeps instead of copying them.
-    pub(super) fn into_items(self) -> Option<(ItemIndexes, Tree)> {
-        Some((self.items?, self.tree))
-    }
-
-    /// The index made from this parse item by item, if it was.
-    #[cfg(test)]
-    pub(super) fn items(&self) -> Option<&ItemIndexes> {
-        self.items.as_ref()
-    }
-
-    /// How many items the re-index that made this parse's index kept from the last
-    /// one (`None` when it was indexed whole).
-    pub fn items_kept(&self) -> Option<usize> {
-        self.items.as_ref().map(|i| i.kept)
-    }
-}
-
-/// [`parse`], reusing `last`: its tree is told which bytes changed (one range, between
+/// [`parse`], reusing `last` (the text parsed last time, and its tree): its tree is told which bytes changed (one range, between
 /// the common prefix and suffix) and parsed again. Only a parse without syntax errors
 /// is reused or kept, so what error recovery makes of broken code is always what a
 /// first parse makes of it.
@@ -105,13 +53,14 @@ impl LastParse {
 pub fn parse_reusing_within(
     text: &[u8],
     within: &[Range],
-    last: Option<&LastParse>,
+    last: Option<(&[u8], &Tree)>,
 ) -> Option<Tree> {
-    let Some(last) = last.filter(|l| !l.tree.root_node().has_error()) else {
+    let Some((last_text, last_tree)) = last.filter(|(_, tree)| !tree.root_node().has_error())
+    else {
         return parse_with(text, within, None);
     };
-    let mut old = last.tree.clone();
-    old.edit(&edit_between(&last.text, text));
+    let mut old = last_tree.clone();
+    old.edit(&edit_between(last_text, text));
     match parse_with(text, within, Some(&old)) {
         Some(tree) if !tree.root_node().has_error() => Some(tree),
         _ => parse_with(text, within, None),
@@ -154,7 +103,7 @@ pub fn ranges(text: &[u8], spans: &[(usize, usize)]) -> Vec<Range> {
 /// The bytes that differ between `old` and `new`, what lies between their common
 /// prefix and their common suffix: `(start, old_end, new_end)`, `old[start..old_end]`
 /// replaced by `new[start..new_end]`.
-pub(super) fn changed_bytes(old: &[u8], new: &[u8]) -> (usize, usize, usize) {
+pub(in crate::scanner) fn changed_bytes(old: &[u8], new: &[u8]) -> (usize, usize, usize) {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let room = old.len().min(new.len()) - prefix;
     let suffix = old
@@ -228,7 +177,7 @@ mod tests {
         let base =
             "fn f(c: &Client) {\n    let values = c.query().send();\n}\n\n// note\nfn g() {}\n";
         let first = parse(base.as_bytes()).unwrap();
-        let last = LastParse::new(base.as_bytes().to_vec(), first);
+        let last = (base.as_bytes(), &first);
         for edited in [
             base.replace("let values", "let xvalues"),
             base.replace("// note", "// no te"),
@@ -236,7 +185,7 @@ mod tests {
             format!("use a::b;\n{base}"),
             base.replace("fn g() {}\n", ""),
         ] {
-            let reused = parse_reusing_within(edited.as_bytes(), &[], Some(&last)).unwrap();
+            let reused = parse_reusing_within(edited.as_bytes(), &[], Some(last)).unwrap();
             let fresh = parse(edited.as_bytes()).unwrap();
             assert_eq!(
                 reused.root_node().to_sexp(),

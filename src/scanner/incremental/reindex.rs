@@ -23,21 +23,21 @@ use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};
 
-use super::create_table::TableDecl;
-use super::fold::{Escape, Template};
-use super::index::{index_tree, join_pieces, ArgValues, ConstDef, FileIndex};
-use super::ir::{
+use crate::scanner::index::create_table::TableDecl;
+use crate::scanner::index::fold::{Escape, Template};
+use crate::scanner::index::items::{FieldDef, StructDef};
+use crate::scanner::index::pieces::{self, REF_STRIDE};
+use crate::scanner::index::resolve::{FileCaches, FileCx};
+use crate::scanner::index::returns::FnReturn;
+use crate::scanner::index::{index_tree, join_pieces, ArgValues, ConstDef, FileIndex};
+use crate::scanner::ir::{
     AttrArg, AttrMap, CallStep, Context, ExprArg, HotReason, LoopInfo, NameArg, Operation,
     ScanProblem, SetterCall, ValueInfo,
 };
-use super::items::{FieldDef, StructDef};
-use super::lex::Token;
-use super::lex::{tokenize, Tok};
-use super::parse::changed_bytes;
-use super::pieces::{self, REF_STRIDE};
-use super::resolve::{FileCaches, FileCx};
-use super::returns::FnReturn;
-use super::syntax::{descendants, field, kind_id, parent_map_in, Src};
+use crate::scanner::syntax::lex::Token;
+use crate::scanner::syntax::lex::{tokenize, Tok};
+use crate::scanner::syntax::nodes::{descendants, field, kind_id, parent_map_in, Src};
+use crate::scanner::syntax::parse::changed_bytes;
 use crate::source::{FilePath, Span};
 
 /// An edited file's last version, indexed item by item: what its next version's
@@ -66,7 +66,7 @@ struct ItemIndex {
 /// item into `idx`, keeping the items of `last` (its last version) that the edit left
 /// as they were. `None`, with `idx` untouched, when the file does not cut into items:
 /// the caller indexes it whole.
-pub(super) fn index_by_items(
+pub(in crate::scanner) fn index_by_items(
     idx: &mut FileIndex,
     source: &Arc<str>,
     tokens: &[Token],
@@ -149,7 +149,7 @@ pub(super) fn index_by_items(
             &mut index,
             &cx,
             &nodes,
-            super::fold::HelperChains::Fold,
+            crate::scanner::index::fold::HelperChains::Fold,
             ArgValues::Resolved,
         );
         if index.refs.len() >= REF_STRIDE {
@@ -449,7 +449,7 @@ macro_rules! no_positions {
 
 no_positions!(Escape, String);
 
-impl Shift for super::fold::HelperCall {
+impl Shift for crate::scanner::index::fold::HelperCall {
     fn shift(&mut self, by: &Moved<'_>) {
         // The arguments are resolved strings and references: no positions.
         let Self {
@@ -806,8 +806,9 @@ impl Shift for FnReturn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scanner::incremental::index_file_again;
+    use crate::scanner::index::index_file;
     use crate::scanner::index::tests::canonical;
-    use crate::scanner::index::{index_file, index_file_again};
     use crate::scanner::{LastParse, ScanSettings};
     use crate::source::SourceFile;
 
@@ -971,7 +972,8 @@ mod tests_{i} {{
                 None => whole += 1,
             }
             // A syntax error stays until it is undone, as typing fixes it.
-            if super::super::parse::parse(text.as_bytes()).is_none_or(|t| t.root_node().has_error())
+            if crate::scanner::syntax::parse::parse(text.as_bytes())
+                .is_none_or(|t| t.root_node().has_error())
             {
                 text = good.clone();
                 last = again(&text, last.as_ref());
@@ -1115,10 +1117,10 @@ macro_rules! mk { () => { fn made() {} }; }
 mod m { pub fn r#fn() {} }
 // fn in_a_comment() {}
 "#;
-        let tree = super::super::parse::parse(text.as_bytes()).expect("parses");
+        let tree = crate::scanner::syntax::parse::parse(text.as_bytes()).expect("parses");
         let root = tree.root_node();
         assert!(!root.has_error());
-        let (_, nodes, _) = super::super::syntax::parent_map(root);
+        let (_, nodes, _) = crate::scanner::syntax::nodes::parent_map(root);
         let want: Vec<Node<'_>> = (nodes.iter().copied())
             .filter(|n| n.kind() == "function_item")
             .collect();

@@ -10,11 +10,11 @@ use std::sync::Arc;
 // `names.rs` explains.
 use foldhash::{HashMap, HashMapExt, HashSet};
 
-use super::crates::Crates;
-use super::graph::{FnNode, ENTRY_PREFIX};
-use super::index::FileIndex;
-use super::ir::{CallStep, LoopInfo, Operation};
-use super::sdk::op_for_method;
+use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX};
+use crate::scanner::index::FileIndex;
+use crate::scanner::ir::{CallStep, LoopInfo, Operation};
+use crate::scanner::link::crates::Crates;
+use crate::scanner::sdk::op_for_method;
 
 /// How many callers up a loop is looked for (`handler → service → repo`).
 const MAX_DEPTH: usize = 3;

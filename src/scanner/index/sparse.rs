@@ -5,8 +5,8 @@
 //! becomes spaces. Offsets stay those of the file, and parsing mostly-blank text costs
 //! a fraction of parsing the whole file.
 
-use super::lex::{shadow_text, Tok, Token};
-use super::returns::keep_in_sparse;
+use crate::scanner::index::returns::keep_in_sparse;
+use crate::scanner::syntax::lex::{shadow_text, Tok, Token};
 
 /// Byte ranges `(start, end)` of a text.
 pub type Spans = Vec<(usize, usize)>;
@@ -191,9 +191,9 @@ fn end_of_braced(toks: &[Token], from: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lex::tokenize;
-    use super::super::parse::{parse, parse_reusing_within, ranges};
     use super::*;
+    use crate::scanner::syntax::lex::tokenize;
+    use crate::scanner::syntax::parse::{parse, parse_reusing_within, ranges};
 
     /// Parsing only the kept ranges gives the tree the whole sparse text gives, at the
     /// same offsets and rows.

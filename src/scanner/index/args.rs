@@ -9,10 +9,10 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::ir::Resolved;
-use super::names::{intern, Name};
-use super::resolve::{FileCx, RefKind, PENDING};
-use super::syntax::{
+use crate::scanner::index::resolve::{FileCx, RefKind, PENDING};
+use crate::scanner::ir::Resolved;
+use crate::scanner::syntax::names::{intern, Name};
+use crate::scanner::syntax::nodes::{
     call_arg_count, call_args, call_path, field, last_segment, method_name, no_args, peel,
     type_segment,
 };
@@ -133,7 +133,7 @@ pub fn site_keys<'t>(cx: &FileCx<'t>, calls: &[(Node<'t>, Option<&'t str>)]) -> 
 /// Every call in `nodes` that passes a value dynalint can follow.
 pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<ArgSite> {
     let mut out = Vec::new();
-    let call_k = super::syntax::kind_id("call_expression");
+    let call_k = crate::scanner::syntax::nodes::kind_id("call_expression");
     for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
         let Some((
             SiteKey {
@@ -160,7 +160,7 @@ pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<Ar
 
 /// An argument's value, when it may name something: a literal, a constant, an env var,
 /// a template, or a reference the link phase follows.
-pub(super) fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
+pub(in crate::scanner) fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
     let a = peel(arg);
     let worth = matches!(
         a.kind(),

@@ -4,6 +4,11 @@
 //! helper functions into their callers, and decides hot/cold from the call graph.
 //! Cheap: no parsing, only lookups over the indexes.
 
+pub(super) mod call_site_loop;
+pub(super) mod crates;
+pub(super) mod reach;
+pub(super) mod tables;
+
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -13,23 +18,24 @@ use std::sync::Arc;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
-use super::args::{calls, may_call, ArgSite};
-use super::call_site_loop::{loop_at_call_site, Callers};
-use super::crates::Crates;
-use super::deferred::{self, Looked, Wanted};
-use super::fold::Escape;
-use super::graph::{one_off, reach, FnId, FnNode, FnSet, Reached, ENTRY_PREFIX, MACRO_CALL_PREFIX};
-use super::index::{index_lean_with_args, index_source, FileIndex};
-use super::ir::{
+use crate::scanner::index::args::{calls, may_call, ArgSite};
+use crate::scanner::index::deferred::{self, Looked, Wanted};
+use crate::scanner::index::fold::Escape;
+use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX};
+use crate::scanner::index::items::{serialise, StructDef};
+use crate::scanner::index::resolve::{count_between, PendingRef, RefKind, PENDING};
+use crate::scanner::index::returns::FnReturn;
+use crate::scanner::index::{index_lean_with_args, index_source, FileIndex};
+use crate::scanner::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
     ValueInfo,
 };
-use super::items::{serialise, StructDef};
-use super::names::{intern, Name};
-use super::resolve::{count_between, PendingRef, RefKind, PENDING};
-use super::returns::FnReturn;
-use super::tables::Tables;
-use super::{ScanResult, ScanSettings};
+use crate::scanner::link::call_site_loop::{loop_at_call_site, Callers};
+use crate::scanner::link::crates::Crates;
+use crate::scanner::link::reach::{one_off, reach, FnId, FnSet, Reached};
+use crate::scanner::link::tables::Tables;
+use crate::scanner::syntax::names::{intern, Name};
+use crate::scanner::{ScanResult, ScanSettings};
 use crate::source::Span;
 
 /// Links file indexes into the crate's operations.
@@ -76,7 +82,7 @@ fn link_taking(
     mut taken: Vec<Option<FileOps>>,
 ) -> ScanResult {
     let started = std::time::Instant::now();
-    let mut stats = super::ScanStats::count(files);
+    let mut stats = crate::scanner::ScanStats::count(files);
     let completed = parse_skipped_callers(files, settings);
     if let Some((_, reparsed)) = &completed {
         stats.reparsed = *reparsed;
@@ -125,11 +131,11 @@ fn link_taking(
         let deferred = parse_deferred(&files, &wanted, &tables.crates, settings);
         // The lookups some newly parsed file may answer: the files that made one
         // are linked again, and so are the parsed files (their problems).
-        let parsed: Vec<&super::deferred::Deferred> = deferred
+        let parsed: Vec<&crate::scanner::index::deferred::Deferred> = deferred
             .iter()
             .filter_map(|(fi, _)| files[*fi].deferred.as_ref())
             .collect();
-        let mut answered: HashMap<super::deferred::Lookup, bool> = HashMap::new();
+        let mut answered: HashMap<crate::scanner::index::deferred::Lookup, bool> = HashMap::new();
         let mut relinked: HashSet<usize> = deferred.iter().map(|(fi, _)| *fi).collect();
         for (fi, looked) in whole.looked.iter().enumerate() {
             let reads_one = looked.iter().any(|l| {
@@ -283,7 +289,7 @@ pub(super) fn parse_skipped_callers(
     Some((out, reparsed))
 }
 
-/// Files indexed lean ([`super::index::index_file_lean`]) kept only their calls' keys
+/// Files indexed lean ([`crate::scanner::index::index_file_lean`]) kept only their calls' keys
 /// (`site_keys`), not what the calls pass, which the link reads only to follow a
 /// parameter ([`RefKind::Param`]). The files (not redone before) with a call that may
 /// answer one of `asked` (matched as the link matches it, test code included), read
@@ -448,7 +454,7 @@ pub(super) struct Linked {
     pub result: ScanResult,
     /// Each file's resolved table declarations (`result.tables` is them in order);
     /// empty for the files a partial link left out.
-    pub tables: Vec<Vec<super::create_table::TableDecl>>,
+    pub tables: Vec<Vec<crate::scanner::index::create_table::TableDecl>>,
     /// Computed by a whole link; a partial one was given them.
     pub graph: Option<GraphFacts>,
     /// For each linked file (when tracked): the functions whose calls' arguments its
@@ -485,7 +491,8 @@ pub(super) fn link_files(
         f.ops.len() + taken.get(fi).and_then(Option::as_ref).map_or(0, Vec::len)
     };
     let mut result = ScanResult::default();
-    let mut decls: Vec<Vec<super::create_table::TableDecl>> = vec![Vec::new(); files.len()];
+    let mut decls: Vec<Vec<crate::scanner::index::create_table::TableDecl>> =
+        vec![Vec::new(); files.len()];
     let mut reads: Vec<Reads> = vec![Reads::new(); files.len()];
     let mut looked: Vec<Looked> = vec![Looked::default(); files.len()];
     let wanted = |fi: usize| only.is_none_or(|(set, _)| set.contains(&fi));
@@ -1304,8 +1311,8 @@ impl<'a> Linker<'a> {
     }
 
     /// Replaces every pending reference in a `create_table` declaration.
-    fn resolve_decl(&self, fi: usize, d: &mut super::create_table::TableDecl) {
-        use super::create_table::ProjectionDecl;
+    fn resolve_decl(&self, fi: usize, d: &mut crate::scanner::index::create_table::TableDecl) {
+        use crate::scanner::index::create_table::ProjectionDecl;
         let r = |x: &mut Resolved| self.resolve(fi, x, 0);
         if let Some(table) = &mut d.table {
             self.resolve_name(fi, table);
@@ -1591,7 +1598,7 @@ impl<'a> Linker<'a> {
                 let v = self.pending(fi, &sub, depth + 1);
                 let n = v
                     .value()
-                    .and_then(super::resolve::int_literal)
+                    .and_then(crate::scanner::index::resolve::int_literal)
                     .and_then(|h| count_between(*low, h, *inclusive));
                 match n {
                     Some(n) => Resolved::literal(n.to_string()),
@@ -2041,7 +2048,7 @@ impl<'a> Linker<'a> {
         })
     }
 
-    /// `crate::`, `self::` and `super::` dropped, `Self` made the impl type, and a
+    /// `crate::`, `self::` and `crate::scanner::` dropped, `Self` made the impl type, and a
     /// leading `use` alias of the referring file expanded.
     fn normalise(&self, fi: usize, segments: &[Name], self_ty: Option<&Name>) -> Vec<Name> {
         let mut segs: Vec<Name> = segments

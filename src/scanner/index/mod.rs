@@ -1,26 +1,45 @@
 //! The per-file phase: everything the scanner learns from one file alone, as plain
 //! data that can be cached and recomputed when only that file changes.
 
+pub(super) mod args;
+pub(super) mod batch;
+pub(super) mod context;
+pub mod create_table;
+pub(super) mod ctors;
+pub(super) mod deferred;
+pub(super) mod expr_crate;
+pub(super) mod first_item;
+pub(super) mod fold;
+pub(super) mod graph;
+pub(super) mod items;
+pub(super) mod key_conditions;
+pub(super) mod pieces;
+pub(super) mod resolve;
+pub(super) mod returns;
+pub(super) mod sparse;
+
 use std::sync::Arc;
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
-use super::args::{arg_sites, site_keys, ArgSite, SiteKey};
-use super::context::{attributes_of, cold_by_path, is_test_attr};
-use super::deferred::{defer, Deferred};
-use super::fold::{fold_file, Escape, HelperChains, Template, HELPER_SETTERS};
-use super::graph::{lexical_graph, FnNode};
-use super::ir::{Operation, Resolved, ScanProblem};
-use super::items::{struct_defs, StructDef};
-use super::lex::{shadow_text, tokenize, Tok, Token};
-use super::names::{intern, intern_path, Name, Path};
-use super::parse::{kind, parse_reusing_within, parse_within, ranges, LastParse};
-use super::pieces::{Sizes, REF_STRIDE, SIZES};
-use super::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
-use super::returns::{fn_returns, once_sets, FnReturn, OnceSet};
-use super::sdk::{GENERATED_HEADER, MARKERS};
-use super::syntax::{ancestors, descendants, field, method_name, named_children, span, Src};
-use super::ScanSettings;
+use crate::scanner::index::args::{arg_sites, site_keys, ArgSite, SiteKey};
+use crate::scanner::index::context::{attributes_of, cold_by_path, is_test_attr};
+use crate::scanner::index::deferred::{defer, Deferred};
+use crate::scanner::index::fold::{fold_file, Escape, HelperChains, Template, HELPER_SETTERS};
+use crate::scanner::index::graph::{lexical_graph, FnNode};
+use crate::scanner::index::items::{struct_defs, StructDef};
+use crate::scanner::index::pieces::{Sizes, REF_STRIDE, SIZES};
+use crate::scanner::index::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
+use crate::scanner::index::returns::{fn_returns, once_sets, FnReturn, OnceSet};
+use crate::scanner::ir::{Operation, Resolved, ScanProblem};
+use crate::scanner::sdk::{GENERATED_HEADER, MARKERS};
+use crate::scanner::syntax::lex::{shadow_text, tokenize, Tok, Token};
+use crate::scanner::syntax::names::{intern, intern_path, Name, Path};
+use crate::scanner::syntax::nodes::{
+    ancestors, descendants, field, method_name, named_children, span, Src,
+};
+use crate::scanner::syntax::parse::{kind, parse_reusing_within, parse_within, ranges};
+use crate::scanner::ScanSettings;
 use crate::source::{FilePath, SourceFile, Span};
 
 /// Files above this size are not parsed (a generated file, most likely); the scanner
@@ -74,9 +93,9 @@ pub struct FileIndex {
     pub ops: Vec<(Operation, Escape)>,
     pub templates: Vec<Template>,
     /// Chains continuing a builder some helper returns, with the helper's name.
-    pub helper_calls: Vec<super::fold::HelperCall>,
+    pub helper_calls: Vec<crate::scanner::index::fold::HelperCall>,
     /// `create_table` / `update_table` calls: tables the code declares.
-    pub tables: Vec<super::create_table::TableDecl>,
+    pub tables: Vec<crate::scanner::index::create_table::TableDecl>,
     pub refs: Vec<PendingRef>,
     /// For a file indexed in pieces (`pieces.rs`): where each piece's references start
     /// in `refs`. Its references are numbered from the piece's position times
@@ -290,7 +309,7 @@ fn in_code(tokens: &[Token], start: usize, end: usize, marker: Option<&str>) -> 
                 && next(0).is_some_and(|t| t.is_punct(b'('));
             method && (!m.ends_with('(') || next(1).is_some_and(|t| !t.is_punct(b')')))
         }
-        Some(m) if super::sdk::typed_for(m).is_some() => {
+        Some(m) if crate::scanner::sdk::typed_for(m).is_some() => {
             whole_start && tok.end as usize == end && literal_or_path
         }
         Some(m) if m.ends_with("Input") => literal_or_path,
@@ -437,12 +456,11 @@ fn lean(
     args: ArgValues,
     items: Items,
 ) -> FileIndex {
-    let (mut idx, _, mut names) = index_reusing(
+    let (mut idx, mut names) = index_reusing(
         path,
         source,
         settings,
         false,
-        None,
         HelperChains::NamesOnly,
         args,
         items,
@@ -471,7 +489,6 @@ pub fn index_source(
         source,
         settings,
         force_parse,
-        None,
         HelperChains::Fold,
         ArgValues::Resolved,
         Items::Parse,
@@ -480,30 +497,46 @@ pub fn index_source(
     .0
 }
 
-/// [`index_file`] of an edited file, reusing the parse of its version before (see
-/// [`LastParse`]); gives this version's parse, for the next edit.
-pub fn index_file_again(
-    file: &SourceFile,
-    settings: &ScanSettings,
-    last: Option<LastParse>,
-) -> (FileIndex, Option<LastParse>) {
-    let (idx, kept, _) = index_reusing(
-        &file.path,
-        &file.text,
-        settings,
+/// [`index_file`] of an edited file up to its parse, reusing `last` (the parse of its
+/// version before, see `incremental::LastParse`): the re-index (`incremental`) then
+/// indexes the tree item by item, or [`index_parsed`] whole.
+pub(in crate::scanner) fn parse_again(
+    path: &FilePath,
+    source: &Arc<str>,
+    last: Option<(&[u8], &Tree)>,
+) -> Indexed {
+    index_until_parsed(
+        path,
+        source,
         false,
         Some(last),
         HelperChains::Fold,
         ArgValues::Resolved,
         Items::Parse,
         Some(SIZES),
-    );
-    (idx, kept)
+    )
 }
 
-/// [`index_source`]; with `reuse`, the parse is that of the last version (when there
-/// is one), and this one's is given back. With [`HelperChains::NamesOnly`], chains on
-/// a helper's result are not folded: their helpers' names come back instead.
+/// A file indexed as far as its parse.
+pub(in crate::scanner) enum Indexed {
+    /// Nothing was left to parse (or the parser gave up): the whole index, with the
+    /// names of the helpers [`HelperChains::NamesOnly`] left unfolded.
+    Done(FileIndex, Vec<String>),
+    /// The tree is parsed; its passes are still to run.
+    Parsed(Parsed),
+}
+
+/// A file's index before its tree's passes ran, with the tree.
+pub(in crate::scanner) struct Parsed {
+    pub idx: FileIndex,
+    /// The text parsed (the shadow or sparse text, not the file's own).
+    pub parse_text: Vec<u8>,
+    pub tree: Tree,
+    pub tokens: Vec<Token>,
+}
+
+/// [`index_source`]. With [`HelperChains::NamesOnly`], chains on a helper's result are
+/// not folded: their helpers' names come back instead.
 // One entry for every way a file is indexed: each caller names all its choices.
 #[allow(clippy::too_many_arguments)]
 fn index_reusing(
@@ -511,13 +544,46 @@ fn index_reusing(
     source: &Arc<str>,
     settings: &ScanSettings,
     force_parse: bool,
-    reuse: Option<Option<LastParse>>,
     helpers: HelperChains,
     args: ArgValues,
     items: Items,
     pieces: Option<Sizes>,
-) -> (FileIndex, Option<LastParse>, Vec<String>) {
+) -> (FileIndex, Vec<String>) {
     let _ = settings;
+    match index_until_parsed(
+        path,
+        source,
+        force_parse,
+        None,
+        helpers,
+        args,
+        items,
+        pieces,
+    ) {
+        Indexed::Done(idx, names) => (idx, names),
+        Indexed::Parsed(parsed) => {
+            // The parse is freed here, inline: freed on a thread of its own, its frees
+            // contended with the link's allocations for the allocator's lock, which
+            // cost the 40,000-call file more than the free itself.
+            let (idx, _, _, names) = index_parsed(path, source, parsed, helpers, args);
+            (idx, names)
+        }
+    }
+}
+
+/// The first half of [`index_reusing`]: up to the file's parse; with `reuse`, the parse
+/// is that of the last version (when there is one).
+#[allow(clippy::too_many_arguments)]
+fn index_until_parsed(
+    path: &FilePath,
+    source: &Arc<str>,
+    force_parse: bool,
+    reuse: Option<Option<(&[u8], &Tree)>>,
+    helpers: HelperChains,
+    args: ArgValues,
+    items: Items,
+    pieces: Option<Sizes>,
+) -> Indexed {
     let text: &str = source;
     let bytes = text.as_bytes();
     let mut idx = FileIndex::empty(path, intern_path(&module_of(path)));
@@ -527,7 +593,7 @@ fn index_reusing(
             span: None,
             message: crate::workspace::too_large_message(bytes.len() as u64),
         });
-        return (idx, None, Vec::new());
+        return Indexed::Done(idx, Vec::new());
     }
     let tokens = tokenize(bytes);
     idx.generated = !force_parse && generated_sdk_code(bytes);
@@ -551,7 +617,7 @@ fn index_reusing(
     let (cut, shadow) =
         match pieces.filter(|s| idx.candidate && reuse.is_none() && bytes.len() >= s.min_file) {
             Some(sizes) => rayon::join(
-                || super::pieces::split(bytes, &tokens, sizes),
+                || crate::scanner::index::pieces::split(bytes, &tokens, sizes),
                 || Some(shadow_text(bytes, &tokens)),
             ),
             None => (None, None),
@@ -573,7 +639,7 @@ fn index_reusing(
             idx.fns = fns;
             if let Some(names) = names {
                 shrink(&mut idx);
-                return (idx, None, names);
+                return Indexed::Done(idx, names);
             }
             // A piece was not what the whole parse gives: parsed whole below.
         }
@@ -588,7 +654,7 @@ fn index_reusing(
         shadow.unwrap_or_else(|| shadow_text(bytes, &tokens))
     } else if idx.generated {
         // The SDK's own code: its calls are in the graph; nothing else is needed.
-        return (idx, None, Vec::new());
+        return Indexed::Done(idx, Vec::new());
     } else {
         idx.chained = chained_calls(bytes, &tokens);
         if !idx.chained.is_empty() {
@@ -597,49 +663,52 @@ fn index_reusing(
         if matches!(items, Items::Defer) {
             if let Some(names) = deferred.or_else(|| defer(bytes, &tokens, &idx.module)) {
                 idx.deferred = Some(names);
-                return (idx, None, Vec::new());
+                return Indexed::Done(idx, Vec::new());
             }
         }
-        match super::sparse::item_text(bytes, &tokens) {
+        match crate::scanner::index::sparse::item_text(bytes, &tokens) {
             Some((t, kept)) => {
                 within = ranges(&t, &kept);
                 t
             }
-            None => return (idx, None, Vec::new()),
+            None => return Indexed::Done(idx, Vec::new()),
         }
     };
-    let Some(tree) = parse_reusing_within(
-        &parse_text,
-        &within,
-        reuse.as_ref().and_then(Option::as_ref),
-    ) else {
+    let Some(tree) = parse_reusing_within(&parse_text, &within, reuse.flatten()) else {
         idx.problems.push(ScanProblem {
             file: path.clone(),
             span: None,
             message: "the parser gave up on this file".to_string(),
         });
-        return (idx, None, Vec::new());
+        return Indexed::Done(idx, Vec::new());
     };
+    Indexed::Parsed(Parsed {
+        idx,
+        parse_text,
+        tree,
+        tokens,
+    })
+}
+
+/// The second half of [`index_reusing`]: the passes over a parsed file's whole tree.
+/// Gives the index, the text parsed and its tree, and the names of the helpers
+/// [`HelperChains::NamesOnly`] left unfolded.
+pub(in crate::scanner) fn index_parsed(
+    path: &FilePath,
+    source: &Arc<str>,
+    parsed: Parsed,
+    helpers: HelperChains,
+    args: ArgValues,
+) -> (FileIndex, Vec<u8>, Tree, Vec<String>) {
+    let Parsed {
+        mut idx,
+        parse_text,
+        tree,
+        tokens: _,
+    } = parsed;
+    let text: &str = source;
     let root = tree.root_node();
-    // An edited file (the LSP's): indexed item by item, keeping the items the edit
-    // left as they were (`reindex.rs`).
-    let again = reuse.is_some();
-    if let (Some(last), true, false) = (reuse, idx.candidate, root.has_error()) {
-        // The last parse is taken, not lent: the items the edit keeps are moved into
-        // this version's, not copied (a copy of every item per keystroke).
-        let (last_items, last_tree) = match last.and_then(LastParse::into_items) {
-            Some((items, tree)) => (Some(items), Some(tree)),
-            None => (None, None),
-        };
-        let last = last_items.zip(last_tree.as_ref());
-        if let Some(items) = super::reindex::index_by_items(&mut idx, source, &tokens, &tree, last)
-        {
-            shrink(&mut idx);
-            let kept = LastParse::new(parse_text, tree).with_items(items);
-            return (idx, Some(kept), Vec::new());
-        }
-    }
-    let (parents, nodes, truncated) = super::syntax::parent_map(root);
+    let (parents, nodes, truncated) = crate::scanner::syntax::nodes::parent_map(root);
     if truncated {
         idx.problems.push(truncated_problem(path));
     }
@@ -655,11 +724,7 @@ fn index_reusing(
     drop(cx);
     drop(parents);
     shrink(&mut idx);
-    // The parse is freed here, inline: freed on a thread of its own, its frees
-    // contended with the link's allocations for the allocator's lock, which cost the
-    // 40,000-call file more than the free itself.
-    let kept = again.then(|| LastParse::new(parse_text, tree));
-    (idx, kept, helper_names)
+    (idx, parse_text, tree, helper_names)
 }
 
 /// The problem saying that code nested too deeply was skipped.
@@ -669,7 +734,7 @@ fn truncated_problem(path: &FilePath) -> ScanProblem {
         span: None,
         message: format!(
             "code nested deeper than {} levels was skipped",
-            super::syntax::MAX_DEPTH * 4
+            crate::scanner::syntax::nodes::MAX_DEPTH * 4
         ),
     }
 }
@@ -717,7 +782,8 @@ pub(super) fn index_tree(
         idx.ops = folded.ops;
         idx.templates = folded.templates;
         idx.helper_calls = folded.helper_calls;
-        idx.tables = super::create_table::declarations(cx, path, &by_kind.declarations);
+        idx.tables =
+            crate::scanner::index::create_table::declarations(cx, path, &by_kind.declarations);
         if let Some(c) = cold {
             for op in idx
                 .ops
@@ -737,12 +803,15 @@ pub(super) fn index_tree(
         p
     };
     idx.returns = fn_returns(cx, &by_kind.fns, &prefix);
-    idx.ctors = super::ctors::self_constructors(src, &by_kind.fns)
+    idx.ctors = crate::scanner::index::ctors::self_constructors(src, &by_kind.fns)
         .into_iter()
         .map(|(ty, f, wrapped)| (intern(&ty), intern(&f), wrapped))
         .collect();
     idx.once_sets = once_sets(cx, &by_kind.calls);
-    let test_file = matches!(cold_by_path(path), Some(super::ir::ColdReason::Test));
+    let test_file = matches!(
+        cold_by_path(path),
+        Some(crate::scanner::ir::ColdReason::Test)
+    );
     match args {
         ArgValues::Resolved => idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file),
         ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &calls),
@@ -788,7 +857,7 @@ fn index_pieces(
         if root.has_error() {
             return None;
         }
-        let (parents, nodes, truncated) = super::syntax::parent_map(root);
+        let (parents, nodes, truncated) = crate::scanner::syntax::nodes::parent_map(root);
         let src = Src {
             text,
             parents: &parents,
@@ -1025,7 +1094,9 @@ fn returns_chained<'a>(
 fn answers_own<'a>(mut refs: impl Iterator<Item = &'a PendingRef>, keys: &[&SiteKey]) -> bool {
     refs.any(|r| {
         matches!(r.kind, RefKind::Param { .. })
-            && keys.iter().any(|k| super::args::may_call(k, &r.kind))
+            && keys
+                .iter()
+                .any(|k| crate::scanner::index::args::may_call(k, &r.kind))
     })
 }
 
@@ -1188,7 +1259,7 @@ impl<'t> ByKind<'t> {
 
 /// Gives back what the lists grew beyond their length: every index stays alive until
 /// the link, and a doubling `Vec` of operations (1.5 KB each) wastes a quarter on average.
-fn shrink(idx: &mut FileIndex) {
+pub(super) fn shrink(idx: &mut FileIndex) {
     idx.ops.shrink_to_fit();
     idx.templates.shrink_to_fit();
     idx.helper_calls.shrink_to_fit();
@@ -1302,7 +1373,7 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                         continue;
                     }
                     let r = cx.name(value);
-                    if matches!(&r, Resolved::Unknown { reason } if !reason.starts_with(super::resolve::PENDING))
+                    if matches!(&r, Resolved::Unknown { reason } if !reason.starts_with(crate::scanner::index::resolve::PENDING))
                     {
                         // Still recorded: two constructors disagreeing must be visible.
                     }
@@ -1348,7 +1419,9 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
 /// `OnceLock::new()`, `OnceCell::new()` (std, once_cell, or tokio's `const_new()`),
 /// `OnceLock::default()`.
 fn is_once_new(src: Src<'_>, value: Node<'_>) -> bool {
-    let Some(path) = super::syntax::call_path(src, super::syntax::peel(value)) else {
+    let Some(path) =
+        crate::scanner::syntax::nodes::call_path(src, crate::scanner::syntax::nodes::peel(value))
+    else {
         return false;
     };
     // `OnceLock::new()`, `OnceCell::<String>::new()`, `once_cell::sync::OnceCell::new()`.
@@ -1359,7 +1432,7 @@ fn is_once_new(src: Src<'_>, value: Node<'_>) -> bool {
     let ty = segs.len().checked_sub(2).map_or("", |i| segs[i]);
     matches!(ty.trim(), "OnceLock" | "OnceCell")
         && matches!(
-            super::syntax::last_segment(path),
+            crate::scanner::syntax::nodes::last_segment(path),
             "new" | "default" | "const_new"
         )
 }
@@ -1775,10 +1848,9 @@ mod tests_{i} {{
         let settings = ScanSettings::default();
         let sizes = Sizes { min_file: 0, piece };
         [Some(sizes), None].map(|pieces| {
-            let (idx, _, names) = index_reusing(
-                &path, &source, &settings, false, None, helpers, args, items, pieces,
-            );
-            (idx, names)
+            index_reusing(
+                &path, &source, &settings, false, helpers, args, items, pieces,
+            )
         })
     }
 

@@ -6,15 +6,15 @@ use std::path::Path;
 
 use tree_sitter::Node;
 
-use super::ir::{ColdReason, LoopInfo};
+use crate::scanner::ir::{ColdReason, LoopInfo};
 // Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
 // and these climbs and walks ask it of millions of nodes in a large file.
-use super::parse::kind as node_kind;
-use super::resolve::{type_name, FileCx};
-use super::syntax::{
+use crate::scanner::index::resolve::{type_name, FileCx};
+use crate::scanner::syntax::nodes::{
     ancestors, call_path, descendants, descendants_after, field, kind_id, last_segment,
     method_call, named_children, peel, span, type_segment, Src,
 };
+use crate::scanner::syntax::parse::kind as node_kind;
 use crate::source::Span;
 
 /// Iterator and stream adaptors whose closure runs once per element.
@@ -700,9 +700,9 @@ pub fn cold_by_path(path: &Path) -> Option<ColdReason> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scanner::names::intern_path;
-    use crate::scanner::parse::parse;
-    use crate::scanner::syntax::parent_map;
+    use crate::scanner::syntax::names::intern_path;
+    use crate::scanner::syntax::nodes::parent_map;
+    use crate::scanner::syntax::parse::parse;
 
     /// [`around`]'s one climb answers what the three climbs answer, for every call:
     /// in loops (paging, retrying, over a collection), closures of adaptors and

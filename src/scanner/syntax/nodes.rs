@@ -13,7 +13,7 @@ use tree_sitter::{Language, Node};
 use crate::source::Span;
 
 // Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call.
-use super::parse::kind as node_kind;
+use crate::scanner::syntax::parse::kind as node_kind;
 
 /// How deep any recursive walk over the tree may go before giving up on a subtree.
 pub const MAX_DEPTH: usize = 256;
@@ -819,7 +819,7 @@ const X: &str = "x";
 
     #[test]
     fn the_parent_map_is_every_named_nodes_parent() {
-        let tree = super::super::parse::parse(CODE.as_bytes()).expect("parses");
+        let tree = crate::scanner::syntax::parse::parse(CODE.as_bytes()).expect("parses");
         let root = tree.root_node();
         let (parents, nodes, truncated) = parent_map(root);
         assert!(!truncated);
@@ -852,7 +852,7 @@ const X: &str = "x";
 
     #[test]
     fn a_map_of_some_items_gives_every_named_nodes_parent() {
-        let tree = super::super::parse::parse(CODE.as_bytes()).expect("parses");
+        let tree = crate::scanner::syntax::parse::parse(CODE.as_bytes()).expect("parses");
         let root = tree.root_node();
         let mut cursor = root.walk();
         let tops: Vec<Node<'_>> = root.children(&mut cursor).collect();

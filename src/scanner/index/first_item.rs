@@ -7,7 +7,9 @@
 
 use tree_sitter::Node;
 
-use super::syntax::{ancestors, call_args, descendants_after, field, kind_id, named_children, Src};
+use crate::scanner::syntax::nodes::{
+    ancestors, call_args, descendants_after, field, kind_id, named_children, Src,
+};
 
 /// How deep bindings, closures and wrappers are followed.
 const MAX_DEPTH: usize = 24;

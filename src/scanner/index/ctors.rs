@@ -6,14 +6,14 @@
 
 use tree_sitter::Node;
 
-use super::resolve::{impl_type, type_name};
-use super::syntax::{ancestors, field, Src};
+use crate::scanner::index::resolve::{impl_type, type_name};
+use crate::scanner::syntax::nodes::{ancestors, field, Src};
 
 /// `(type, function, wrapped)` for each such function of the file: `wrapped` when the
 /// value comes inside a `Result`/`Option`, which the caller must unwrap.
 pub fn self_constructors(src: Src<'_>, nodes: &[Node<'_>]) -> Vec<(String, String, bool)> {
     let mut out = Vec::new();
-    let function_k = super::syntax::kind_id("function_item");
+    let function_k = crate::scanner::syntax::nodes::kind_id("function_item");
     for f in nodes.iter().filter(|n| n.kind_id() == function_k) {
         let (Some(name), Some(ret)) = (field(*f, "name"), field(*f, "return_type")) else {
             continue;

@@ -9,15 +9,15 @@ use std::rc::Rc;
 
 use tree_sitter::Node;
 
-use super::fold::{fold_typed, typed_root};
-use super::ir::{OpKind, Operation, Resolved, ValueInfo};
-use super::items::map_entries;
-use super::resolve::{node_place, FileCx, NodeAt, ShapeAt};
-use super::scope::{lookup, Binding};
-use super::sdk::Typed;
-use super::syntax::{
+use crate::scanner::index::fold::{fold_typed, typed_root};
+use crate::scanner::index::items::map_entries;
+use crate::scanner::index::resolve::{node_place, FileCx, NodeAt, ShapeAt};
+use crate::scanner::ir::{OpKind, Operation, Resolved, ValueInfo};
+use crate::scanner::sdk::Typed;
+use crate::scanner::syntax::nodes::{
     ancestors, call_args, call_path, descendants, field, last_segment, method_call, peel, span,
 };
+use crate::scanner::syntax::scope::{lookup, Binding};
 use crate::source::Span;
 
 /// `transact_items(TransactWriteItem)` or `set_transact_items(Some(vec![..]))`.
@@ -464,8 +464,8 @@ impl<'t> Collector<'_, 't> {
             None => {
                 let mut typed = Vec::new();
                 let (mut idents, mut calls) = (Vec::new(), Vec::new());
-                let ident = super::syntax::kind_id("identifier");
-                let call_k = super::syntax::kind_id("call_expression");
+                let ident = crate::scanner::syntax::nodes::kind_id("identifier");
+                let call_k = crate::scanner::syntax::nodes::kind_id("call_expression");
                 descendants(node, &mut |n| {
                     let k = n.kind_id();
                     if k == ident {
@@ -652,7 +652,7 @@ fn given_or_walked<'a, 't>(
     match given {
         Some(g) => std::borrow::Cow::Borrowed(g),
         None => {
-            let k = super::syntax::kind_id(kind);
+            let k = crate::scanner::syntax::nodes::kind_id(kind);
             std::borrow::Cow::Owned(descendants(node, &mut |n| n.kind_id() == k))
         }
     }

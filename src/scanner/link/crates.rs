@@ -22,11 +22,11 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 /// The crate of a file no readable manifest describes: it sees and is seen by all.
-pub(super) const NO_CRATE: u32 = u32::MAX;
+pub(in crate::scanner) const NO_CRATE: u32 = u32::MAX;
 
 /// Every file's crate and what each crate can name.
 #[derive(Debug, Default, PartialEq)]
-pub(super) struct Crates {
+pub(in crate::scanner) struct Crates {
     /// Each file's crate (a number into `sees`), or [`NO_CRATE`].
     files: Vec<u32>,
     /// Per crate: itself and the crates it names, sorted; `None` when it sees every
@@ -107,7 +107,7 @@ impl Crates {
 
 /// One manifest, as far as the crate model needs it.
 #[derive(Debug, Default, PartialEq)]
-pub(super) struct Manifest {
+pub(in crate::scanner) struct Manifest {
     /// `[package] name`, `-` written `_`; `None` for a workspace's virtual manifest.
     pub package: Option<String>,
     /// `[package] workspace = "path"`: where its workspace root is, when not above it.
@@ -120,7 +120,7 @@ pub(super) struct Manifest {
 
 /// One dependency entry.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Dependency {
+pub(in crate::scanner) struct Dependency {
     /// The key the manifest lists it under.
     pub key: String,
     /// The package it is (`package = ".."`, else the key), `-` written `_`.
@@ -132,7 +132,7 @@ pub(super) struct Dependency {
 }
 
 /// Reads a manifest's text; `Err` says why it does not read (with its line).
-pub(super) fn parse_manifest(text: &str) -> Result<Manifest, String> {
+pub(in crate::scanner) fn parse_manifest(text: &str) -> Result<Manifest, String> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let at = e
             .span()

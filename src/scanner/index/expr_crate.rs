@@ -29,15 +29,15 @@
 
 use tree_sitter::Node;
 
-use super::ir::{ExprArg, NameArg, OpKind, Operation, Resolved, ValueInfo};
-use super::resolve::FileCx;
-use super::scope::{lookup, Binding};
-use super::sdk::{op_for_method, Typed};
-use super::syntax::{
+use crate::attr::AttributeType;
+use crate::scanner::index::resolve::FileCx;
+use crate::scanner::ir::{ExprArg, NameArg, OpKind, Operation, Resolved, ValueInfo};
+use crate::scanner::sdk::{op_for_method, Typed};
+use crate::scanner::syntax::nodes::{
     call_args, call_path, last_segment, method_call, method_name, named_children, peel, span,
     string_value, type_segment,
 };
-use crate::attr::AttributeType;
+use crate::scanner::syntax::scope::{lookup, Binding};
 
 /// The reason recorded for expressions the crate writes.
 pub const BUILT_BY: &str = "built by dynamodb_expression";
@@ -526,12 +526,12 @@ impl<'t> Render<'_, 't> {
 }
 
 /// A local or parameter declared as text (`&str`, `String`, `Cow<str>`).
-fn is_text(src: super::syntax::Src<'_>, node: Node<'_>) -> bool {
-    super::resolve::declared_type(src, node).is_some_and(|t| {
+fn is_text(src: crate::scanner::syntax::nodes::Src<'_>, node: Node<'_>) -> bool {
+    crate::scanner::index::resolve::declared_type(src, node).is_some_and(|t| {
         let t = t.trim_start_matches('&').trim();
         let t = t.strip_prefix("mut ").unwrap_or(t);
         matches!(
-            super::resolve::type_name(t).as_str(),
+            crate::scanner::index::resolve::type_name(t).as_str(),
             "str" | "String" | "Cow"
         )
     })

@@ -12,7 +12,7 @@
 //! syntax error (recovery could have read across a cut), or is otherwise not what
 //! the whole parse would give, sends the file back to one whole parse.
 
-use super::lex::{Tok, Token};
+use crate::scanner::syntax::lex::{Tok, Token};
 
 /// When a file is cut, and into what.
 #[derive(Debug, Clone, Copy)]
@@ -133,7 +133,7 @@ fn starts_item(src: &[u8], t: &Token) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scanner::lex::tokenize;
+    use crate::scanner::syntax::lex::tokenize;
 
     const SMALL: Sizes = Sizes {
         min_file: 4096,

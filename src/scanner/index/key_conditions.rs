@@ -5,11 +5,11 @@
 
 use tree_sitter::Node;
 
-use super::ir::{ExprArg, NameArg, Operation, Resolved, ValueInfo};
-use super::items;
-use super::resolve::FileCx;
-use super::syntax::{descendants, field, named_children, peel, span};
 use crate::attr::AttributeType;
+use crate::scanner::index::items;
+use crate::scanner::index::resolve::FileCx;
+use crate::scanner::ir::{ExprArg, NameArg, Operation, Resolved, ValueInfo};
+use crate::scanner::syntax::nodes::{descendants, field, named_children, peel, span};
 
 /// The fields of a rusoto `AttributeValue` and the type each one sets.
 const VALUE_FIELDS: [(&str, AttributeType); 10] = [
@@ -36,8 +36,8 @@ fn struct_fields<'t>(cx: &FileCx<'t>, n: Node<'t>) -> Vec<(&'t str, Node<'t>)> {
         .filter_map(|f| {
             let name = cx.src.of(field(f, "field")?);
             let value = peel(field(f, "value")?);
-            let value = match super::syntax::call_path(cx.src, value) {
-                Some("Some") => super::syntax::call_args(value)
+            let value = match crate::scanner::syntax::nodes::call_path(cx.src, value) {
+                Some("Some") => crate::scanner::syntax::nodes::call_args(value)
                     .first()
                     .map_or(value, |a| peel(*a)),
                 _ => value,

@@ -8,14 +8,14 @@
 
 use tree_sitter::Node;
 
-use super::ir::Resolved;
-use super::resolve::FileCx;
-use super::scope::{lookup, Binding};
-use super::syntax::{
+use crate::attr::AttributeType;
+use crate::scanner::index::resolve::FileCx;
+use crate::scanner::ir::Resolved;
+use crate::scanner::syntax::nodes::{
     call_args, call_path, field, last_segment, method_call, method_name, named_children, peel,
     span, string_value, Src,
 };
-use crate::attr::AttributeType;
+use crate::scanner::syntax::scope::{lookup, Binding};
 use crate::source::{FilePath, Span};
 
 /// Which request declares the table.
@@ -365,7 +365,7 @@ impl<'a> Reader<'_, 'a> {
         if v.kind() == "array_expression" {
             return named_children(v)
                 .into_iter()
-                .filter(|c| !super::syntax::is_comment(*c))
+                .filter(|c| !crate::scanner::syntax::nodes::is_comment(*c))
                 .collect();
         }
         vec![v]
@@ -544,7 +544,7 @@ impl<'a> Reader<'_, 'a> {
         }
         if v.kind() == "scoped_identifier" {
             let path = src.of(v);
-            let ty = super::syntax::type_segment(path).unwrap_or("");
+            let ty = crate::scanner::syntax::nodes::type_segment(path).unwrap_or("");
             // `KeyType::Hash`, not a const such as `keys::HASH_KEY`.
             if ty.chars().next().is_some_and(char::is_uppercase) {
                 return Some(last_segment(path).to_string());

@@ -3,10 +3,10 @@
 
 use tree_sitter::Node;
 
-use super::syntax::{ancestors, field, named_children, Src};
+use crate::scanner::syntax::nodes::{ancestors, field, named_children, Src};
 // Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
 // and these climbs and walks ask it of millions of nodes in a large file.
-use super::parse::kind as node_kind;
+use crate::scanner::syntax::parse::kind as node_kind;
 
 /// What a local name is bound to at a point.
 #[derive(Debug, Clone, Copy)]

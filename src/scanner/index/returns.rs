@@ -16,10 +16,12 @@
 
 use tree_sitter::Node;
 
-use super::ir::{AttrMap, Resolved, ValueInfo};
-use super::lex::{Tok, Token};
-use super::resolve::{impl_type, FileCx, RefKind};
-use super::syntax::{ancestors, call_args, field, last_segment, method_call, named_children, Src};
+use crate::scanner::index::resolve::{impl_type, FileCx, RefKind};
+use crate::scanner::ir::{AttrMap, Resolved, ValueInfo};
+use crate::scanner::syntax::lex::{Tok, Token};
+use crate::scanner::syntax::nodes::{
+    ancestors, call_args, field, last_segment, method_call, named_children, Src,
+};
 
 /// How deep `if`/`match`/block tails are expanded before a path counts as unreadable.
 const MAX_TAIL_DEPTH: usize = 16;
@@ -33,7 +35,7 @@ const STRING_TYPES: &[&str] = &["str", "String", "Cow", "AttributeValue"];
 #[derive(Debug, Clone)]
 pub struct FnReturn {
     /// Module path, inline modules, the `impl` type for methods, then the name.
-    pub path: super::names::Path,
+    pub path: crate::scanner::syntax::names::Path,
     /// The string each return path gives, in source order.
     pub strings: Vec<Resolved>,
     /// The same return paths as attribute values (type and provenance).
@@ -200,7 +202,7 @@ pub fn fn_returns(
 ) -> Vec<FnReturn> {
     let src = cx.src;
     let mut out = Vec::new();
-    let function_k = super::syntax::kind_id("function_item");
+    let function_k = crate::scanner::syntax::nodes::kind_id("function_item");
     for f in nodes.iter().copied().filter(|n| n.kind_id() == function_k) {
         let (Some(name), Some(ret), Some(body)) =
             (field(f, "name"), field(f, "return_type"), field(f, "body"))
@@ -236,12 +238,12 @@ pub fn fn_returns(
         } else {
             let maps = exprs
                 .iter()
-                .map(|e| super::items::attr_map(cx, ok_value(src, *e), false))
+                .map(|e| crate::scanner::index::items::attr_map(cx, ok_value(src, *e), false))
                 .collect();
             (Vec::new(), Vec::new(), maps)
         };
         out.push(FnReturn {
-            path: super::names::intern_path(&path),
+            path: crate::scanner::syntax::names::intern_path(&path),
             strings,
             values,
             maps,
@@ -324,7 +326,8 @@ fn diverges(src: Src<'_>, mac: Node<'_>) -> bool {
 
 /// Every `return x` in a body, outside nested closures, async blocks and items.
 fn returns_in<'t>(src: Src<'t>, body: Node<'t>, out: &mut Vec<Node<'t>>) {
-    let found = super::syntax::descendants(body, &mut |n| n.kind() == "return_expression");
+    let found =
+        crate::scanner::syntax::nodes::descendants(body, &mut |n| n.kind() == "return_expression");
     for r in found {
         let nested = ancestors(src, r)
             .take_while(|a| a.id() != body.id())
@@ -345,8 +348,8 @@ fn returns_in<'t>(src: Src<'t>, body: Node<'t>, out: &mut Vec<Node<'t>>) {
 
 /// `Ok(x)` / `Some(x)` → `x`: the value a caller's `?` or `.unwrap()` sees.
 fn ok_value<'t>(src: Src<'t>, n: Node<'t>) -> Node<'t> {
-    let p = super::syntax::peel(n);
-    match super::syntax::call_path(src, p) {
+    let p = crate::scanner::syntax::nodes::peel(n);
+    match crate::scanner::syntax::nodes::call_path(src, p) {
         Some(path) if matches!(last_segment(path), "Ok" | "Some") => {
             call_args(p).first().copied().unwrap_or(n)
         }
@@ -356,8 +359,8 @@ fn ok_value<'t>(src: Src<'t>, n: Node<'t>) -> Node<'t> {
 
 /// `Err(..)`: the error path, which never reaches the caller as a value.
 fn is_err(src: Src<'_>, n: Node<'_>) -> bool {
-    let n = super::syntax::peel(n);
-    super::syntax::call_path(src, n).is_some_and(|p| last_segment(p) == "Err")
+    let n = crate::scanner::syntax::nodes::peel(n);
+    crate::scanner::syntax::nodes::call_path(src, n).is_some_and(|p| last_segment(p) == "Err")
         || (n.kind() == "macro_invocation" && diverges(src, n))
 }
 
@@ -375,7 +378,7 @@ pub fn once_sets(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<OnceSet> {
     for n in nodes.iter().copied() {
         // The name before anything is allocated.
         if !matches!(
-            super::syntax::method_name(src, n),
+            crate::scanner::syntax::nodes::method_name(src, n),
             Some("set" | "get_or_init" | "get_or_try_init")
         ) {
             continue;
@@ -383,7 +386,7 @@ pub fn once_sets(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<OnceSet> {
         let Some((recv, name, call)) = method_call(src, n) else {
             continue;
         };
-        let recv = super::syntax::peel(recv);
+        let recv = crate::scanner::syntax::nodes::peel(recv);
         if !matches!(recv.kind(), "identifier" | "scoped_identifier") {
             continue;
         }
@@ -397,7 +400,7 @@ pub fn once_sets(cx: &FileCx<'_>, nodes: &[Node<'_>]) -> Vec<OnceSet> {
         let value = if name == "set" {
             cx.string(arg)
         } else {
-            match super::resolve::closure_body(arg) {
+            match crate::scanner::index::resolve::closure_body(arg) {
                 Some(b) => cx.string(b),
                 None => Resolved::unknown(format!(
                     "`{text}` is initialised by a function dynalint does not follow"

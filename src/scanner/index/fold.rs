@@ -9,21 +9,21 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::context::{around, enclosing_loop};
-use super::ir::{
+use crate::scanner::index::context::{around, enclosing_loop};
+use crate::scanner::index::items;
+use crate::scanner::ir::{
     AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, Resolved, SetterCall,
 };
-use super::items;
 // Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
 // and these climbs and walks ask it of millions of nodes in a large file.
-use super::parse::kind as node_kind;
-use super::resolve::FileCx;
-use super::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
-use super::syntax::{
+use crate::scanner::index::resolve::FileCx;
+use crate::scanner::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
+use crate::scanner::syntax::nodes::{
     ancestors, call_args, call_path, descendants_after, field, fold_whitespace, kind_id,
     last_segment, method_call, method_name, named_children, peel, span, string_content_start,
     string_value, type_segment, Src,
 };
+use crate::scanner::syntax::parse::kind as node_kind;
 use crate::source::{FilePath, Span};
 
 /// How a folded builder leaves the function it was built in.
@@ -162,7 +162,7 @@ pub fn fold_file<'t>(
         let mut op = Operation::new(kind, path.clone(), span(n));
         op.method_span = method_span(n);
         if helper.is_none() {
-            super::expr_crate::fill(cx, n, &mut op);
+            crate::scanner::index::expr_crate::fill(cx, n, &mut op);
         }
         let mut st = State::default();
         let top = climb_apply(cx, n, &mut op, &mut st, false);
@@ -172,7 +172,7 @@ pub fn fold_file<'t>(
             Some(helper) => {
                 let args = call_args(n)
                     .into_iter()
-                    .map(|a| super::args::followable(cx, a))
+                    .map(|a| crate::scanner::index::args::followable(cx, a))
                     .collect();
                 out.helper_calls.push(HelperCall {
                     op,
@@ -250,7 +250,7 @@ fn is_other_client(op: &Operation, st: &State, escape: &Escape) -> bool {
 
 /// Setters distinctive enough that a call they follow returns a DynamoDB builder (the
 /// byte pre-filter's second look uses them too).
-pub(super) const HELPER_SETTERS: &[&str] = &[
+pub(in crate::scanner) const HELPER_SETTERS: &[&str] = &[
     "table_name",
     "index_name",
     "key_condition_expression",
@@ -388,7 +388,7 @@ fn root_kind(cx: &FileCx<'_>, n: Node<'_>, method: Option<&str>) -> Option<OpKin
         // allocates.
         if op_for_method(name).is_some() && call_args(n).is_empty() {
             // `expr.to_query_fluent_builder(client.query())`: the outer call is the root.
-            if super::expr_crate::is_wrapped(cx, n) {
+            if crate::scanner::index::expr_crate::is_wrapped(cx, n) {
                 return None;
             }
             // A fluent builder is sent, not awaited: `repo.scan().await` is a method of
@@ -401,7 +401,7 @@ fn root_kind(cx: &FileCx<'_>, n: Node<'_>, method: Option<&str>) -> Option<OpKin
             }
             return op_for_method(name);
         }
-        return super::expr_crate::root_kind_named(cx, n, name);
+        return crate::scanner::index::expr_crate::root_kind_named(cx, n, name);
     }
     let path = call_path(src, n)?;
     if last_segment(path) != "builder" {
@@ -513,7 +513,7 @@ fn climb_apply<'t>(
     }
     if sent_here && matches!(op.kind, OpKind::Query | OpKind::Scan) {
         // Every place that sends the request must read only the first item.
-        let first = super::first_item::reads_first_item(src, cur);
+        let first = crate::scanner::index::first_item::reads_first_item(src, cur);
         st.first_item = Some(st.first_item.unwrap_or(true) && first);
     }
     cur
@@ -902,9 +902,13 @@ fn apply<'t>(
         Setter::ExclusiveStartKey => op.exclusive_start_key = true,
         Setter::TotalSegments => op.total_segments = first.map(|a| Box::new(cx.value(a))),
         Setter::Segment | Setter::Ignored | Setter::Terminal | Setter::Paginator => {}
-        Setter::RequestItems => super::batch::request_items(cx, op, &args, set, conditional),
-        Setter::TransactItems => super::batch::transact_items(cx, op, &args, set, conditional),
-        Setter::Wrapped => super::batch::wrapped(cx, op, call, &args),
+        Setter::RequestItems => {
+            crate::scanner::index::batch::request_items(cx, op, &args, set, conditional)
+        }
+        Setter::TransactItems => {
+            crate::scanner::index::batch::transact_items(cx, op, &args, set, conditional)
+        }
+        Setter::Wrapped => crate::scanner::index::batch::wrapped(cx, op, call, &args),
     }
 }
 
@@ -1148,7 +1152,7 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
         }
     }
     if let Some(map) = key_conditions {
-        super::key_conditions::apply(cx, &mut op, map);
+        crate::scanner::index::key_conditions::apply(cx, &mut op, map);
     }
     // dynomite's `client.scan_pages(ScanInput { .. })` / `query_pages` stream every
     // page of the read.
@@ -1202,7 +1206,7 @@ fn apply_value(cx: &FileCx<'_>, op: &mut Operation, s: Setter, value: Node<'_>) 
 pub fn fold_typed(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>, kind: OpKind) -> Operation {
     let mut op = Operation::new(kind, path.clone(), span(root));
     op.method_span = span(root);
-    super::expr_crate::fill(cx, root, &mut op);
+    crate::scanner::index::expr_crate::fill(cx, root, &mut op);
     let mut st = State::default();
     if node_kind(root) == "struct_expression" {
         if let Some(body) = field(root, "body") {
@@ -1227,7 +1231,7 @@ pub fn fold_typed(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>, kind: OpKind
                         merge_map(slot, map);
                     }
                     Some((Setter::Wrapped, _)) => {
-                        super::batch::wrapped_value(cx, &mut op, fname, value)
+                        crate::scanner::index::batch::wrapped_value(cx, &mut op, fname, value)
                     }
                     Some((s, _)) => apply_value(cx, &mut op, s, value),
                     None => {}
@@ -1254,7 +1258,7 @@ pub fn typed_root(cx: &FileCx<'_>, n: Node<'_>) -> Option<Typed> {
     match node_kind(n) {
         "call_expression" => {
             // `expr.to_put_builder()` of the dynamodb-expression crate.
-            if let Some(t) = super::expr_crate::typed_kind(cx, n) {
+            if let Some(t) = crate::scanner::index::expr_crate::typed_kind(cx, n) {
                 return Some(t);
             }
             let path = call_path(src, n)?;

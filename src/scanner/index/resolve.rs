@@ -11,15 +11,15 @@ use std::cell::RefCell;
 
 use tree_sitter::Node;
 
-use super::context::{attributes_of, is_test_attr};
-use super::ir::{Provenance, Resolved, ValueInfo};
-use super::names::{intern, intern_path, Name, Path};
-use super::scope::{lookup, Binding};
-use super::syntax::{
+use crate::attr::AttributeType;
+use crate::scanner::index::context::{attributes_of, is_test_attr};
+use crate::scanner::ir::{Provenance, Resolved, ValueInfo};
+use crate::scanner::syntax::names::{intern, intern_path, Name, Path};
+use crate::scanner::syntax::nodes::{
     ancestors, call_args, call_path, descendants, descendants_between, field, last_segment,
     method_call, named_children, peel, span, string_value, type_segment, Src, MAX_DEPTH,
 };
-use crate::attr::AttributeType;
+use crate::scanner::syntax::scope::{lookup, Binding};
 
 /// Marks an `Unknown` reason as a pending reference (index into `FileCx::refs`).
 pub const PENDING: &str = "\u{0}pending:";
@@ -186,7 +186,7 @@ pub fn node_place(n: Node<'_>) -> NodeAt {
 /// places of its nodes; the parts a search did not get to are `None`.
 #[derive(Clone, Default)]
 pub struct ShapeAt {
-    pub typed: Vec<(NodeAt, super::sdk::Typed)>,
+    pub typed: Vec<(NodeAt, crate::scanner::sdk::Typed)>,
     pub bindings: Option<Vec<(Option<NodeAt>, Vec<NodeAt>)>>,
     pub helpers: Option<Vec<NodeAt>>,
 }
@@ -416,7 +416,7 @@ impl<'a> FileCx<'a> {
 
     /// What the searches for typed builders found under `node` before
     /// ([`ShapeAt`]), when one looked there.
-    pub(super) fn shape_at(&self, node: usize) -> Option<ShapeAt> {
+    pub(in crate::scanner) fn shape_at(&self, node: usize) -> Option<ShapeAt> {
         let shapes = self.caches.shapes.borrow();
         let (owner, at) = shapes.get(&node)?;
         self.borrow_of(*owner);
@@ -424,7 +424,7 @@ impl<'a> FileCx<'a> {
     }
 
     /// Remembers what a search looks at under `node` (the part found first).
-    pub(super) fn keep_shape(&self, node: usize, at: ShapeAt) {
+    pub(in crate::scanner) fn keep_shape(&self, node: usize, at: ShapeAt) {
         self.caches
             .shapes
             .borrow_mut()
@@ -433,7 +433,7 @@ impl<'a> FileCx<'a> {
 
     /// Adds to what is remembered under `node` (a later part of a search); an entry
     /// another context made is then both's.
-    pub(super) fn add_to_shape(&self, node: usize, add: impl FnOnce(&mut ShapeAt)) {
+    pub(in crate::scanner) fn add_to_shape(&self, node: usize, add: impl FnOnce(&mut ShapeAt)) {
         if let Some((owner, at)) = self.caches.shapes.borrow_mut().get_mut(&node) {
             if *owner != self.owner {
                 self.borrowed.set(true);
@@ -451,7 +451,7 @@ impl<'a> FileCx<'a> {
             return std::rc::Rc::clone(known);
         }
         let src = self.src;
-        let call_k = super::syntax::kind_id("call_expression");
+        let call_k = crate::scanner::syntax::nodes::kind_id("call_expression");
         let found: std::rc::Rc<[Push]> = descendants(block, &mut |n| n.kind_id() == call_k)
             .into_iter()
             .filter_map(|call| {
@@ -475,7 +475,7 @@ impl<'a> FileCx<'a> {
     pub fn impl_type(&self, node: Node<'_>) -> Option<String> {
         let src = self.src;
         for a in ancestors(src, node) {
-            match super::parse::kind(a) {
+            match crate::scanner::syntax::parse::kind(a) {
                 "impl_item" => return field(a, "type").map(|t| type_name(src.of(t))),
                 "function_item" => {
                     if let Some(known) = self.caches.fn_impls.borrow().get(&a.id()) {
@@ -504,7 +504,7 @@ impl<'a> FileCx<'a> {
             let mut by_name = FnRanges::new();
             // The parent map's walk is the one `descendants` makes from the root (same
             // order and depth guard; the literals it leaves out hold no items).
-            let fn_item = super::syntax::kind_id("function_item");
+            let fn_item = crate::scanner::syntax::nodes::kind_id("function_item");
             let fns = match self.items {
                 Some(items) => items
                     .iter()
@@ -535,7 +535,7 @@ impl<'a> FileCx<'a> {
         // Where the `fn` items are among the items, found once: the items are every
         // call too, and each batch setter's search filtered them all again.
         let at = self.caches.fn_items.get_or_init(|| {
-            let fn_item = super::syntax::kind_id("function_item");
+            let fn_item = crate::scanner::syntax::nodes::kind_id("function_item");
             (0..items.len())
                 .filter(|i| items.get(*i).is_some_and(|n| n.kind_id() == fn_item))
                 .collect()
@@ -565,7 +565,10 @@ impl<'a> FileCx<'a> {
         let mut items: Vec<usize> = Vec::new();
         let mut test = false;
         for a in above {
-            if !matches!(super::parse::kind(a), "function_item" | "mod_item") {
+            if !matches!(
+                crate::scanner::syntax::parse::kind(a),
+                "function_item" | "mod_item"
+            ) {
                 continue;
             }
             if let Some(k) = known.get(&a.id()) {
@@ -1933,7 +1936,7 @@ pub fn enclosing_fn_name<'a>(src: Src<'a>, node: Node<'_>) -> Option<&'a str> {
 }
 
 fn short(s: &str) -> String {
-    let s = super::syntax::fold_whitespace(s);
+    let s = crate::scanner::syntax::nodes::fold_whitespace(s);
     if s.chars().count() > 40 {
         let mut t: String = s.chars().take(37).collect();
         t.push_str("...");

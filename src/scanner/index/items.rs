@@ -4,16 +4,16 @@
 
 use tree_sitter::Node;
 
-use super::context::attributes_of;
-use super::ir::{AttrArg, AttrMap, Provenance, Resolved, ValueInfo};
-use super::lex::MAP_MACROS;
-use super::resolve::{type_name, FileCx};
-use super::scope::{lookup, Binding};
-use super::syntax::{
+use crate::attr::AttributeType;
+use crate::scanner::index::context::attributes_of;
+use crate::scanner::index::resolve::{type_name, FileCx};
+use crate::scanner::ir::{AttrArg, AttrMap, Provenance, Resolved, ValueInfo};
+use crate::scanner::syntax::lex::MAP_MACROS;
+use crate::scanner::syntax::nodes::{
     call_args, call_path, descendants_between, field, last_segment, method_call, named_children,
     peel, span, type_segment, Src,
 };
-use crate::attr::AttributeType;
+use crate::scanner::syntax::scope::{lookup, Binding};
 use crate::source::Span;
 
 /// A struct of the crate that may be serialised into an item.
@@ -167,7 +167,7 @@ pub fn entries<'t>(
 }
 
 fn in_branch_between(src: Src<'_>, node: Node<'_>, block: Node<'_>) -> bool {
-    for a in super::syntax::ancestors(src, node) {
+    for a in crate::scanner::syntax::nodes::ancestors(src, node) {
         if a.id() == block.id() {
             return false;
         }
@@ -326,7 +326,7 @@ fn value_type(cx: &FileCx<'_>, arg: Node<'_>) -> Option<String> {
 /// Structs with a serde `Serialize` derive, with their serde attributes.
 pub fn struct_defs(src: Src<'_>, nodes: &[Node<'_>]) -> Vec<StructDef> {
     let mut out = Vec::new();
-    let struct_k = super::syntax::kind_id("struct_item");
+    let struct_k = crate::scanner::syntax::nodes::kind_id("struct_item");
     for s in nodes.iter().copied().filter(|n| n.kind_id() == struct_k) {
         let attrs = attributes_of(src, s);
         if !attrs.iter().any(|a| a.contains("Serialize")) {
