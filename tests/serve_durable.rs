@@ -266,6 +266,8 @@ struct Figures {
     torn_tails: usize,
     restart: Duration,
     items_after: usize,
+    /// From the first write to the kill.
+    writing: Duration,
 }
 
 /// Writes with `writers` clients until `kill_after` writes are acknowledged (and a
@@ -303,7 +305,8 @@ fn crash_round(
             *ledger.lock().unwrap() = Some(l);
         })
     };
-    let deadline = Instant::now() + Duration::from_secs(600);
+    let began = Instant::now();
+    let deadline = began + Duration::from_secs(600);
     while acked.load(Ordering::SeqCst) < kill_after {
         assert!(Instant::now() < deadline, "writers stalled");
         std::thread::sleep(Duration::from_millis(1));
@@ -311,6 +314,7 @@ fn crash_round(
     // A moment within the next few milliseconds, so the kill lands mid-write.
     std::thread::sleep(Duration::from_micros(fastrand_micros(round)));
     served.child.kill().unwrap();
+    let writing_time = began.elapsed();
     served.child.wait().unwrap();
     stop.store(true, Ordering::SeqCst);
     writing.join().unwrap();
@@ -329,6 +333,7 @@ fn crash_round(
         torn_tails,
         restart: restarted.ready,
         items_after: found.len(),
+        writing: writing_time,
         ..Figures::default()
     };
     for sent in &ledger.acked {
@@ -391,8 +396,10 @@ fn fastrand_micros(round: usize) -> u64 {
 
 fn report(round: usize, f: &Figures) {
     eprintln!(
-        "round {round}: {} writes acknowledged, {} found after restart ({} unacknowledged writes found too), {} torn tails dropped, {} items in the table, restart {:.3} s",
+        "round {round}: {} writes acknowledged in {:.2} s ({:.0}/s), {} found after restart ({} unacknowledged writes found too), {} torn tails dropped, {} items in the table, restart {:.3} s",
         f.acknowledged,
+        f.writing.as_secs_f64(),
+        f.acknowledged as f64 / f.writing.as_secs_f64().max(1e-9),
         f.found,
         f.unacknowledged_found,
         f.torn_tails,
@@ -425,12 +432,14 @@ fn long_crash() {
     let writers = env("CRASH_WRITERS", 200);
     // A small compaction threshold, so kills also land while snapshots are written.
     let compact = env("CRASH_COMPACT_AFTER_MB", 8).to_string();
-    let dir = tempfile::tempdir().unwrap();
+    // CRASH_DIR keeps the data directory for a look afterwards.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("CRASH_DIR").map_or(tmp.path().to_path_buf(), Into::into);
     let mut expected = BTreeMap::new();
     let mut total = Figures::default();
     for round in 0..rounds {
         let f = crash_round(
-            dir.path(),
+            &dir,
             writers,
             kill_after,
             round,

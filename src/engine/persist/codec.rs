@@ -26,7 +26,7 @@ pub const FORMAT: u32 = 1;
 
 /// One record of a log or a snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Record {
     /// A log's first record: its generation.
     Log { format: u32, generation: u64 },
@@ -47,7 +47,7 @@ pub enum Record {
 
 /// One change, or one part of a snapshot's state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "e", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Entry {
     /// A table as it now is: created, or its settings changed.
     Table(TableMeta),

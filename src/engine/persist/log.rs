@@ -181,4 +181,19 @@ mod tests {
         }
         assert_eq!(seen, 400);
     }
+
+    #[test]
+    fn a_failed_write_fails_every_wait_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log");
+        std::fs::write(&path, b"").unwrap();
+        // Opened for reading only: every write fails, as on a full or broken disk.
+        let log = Log::new(File::open(&path).unwrap(), 0, 0);
+        let lsn = log.append(b"lost");
+        let err = log.wait(lsn).unwrap_err();
+        assert!(err.starts_with("cannot write the log"), "{err}");
+        assert_eq!(log.failed(), Some(err.clone()));
+        // Even a batch already waited for cannot be confirmed any more.
+        assert_eq!(log.wait(0), Err(err));
+    }
 }
