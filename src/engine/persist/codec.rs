@@ -86,18 +86,26 @@ fn is_false(b: &bool) -> bool {
 /// A table's settings: everything about it but its items and its stream's records.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableMeta {
+    /// The table's name.
     pub name: String,
+    /// When it was created (seconds since the epoch): a table deleted and created
+    /// again under the same name is another table.
     pub created: f64,
+    /// Its primary key.
     pub keys: KeysOnDisk,
+    /// Its secondary indexes, in the order DescribeTable lists them.
     #[serde(default)]
     pub indexes: Vec<IndexOnDisk>,
     /// Provisioned read and write units; absent for on-demand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provisioned: Option<(i64, i64)>,
+    /// The Time to Live attribute, when TTL is enabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl: Option<String>,
+    /// Tags, by key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tags: BTreeMap<String, String>,
+    /// The stream, when enabled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<StreamMeta>,
 }
@@ -105,14 +113,18 @@ pub struct TableMeta {
 /// A stream's settings: its view type and its label (part of its ARN).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StreamMeta {
+    /// `KEYS_ONLY`, `NEW_IMAGE`, `OLD_IMAGE` or `NEW_AND_OLD_IMAGES`.
     pub view_type: String,
+    /// A new label is a new stream.
     pub label: String,
 }
 
 /// A key schema: attribute names and types.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KeysOnDisk {
+    /// The partition key's name and type.
     pub hash: (String, AttributeType),
+    /// The sort key's, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<(String, AttributeType)>,
 }
@@ -120,8 +132,11 @@ pub struct KeysOnDisk {
 /// A secondary index.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexOnDisk {
+    /// The index's name.
     pub name: String,
+    /// A local secondary index (else global).
     pub local: bool,
+    /// Its key.
     pub keys: KeysOnDisk,
     /// `None` for `ALL`, the attributes of `INCLUDE`, or an empty list for `KEYS_ONLY`
     /// (told apart by `keys_only`).
@@ -134,15 +149,23 @@ pub struct IndexOnDisk {
 /// A stream record as a snapshot keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StreamRecordOnDisk {
+    /// Position in the stream.
     pub seq: u64,
+    /// `INSERT`, `MODIFY` or `REMOVE`.
     pub event: String,
+    /// The item's key, in wire format.
     pub keys: Value,
+    /// The item before the change, when there was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub old: Option<Value>,
+    /// The item after the change, unless it was deleted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new: Option<Value>,
+    /// Seconds since the epoch.
     pub created: f64,
+    /// Size of the images.
     pub size: u64,
+    /// Time to Live deleted the item.
     #[serde(default, skip_serializing_if = "is_false")]
     pub ttl: bool,
 }

@@ -39,13 +39,17 @@ pub struct TornTail {
 /// What opening a data directory found.
 #[derive(Debug, Clone)]
 pub struct Recovery {
+    /// The data directory.
     pub dir: PathBuf,
+    /// Tables loaded.
     pub tables: usize,
+    /// Items loaded, in all tables.
     pub items: usize,
     /// The generation of the snapshot loaded.
     pub snapshot: Option<u64>,
     /// Batches replayed from logs after it.
     pub batches: u64,
+    /// Torn records dropped from the end of the last log.
     pub torn: Vec<TornTail>,
     /// Time taken to load, in seconds.
     pub seconds: f64,
@@ -88,15 +92,19 @@ impl fmt::Display for Recovery {
 
 /// The state a directory holds and where to continue its log.
 pub struct Recovered {
+    /// The state loaded.
     pub engine: Engine,
     /// The last log, open for appending.
     pub log: File,
+    /// Its length.
     pub log_bytes: u64,
     /// The last batch replayed.
     pub lsn: u64,
     /// The last log's generation.
     pub generation: u64,
+    /// The size of the snapshot loaded (0 without one).
     pub snapshot_bytes: u64,
+    /// What to tell the user.
     pub report: Recovery,
 }
 
