@@ -11,7 +11,7 @@ use super::{error, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{self, baseline};
 use crate::infer::{self, ModelSource};
 use crate::model::{self, Model};
-use crate::report::{github, human, json, position::Positions, sarif, Severity};
+use crate::report::{github, human, json, position::Positions, sarif, Severity, Unread};
 use crate::rules::{self, RuleSelection, UNUSED_ALLOW};
 use crate::scanner::{self, ScanResult, ScanSettings};
 use crate::source::SourceFile;
@@ -604,10 +604,21 @@ pub(super) fn run(args: CheckArgs) -> i32 {
                 .map(|p| format!("{}: {}", positions.place_of(&p.file, p.span), p.message)),
         )
         .collect();
+    // Source files not read fail the run unless allowed: every format says so.
+    let unread: Vec<Unread> = project
+        .notes
+        .iter()
+        .filter(|n| n.unread && !project.model.lint.allow_skipped)
+        .map(|n| Unread {
+            file: display_path(&n.path),
+            message: n.message.clone(),
+        })
+        .collect();
     let summary = json::Summary {
         files: project.checked,
         operations,
         model: model_summary(&project.source, &project.model),
+        unread: unread.clone(),
     };
     let out = match args.format {
         _ if args.statistics => super::statistics::render(&diagnostics, args.format),
@@ -624,8 +635,8 @@ pub(super) fn run(args: CheckArgs) -> i32 {
             s
         }
         Format::Json => json::render(&diagnostics, &positions, summary, &notes),
-        Format::Sarif => sarif::render(&diagnostics, &positions),
-        Format::Github => github::render(&diagnostics, &positions),
+        Format::Sarif => sarif::render(&diagnostics, &positions, &unread),
+        Format::Github => github::render(&diagnostics, &positions, &unread),
     };
     out!("{out}");
     if args.stats {
@@ -640,18 +651,18 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         .fail_on
         .or(project.model.lint.fail_on)
         .unwrap_or(Severity::Warning);
-    let unread = project.notes.iter().filter(|n| n.unread).count();
-    let unread_fails = unread > 0 && !project.model.lint.allow_skipped;
+    let unread_fails = !unread.is_empty();
     if unread_fails {
         if args.quiet || args.format != Format::Human {
-            for n in project.notes.iter().filter(|n| n.unread) {
-                eprintln!("error: {}: {}", display_path(&n.path), n.message);
+            for u in &unread {
+                eprintln!("error: {}: {}", u.file, u.message);
             }
         }
+        let n = unread.len();
         eprintln!(
-            "error: {unread} source file{} could not be read, so the run fails: a gate must not pass on code it did not check\n  = help: fix or exclude {} (`[lint] exclude`), or set `[lint] skipped-files = \"allow\"` to pass anyway",
-            if unread == 1 { "" } else { "s" },
-            if unread == 1 { "it" } else { "them" }
+            "error: {n} source file{} could not be read, so the run fails: a gate must not pass on code it did not check\n  = help: fix or exclude {} (`[lint] exclude`), or set `[lint] skipped-files = \"allow\"` to pass anyway",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "it" } else { "them" }
         );
     }
     if args.exit_zero {
@@ -809,8 +820,16 @@ fn summary_line(
     } else {
         String::new()
     };
+    // "no findings" alone would read as a pass, and the run fails on these.
+    let unread = match s.unread.len() {
+        0 => String::new(),
+        n => format!(
+            "; {} could not be read, so the run fails",
+            plural(n, "source file")
+        ),
+    };
     format!(
-        "checked {} and {}: {}{fixable}\n",
+        "checked {} and {}: {}{fixable}{unread}\n",
         plural(s.files, "file"),
         plural(s.operations, "DynamoDB call"),
         findings

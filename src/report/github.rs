@@ -1,11 +1,23 @@
 //! `--format github`: GitHub Actions workflow annotations.
 
 use super::position::Positions;
-use super::{Diagnostic, Severity};
+use super::{Diagnostic, Severity, Unread};
 
-/// One `::error file=…,line=…,col=…,title=…::message` line per diagnostic.
-pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
+/// One `::error file=…,line=…,col=…,title=…::message` line per diagnostic, and one
+/// `::error file=…` per source file that could not be read (the run fails on it).
+pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>, unread: &[Unread]) -> String {
     let mut out = String::new();
+    for u in unread {
+        out.push_str(&format!(
+            "::error file={},title={}::{}\n",
+            property(&u.file),
+            property("dynalint: file not checked"),
+            data(&format!(
+                "{}; the run fails on a file it could not check",
+                u.message
+            )),
+        ));
+    }
     for d in diagnostics {
         let r = positions.range(&d.location);
         let level = match d.severity {
@@ -14,6 +26,10 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
             Severity::Info => "notice",
         };
         let mut message = d.message.clone();
+        if let Some(c) = &d.cost {
+            message.push_str("\ncost: ");
+            message.push_str(&c.text);
+        }
         if let Some(h) = &d.help {
             message.push_str("\nhelp: ");
             message.push_str(h);

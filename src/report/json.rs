@@ -2,15 +2,17 @@
 //!
 //! `{"version":1,"diagnostics":[{"rule","category","severity","message","file","line",
 //! "column","end_line","end_column","help","labels":[{"file","line","column","message"}],
-//! "notes","fix":null|{"title","edits":[{"file","line","column","end_line","end_column",
-//! "replacement"}]}}],
-//! "summary":{"files","operations","errors","warnings","infos","model":{"source","files","declared_nowhere"}}}`
+//! "notes","cost":null|{"text","rate_per_second","rate_from","mode","as_written",
+//! "as_fixed","fix_adds","missing"},"fix":null|{"title","edits":[{"file","line","column",
+//! "end_line","end_column","replacement"}]}}],
+//! "summary":{"files","operations","errors","warnings","infos","model":{"source","files","declared_nowhere"},
+//! "unread":[{"file","message"}]}}`
 //! — extend, never rename.
 
 use serde_json::{json, Value};
 
 use super::position::Positions;
-use super::{Diagnostic, Severity};
+use super::{Diagnostic, Severity, Unread};
 
 /// Counts shown in the summary.
 #[derive(Debug, Clone, Default)]
@@ -19,6 +21,9 @@ pub struct Summary {
     pub operations: usize,
     /// Where the model came from.
     pub model: ModelSummary,
+    /// Source files that could not be read and so fail the run (with `[lint]
+    /// skipped-files = "allow"` they are only `notes`).
+    pub unread: Vec<Unread>,
 }
 
 /// `"model": {"source": "dynalint.toml" | "inferred" | "none", "files": [..],
@@ -65,6 +70,7 @@ pub fn render(
                 "help": d.help,
                 "labels": labels,
                 "notes": d.notes,
+                "cost": d.cost.as_deref(),
                 "fix": d.fix.as_ref().map(|f| json!({
                     "title": f.title,
                     "edits": f.edits.iter().map(|e| {
@@ -92,6 +98,7 @@ pub fn render(
                 "files": summary.model.files,
                 "declared_nowhere": summary.model.declared_nowhere,
             },
+            "unread": summary.unread.iter().map(|u| json!({"file": u.file, "message": u.message})).collect::<Vec<_>>(),
         },
         "notes": notes,
     });

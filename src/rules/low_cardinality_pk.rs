@@ -6,8 +6,12 @@ use crate::facts::hot_key::{declared_values, hottest_pattern, shard_plan, KeyTar
 use crate::facts::hot_key::{hottest_write, write_shard_plan, KeyValues, PatternLoad, WriteLoad};
 use crate::facts::key_access::{addressed, written, AttrValue, Via};
 use crate::facts::key_shape::{key_shape, KeyShape};
+use crate::facts::spend::{finding_cost, mode_of, CallRate, Priced};
+use crate::facts::{call_cost, read_cost};
 use crate::facts::{BoundOperation, ProjectFacts};
-use crate::report::Severity;
+use crate::model::Model;
+use crate::pricing::{Prices, UnitsPerSecond};
+use crate::report::{Cost, Severity};
 use crate::scanner::Operation;
 use crate::simulate::shards::ShardPlan;
 
@@ -140,6 +144,7 @@ fn sized(
     );
     let load_text = load.text(&plan);
     let help = shard_help(pk, &plan);
+    let line = cost_line(cx.model, target, &load, &plan);
     let d = cx.report(
         table_path.clone(),
         target.partition_key_span(),
@@ -156,6 +161,7 @@ fn sized(
     let (load_span, load_label) = load.label();
     d.label(model_path.clone(), load_span, load_label);
     d.note(load.arithmetic(&plan));
+    d.cost(line.clone());
     d.help(help.clone());
     for k in code {
         let hot = match &k.shape {
@@ -197,6 +203,7 @@ fn sized(
             target.partition_key_span(),
             summary.clone(),
         );
+        d.cost(line.clone());
         d.help(help.clone());
     }
 }
@@ -662,6 +669,65 @@ impl Load<'_> {
                 plan.shards,
                 plan.padded,
             ),
+        }
+    }
+}
+
+/// What the hot load costs a month at its declared rate, and sharded: a read then
+/// sends one Query per shard, each charged its own rounded-up last page; a write is
+/// charged the same units whichever shard it lands on.
+fn cost_line(model: &Model, target: &KeyTarget<'_>, load: &Load<'_>, plan: &ShardPlan) -> Cost {
+    let prices = Prices::for_model(model);
+    let table = Some(target.table);
+    let mode = mode_of(table);
+    let size = plan.avg_item_size as f64;
+    match load {
+        Load::Read(l) => {
+            let rate = CallRate {
+                per_second: l.rate,
+                from: Some(format!("the `rate` of access pattern `{}`", l.pattern.name)),
+                what: "requests",
+            };
+            let bytes = l.items_per_request * size;
+            let one = read_cost::paged(bytes, false).rcu;
+            let shards = plan.padded.max(1) as f64;
+            let sharded = shards * read_cost::paged(bytes / shards, false).rcu;
+            let reads = |units: f64| UnitsPerSecond {
+                read: units,
+                ..UnitsPerSecond::default()
+            };
+            let written = Priced::calls(&prices, table, Some(reads(one)), &[], rate.per_second);
+            let fixed = Priced::calls(&prices, table, Some(reads(sharded)), &[], rate.per_second);
+            let text = format!(
+                "`{}` reads {} items a request: {} {}; sharded over {}: {} ({} Queries a request, each rounding its last page up)",
+                l.pattern.name,
+                group(l.items_per_request),
+                written.text(mode),
+                rate.describe(),
+                plan.padded,
+                fixed.text(mode),
+                plan.padded
+            );
+            finding_cost(text, &rate, mode, &written, Some(&fixed), None)
+        }
+        Load::Write(l) => {
+            let rate = CallRate {
+                per_second: l.rate,
+                from: Some(format!("the `write-rate` of {}", l.source)),
+                what: "writes",
+            };
+            let units = UnitsPerSecond {
+                write: (size / call_cost::WRITE_UNIT_BYTES).ceil().max(1.0),
+                ..UnitsPerSecond::default()
+            };
+            let written = Priced::calls(&prices, table, Some(units), &[], rate.per_second);
+            let text = format!(
+                "the writes carrying `{}` cost {} {}; sharded, each write is charged the same units: the same",
+                target.partition_key(),
+                written.text(mode),
+                rate.describe()
+            );
+            finding_cost(text, &rate, mode, &written, Some(&written), None)
         }
     }
 }

@@ -78,6 +78,18 @@ fn load_cell(load: &PartitionLoad) -> String {
     }
 }
 
+/// `dynalint.toml` as the file simulated; without one, where the model came from
+/// (`inferred from template.yaml`, `none`: `SimulationReport::model`).
+fn model_label(model: &str) -> String {
+    match model {
+        "none" => "no model (no `dynalint.toml`, and nothing declares a table)".to_string(),
+        m if m.starts_with("inferred from ") => {
+            format!("the model {m} (no `dynalint.toml`)")
+        }
+        m => format!("`{m}`"),
+    }
+}
+
 /// The report for a terminal.
 pub fn render_human(report: &SimulationReport) -> String {
     let mut out = String::new();
@@ -85,8 +97,8 @@ pub fn render_human(report: &SimulationReport) -> String {
     let simulated: u64 = report.tables.iter().map(|t| t.simulated_items).sum();
     let _ = writeln!(
         out,
-        "simulated `{}` at scale {} (seed {}): {} of {} items",
-        report.model,
+        "simulated {} at scale {} (seed {}): {} of {} items",
+        model_label(&report.model),
         number(report.scale),
         report.seed,
         number(simulated as f64),
@@ -239,7 +251,9 @@ pub fn render_human(report: &SimulationReport) -> String {
         }
     }
     if !report.operations.is_empty() {
-        out.push_str("\ncode operations (per call, at full scale)\n");
+        out.push_str(
+            "\ncode operations (per call, at full scale; reads measured on the data, writes, batches and transactions by the model's figures)\n",
+        );
         let mut rows = vec![vec![
             "location".to_string(),
             "call".into(),
@@ -248,20 +262,35 @@ pub fn render_human(report: &SimulationReport) -> String {
             "returned".into(),
             "pages".into(),
             "RCU".into(),
+            "WCU".into(),
             "patterns".into(),
         ]];
+        let opt = |x: Option<f64>| x.map_or("-".into(), number);
         for o in &report.operations {
-            let c = o.cost.as_ref().map(|c| c.full);
+            let e = &o.estimate;
+            let (read, returned, pages, rcu) = match o.cost.as_ref().map(|c| c.full) {
+                Some(c) => (
+                    number(c.items_read),
+                    number(c.items_returned),
+                    number(c.pages),
+                    number(c.rcu),
+                ),
+                None => (
+                    opt(e.items_read),
+                    opt(e.items_returned),
+                    opt(e.pages),
+                    opt(e.read_units),
+                ),
+            };
             rows.push(vec![
                 o.location.clone(),
                 o.kind.to_string(),
-                o.plan
-                    .as_ref()
-                    .map_or_else(|| o.skipped.clone().unwrap_or_default(), |p| p.served_by()),
-                c.map_or("-".into(), |c| number(c.items_read)),
-                c.map_or("-".into(), |c| number(c.items_returned)),
-                c.map_or("-".into(), |c| number(c.pages)),
-                c.map_or("-".into(), |c| number(c.rcu)),
+                o.served_by.clone(),
+                read,
+                returned,
+                pages,
+                rcu,
+                opt(e.total_write_units()),
                 if o.patterns.is_empty() {
                     "-".into()
                 } else {

@@ -15,7 +15,7 @@ use crate::source::SourceFile;
 use super::coverage;
 use super::generate::{generate_table_reporting, planned_items, GeneratedEntity, GeneratedTable};
 use super::notes::Note;
-use super::ops::{implements, plan_operation};
+use super::ops::{implements, plan_operation, SkipReason};
 use super::plan::{plan_pattern, Access, ReadPlan};
 use super::replay::{measure, Measured};
 use super::report::*;
@@ -193,13 +193,16 @@ pub fn run_reporting(
     for (i, op) in operations.iter().enumerate() {
         report("replaying calls", i, operations.len());
         let location = locate(op, sources);
+        let bound = crate::facts::bind(model, op);
         let mut r = OperationReport {
             location: location.clone(),
             kind: op.kind.api_name(),
             table: None,
             index: None,
+            served_by: String::new(),
             plan: None,
             cost: None,
+            estimate: crate::facts::call_cost::call_cost(model, &bound),
             patterns: Vec::new(),
             skipped: None,
         };
@@ -237,10 +240,11 @@ pub fn run_reporting(
                     None => r.skipped = Some(format!("table `{}` was not generated", plan.table)),
                 }
                 op_plans.push((location, Some(plan.clone())));
+                r.served_by = plan.served_by();
                 r.plan = Some(plan);
             }
             Err(e) => {
-                if let Some(t) = crate::facts::bind(model, op).table {
+                if let Some(t) = bound.table {
                     r.table = Some(t.name.clone());
                 }
                 // A call with a broken filter still implements its pattern: the
@@ -257,7 +261,17 @@ pub fn run_reporting(
                     }
                 }
                 op_plans.push((location, None));
-                r.skipped = Some(e.to_string());
+                match e {
+                    // Writes, batches and transactions are costed by the model's figures
+                    // (`estimate`), request by request: there is no read to replay.
+                    SkipReason::Write(_) | SkipReason::Unsupported(_) => {
+                        r.served_by = served_by(op, &bound);
+                    }
+                    e => {
+                        r.served_by = e.to_string();
+                        r.skipped = Some(e.to_string());
+                    }
+                }
             }
         }
         op_reports.push(r);
@@ -306,6 +320,26 @@ pub fn run_reporting(
     })
 }
 
+/// How a call that is not one read is served: `PutItem table `Orders``, `BatchGetItem
+/// of 2 requests on `Orders``.
+fn served_by(op: &Operation, bound: &crate::facts::BoundOperation<'_>) -> String {
+    if op.children.is_empty() {
+        return match bound.table {
+            Some(t) => format!("{} table `{}`", op.kind.api_name(), t.name),
+            None => format!("{} {}", op.kind.api_name(), op.table_label()),
+        };
+    }
+    let mut tables: Vec<String> = op.children.iter().map(Operation::table_label).collect();
+    tables.dedup();
+    format!(
+        "{} of {} request{} on {}",
+        op.kind.api_name(),
+        op.children.len(),
+        if op.children.len() == 1 { "" } else { "s" },
+        tables.join(", ")
+    )
+}
+
 /// A code read that Scans or filters, with what it reads and returns.
 fn wasteful(location: &str, plan: &ReadPlan, cost: &Measured) -> Option<WastefulRead> {
     if plan.access != Access::Scan && plan.filters.is_empty() {
@@ -313,10 +347,13 @@ fn wasteful(location: &str, plan: &ReadPlan, cost: &Measured) -> Option<Wasteful
     }
     let mut why = plan.why.clone();
     if plan.access == Access::Scan {
-        let reads = match plan.limit {
-            Some(n) if plan.one_request => {
+        let reads = match (plan.limit, plan.segments) {
+            (Some(n), _) if plan.one_request => {
                 format!("a Scan reads the first {n} items it comes to (`limit` on one request)")
             }
+            (_, Some(s)) => format!(
+                "a Scan's segment reads every item of one of its {s} segments (a {s}th of the table or index)"
+            ),
             _ => "a Scan reads every item of the table or index".to_string(),
         };
         why.insert(0, reads);
