@@ -250,3 +250,196 @@ fn findings_price_their_units_at_the_bundled_us_east_1_prices() {
         "{c:#}"
     );
 }
+
+/// The bundled example's access patterns priced by hand: RCU per call × rate × the
+/// price, on-demand ($0.125 per million RRU) and provisioned (RCU at 70% use, $0.00013
+/// an hour), and its table's month as their sum.
+#[test]
+fn the_demo_prices_its_access_patterns_by_hand() {
+    let (out, err, code) = dynalint(
+        &root().join("test-fixtures/demo"),
+        &["simulate", "--scale", "0.02", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["prices"]["region"], "us-east-1");
+    let pattern = |name: &str| -> Value {
+        v["patterns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let od = |rcu: f64, rate: f64| rcu * rate * SECONDS * 0.125 / 1e6;
+    let pr = |rcu: f64, rate: f64| rcu * rate / 0.7 * 0.00013 * HOURS;
+    // `latest blogs`: 3 blogs of 400 B from `ByFacet`, one 4 KB unit halved, 50/s.
+    let latest = pattern("latest blogs");
+    assert_eq!(latest["cost"]["full"]["rcu"], 0.5);
+    assert!(close(
+        latest["spend"]["on_demand"].as_f64().unwrap(),
+        od(0.5, 50.0)
+    ));
+    assert!(close(
+        latest["spend"]["on_demand"].as_f64().unwrap(),
+        8.2125
+    ));
+    assert!(close(
+        latest["spend"]["provisioned"].as_f64().unwrap(),
+        pr(0.5, 50.0)
+    ));
+    // `published blogs`: 20 of 400 B (8,000 B, two units halved) at 400/s.
+    let published = pattern("published blogs");
+    assert_eq!(published["cost"]["full"]["rcu"], 1.0);
+    assert!(close(
+        published["spend"]["on_demand"].as_f64().unwrap(),
+        131.4
+    ));
+    assert!(close(
+        published["spend"]["provisioned"].as_f64().unwrap(),
+        pr(1.0, 400.0)
+    ));
+    assert_eq!(published["spend"]["cheaper"], "provisioned");
+    // Break-even: provisioned at full use over on-demand, the same for any read load.
+    let be = 0.00013 * HOURS / (3600.0 * HOURS * 0.125 / 1e6);
+    assert!(close(
+        published["spend"]["break_even_utilization"]
+            .as_f64()
+            .unwrap(),
+        be
+    ));
+    // The table's reads are every rated pattern's, priced together.
+    let table = &v["tables"][0];
+    let sum_rcu: f64 = v["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| !p["rate"].is_null())
+        .map(|p| p["cost"]["full"]["rcu"].as_f64().unwrap() * p["rate"].as_f64().unwrap())
+        .sum();
+    assert!(close(
+        table["cost"]["units"]["read"].as_f64().unwrap(),
+        sum_rcu
+    ));
+    assert!(close(
+        table["cost"]["reads"]["on_demand"].as_f64().unwrap(),
+        od(sum_rcu, 1.0)
+    ));
+    assert!(close(
+        table["cost"]["reads"]["provisioned"].as_f64().unwrap(),
+        pr(sum_rcu, 1.0)
+    ));
+    // No entity declares a `write-rate`: writes are left out, and said to be.
+    assert!(table["cost"]["left_out"][0]
+        .as_str()
+        .unwrap()
+        .contains("write-rate"));
+}
+
+/// A CI gate: `--write-baseline` records the monthly estimate; a change that adds a
+/// Scan to a request handler raises it by more than `--max-cost-increase`, which fails
+/// the run with the delta in the GitHub annotation and in the JSON summary.
+#[test]
+fn a_change_that_raises_the_monthly_estimate_past_the_limit_fails_the_gate() {
+    let (_tmp, root) = copy_of("_cost/events");
+    let baseline = root.join("dynalint-baseline.json");
+    let b = baseline.to_str().unwrap();
+    let (_, err, code) = dynalint(&root, &["check", "--write-baseline", b]);
+    assert_eq!(code, 0, "{err}");
+    let before: Value = serde_json::from_str(&std::fs::read_to_string(&baseline).unwrap()).unwrap();
+    let base = before["cost"]["monthly"].as_f64().unwrap();
+
+    // Unchanged code passes.
+    let (out, err, code) = dynalint(
+        &root,
+        &[
+            "check",
+            "--baseline",
+            b,
+            "--max-cost-increase",
+            "100",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(close(
+        v["summary"]["cost"]["monthly"].as_f64().unwrap(),
+        base
+    ));
+    assert_eq!(v["summary"]["cost"]["baseline"]["exceeded"], false);
+
+    // A handler that scans the whole table on every request: 500,000,000 B, 476 full
+    // pages of 256 units and 215 units more, halved: 61,035.5 RRU a call at one call a
+    // second, $20,050 a month on-demand more.
+    let main = root.join("src/main.rs");
+    let text = std::fs::read_to_string(&main).unwrap().replace(
+        "/// The open events, one page of up to 200 read.",
+        "async fn all_events(State(client): State<Client>) -> Json<usize> {\n    let out = client.scan().table_name(EVENTS_TABLE).into_paginator().items().send().collect::<Vec<_>>().await;\n    Json(out.len())\n}\n\n/// The open events, one page of up to 200 read.",
+    ).replace(
+        ".route(\"/events/open\", get(open_events))",
+        ".route(\"/events/open\", get(open_events))\n        .route(\"/events\", get(all_events))",
+    );
+    std::fs::write(&main, text).unwrap();
+    let whole = (476.0 * 256.0 + 215.0) / 2.0 * SECONDS * 0.125 / 1e6;
+    let (out, err, code) = dynalint(
+        &root,
+        &[
+            "check",
+            "--baseline",
+            b,
+            "--max-cost-increase",
+            "100",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let gate = &v["summary"]["cost"]["baseline"];
+    assert_eq!(gate["exceeded"], true, "{gate:#}");
+    assert!(
+        close(gate["increase"].as_f64().unwrap(), whole),
+        "{gate:#} {whole}"
+    );
+    assert!(err.contains("over --max-cost-increase $100"), "{err}");
+    let (out, _, code) = dynalint(
+        &root,
+        &[
+            "check",
+            "--baseline",
+            b,
+            "--max-cost-increase",
+            "100",
+            "--format",
+            "github",
+        ],
+    );
+    assert_eq!(code, 1);
+    let annotation = out
+        .lines()
+        .find(|l| l.starts_with("::error title=dynalint cost"))
+        .unwrap();
+    // (GitHub's title escapes its comma.)
+    assert!(annotation.contains("+$20%2C050 a month"), "{annotation}");
+    assert!(annotation.contains("changed by +$20,050"), "{annotation}");
+    // A limit above the increase passes the gate (the new scan's finding still fails
+    // the run: it is not in the baseline).
+    let (out, err, _) = dynalint(
+        &root,
+        &[
+            "check",
+            "--baseline",
+            b,
+            "--max-cost-increase",
+            "30000",
+            "--format",
+            "json",
+        ],
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["summary"]["cost"]["baseline"]["exceeded"], false);
+    assert!(!err.contains("--max-cost-increase"), "{err}");
+}

@@ -275,6 +275,76 @@ pub fn finding_cost(
     }
 }
 
+/// What the code's calls cost a month (see [`crate::report::Estimate`]): each call
+/// that is not cold priced by [`call_cost`](super::call_cost) at its [`call_rate`].
+/// A batch or transaction is one call; its requests are inside it.
+pub fn estimate(model: &Model, operations: &[Operation]) -> crate::report::Estimate {
+    use crate::report::{CallEstimate, Estimate, Unpriced};
+    let prices = Prices::for_model(model);
+    let mut out = Estimate {
+        prices: prices.describe(),
+        ..Estimate::default()
+    };
+    for op in operations {
+        if op.context.cold.is_some() {
+            out.cold += 1;
+            continue;
+        }
+        let bound = super::bind(model, op);
+        let table = bound.table.or_else(|| {
+            op.children
+                .first()
+                .and_then(|c| super::bind(model, c).table)
+        });
+        let cost = super::call_cost::call_cost(model, &bound);
+        let unpriced = |missing: String| Unpriced {
+            location: op.location(),
+            kind: op.kind.api_name(),
+            missing,
+        };
+        let Some(units) = call_units(table, &cost) else {
+            let why = cost
+                .missing
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "the call's units".to_string());
+            out.unpriced.push(unpriced(why));
+            continue;
+        };
+        let rate = call_rate(model, op);
+        let m = table_monthly(&prices, table, units.times(rate.per_second));
+        let per_call = crate::pricing::bill::per_call_on_demand(&prices, class_of(table), units);
+        let (Some(od), Some(pr), Ok(per_call)) = (m.on_demand, m.provisioned, per_call) else {
+            let why = m
+                .missing
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "a price".to_string());
+            out.unpriced.push(unpriced(why));
+            continue;
+        };
+        let monthly = match mode_of(table) {
+            CapacityMode::OnDemand => od,
+            CapacityMode::Provisioned => pr,
+        };
+        out.monthly += monthly;
+        out.monthly_on_demand += od;
+        out.monthly_provisioned += pr;
+        out.calls.push(CallEstimate {
+            location: op.location(),
+            kind: op.kind.api_name(),
+            table: table.map(|t| t.name.clone()),
+            rate_per_second: rate.per_second,
+            rate_from: rate.from.clone(),
+            per_call_on_demand: per_call,
+            monthly,
+            monthly_on_demand: od,
+            monthly_provisioned: pr,
+        });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

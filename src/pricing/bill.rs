@@ -82,6 +82,10 @@ impl Monthly {
     /// The cheaper mode at the target utilisation, when both are known.
     pub fn cheaper(&self) -> Option<CapacityMode> {
         let (od, pr) = (self.on_demand?, self.provisioned?);
+        // Nothing requested: neither mode costs less.
+        if od == pr {
+            return None;
+        }
         Some(if pr < od {
             CapacityMode::Provisioned
         } else {

@@ -48,6 +48,33 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>, unread: &[U
     out
 }
 
+/// The cost gate's annotation: an error when the monthly estimate rose by more than
+/// `--max-cost-increase`, else a notice, with the delta either way.
+pub fn cost_gate(g: &super::json::CostGate) -> String {
+    let now = g.baseline_monthly + g.increase;
+    let (level, verdict) = if g.exceeded {
+        ("error", "over")
+    } else {
+        ("notice", "within")
+    };
+    let delta = if g.increase >= 0.0 {
+        format!("+{}", crate::pricing::dollars(g.increase))
+    } else {
+        format!("-{}", crate::pricing::dollars(-g.increase))
+    };
+    let message = format!(
+        "the monthly cost estimate of the code's DynamoDB calls changed by {delta}: {} now, {} in the baseline ({verdict} --max-cost-increase {})",
+        crate::pricing::dollars(now),
+        crate::pricing::dollars(g.baseline_monthly),
+        crate::pricing::dollars(g.max_increase)
+    );
+    format!(
+        "::{level} title={}::{}\n",
+        property(&format!("dynalint cost {delta} a month")),
+        data(&message)
+    )
+}
+
 /// Escapes a workflow command's message (GitHub's `escapeData`).
 fn data(s: &str) -> String {
     s.replace('%', "%25")

@@ -10,6 +10,6 @@ pub mod position;
 pub mod sarif;
 pub mod unread;
 
-pub use cost::{Cost, Money};
+pub use cost::{CallEstimate, Cost, Estimate, Money, Unpriced};
 pub use diagnostic::{Category, Diagnostic, Edit, Fix, Label, Severity};
 pub use unread::Unread;

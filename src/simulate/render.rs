@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::notes::NoteKind;
-use super::report::{PartitionLoad, SimulationReport, Spread};
+use super::report::{PartitionLoad, PatternReport, SimulationReport, Spend, Spread};
+use crate::pricing::dollars;
 
 /// The report as JSON.
 pub fn render_json(report: &SimulationReport) -> Value {
@@ -263,6 +264,8 @@ pub fn render_human(report: &SimulationReport) -> String {
             "pages".into(),
             "RCU".into(),
             "WCU".into(),
+            "$/1M calls".into(),
+            "$/month".into(),
             "patterns".into(),
         ]];
         let opt = |x: Option<f64>| x.map_or("-".into(), number);
@@ -291,6 +294,14 @@ pub fn render_human(report: &SimulationReport) -> String {
                 pages,
                 rcu,
                 opt(e.total_write_units()),
+                o.spend
+                    .per_call_on_demand
+                    .map_or("-".into(), crate::pricing::bill::per_million_calls),
+                o.spend
+                    .monthly
+                    .as_ref()
+                    .and_then(|m| m.on_demand)
+                    .map_or("-".into(), dollars),
                 if o.patterns.is_empty() {
                     "-".into()
                 } else {
@@ -300,6 +311,7 @@ pub fn render_human(report: &SimulationReport) -> String {
         }
         table(&mut out, &rows, "  ");
     }
+    render_cost(&mut out, report);
     let cov = &report.coverage;
     let mut lines: Vec<String> = Vec::new();
     for u in &cov.unserved_patterns {
@@ -361,6 +373,91 @@ pub fn render_human(report: &SimulationReport) -> String {
         }
     }
     out
+}
+
+/// `$1,234` or `-`.
+fn money(x: Option<f64>) -> String {
+    x.map_or("-".into(), dollars)
+}
+
+/// The dollar figures: each table's month by reads, writes and storage, both capacity
+/// modes side by side, which is cheaper and the break-even utilisation; each access
+/// pattern's month at its rate.
+fn render_cost(out: &mut String, report: &SimulationReport) {
+    let p = &report.prices;
+    let _ = writeln!(
+        out,
+        "\nmonthly cost at {}: on-demand / provisioned at {} utilisation",
+        p.describe,
+        crate::facts::figures::percent(p.target_utilization)
+    );
+    let mut rows = vec![vec![
+        "table".to_string(),
+        "reads".into(),
+        "writes".into(),
+        "storage".into(),
+        "total".into(),
+        "cheaper".into(),
+        "break-even".into(),
+    ]];
+    let pair = |s: &Spend| format!("{} / {}", money(s.on_demand), money(s.provisioned));
+    for t in &report.tables {
+        let c = &t.cost;
+        rows.push(vec![
+            t.name.clone(),
+            pair(&c.reads),
+            pair(&c.writes),
+            money(c.storage),
+            pair(&c.total),
+            c.total
+                .cheaper
+                .map_or("-".into(), |m| m.label().to_string()),
+            c.total
+                .break_even_utilization
+                .map_or("-".into(), crate::facts::figures::percent),
+        ]);
+    }
+    table(out, &rows, "  ");
+    let rated: Vec<&PatternReport> = report
+        .patterns
+        .iter()
+        .filter(|p| p.spend.is_some())
+        .collect();
+    if !rated.is_empty() {
+        let mut rows = vec![vec![
+            "access pattern".to_string(),
+            "rate/s".into(),
+            "RCU per call".into(),
+            "on-demand".into(),
+            "provisioned".into(),
+        ]];
+        for pr in rated {
+            let s = pr.spend.as_ref();
+            rows.push(vec![
+                pr.name.clone(),
+                pr.rate.map_or("-".into(), number),
+                pr.cost.as_ref().map_or("-".into(), |c| number(c.full.rcu)),
+                money(s.and_then(|s| s.on_demand)),
+                money(s.and_then(|s| s.provisioned)),
+            ]);
+        }
+        table(out, &rows, "  ");
+    }
+    let mut missing: Vec<&str> = Vec::new();
+    for t in &report.tables {
+        for l in &t.cost.left_out {
+            let _ = writeln!(out, "  table `{}` leaves out {l}", t.name);
+        }
+        missing.extend(t.cost.total.missing.iter().map(String::as_str));
+    }
+    missing.sort_unstable();
+    missing.dedup();
+    for m in missing {
+        let _ = writeln!(out, "  missing: {m}");
+    }
+    out.push_str(
+        "  break-even: provisioned capacity costs less than on-demand when its average use is above this share of what is provisioned\n",
+    );
 }
 
 #[cfg(test)]

@@ -144,6 +144,7 @@ pub fn run_reporting(
             rate: p.rate,
             load: None,
             implemented_by: Vec::new(),
+            spend: None,
             error: None,
         };
         match plan_pattern(model, p) {
@@ -204,6 +205,7 @@ pub fn run_reporting(
             cost: None,
             estimate: crate::facts::call_cost::call_cost(model, &bound),
             patterns: Vec::new(),
+            spend: OperationSpend::default(),
             skipped: None,
         };
         match plan_operation(model, op) {
@@ -307,7 +309,7 @@ pub fn run_reporting(
         .spawn(move || drop(generated));
     notes.sort();
     notes.dedup();
-    Ok(SimulationReport {
+    let mut report = SimulationReport {
         schema_version: SCHEMA_VERSION,
         model: model.path.to_string_lossy().into_owned(),
         seed: options.seed,
@@ -317,7 +319,10 @@ pub fn run_reporting(
         operations: op_reports,
         coverage,
         notes,
-    })
+        prices: super::cost::basis(model),
+    };
+    super::cost::price(model, &mut report);
+    Ok(report)
 }
 
 /// How a call that is not one read is served: `PutItem table `Orders``, `BatchGetItem
@@ -578,6 +583,7 @@ fn table_report(
                     .cloned()
                     .unwrap_or_default(),
                 hottest_key: hottest_key(gt, table, i, &entities),
+                avg_entry_size: avg_entry_size(gt, i),
             }
         })
         .collect();
@@ -591,7 +597,25 @@ fn table_report(
             .then(|| gt.data().size_bytes() as f64 / simulated_items as f64),
         entities,
         indexes,
+        cost: TableCost::default(),
     }
+}
+
+/// Average bytes of an index's entries, over the sampled items that land in it.
+fn avg_entry_size(gt: &GeneratedTable, index: usize) -> Option<f64> {
+    let schema = &gt.data().schema;
+    let ix = schema.indexes.get(index)?;
+    let (mut sum, mut n) = (0u64, 0u64);
+    for s in gt.generated.iter().flat_map(|g| &g.samples) {
+        let Ok(pk) = item_primary_key(schema, &s.item) else {
+            continue;
+        };
+        if let Ok(Some(_)) = index_entry(ix, &pk, &s.item, WriteKind::Put) {
+            sum += item_size(&project_index(schema, ix, &s.item));
+            n += 1;
+        }
+    }
+    (n > 0).then(|| sum as f64 / n as f64)
 }
 
 /// The index partition key value most entries share (counted as items were
