@@ -186,9 +186,11 @@ fn sized(
             ),
             _ => "one of few values".to_string(),
         };
+        // On the request, with the value it gives the key as a label: the request is
+        // what runs hot, wherever the value was put in its item.
         let d = cx.report(
             k.op.file.clone(),
-            k.value.span,
+            k.op.method_span,
             format!(
                 "this {doing} {shape} as `{pk}`, the hot partition key of {}: {} items/s \
                  {} one value, {} per partition",
@@ -197,6 +199,11 @@ fn sized(
                 load.verb_on(),
                 group(plan.partition_max_items_per_sec),
             ),
+        );
+        d.label(
+            k.op.file.clone(),
+            k.value.span,
+            format!("`{pk}` is {shape} here"),
         );
         d.label(
             table_path.clone(),
@@ -524,10 +531,11 @@ fn without_load(
         target.label()
     );
     // A table's key is chosen where the code writes it: the finding is on the first
-    // write, with the model's key as a label. An index's key is the model's choice.
+    // write request, with the value it writes and the model's key as labels. An
+    // index's key is the model's choice.
     let d = match (target.index, e.writes.first()) {
         (None, Some(first)) => {
-            let d = cx.report(first.op.file.clone(), first.value.span, message);
+            let d = cx.report(first.op.file.clone(), first.op.method_span, message);
             d.label(
                 model_path,
                 target.partition_key_span(),
@@ -540,8 +548,7 @@ fn without_load(
     if !e.certain {
         d.severity = Severity::Info.min(d.severity);
     }
-    let skip = usize::from(target.index.is_none());
-    for k in e.writes.iter().skip(skip).take(5) {
+    for k in e.writes.iter().take(5) {
         d.label(k.op.file.clone(), k.value.span, format!("writes `{pk}`"));
     }
     d.note(match target.index {
@@ -746,6 +753,7 @@ fn shard_help(pk: &str, plan: &ShardPlan) -> String {
 mod tests {
     use super::super::test_support::*;
     use crate::scanner::{OpKind, Provenance, Resolved};
+    use crate::source::Span;
 
     const ORDERS: &str = r#"
 [[table]]
@@ -784,7 +792,10 @@ rate = 1
         q.key_condition = Some(Box::new(expr("#s = :s")));
         name(&mut q, "#s", "status");
         q.values.insert(":s".into(), lit("OPEN", 50));
-        let ops = [put(val(Provenance::EnumLike, 40)), q];
+        let mut p = put(val(Provenance::EnumLike, 40));
+        p.method_span = Span::new(30, 35);
+        q.method_span = Span::new(45, 49);
+        let ops = [p, q];
         let d = run_ops(&m, "low-cardinality-pk", &ops);
         assert_eq!(d.len(), 3, "{d:#?}");
         let on_model = d
@@ -803,12 +814,13 @@ rate = 1
              N = 600,000 / 48,000 = 12.5 → 13 shards, 15 with headroom for skew"
         );
         assert!(on_model.help.as_deref().unwrap().contains("over 15 values"));
-        let code: Vec<usize> = d
+        // On each request, with the value it gives the key as a label.
+        let code: Vec<(usize, usize)> = d
             .iter()
             .filter(|d| d.location.file.ends_with("app.rs"))
-            .map(|d| d.location.span.start)
+            .map(|d| (d.location.span.start, d.labels[0].location.span.start))
             .collect();
-        assert_eq!(code, vec![40, 50]);
+        assert_eq!(code, vec![(30, 40), (45, 50)]);
     }
 
     #[test]

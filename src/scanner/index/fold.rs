@@ -166,6 +166,9 @@ pub fn fold_file<'t>(
         }
         let mut st = State::default();
         let top = climb_apply(cx, n, &mut op, &mut st, false);
+        // Sent by the chain that starts it, every method known: what the chain does not
+        // set, the request does not have.
+        op.complete_builder = helper.is_none() && st.sent && !st.foreign;
         let escape = follow_consumer(cx, top, &mut op, &mut st, 0);
         finish(cx, n, &mut op, &st);
         match helper {
@@ -867,7 +870,10 @@ fn apply<'t>(
             }
         }
         Setter::Item | Setter::Key | Setter::Keys => {
-            let map = if set || s == Setter::Keys {
+            let map = if set && s == Setter::Keys {
+                // `set_keys` takes the whole list, `keys` adds one map.
+                first.map(|a| items::key_list_map(cx, a, conditional))
+            } else if set || s == Setter::Keys {
                 first.map(|a| items::attr_map(cx, a, conditional))
             } else {
                 match (args.first(), args.get(1)) {

@@ -32,6 +32,11 @@ pub struct FnNode {
     pub starts_server: bool,
     /// Calls made inside a `for`/`while`/`loop` body of this function.
     pub loop_calls: Vec<LoopCall>,
+    /// For a method, what a call of its name means: the trait it implements (`impl
+    /// Trait for Type`) or declares, else its type; `None` for a free function. Two
+    /// functions of one name with different owners (or free functions of two files)
+    /// are two functions a call by that name cannot tell apart.
+    pub owner: Option<Name>,
 }
 
 /// A call inside a loop body: the function it names runs once per iteration.
@@ -120,10 +125,26 @@ const ROUTE_METHODS: &[&str] = &[
 
 #[derive(Clone)]
 enum Frame {
-    Impl { ty: String, entry: Option<String> },
-    Mod { test: bool },
-    Fn { index: usize },
-    Loop { kind: String, span: Span },
+    Impl {
+        ty: String,
+        /// The trait of `impl Trait for Type`.
+        trait_name: Option<String>,
+        entry: Option<String>,
+    },
+    Mod {
+        test: bool,
+    },
+    /// `trait Name {`: its methods' owner.
+    Trait {
+        name: String,
+    },
+    Fn {
+        index: usize,
+    },
+    Loop {
+        kind: String,
+        span: Span,
+    },
     Other,
 }
 
@@ -204,15 +225,20 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                     let name_tok = toks[i + 1];
                     let name = text(&name_tok).into_owned();
                     let interned = intern(&name);
-                    let (impl_ty, impl_entry) = stack
+                    let (impl_ty, impl_trait, impl_entry) = stack
                         .iter()
                         .rev()
                         .take_while(|f| !matches!(f, Frame::Fn { .. }))
                         .find_map(|f| match f {
-                            Frame::Impl { ty, entry } => Some((Some(ty.clone()), entry.clone())),
+                            Frame::Impl {
+                                ty,
+                                trait_name,
+                                entry,
+                            } => Some((Some(ty.as_str()), trait_name.as_deref(), entry.clone())),
+                            Frame::Trait { name } => Some((None, Some(name.as_str()), None)),
                             _ => None,
                         })
-                        .unwrap_or((None, None));
+                        .unwrap_or((None, None, None));
                     let test = attrs.iter().any(|a| is_test_attr(a))
                         || stack.iter().any(|f| matches!(f, Frame::Mod { test: true }));
                     let entry = route_attr(&attrs).or(impl_entry);
@@ -220,7 +246,8 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         && in_fn.is_none()
                         && (name == "main" || attrs.iter().any(|a| is_main_attr(a)));
                     fns.push(FnNode {
-                        qualified: match &impl_ty {
+                        owner: impl_trait.or(impl_ty).map(intern),
+                        qualified: match impl_ty {
                             // Joined by hand, without `format!`: once per method of every impl.
                             Some(ty) => {
                                 let mut q = String::with_capacity(ty.len() + 2 + name.len());
@@ -283,8 +310,21 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                     };
                     let entry = impl_entry(&attrs, &trait_path, &server_traits);
                     attrs.clear();
-                    pending = Some(Frame::Impl { ty, entry });
+                    pending = Some(Frame::Impl {
+                        ty,
+                        trait_name: trait_path.last().cloned(),
+                        entry,
+                    });
                     i = j;
+                    continue;
+                }
+                if word == b"trait" && in_fn.is_none() && next.is_some_and(|n| n.kind == Tok::Ident)
+                {
+                    attrs.clear();
+                    pending = Some(Frame::Trait {
+                        name: text(&toks[i + 1]).into_owned(),
+                    });
+                    i += 2;
                     continue;
                 }
                 if word == b"mod" && in_fn.is_none() {
@@ -483,6 +523,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                 main: false,
                 starts_server: false,
                 loop_calls: Vec::new(),
+                owner: None,
             });
         }
     }
@@ -805,6 +846,7 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
         main: false,
         starts_server: false,
         loop_calls: Vec::new(),
+        owner: None,
     };
     if is_def {
         let starts_lambda = body.iter().any(|t| {

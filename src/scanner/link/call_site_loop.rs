@@ -84,11 +84,14 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
         if names.is_empty() {
             return None;
         }
-        // Whether code in file `gi` calling `name` can mean one of `names`.
+        // Whether code in file `gi` calling `name` can mean one of `names`, and only
+        // it: a name that functions of two traits, types or files define (`find_by_id` of
+        // eleven repositories) does not say which one a call means.
         let means = |gi: usize, name: &str| {
             names
                 .iter()
                 .any(|(n, c)| *n == name && crates.sees(crates.of(gi), *c))
+                && !callers.ambiguous(gi, name, graphs, crates)
         };
         // Whether code in file `gi` can name one of `names`' crates: the callers of a
         // name in the other copies of a crate (a monorepo of look-alike services) are
@@ -148,6 +151,8 @@ pub struct Callers<K> {
     calls: HashMap<K, Vec<(u32, u32)>>,
     /// Name → the functions (file order) that call it inside a loop.
     in_loops: HashMap<K, Vec<(u32, u32)>>,
+    /// Name → the functions (file order) of that name.
+    defs: HashMap<K, Vec<(u32, u32)>>,
 }
 
 impl<'a> Callers<&'a str> {
@@ -167,6 +172,7 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
     fn build<'a>(graphs: &[&'a [FnNode]], key: impl Fn(&'a str) -> K) -> Self {
         let mut calls: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
         let mut in_loops: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
+        let mut defs: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
         for (gi, g) in graphs.iter().enumerate() {
             for (ni, n) in g.iter().enumerate() {
                 if n.test || n.name.starts_with(ENTRY_PREFIX) {
@@ -176,6 +182,12 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
                 let (Ok(gi), Ok(ni)) = (u32::try_from(gi), u32::try_from(ni)) else {
                     continue;
                 };
+                match defs.get_mut(n.name.as_ref()) {
+                    Some(v) => v.push((gi, ni)),
+                    None => {
+                        defs.insert(key(n.name.as_ref()), vec![(gi, ni)]);
+                    }
+                }
                 for c in &n.calls {
                     match calls.get_mut(c.as_ref()) {
                         Some(v) => v.push((gi, ni)),
@@ -198,10 +210,42 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
             }
         }
         // Grown by pushes: give back what the lists grew beyond their length.
-        for v in calls.values_mut().chain(in_loops.values_mut()) {
+        for v in calls
+            .values_mut()
+            .chain(in_loops.values_mut())
+            .chain(defs.values_mut())
+        {
             v.shrink_to_fit();
         }
-        Self { calls, in_loops }
+        Self {
+            calls,
+            in_loops,
+            defs,
+        }
+    }
+
+    /// Whether a call of `name` in file `gi` may mean two different functions, among
+    /// those its crate can name: methods of two traits or types (which one runs is the
+    /// receiver's type), or free functions of two files (`s3::restore` and
+    /// `restore::restore`), which a call graph by name does not tell apart.
+    /// (Implementations of one trait are one method: a loop over `storage.get(id)`
+    /// runs whichever is configured.)
+    fn ambiguous(&self, gi: usize, name: &str, graphs: &[&[FnNode]], crates: &Crates) -> bool {
+        let Some(defs) = self.defs.get(name) else {
+            return false;
+        };
+        let mut owners = defs
+            .iter()
+            .filter(|(f, _)| crates.sees(crates.of(gi), crates.of(*f as usize)))
+            .filter_map(|&(f, n)| {
+                let owner = graphs.get(f as usize)?.get(n as usize)?.owner.as_ref();
+                // A free function is its file's.
+                Some((owner, if owner.is_some() { u32::MAX } else { f }))
+            });
+        let Some(first) = owners.next() else {
+            return false;
+        };
+        owners.any(|o| o != first)
     }
 
     /// The functions (in file order, each once) that call one of `names`, in the

@@ -442,6 +442,7 @@ mod tests {
             main: false,
             starts_server: false,
             loop_calls: Vec::new(),
+            owner: None,
         }
     }
 
