@@ -18,6 +18,12 @@
 #           target/test-tools/code-server, and Debian's Chromium (/usr/bin/chromium, or
 #           $DYNALINT_CHROMIUM): tests/lsp_vscode.rs drives the packaged extension in them
 #           (see install_code_server below).
+#   boto3 — the AWS SDK for Python, pinned with everything it needs by
+#           tests/sdk/python-requirements.txt, from PyPI into target/test-tools/python;
+#           tests/sdk_e2e.rs drives `dynalint serve` with it.
+#   the AWS SDK for JavaScript v3 (@aws-sdk/client-dynamodb, lib-dynamodb), pinned by
+#           tests/sdk/js/package-lock.json, from npm into target/test-tools/js-sdk
+#           (`npm ci`); tests/sdk_e2e.rs drives `dynalint serve` with it too.
 #
 # Each tool installs on its own: one failing does not stop the others; the script then
 # exits non-zero naming what failed.
@@ -222,10 +228,54 @@ install_code_server() {
     apt-get -q update && apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=300 chromium
 }
 
+# A folder installed from a pinned list is current when it holds a copy of that list.
+current() {
+    cmp -s "$1" "$2/installed" 2>/dev/null
+}
+
+install_boto3() {
+    local dir="$TOOLS/python" pins="tests/sdk/python-requirements.txt"
+    if current "$pins" "$dir"; then
+        echo "install-test-tools: boto3 already in $dir"
+        return 0
+    fi
+    local python="${PYTHON:-python3}"
+    if ! command -v "$python" >/dev/null; then
+        echo "install-test-tools: python3 is needed to install boto3 from PyPI" >&2
+        return 1
+    fi
+    rm -rf "$dir"
+    "$python" -m pip install --quiet --disable-pip-version-check --no-deps \
+        --target "$dir" -r "$pins" || return 1
+    cp "$pins" "$dir/installed"
+    echo "install-test-tools: boto3 installed in $dir"
+}
+
+install_js_sdk() {
+    local dir="$TOOLS/js-sdk" lock="tests/sdk/js/package-lock.json"
+    if current "$lock" "$dir" && [ -d "$dir/node_modules/@aws-sdk/client-dynamodb" ]; then
+        echo "install-test-tools: the AWS SDK for JavaScript already in $dir"
+        return 0
+    fi
+    if ! command -v npm >/dev/null; then
+        echo "install-test-tools: npm is needed to install the AWS SDK for JavaScript" >&2
+        unavailable
+        return
+    fi
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    cp tests/sdk/js/package.json "$lock" "$dir/"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || return 1
+    cp "$lock" "$dir/installed"
+    echo "install-test-tools: the AWS SDK for JavaScript installed in $dir"
+}
+
 failed=()
 install_nvim || failed+=(nvim)
 install_hx || failed+=(hx)
 install_code_server || failed+=(code-server)
+install_boto3 || failed+=(boto3)
+install_js_sdk || failed+=(js-sdk)
 if [ ${#failed[@]} -gt 0 ]; then
     echo "install-test-tools: FAILED to install: ${failed[*]}" >&2
     exit 1
