@@ -17,7 +17,8 @@
 #   code-server (VS Code 1.100 for a browser) and playwright-core from npm, into
 #           target/test-tools/code-server, and Debian's Chromium (/usr/bin/chromium, or
 #           $DYNALINT_CHROMIUM): tests/lsp_vscode.rs drives the packaged extension in them
-#           (see install_code_server below).
+#           (see install_code_server below), and tests/html_report.rs opens
+#           `simulate --format html`'s page in the same playwright-core and Chromium.
 #   boto3 — the AWS SDK for Python, pinned with everything it needs by
 #           tests/sdk/python-requirements.txt, from PyPI into target/test-tools/python;
 #           tests/sdk_e2e.rs drives `dynalint serve` with it.
