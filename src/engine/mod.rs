@@ -7,17 +7,21 @@
 //! [`wire`] with [`db::Engine::handle`], the JSON entry point.
 
 pub mod capacity;
+pub mod clock;
+pub mod database;
 pub mod db;
 pub mod error;
 pub mod eval;
 pub mod exprs;
 pub mod http;
+pub mod journal;
 pub mod keycond;
 pub mod keys;
 pub mod legacy;
 pub mod number;
 pub mod ops;
 pub mod partiql;
+pub mod persist;
 pub mod schema;
 pub mod server;
 pub mod size;
