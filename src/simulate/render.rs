@@ -253,7 +253,7 @@ pub fn render_human(report: &SimulationReport) -> String {
     }
     if !report.operations.is_empty() {
         out.push_str(
-            "\ncode operations (per call, at full scale; reads measured on the data, writes, batches and transactions by the model's figures)\n",
+            "\ncode operations (per call, at full scale; Query, GetItem and Scan measured on the data, writes, batches, transactions and PartiQL statements by the model's figures)\n",
         );
         let mut rows = vec![vec![
             "location".to_string(),

@@ -697,6 +697,11 @@ impl<'a> FileCx<'a> {
                 }
                 _ => {}
             }
+            // `required_env("TABLE")`: a helper of this file that reads the environment
+            // variable its parameter names.
+            if let Some(var) = self.env_helper_var(node, path, &args, depth) {
+                return var;
+            }
             // Maybe a function of the crate: the link phase looks at what it returns.
             return self.pending(path, self.call_kind(node, path));
         }
@@ -772,6 +777,77 @@ impl<'a> FileCx<'a> {
                 lookup(self.src, n, self.src.of(n)),
                 Some(Binding::Param { ty: Some(t) }) if self.src.of(t).trim_start_matches('&').trim().starts_with("Option<")
             )
+    }
+
+    /// `required_env("TABLE")` where this file's `fn required_env(name: &str)` returns
+    /// `env::var(name)` (unwrapped or its error mapped): the variable the argument
+    /// names, as `env::var("TABLE")` is.
+    fn env_helper_var(
+        &self,
+        call: Node<'_>,
+        path: &str,
+        args: &[Node<'_>],
+        depth: usize,
+    ) -> Option<Resolved> {
+        let src = self.src;
+        if path.contains("::") || args.is_empty() {
+            return None;
+        }
+        self.whole_file_lookup_of(path);
+        let root = ancestors(src, call).last()?;
+        let ranges = self.functions(root).get(path)?;
+        let [(start, end)] = ranges.as_slice() else {
+            return None;
+        };
+        let f = root
+            .descendant_for_byte_range(*start, *end)
+            .filter(|f| f.kind() == "function_item")?;
+        let params: Vec<Node<'_>> = field(f, "parameters")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| p.kind() == "parameter")
+            .collect();
+        if params.len() != args.len() {
+            return None;
+        }
+        // The body is one expression: `env::var(name)` under unwrapping and error
+        // mapping.
+        let body = field(f, "body")?;
+        let parts = named_children(body);
+        let [tail] = parts.as_slice() else {
+            return None;
+        };
+        let mut e = peel(*tail);
+        while let Some((recv, name, _)) = method_call(src, e) {
+            if !matches!(
+                name.as_str(),
+                "map_err"
+                    | "unwrap"
+                    | "expect"
+                    | "ok"
+                    | "context"
+                    | "with_context"
+                    | "ok_or"
+                    | "ok_or_else"
+                    | "unwrap_or_else"
+                    | "unwrap_or_default"
+                    | "unwrap_or"
+            ) {
+                return None;
+            }
+            e = peel(recv);
+        }
+        let read = call_path(src, e)?;
+        if !(read.ends_with("env::var") || read == "var") {
+            return None;
+        }
+        let named = call_args(e).first().map(|a| src.of(peel(*a)))?;
+        let index = params.iter().position(|p| {
+            field(*p, "pattern").is_some_and(|pt| src.of(pt).trim_start_matches("mut ") == named)
+        })?;
+        let arg = self.string_at(*args.get(index)?, depth + 1);
+        arg.value().map(|v| Resolved::Env { var: v.to_string() })
     }
 
     /// The parameter `name` of the function around `at`, as a reference to the
