@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::report::Severity;
+use crate::diagnostic::Severity;
 
 const AFTER_HELP: &str = "\
 Exit codes:

@@ -10,6 +10,7 @@ mod check;
 mod diff;
 mod init_cmd;
 mod model_cmd;
+mod open;
 mod out;
 mod progress;
 mod rules_cmd;

@@ -1,12 +1,12 @@
-//! The engine itself: a set of named tables and the wire-level entry point that turns
-//! `(operation name, JSON body)` into DynamoDB's JSON answer or DynamoDB's error.
+//! The engine's state: a set of named tables, and the transaction tokens seen. Below
+//! the operations, which read and change it; the entry point that picks the operation
+//! for a request is above them (`dispatch.rs`).
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::error::{DynamoError, DynamoResult, ErrorKind};
-use super::ops;
+use super::error::{DynamoError, DynamoResult};
 use super::table::Table;
 
 /// An in-memory DynamoDB: tables by name. Single-threaded; the server wraps it in a
@@ -44,42 +44,5 @@ impl Engine {
     /// Table names, sorted.
     pub fn table_names(&self) -> impl Iterator<Item = &String> {
         self.tables.keys()
-    }
-
-    /// Runs one request given as DynamoDB's operation name (`PutItem`, the part after
-    /// `DynamoDB_20120810.` in `X-Amz-Target`) and JSON body, answering as DynamoDB
-    /// would: the response body, or the error (type and message).
-    pub fn handle(&mut self, op: &str, body: &Value) -> DynamoResult<Value> {
-        match op {
-            "CreateTable" => ops::tables::create_table(self, body),
-            "DescribeTable" => ops::tables::describe_table(self, body),
-            "DeleteTable" => ops::tables::delete_table(self, body),
-            "ListTables" => ops::tables::list_tables(self, body),
-            "UpdateTable" => ops::tables::update_table(self, body),
-            "UpdateTimeToLive" => ops::settings::update_time_to_live(self, body),
-            "DescribeTimeToLive" => ops::settings::describe_time_to_live(self, body),
-            "TagResource" => ops::settings::tag_resource(self, body),
-            "UntagResource" => ops::settings::untag_resource(self, body),
-            "ListTagsOfResource" => ops::settings::list_tags_of_resource(self, body),
-            // DynamoDB Streams' operations (`DynamoDBStreams_20120810.<Op>`).
-            "ListStreams" => ops::streams::list_streams(self, body),
-            "DescribeStream" => ops::streams::describe_stream(self, body),
-            "GetShardIterator" => ops::streams::get_shard_iterator(self, body),
-            "GetRecords" => ops::streams::get_records(self, body),
-            "PutItem" => ops::items::put_item(self, body),
-            "GetItem" => ops::items::get_item(self, body),
-            "DeleteItem" => ops::items::delete_item(self, body),
-            "UpdateItem" => ops::items::update_item(self, body),
-            "Query" => ops::read::query(self, body),
-            "Scan" => ops::read::scan(self, body),
-            "BatchGetItem" => ops::batch::batch_get_item(self, body),
-            "BatchWriteItem" => ops::batch::batch_write_item(self, body),
-            "TransactGetItems" => ops::transact::transact_get_items(self, body),
-            "TransactWriteItems" => ops::transact::transact_write_items(self, body),
-            "ExecuteStatement" => super::partiql::execute_statement(self, body),
-            "BatchExecuteStatement" => super::partiql::batch_execute_statement(self, body),
-            "ExecuteTransaction" => super::partiql::execute_transaction(self, body),
-            _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
-        }
     }
 }

@@ -4,10 +4,12 @@
 //! DynamoDB measures it), [`schema`] and [`keys`] (a table's shape and key rules),
 //! [`table`] (ordered storage with index maintenance), [`exprs`], [`keycond`] and
 //! [`eval`] (expressions over items), [`capacity`], the operations in [`ops`], and
-//! [`wire`] with [`db::Engine::handle`], the JSON entry point.
+//! [`wire`] with [`Engine::handle`] (`dispatch.rs`, above the operations and
+//! [`partiql`]), the JSON entry point.
 
 pub mod capacity;
 pub mod db;
+mod dispatch;
 pub mod error;
 pub mod eval;
 pub mod exprs;

@@ -7,9 +7,9 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::expr::ExprKind;
 use crate::facts::conditions::{and_terms, parse_condition_arg, Term};
-use crate::facts::figures;
 use crate::facts::read_cost::{items_read, Spread, PAGE_BYTES};
 use crate::facts::BoundOperation;
+use crate::figures;
 use crate::model::{Index, Table};
 use crate::scanner::{ColdReason, OpKind, Operation};
 

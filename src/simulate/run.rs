@@ -15,11 +15,11 @@ use crate::source::SourceFile;
 use super::coverage;
 use super::generate::{generate_table_reporting, planned_items, GeneratedEntity, GeneratedTable};
 use super::notes::Note;
-use super::ops::{implements, plan_operation, SkipReason};
-use super::plan::{plan_pattern, Access, ReadPlan};
 use super::replay::{measure, Measured};
 use super::report::*;
-use super::shards::{
+use crate::facts::call_plan::{implements, plan_operation, SkipReason};
+use crate::facts::plan::{plan_pattern, Access, ReadPlan};
+use crate::facts::shards::{
     required_shards, shards_for_units, Io, PARTITION_MAX_RCU, PARTITION_MAX_WCU, WRITE_UNIT_BYTES,
 };
 
@@ -265,7 +265,7 @@ pub fn run_reporting(
                 }
                 // A call with a broken filter still implements its pattern: the
                 // pattern is covered (the filter is reported on its own).
-                if let Ok(keys) = super::ops::plan_keys(model, op) {
+                if let Ok(keys) = crate::facts::call_plan::plan_keys(model, op) {
                     for pr in &patterns {
                         if pr.plan.as_ref().is_some_and(|pp| implements(&keys, pp)) {
                             r.patterns.push(pr.name.clone());
@@ -425,7 +425,7 @@ fn partition_load(
         .and_then(|(_, v)| KeyTemplate::parse(v).ok())
         .is_some_and(|t| {
             t.placeholders()
-                .all(|p| super::domain::parse_range(p).is_some())
+                .all(|p| crate::facts::plan::parse_range(p).is_some())
         });
     let (spread, requests_per_sec) = if plan.access == Access::Scan {
         (Spread::Everything, rate)
@@ -503,7 +503,7 @@ fn declared_partition_items(model: &Model, plan: &ReadPlan) -> Option<f64> {
     let drawn = !writers.is_empty()
         && writers
             .iter()
-            .all(|e| super::domain::entity_constant(values, &e.name).is_none());
+            .all(|e| crate::model::facts::entity_constant(values, &e.name).is_none());
     if !drawn {
         return None;
     }
