@@ -8,18 +8,22 @@
 //! [`partiql`]), the JSON entry point.
 
 pub mod capacity;
+pub mod clock;
+pub mod database;
 pub mod db;
 mod dispatch;
 pub mod error;
 pub mod eval;
 pub mod exprs;
 pub mod http;
+pub mod journal;
 pub mod keycond;
 pub mod keys;
 pub mod legacy;
 pub mod number;
 pub mod ops;
 pub mod partiql;
+pub mod persist;
 pub mod schema;
 pub mod server;
 pub mod size;

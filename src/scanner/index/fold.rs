@@ -952,9 +952,7 @@ fn apply<'t>(
         Setter::ConsistentRead => op.consistent_read = first.and_then(|a| bool_lit(cx, a)),
         Setter::ScanIndexForward => op.scan_index_forward = first.and_then(|a| bool_lit(cx, a)),
         Setter::Limit => op.limit = first.map(|a| Box::new(limit_value(cx, a, maybe_unset))),
-        Setter::Select => {
-            op.select = first.map(|a| select_name(last_segment(src.of(peel(a)))));
-        }
+        Setter::Select => op.select = first.and_then(|a| select_variant(&src, peel(a))),
         Setter::ExclusiveStartKey => op.exclusive_start_key = true,
         Setter::TotalSegments => op.total_segments = first.map(|a| Box::new(cx.value(a))),
         Setter::Segment | Setter::Ignored | Setter::Terminal | Setter::Paginator => {}
@@ -1082,7 +1080,26 @@ fn bool_lit(cx: &FileCx<'_>, a: Node<'_>) -> Option<bool> {
     }
 }
 
-/// `Select::AllProjectedAttributes` → `ALL_PROJECTED_ATTRIBUTES`.
+/// `Select::AllProjectedAttributes` → `ALL_PROJECTED_ATTRIBUTES`. Only a path names a
+/// variant: an `if`, a `match` or a variable is a value the code picks at run time, and
+/// its source text is no value (`if count { Select::Count } else { .. }` is not
+/// `ALL_ATTRIBUTES\n }`).
+fn select_variant(src: &Src<'_>, arg: Node<'_>) -> Option<String> {
+    match node_kind(arg) {
+        "scoped_identifier" => Some(select_name(last_segment(src.of(arg)))),
+        // `set_select(Some(Select::Count))`.
+        "call_expression" if field(arg, "function").is_some_and(|f| src.of(f) == "Some") => {
+            let inner = named_children(field(arg, "arguments")?);
+            match inner.as_slice() {
+                [one] => select_variant(src, peel(*one)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `AllProjectedAttributes` → `ALL_PROJECTED_ATTRIBUTES`.
 fn select_name(variant: &str) -> String {
     let mut out = String::new();
     for (i, c) in variant.chars().enumerate() {
