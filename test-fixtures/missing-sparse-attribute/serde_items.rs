@@ -50,3 +50,32 @@ pub async fn save_user(client: &Client, user: &User) -> Result<(), Error> {
         .await?;
     Ok(())
 }
+
+pub struct BlogRepository {
+    client: Client,
+}
+
+impl BlogRepository {
+    // The repository's own `to_item`, not serde_dynamo's: `createdAt` goes in only
+    // when it is `Some`, so nothing says the write carries a NULL.
+    fn to_item(blog: &Blog) -> HashMap<String, AttributeValue> {
+        let mut item = HashMap::new();
+        item.insert("PK".to_string(), AttributeValue::S(blog.pk.clone()));
+        item.insert("SK".to_string(), AttributeValue::S(blog.sk.clone()));
+        item.insert("facet".to_string(), AttributeValue::S(blog.facet.clone()));
+        if let Some(ref created_at) = blog.created_at {
+            item.insert("createdAt".to_string(), AttributeValue::S(created_at.clone()));
+        }
+        item
+    }
+
+    pub async fn save(&self, blog: &Blog) -> Result<(), Error> {
+        self.client
+            .put_item()
+            .table_name("BlogApp")
+            .set_item(Some(Self::to_item(blog)))
+            .send()
+            .await?;
+        Ok(())
+    }
+}

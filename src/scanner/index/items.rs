@@ -414,6 +414,19 @@ fn serde_item(cx: &FileCx<'_>, node: Node<'_>) -> Option<AttrMap> {
     if last_segment(path) != "to_item" {
         return None;
     }
+    // `Self::to_item(user)`, `UserRepo::to_item(..)`, or a `to_item` this file
+    // defines: the crate's own conversion (often one that leaves `None` out), not
+    // serde_dynamo's: what it writes is not known from the type.
+    let own_type = path
+        .split("::")
+        .any(|seg| seg == "Self" || seg.starts_with(|c: char| c.is_ascii_uppercase()));
+    let defined_here = path == "to_item"
+        && crate::scanner::syntax::nodes::ancestors(src, node)
+            .last()
+            .is_some_and(|root| cx.functions(root).contains_key("to_item"));
+    if own_type || defined_here {
+        return None;
+    }
     let arg = peel(*call_args(node).first()?);
     let ty = value_type(cx, arg);
     Some(AttrMap {
