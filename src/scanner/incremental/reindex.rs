@@ -132,12 +132,14 @@ pub(in crate::scanner) fn index_by_items(
     // What the items' searches find under a node is the same for each of them (two
     // transactions building their requests with the same helpers searched them twice).
     let caches = Rc::new(FileCaches::default());
+    let lets = crate::scanner::syntax::scope::let_offsets(text);
     let mut borrowed = Vec::new();
     for (i, (nodes, truncated)) in again.iter().copied().zip(walked) {
         let (start, end) = *cut.get(i)?;
         let src = Src {
             text,
             parents: &parents,
+            lets: &lets,
         };
         let first_ref = i.checked_mul(REF_STRIDE)?;
         let cx = FileCx::for_piece(src, idx.module.clone(), first_ref, start..end)

@@ -806,9 +806,11 @@ fn alone() { c.scan().send(); }
 "#;
         let tree = parse(code.as_bytes()).expect("parses");
         let (parents, nodes, _) = parent_map(tree.root_node());
+        let lets = crate::scanner::syntax::scope::let_offsets(code);
         let src = Src {
             text: code,
             parents: &parents,
+            lets: &lets,
         };
         // Each with its own memo of test items, asked in the same order.
         let one = FileCx::new(src, intern_path(&["m"]));

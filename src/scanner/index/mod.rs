@@ -712,9 +712,11 @@ pub(in crate::scanner) fn index_parsed(
     if truncated {
         idx.problems.push(truncated_problem(path));
     }
+    let lets = crate::scanner::syntax::scope::let_offsets(text);
     let src = Src {
         text,
         parents: &parents,
+        lets: &lets,
     };
     let cx = FileCx::new(src, idx.module.clone()).with_items(&nodes);
     if idx.candidate && root.has_error() {
@@ -850,6 +852,8 @@ fn index_pieces(
     // own is decided below, over every piece, as the whole file's fold decides it.
     let own_args = matches!(args, ArgValues::KeysUnlessOwn);
     let piece_args = if own_args { ArgValues::KeysOnly } else { args };
+    // Every piece's lookups read the whole file's `let`s: found once.
+    let lets = crate::scanner::syntax::scope::let_offsets(text);
     let index_piece = |i: usize, range: &tree_sitter::Range| -> Option<Part> {
         let tree = parse_within(parse_text, std::slice::from_ref(range))?;
         let root = tree.root_node();
@@ -861,6 +865,7 @@ fn index_pieces(
         let src = Src {
             text,
             parents: &parents,
+            lets: &lets,
         };
         let first_ref = i.checked_mul(REF_STRIDE)?;
         let cx = FileCx::for_piece(

@@ -348,6 +348,9 @@ fn literal_ids() -> &'static [u16] {
 pub struct Src<'a> {
     pub text: &'a str,
     pub parents: &'a Parents<'a>,
+    /// Where `let` is written in `text` (`scope::let_offsets`): a name's lookup reads a
+    /// block's `let`s from here, not by searching the block's text again per name.
+    pub lets: &'a [usize],
 }
 
 impl<'a> Src<'a> {

@@ -36,8 +36,8 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
                 // step from one statement to the next climbs through the grammar's
                 // hidden repeat nodes, and the 40,000-call file's functions are ten
                 // long statements none of which binds a name.
-                let before = src.text.get(anc.start_byte()..prev.start_byte());
-                if node_kind(anc) == "block" && before.is_some_and(|t| !may_bind(t, name)) {
+                let before = anc.start_byte()..prev.start_byte();
+                if node_kind(anc) == "block" && !may_bind(src.text, src.lets, before, name) {
                     prev = anc;
                     continue;
                 }
@@ -119,15 +119,28 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
     None
 }
 
-/// Whether some `let` in `text` can bind `name`: the word `name` in the text between
-/// a `let` and the `=` or `;` that ends its pattern. Never wrong the other way: a
-/// pattern the scan cannot be sure it read whole (a literal, a comment, a `..=` range
-/// in it) counts as binding it.
-fn may_bind(text: &str, name: &str) -> bool {
-    let bytes = text.as_bytes();
+/// Where `let` is written in a file's text, in order (within words too: `delete`).
+pub fn let_offsets(text: &str) -> Vec<usize> {
+    memchr::memmem::find_iter(text.as_bytes(), b"let").collect()
+}
+
+/// Whether some `let` in `text[range]` can bind `name`: the word `name` in the text
+/// between a `let` and the `=` or `;` that ends its pattern. Never wrong the other way:
+/// a pattern the scan cannot be sure it read whole (a literal, a comment, a `..=` range
+/// in it) counts as binding it. `lets` is [`let_offsets`] of `text`: a function of
+/// 40,000 statements asks this once per name it uses, and searching the text before
+/// each use again made the file's lookups quadratic.
+fn may_bind(text: &str, lets: &[usize], range: std::ops::Range<usize>, name: &str) -> bool {
+    let Some(bytes) = text.as_bytes().get(..range.end) else {
+        return true;
+    };
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    for (at, _) in text.match_indices("let") {
-        let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+    let first = lets.partition_point(|&at| at < range.start);
+    for &at in lets[first..].iter().take_while(|&&at| at + 3 <= range.end) {
+        let before = at
+            .checked_sub(1)
+            .filter(|&i| i >= range.start)
+            .and_then(|i| bytes.get(i));
         let after = bytes.get(at + 3);
         if before.is_some_and(|b| word(*b)) || after.is_some_and(|b| word(*b)) {
             continue;
@@ -293,7 +306,17 @@ mod tests {
             ("let /* = */ x = 1;", "x", true),
         ];
         for (text, name, want) in cases {
-            assert_eq!(may_bind(text, name), want, "{text}");
+            let lets = let_offsets(text);
+            assert_eq!(may_bind(text, &lets, 0..text.len(), name), want, "{text}");
+            // The same text inside a file, read by its range.
+            let file = format!("fn f() {{}}\n{text}\nlet tail = 1;");
+            let range = 10..10 + text.len();
+            let lets = let_offsets(&file);
+            assert_eq!(
+                may_bind(&file, &lets, range, name),
+                want,
+                "in a file: {text}"
+            );
         }
     }
 }
