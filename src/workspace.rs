@@ -181,11 +181,22 @@ pub fn collect_sources(
     exclude: &[String],
     progress: Option<&(dyn Fn(usize, usize) + Sync)>,
 ) -> Result<Sources, WorkspaceError> {
+    collect_sources_within(paths, root, exclude, Reach::Tree, progress)
+}
+
+/// [`collect_sources`] walking folders only as deep as `reach` allows.
+pub fn collect_sources_within(
+    paths: &[PathBuf],
+    root: &Path,
+    exclude: &[String],
+    reach: Reach,
+    progress: Option<&(dyn Fn(usize, usize) + Sync)>,
+) -> Result<Sources, WorkspaceError> {
     let Found {
         paths: found,
         mut notes,
         other_languages,
-    } = find_sources(paths, root, exclude)?;
+    } = find_sources_within(paths, root, exclude, reach)?;
     let total = found.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     // The phase starts before any file is read: the files are read in parallel, so
@@ -225,6 +236,16 @@ pub fn find_sources(
     root: &Path,
     exclude: &[String],
 ) -> Result<Found, WorkspaceError> {
+    find_sources_within(paths, root, exclude, Reach::Tree)
+}
+
+/// [`find_sources`] walking folders only as deep as `reach` allows.
+pub fn find_sources_within(
+    paths: &[PathBuf],
+    root: &Path,
+    exclude: &[String],
+    reach: Reach,
+) -> Result<Found, WorkspaceError> {
     let excluded = glob_set("exclude", exclude)?;
     let root_abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut notes = Vec::new();
@@ -242,6 +263,7 @@ pub fn find_sources(
             continue;
         }
         let walker = ignore::WalkBuilder::new(start)
+            .max_depth(reach.max_depth())
             .follow_links(true)
             .require_git(false)
             .hidden(true)
@@ -385,31 +407,128 @@ pub fn display_path(path: &Path) -> String {
     }
 }
 
-/// The root of the project `start` is in, when there is no `dynalint.toml` to say:
-/// the nearest folder at or above it holding a `Cargo.toml` or `.git`, else `start`'s
-/// own folder; a crate inside a cargo workspace belongs to the workspace's root (the
-/// nearest `Cargo.toml` above it with a `[workspace]` table that does not exclude it,
-/// no higher than the repository's `.git`), as cargo decides: its members call each
-/// other, so the editor must see them together as `check` of the root does. Templates
-/// are looked for under it.
+/// A project found from a path when no `dynalint.toml` says where it is: its folder
+/// and how much of that folder is the project's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectRoot {
+    /// Relative to the current folder when under it (see [`display_path`]).
+    pub dir: PathBuf,
+    pub reach: Reach,
+}
+
+/// How much under its folder a project holds: templates are looked for, and (in the
+/// editor) sources walked, only that far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Every file under the folder: a cargo package or workspace, a repository, or a
+    /// folder the user named to check.
+    Tree,
+    /// Only the folder's own files, not its subfolders': a loose file's project (no
+    /// `Cargo.toml` or `.git` at or above it), whose folder is often a shared one (the
+    /// temp folder) beside unrelated projects.
+    Folder,
+    /// Nothing beside the files named: a loose file directly in the home folder or the
+    /// filesystem root, which are never walked.
+    Named,
+}
+
+impl Reach {
+    /// The walk's depth below the project's folder (`ignore`'s `max_depth`).
+    pub fn max_depth(self) -> Option<usize> {
+        match self {
+            Self::Tree => None,
+            Self::Folder => Some(1),
+            Self::Named => Some(0),
+        }
+    }
+}
+
+/// The root of the project `start` is in, when there is no `dynalint.toml` to say
+/// (see [`project_of`]).
 pub fn project_root(start: &Path) -> PathBuf {
-    let dir = if start.is_file() {
+    project_of(start).dir
+}
+
+/// The project `start` is in, when there is no `dynalint.toml` to say: the nearest
+/// folder at or above it holding a `Cargo.toml` or `.git`, below the home folder and
+/// the filesystem root (a dotfiles repository is no project of every file in it); a
+/// crate inside a cargo workspace belongs to the workspace's root (the nearest
+/// `Cargo.toml` above it with a `[workspace]` table that does not exclude it, no higher
+/// than the repository's `.git`), as cargo decides: its members call each other, so the
+/// editor must see them together as `check` of the root does. Templates are looked for
+/// under it. Without either above it, a folder named to check is the project, whole;
+/// a loose file is a project of its folder's own files (see [`Reach`]).
+pub fn project_of(start: &Path) -> ProjectRoot {
+    let named_dir = start.is_dir();
+    let dir = if named_dir {
+        start
+    } else {
         start
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."))
-    } else {
-        start
     };
     let Ok(abs) = std::fs::canonicalize(dir) else {
-        return dir.to_path_buf();
+        // A folder that does not exist holds nothing to walk.
+        return ProjectRoot {
+            dir: dir.to_path_buf(),
+            reach: if named_dir { Reach::Tree } else { Reach::Named },
+        };
     };
+    let found = project_folder_above(&abs);
+    let reach = match found {
+        Some(_) => Reach::Tree,
+        None if named_dir => Reach::Tree,
+        None => loose_reach(&abs),
+    };
+    let found = found.unwrap_or(&abs);
+    ProjectRoot {
+        dir: PathBuf::from(display_path(found)),
+        reach,
+    }
+}
+
+/// How much of `root` is the project's, for a root [`project_of`] found from a file
+/// in it (the editor's projects without a `dynalint.toml`).
+pub fn reach_of(root: &Path) -> Reach {
+    let Ok(abs) = std::fs::canonicalize(root) else {
+        return Reach::Named;
+    };
+    match project_folder_above(&abs) {
+        Some(_) => Reach::Tree,
+        None => loose_reach(&abs),
+    }
+}
+
+/// The nearest folder at or above `abs` (canonical) with a `Cargo.toml` or `.git`,
+/// short of the shared folders, lifted to its cargo workspace's root.
+fn project_folder_above(abs: &Path) -> Option<&Path> {
     let found = abs
         .ancestors()
-        .find(|d| d.join("Cargo.toml").is_file() || d.join(".git").exists())
-        .unwrap_or(&abs);
-    let found = workspace_root_above(found).unwrap_or(found);
-    PathBuf::from(display_path(found))
+        .take_while(|d| !is_shared_folder(d))
+        .find(|d| d.join("Cargo.toml").is_file() || d.join(".git").exists())?;
+    let lifted = workspace_root_above(found).filter(|w| !is_shared_folder(w));
+    Some(lifted.unwrap_or(found))
+}
+
+/// The reach of a loose file's folder.
+fn loose_reach(abs: &Path) -> Reach {
+    if is_shared_folder(abs) {
+        Reach::Named
+    } else {
+        Reach::Folder
+    }
+}
+
+/// The filesystem root and the home folder: holding everything, they are nobody's
+/// project.
+fn is_shared_folder(abs: &Path) -> bool {
+    abs.parent().is_none()
+        || ["HOME", "USERPROFILE"]
+            .iter()
+            .filter_map(std::env::var_os)
+            .filter(|h| !h.is_empty())
+            .any(|h| std::fs::canonicalize(&h).is_ok_and(|h| h == abs))
 }
 
 /// The folder of the cargo workspace whose root manifest is above `krate` (a folder
@@ -507,6 +626,29 @@ mod tests {
             project_root(&root.join("tools/gen/src/main.rs")),
             at("tools/gen")
         );
+    }
+
+    #[test]
+    fn a_loose_file_is_a_project_of_its_folder_s_own_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        write(&root, "scratch.rs", "fn main() {}\n");
+        write(&root, "app/Cargo.toml", "[package]\nname = \"app\"\n");
+        write(&root, "app/src/main.rs", "fn main() {}\n");
+        let at = |rel: &str| PathBuf::from(display_path(&root.join(rel)));
+
+        let loose = project_of(&root.join("scratch.rs"));
+        assert_eq!((loose.dir, loose.reach), (at(""), Reach::Folder));
+        assert_eq!(reach_of(&root), Reach::Folder);
+        // Not yet written (an editor's new buffer): still a file.
+        assert_eq!(project_of(&root.join("new.rs")).reach, Reach::Folder);
+        // A folder named to check is walked whole.
+        assert_eq!(project_of(&root).reach, Reach::Tree);
+        let app = project_of(&root.join("app/src/main.rs"));
+        assert_eq!((app.dir, app.reach), (at("app"), Reach::Tree));
+        assert_eq!(reach_of(&root.join("app")), Reach::Tree);
+        // The filesystem root is nobody's project.
+        assert_eq!(reach_of(Path::new("/")), Reach::Named);
     }
 
     #[test]

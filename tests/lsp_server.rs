@@ -333,3 +333,37 @@ fn files_that_are_not_open_get_their_findings_too() {
     c.diagnostics_where(&repo, |d| handler_at(d) == Some((line + 1, character)));
     c.shutdown();
 }
+
+#[test]
+fn a_loose_file_is_a_project_of_its_folder_s_own_files() {
+    // A scratch file in a shared folder with no `Cargo.toml` or `.git` above it: its
+    // project is its folder's own files (the template beside it), not every project
+    // below the folder.
+    let tmp = tempfile::tempdir().unwrap();
+    let shared = std::fs::canonicalize(tmp.path()).unwrap();
+    let fixture = lsp_support::fixture_root().join("../_no-model/sam-handler");
+    std::fs::copy(fixture.join("src/main.rs"), shared.join("scratch.rs")).unwrap();
+    std::fs::copy(fixture.join("template.yaml"), shared.join("template.yaml")).unwrap();
+    let other = shared.join("someone-else/src");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(
+        other.join("lib.rs"),
+        "pub async fn all(c: &aws_sdk_dynamodb::Client) {\n    let _ = c.scan().table_name(\"Invoices\").send().await;\n}\n",
+    )
+    .unwrap();
+
+    let mut c = client();
+    c.initialize(&shared);
+    let (scratch, _) = c.open(&shared.join("scratch.rs"), "rust");
+    // Bound to the template beside it: the Query misses its partition key.
+    let d = c.diagnostics_where(&scratch, |d| !d.is_empty());
+    assert!(d.iter().any(|d| d["code"] == "rejected-request"), "{d:#?}");
+    let r = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": scratch }, "position": { "line": 13, "character": 10 } }),
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    // Everything the analysis published came before the answer: nothing below.
+    assert_eq!(c.queued_diagnostics(&uri(&other.join("lib.rs"))), 0);
+    c.shutdown();
+}

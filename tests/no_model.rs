@@ -328,3 +328,76 @@ fn a_template_table_no_code_calls_is_not_said_unread_until_declared() {
     let (out, _, _) = dynalint(&dir, &["check", "--format", "json"]);
     assert!(unread(&json(&out)), "{out}");
 }
+
+#[test]
+fn a_loose_file_is_a_project_of_its_folder_s_own_files() {
+    // A scratch file in a shared folder (the temp folder) with no `Cargo.toml` or `.git`
+    // above it, beside its template and an unrelated project's.
+    let tmp = tempfile::tempdir().unwrap();
+    let shared = std::fs::canonicalize(tmp.path()).unwrap();
+    let fixture = root().join("test-fixtures/_no-model/sam-handler");
+    std::fs::copy(fixture.join("src/main.rs"), shared.join("scratch.rs")).unwrap();
+    std::fs::copy(fixture.join("template.yaml"), shared.join("template.yaml")).unwrap();
+    let other = shared.join("someone-else/infra");
+    std::fs::create_dir_all(&other).unwrap();
+    let unrelated = std::fs::read_to_string(fixture.join("template.yaml"))
+        .unwrap()
+        .replace("OrdersTable", "InvoicesTable")
+        .replace("-orders", "-invoices");
+    std::fs::write(other.join("template.yaml"), unrelated).unwrap();
+
+    let (out, err, code) = dynalint(&shared, &["check", "scratch.rs", "--format", "json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v = json(&out);
+    assert_eq!(
+        v["summary"]["model"]["files"],
+        serde_json::json!(["template.yaml"]),
+        "the template beside it, not those of the folders below: {out}"
+    );
+    assert!(out.contains("missed key schema element: PK"), "{out}");
+    // Piped in as that file, the same.
+    let (out, err, _) = dynalint(
+        &shared,
+        &[
+            "check",
+            "-",
+            "--stdin-filename",
+            "scratch.rs",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        json(&out)["summary"]["model"]["files"],
+        serde_json::json!(["template.yaml"]),
+        "{out}{err}"
+    );
+    // A folder named to check is the project, whole.
+    let (out, _, _) = dynalint(&shared, &["check", ".", "--format", "json"]);
+    assert_eq!(
+        json(&out)["summary"]["model"]["files"]
+            .as_array()
+            .map(Vec::len),
+        Some(2),
+        "{out}"
+    );
+
+    // Directly in the home folder (a dotfiles repository in it, too), a loose file is
+    // its own project: the home folder is never searched.
+    let home = shared.join("home");
+    std::fs::create_dir_all(home.join(".git")).unwrap();
+    std::fs::copy(fixture.join("src/main.rs"), home.join("scratch.rs")).unwrap();
+    std::fs::copy(fixture.join("template.yaml"), home.join("template.yaml")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dynalint"))
+        .args(["check", "scratch.rs", "--format", "json"])
+        .current_dir(&home)
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        json(&stdout)["summary"]["model"]["source"],
+        "none",
+        "{stdout}"
+    );
+}

@@ -203,6 +203,17 @@ fn corpus_entries_are_well_formed() {
             if folders.is_none_or(|f| f.is_empty()) {
                 problems.push(format!("{name}: no folders"));
             }
+            // A blind repository says when and by whom it was labelled before any run.
+            let blind = source.get("blind").and_then(|b| b.as_bool()) == Some(true);
+            let labelled = source
+                .get("labelled")
+                .and_then(|l| l.as_str())
+                .unwrap_or("");
+            if blind && labelled.trim().is_empty() {
+                problems.push(format!(
+                    "{name}: `blind = true` without `labelled = \"...\"` (when and by whom)"
+                ));
+            }
         }
         let expect: Expect =
             toml::from_str(&std::fs::read_to_string(dir.join("expect.toml")).unwrap())
@@ -221,6 +232,12 @@ fn corpus_entries_are_well_formed() {
             }
             if l.why.trim().is_empty() {
                 problems.push(format!("{name}: a {} label without `why`", l.rule));
+            }
+            if l.triage.as_ref().is_some_and(|t| t.trim().is_empty()) {
+                problems.push(format!(
+                    "{name}: a {} label with an empty `triage` (say why it changed after a run)",
+                    l.rule
+                ));
             }
         }
         let check = Command::new(env!("CARGO_BIN_EXE_dynalint"))

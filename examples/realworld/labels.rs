@@ -32,6 +32,11 @@ pub struct Label {
     /// marker is removed when the shape is handled.
     #[serde(default)]
     pub pending: Option<String>,
+    /// The label was changed after a run of dynalint on its repository, and why. A blind
+    /// repository's labels are written before any run; a later change keeps them honest
+    /// only by saying so: the scorer counts and lists every triaged label.
+    #[serde(default)]
+    pub triage: Option<String>,
 }
 
 impl Label {

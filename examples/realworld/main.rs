@@ -13,6 +13,12 @@
 //! templates is used) and prints the share of calls the hand-written model binds that
 //! are still bound; a label on `dynalint.toml` lines then also matches a finding of its
 //! rule about the same table and index, placed where the inferred model declares it.
+//!
+//! Repositories whose `source.toml` says `blind = true` were labelled, from the code and
+//! the rule pages only, before anyone ran dynalint on them (`labelled = "..."` says when
+//! and by whom): the totals are printed for the whole corpus, then for the blind part and
+//! the rest apart. A label changed after a run carries `triage = "..."` (why); triaged
+//! labels are counted and listed, per part.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -33,6 +39,8 @@ struct Entry {
     tree: PathBuf,
     kind: String,
     origin: String,
+    /// Labelled before any run of dynalint on it (`blind = true` in `source.toml`).
+    blind: bool,
 }
 
 /// Crates are named `crate:<name>` in the table and in `--only`.
@@ -105,6 +113,7 @@ fn crate_entries(crates: &Path, dir: &Path, only: &[String]) -> Result<Vec<Entry
             tree,
             kind: "crate".into(),
             origin: format!("{name} {version}"),
+            blind: false,
         });
     }
     Ok(entries)
@@ -131,6 +140,12 @@ struct Source {
     commit: String,
     #[serde(default)]
     kind: String,
+    /// Labelled from the code and the rule pages before any run of dynalint on it.
+    #[serde(default)]
+    blind: bool,
+    /// When and by whom a blind repository was labelled (required when `blind`).
+    #[serde(default)]
+    labelled: Option<String>,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -301,6 +316,8 @@ struct Outcome {
     binding: Option<(usize, usize, usize)>,
     /// Calls bound to a declared table, of all calls, in this run.
     bound: (usize, usize),
+    /// Every label changed after a run (`triage`), as printed.
+    triaged: Vec<String>,
 }
 
 fn score_repo(
@@ -409,7 +426,22 @@ fn score_repo(
             ));
         }
     }
+    let triaged = expect
+        .finding
+        .iter()
+        .map(|l| ("finding", l))
+        .chain(expect.silent.iter().map(|l| ("silent", l)))
+        .chain(expect.debatable.iter().map(|l| ("debatable", l)))
+        .filter_map(|(kind, l)| {
+            let why = l.triage.as_ref()?;
+            Some(format!(
+                "TRIAGE {name} {kind} {} {}:{}-{} — {why}",
+                l.rule, l.file, l.lines[0], l.lines[1]
+            ))
+        })
+        .collect();
     Ok(Outcome {
+        triaged,
         per_rule,
         misses,
         false_positives,
@@ -489,6 +521,81 @@ fn main() {
     }
 }
 
+/// The scores of a part of the corpus (all of it, the blind part, the rest).
+#[derive(Default)]
+struct Totals {
+    entries: usize,
+    per_rule: BTreeMap<String, Tally>,
+    error_fps: usize,
+    /// Calls the hand-written models bind that stay bound without them, of those, of all
+    /// calls (`--no-model`).
+    binding: (usize, usize, usize),
+    triaged: Vec<String>,
+}
+
+impl Totals {
+    fn add(&mut self, o: &Totals) {
+        self.entries += o.entries;
+        for (rule, t) in &o.per_rule {
+            self.per_rule.entry(rule.clone()).or_default().add(*t);
+        }
+        self.error_fps += o.error_fps;
+        self.binding.0 += o.binding.0;
+        self.binding.1 += o.binding.1;
+        self.binding.2 += o.binding.2;
+        self.triaged.extend(o.triaged.iter().cloned());
+    }
+
+    /// Per rule, then overall: required, found, missed, false positives, recall and
+    /// precision; error-level false positives, triaged labels and, with `--no-model`,
+    /// the binding kept.
+    fn print(&self, title: &str, no_model: bool) {
+        println!();
+        println!("{title}: {} entries", self.entries);
+        println!(
+            "{:<26} {:>4} {:>5} {:>6} {:>3} {:>7} {:>9}",
+            "rule", "req", "found", "missed", "FP", "recall", "precision"
+        );
+        let mut all = Tally::default();
+        for (rule, t) in &self.per_rule {
+            all.add(*t);
+            println!(
+                "{:<26} {:>4} {:>5} {:>6} {:>3} {:>7} {:>9}",
+                rule,
+                t.required,
+                t.found,
+                t.required - t.found,
+                t.false_positives,
+                ratio(t.recall()),
+                ratio(t.precision())
+            );
+        }
+        println!(
+            "{:<26} {:>4} {:>5} {:>6} {:>3} {:>7} {:>9}",
+            "overall",
+            all.required,
+            all.found,
+            all.required - all.found,
+            all.false_positives,
+            ratio(all.recall()),
+            ratio(all.precision())
+        );
+        println!("error-level false positives: {}", self.error_fps);
+        println!(
+            "labels changed after a run (triage): {}",
+            self.triaged.len()
+        );
+        if no_model {
+            let (kept, hand, total) = self.binding;
+            let share = (hand > 0).then(|| kept as f64 / hand as f64);
+            println!(
+                "binding without the hand-written models: {kept} of the {hand} calls the hand-written models bind ({}), of {total} calls",
+                ratio(share),
+            );
+        }
+    }
+}
+
 fn run() -> Result<(), String> {
     let args = parse_args()?;
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("realworld");
@@ -512,22 +619,31 @@ fn run() -> Result<(), String> {
         None => dynalint_bin()?,
     };
 
-    let mut total_rule: BTreeMap<String, Tally> = BTreeMap::new();
+    // [blind part, the rest]
+    let mut parts: [Totals; 2] = Default::default();
     // (repository, rule) rows with something required or reported, printed after the table.
     let mut repo_rule: Vec<(String, String, Tally)> = Vec::new();
     let mut misses = Vec::new();
     let mut fps = Vec::new();
-    let mut error_fps = 0;
-    let mut binding = (0, 0, 0);
     let mut missing_trees = Vec::new();
     println!(
-        "{:<36} {:<14} {:>4} {:>5} {:>6} {:>3} {:>7}",
-        "repository", "kind", "req", "found", "missed", "FP", "bound"
+        "{:<36} {:<14} {:<5} {:>4} {:>5} {:>6} {:>3} {:>7}",
+        "repository", "kind", "set", "req", "found", "missed", "FP", "bound"
     );
     let mut entries = Vec::new();
     for name in &names {
         let root = corpus.join(name);
         let source: Source = read_toml(&root.join("source.toml"))?;
+        if source.blind
+            && source
+                .labelled
+                .as_deref()
+                .is_none_or(|l| l.trim().is_empty())
+        {
+            return Err(format!(
+                "realworld/{name}/source.toml: `blind = true` needs `labelled = \"...\"` (when and by whom)"
+            ));
+        }
         let tree = args.dir.join(name);
         if !tree.is_dir() {
             missing_trees.push(name.clone());
@@ -544,6 +660,7 @@ fn run() -> Result<(), String> {
             tree,
             kind: source.kind,
             origin,
+            blind: source.blind,
         });
     }
     entries.extend(crate_entries(
@@ -557,6 +674,7 @@ fn run() -> Result<(), String> {
         tree,
         kind,
         origin,
+        blind,
     } in &entries
     {
         let o = match score_repo(name, root, tree, &bin, args.no_model) {
@@ -566,18 +684,21 @@ fn run() -> Result<(), String> {
                 continue;
             }
         };
+        let part = &mut parts[if *blind { 0 } else { 1 }];
+        part.entries += 1;
         let mut t = Tally::default();
         for (rule, rt) in &o.per_rule {
             t.add(*rt);
-            total_rule.entry(rule.clone()).or_default().add(*rt);
+            part.per_rule.entry(rule.clone()).or_default().add(*rt);
             if rt.required + rt.reported_true + rt.false_positives > 0 {
                 repo_rule.push((name.clone(), rule.clone(), *rt));
             }
         }
         println!(
-            "{:<36} {:<14} {:>4} {:>5} {:>6} {:>3} {:>7}",
+            "{:<36} {:<14} {:<5} {:>4} {:>5} {:>6} {:>3} {:>7}",
             name,
             kind,
+            if *blind { "blind" } else { "" },
             t.required,
             t.found,
             t.required - t.found,
@@ -586,11 +707,12 @@ fn run() -> Result<(), String> {
         );
         misses.extend(o.misses);
         fps.extend(o.false_positives);
-        error_fps += o.error_false_positives;
+        part.error_fps += o.error_false_positives;
+        part.triaged.extend(o.triaged);
         if let Some((kept, hand, total)) = o.binding {
-            binding.0 += kept;
-            binding.1 += hand;
-            binding.2 += total;
+            part.binding.0 += kept;
+            part.binding.1 += hand;
+            part.binding.2 += total;
         }
     }
 
@@ -611,51 +733,19 @@ fn run() -> Result<(), String> {
         );
     }
 
-    println!();
-    println!(
-        "{:<26} {:>4} {:>5} {:>6} {:>3} {:>7} {:>9}",
-        "rule", "req", "found", "missed", "FP", "recall", "precision"
-    );
-    let mut all = Tally::default();
-    for (rule, t) in &total_rule {
-        all.add(*t);
-        println!(
-            "{:<26} {:>4} {:>5} {:>6} {:>3} {:>7} {:>9}",
-            rule,
-            t.required,
-            t.found,
-            t.required - t.found,
-            t.false_positives,
-            ratio(t.recall()),
-            ratio(t.precision())
-        );
+    let [blind, rest] = &parts;
+    let mut all = Totals::default();
+    all.add(blind);
+    all.add(rest);
+    all.print("the whole corpus", args.no_model);
+    if blind.entries == 0 {
+        println!();
+        println!("blind part: no scored entry says `blind = true`");
+    } else {
+        blind.print("the blind part (labelled before any run)", args.no_model);
+        rest.print("the rest", args.no_model);
     }
-    println!(
-        "{:<26} {:>4} {:>5} {:>6} {:>3} {:>7} {:>9}",
-        "overall",
-        all.required,
-        all.found,
-        all.required - all.found,
-        all.false_positives,
-        ratio(all.recall()),
-        ratio(all.precision())
-    );
-    println!("error-level false positives: {error_fps}");
-    if args.no_model {
-        let share = if binding.1 == 0 {
-            None
-        } else {
-            Some(binding.0 as f64 / binding.1 as f64)
-        };
-        println!(
-            "binding without the hand-written models: {} of the {} calls the hand-written models bind ({}), of {} calls",
-            binding.0,
-            binding.1,
-            ratio(share),
-            binding.2
-        );
-    }
-    if !misses.is_empty() || !fps.is_empty() {
+    if !misses.is_empty() || !fps.is_empty() || !all.triaged.is_empty() {
         println!();
     }
     for m in &misses {
@@ -663,6 +753,9 @@ fn run() -> Result<(), String> {
     }
     for f in &fps {
         println!("{f}");
+    }
+    for t in &all.triaged {
+        println!("{t}");
     }
     if !missing_trees.is_empty() {
         eprintln!(

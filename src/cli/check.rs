@@ -219,17 +219,25 @@ fn load(
         Some(c) => Some(load_config(c, color)?),
         None => None,
     };
-    let root = match &loaded {
-        Some((_, file)) => file
-            .path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default(),
-        None => workspace::project_root(
-            discover_from
-                .first()
-                .map_or(Path::new("."), |p| p.as_path()),
+    let (root, reach) = match &loaded {
+        Some((_, file)) => (
+            file.path
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
+            workspace::Reach::Tree,
         ),
+        None => {
+            // Stdin's text stands for its file: a loose one is a project of its own.
+            let start = match (&p.stdin_filename, stdin) {
+                (Some(name), true) => name.as_path(),
+                _ => discover_from
+                    .first()
+                    .map_or(Path::new("."), |p| p.as_path()),
+            };
+            let found = workspace::project_of(start);
+            (found.dir, found.reach)
+        }
     };
     let root = if root.as_os_str().is_empty() {
         PathBuf::from(".")
@@ -333,7 +341,13 @@ fn load(
         sources.notes.extend(changed);
     }
     report("inferring the model", 0, 0);
-    let inferred = infer::infer(&root, &scanned.tables, &scanned.operations, &sources.files);
+    let inferred = infer::infer(
+        &root,
+        reach,
+        &scanned.tables,
+        &scanned.operations,
+        &sources.files,
+    );
     Ok(Project {
         model: inferred.model,
         model_file: None,

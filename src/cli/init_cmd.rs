@@ -28,7 +28,13 @@ pub(super) fn run(a: InitArgs) -> i32 {
         Err(e) => return error(e),
     };
     let scanned = scanner::scan(&sources.files, &ScanSettings::default());
-    let inferred = infer::infer(&dir, &scanned.tables, &scanned.operations, &sources.files);
+    let inferred = infer::infer(
+        &dir,
+        workspace::Reach::Tree,
+        &scanned.tables,
+        &scanned.operations,
+        &sources.files,
+    );
     let text = infer::init::render(&inferred);
     if a.stdout {
         out!("{text}");

@@ -16,6 +16,7 @@ use crate::model::import::{self, Imported};
 use crate::model::Model;
 use crate::scanner::{Operation, TableDecl};
 use crate::source::SourceFile;
+use crate::workspace::Reach;
 
 /// Where the model of a run came from; the summary says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,14 +81,17 @@ pub fn model_path(root: &Path) -> PathBuf {
 /// scanner in `files`). A table declared in both with the same keys is one table;
 /// with different keys the template's is kept and a note names both places. Last,
 /// the tables the calls (`ops`) use that nothing declares, from the keys the calls
-/// agree on (`usage`, marked as such).
+/// agree on (`usage`, marked as such). Templates are looked for as far below `root`
+/// as `reach` says (a loose file's project: its folder's own files).
 pub fn infer(
     root: &Path,
+    reach: Reach,
     decls: &[TableDecl],
     ops: &[Operation],
     files: &[SourceFile],
 ) -> Inferred {
-    infer_with(root, import::discover(root), decls, ops, files)
+    let imported = import::discover_to(root, reach.max_depth());
+    infer_with(root, imported, decls, ops, files)
 }
 
 /// [`infer`] with the templates already read.

@@ -254,10 +254,24 @@ impl Project {
 
     /// True when `path` is a `.rs` file this project checks.
     pub fn contains_source(&self, path: &Path) -> bool {
+        let deep_enough = |rel: &Path| {
+            self.reach()
+                .max_depth()
+                .is_none_or(|d| rel.components().count() <= d)
+        };
         path.extension().is_some_and(|e| e == "rs")
             && path
                 .strip_prefix(&self.root)
-                .is_ok_and(|rel| !self.exclude.is_match(rel))
+                .is_ok_and(|rel| deep_enough(rel) && !self.exclude.is_match(rel))
+    }
+
+    /// How much of its folder the project holds: all of it with a `dynalint.toml`,
+    /// else as `workspace::reach_of` says (a loose file's folder is not walked down).
+    fn reach(&self) -> workspace::Reach {
+        match self.inferred {
+            true => workspace::reach_of(&self.root),
+            false => workspace::Reach::Tree,
+        }
     }
 
     /// Forgets what is known of a file on disk and reads it again (created, changed
@@ -303,10 +317,11 @@ impl Project {
             .map(|m| m.lint.exclude.clone())
             .unwrap_or_default();
         let mut notes = Vec::new();
-        let sources = match workspace::collect_sources(
+        let sources = match workspace::collect_sources_within(
             std::slice::from_ref(&self.root),
             &self.root,
             &exclude,
+            self.reach(),
             None,
         ) {
             Ok(s) => s,
@@ -630,13 +645,14 @@ impl Project {
             &healthy_owned
         };
         let selection = RuleSelection::default();
+        let depth = self.reach().max_depth();
         let rule_cache = &mut self.rule_cache;
         let link_state = &mut self.link_state;
         let root = self.root.clone();
         let imported = match (&self.imported, self.inferred) {
             (Some(i), true) => Some(i.clone()),
             (None, true) => {
-                let i = import::discover(&root);
+                let i = import::discover_to(&root, depth);
                 self.imported = Some(i.clone());
                 Some(i)
             }
@@ -745,6 +761,8 @@ mod tests {
         for f in ["template.yaml", "src/main.rs"] {
             std::fs::copy(fixture.join(f), root.join(f)).unwrap();
         }
+        // A crate: a folder with no manifest would be a loose file's, not walked down.
+        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"orders\"\n").unwrap();
         let mut p = Project::new(root.join("dynalint.toml"), None);
         assert!(p.inferred && p.model_problems.is_empty());
         p.analyze(&[], None);
@@ -770,6 +788,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(tmp.path()).unwrap();
         std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"setup\"\n").unwrap();
         std::fs::write(
             root.join("src/lib.rs"),
             "async fn setup(c: &Client, names: &Names) {\n    c.create_table().table_name(names.pick()).send().await;\n}\n",

@@ -33,6 +33,12 @@ pub(super) const MARKERS: &[&str] = &["AWS::", "KeySchema", "KeyAttributes", "pr
 /// Imports every recognised file under `root`, in path order, joining tables declared
 /// in several files and noting conflicts.
 pub fn discover(root: &Path) -> Imported {
+    discover_to(root, None)
+}
+
+/// [`discover`] looking at most `max_depth` folders below `root` (`Some(1)`: its own
+/// files; `Some(0)`: none), for a loose file's project.
+pub fn discover_to(root: &Path, max_depth: Option<usize>) -> Imported {
     let mut out = Imported::default();
     let mut documents = Vec::new();
     let mut terraform_dirs: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
@@ -43,6 +49,7 @@ pub fn discover(root: &Path) -> Imported {
     // Python that may be a CDK app (`app.py` and the stacks it imports).
     let mut python = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
+        .max_depth(max_depth)
         .follow_links(true)
         .require_git(false)
         .hidden(true)

@@ -26,7 +26,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use discover::discover;
+pub use discover::{discover, discover_to};
 pub use merge::{apply_to_model, fill_keys, merge};
 
 use crate::model::types::{OriginKind, Table, TableOrigin};
