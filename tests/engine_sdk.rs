@@ -136,5 +136,65 @@ async fn sdk_drives_the_endpoint() {
     assert!(missing.is_resource_not_found_exception());
 
     stop.stop();
-    join.join().unwrap();
+    join.join().unwrap().unwrap();
+}
+
+/// A test suite's worth of clients at once: 500 SDK clients, each with its own
+/// connection pool, against a server with its defaults; none is refused.
+#[tokio::test(flavor = "current_thread")]
+async fn five_hundred_sdk_clients_with_the_defaults() {
+    let server = Server::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.stop_handle();
+    let open = server.connections();
+    let join = thread::spawn(move || server.serve());
+    let endpoint = format!("http://{addr}");
+    client(endpoint.clone())
+        .create_table()
+        .table_name("Runs")
+        .billing_mode(BillingMode::PayPerRequest)
+        .attribute_definitions(attr("id", ScalarAttributeType::S))
+        .key_schema(key("id", KeyType::Hash))
+        .send()
+        .await
+        .unwrap();
+    let clients: Vec<_> = (0..500).map(|_| client(endpoint.clone())).collect();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, db) in clients.iter().cloned().enumerate() {
+        tasks.spawn(async move {
+            db.put_item()
+                .table_name("Runs")
+                .item("id", AttributeValue::S(format!("run-{i}")))
+                .item("n", AttributeValue::N(i.to_string()))
+                .send()
+                .await
+                .unwrap();
+            let got = db
+                .get_item()
+                .table_name("Runs")
+                .key("id", AttributeValue::S(format!("run-{i}")))
+                .consistent_read(true)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(got.item().unwrap()["n"], AttributeValue::N(i.to_string()));
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        done.unwrap();
+    }
+    // Every client kept its connection open, and the server kept them all.
+    let kept = open.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(kept >= 500, "{kept} connections open");
+    let scanned = client(endpoint)
+        .scan()
+        .table_name("Runs")
+        .select(aws_sdk_dynamodb::types::Select::Count)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(scanned.count(), 500);
+    drop(clients);
+    stop.stop();
+    join.join().unwrap().unwrap();
 }

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 fn start() -> (
     SocketAddr,
     dynalint::engine::server::StopHandle,
-    thread::JoinHandle<()>,
+    thread::JoinHandle<Result<(), dynalint::engine::server::ServeError>>,
 ) {
     let server = Server::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let addr = server.local_addr().unwrap();
@@ -162,5 +162,110 @@ fn speaks_dynamodb_and_survives_bad_input() {
     assert_eq!(status, 200);
     assert_eq!(body["Item"]["g"]["S"], "G");
     stop.stop();
-    join.join().unwrap();
+    join.join().unwrap().unwrap();
+}
+
+mod serve_support;
+
+use serve_support::{list_tables, request, start_default, Conn};
+
+#[test]
+fn speaks_http_1_1_as_clients_do() {
+    let server = start_default();
+    let mut c = Conn::open(server.addr);
+    // Chunked body.
+    c.send(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n1\r\n}\r\n0\r\n\r\n");
+    let a = c.answer().unwrap();
+    assert_eq!((a.status, a.json()["TableNames"].is_array()), (200, true));
+    // Pipelined: three requests in one write, three answers in order, same connection.
+    let three = format!(
+        "{}{}{}",
+        request("DescribeTable", r#"{"TableName":"Nope"}"#),
+        list_tables(),
+        request("Frobnicate", "{}")
+    );
+    c.send(three.as_bytes());
+    let answers: Vec<u16> = (0..3).map(|_| c.answer().unwrap().status).collect();
+    assert_eq!(answers, [400, 200, 400]);
+    // Expect: 100-continue: the body is sent once the server asks for it.
+    c.send(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n");
+    assert_eq!(c.answer().unwrap().status, 100);
+    c.send(b"{}");
+    assert_eq!(c.answer().unwrap().status, 200);
+    // HTTP/1.0 without keep-alive: answered, then closed.
+    let mut old = Conn::open(server.addr);
+    old.send(b"POST / HTTP/1.0\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 2\r\n\r\n{}");
+    assert_eq!(old.answer().unwrap().status, 200);
+    assert!(old.closed());
+}
+
+#[test]
+fn bad_http_is_refused_and_the_server_keeps_serving() {
+    let server = start_default();
+    // Not HTTP: hyper's bare 400, and the connection closed.
+    let mut c = Conn::open(server.addr);
+    c.send(b"GARBAGE\r\n\r\n");
+    assert_eq!(c.answer().unwrap().status, 400);
+    assert!(c.closed());
+    // Pipelined garbage after a good request: the good one is answered first.
+    let mut c = Conn::open(server.addr);
+    c.send(format!("{}\x00\x01 NOT HTTP\r\n\r\n", list_tables()).as_bytes());
+    assert_eq!(c.answer().unwrap().status, 200);
+    assert_eq!(c.answer().unwrap().status, 400);
+    // Header floods: too many headers, or too many bytes of them.
+    let many: String = (0..500).map(|i| format!("X-H{i}: v\r\n")).collect();
+    let mut c = Conn::open(server.addr);
+    c.send(format!("POST / HTTP/1.1\r\nHost: x\r\n{many}Content-Length: 0\r\n\r\n").as_bytes());
+    assert_eq!(c.answer().unwrap().status, 431);
+    let long = "a".repeat(200 * 1024);
+    let mut c = Conn::open(server.addr);
+    c.send(
+        format!("POST / HTTP/1.1\r\nHost: x\r\nX-Long: {long}\r\nContent-Length: 0\r\n\r\n")
+            .as_bytes(),
+    );
+    assert!(matches!(c.answer().map(|a| a.status), Some(431) | None));
+    // A bad chunked body: the DynamoDB-shaped answer, and the connection closed.
+    let mut c = Conn::open(server.addr);
+    c.send(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n");
+    let a = c.answer().unwrap();
+    assert_eq!(a.status, 400, "{a:?}");
+    assert_eq!(
+        a.json()["__type"],
+        "com.amazon.coral.service#SerializationException"
+    );
+    // Still serving.
+    let mut c = Conn::open(server.addr);
+    assert_eq!(c.call(&list_tables()).status, 200);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn speaks_http_2_with_prior_knowledge() {
+    let server = start_default();
+    let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    let mut client = client.ready().await.unwrap();
+    for _ in 0..3 {
+        let request = http::Request::post("http://localhost/")
+            .header("x-amz-target", "DynamoDB_20120810.ListTables")
+            .header("content-type", "application/x-amz-json-1.0")
+            .body(())
+            .unwrap();
+        let (response, mut send) = client.send_request(request, false).unwrap();
+        send.send_data(bytes::Bytes::from_static(b"{}"), true)
+            .unwrap();
+        let response = response.await.unwrap();
+        assert_eq!(response.status(), 200);
+        let mut body = response.into_body();
+        let mut got = Vec::new();
+        while let Some(chunk) = body.data().await {
+            let chunk = chunk.unwrap();
+            body.flow_control().release_capacity(chunk.len()).unwrap();
+            got.extend_from_slice(&chunk);
+        }
+        assert_eq!(got, br#"{"TableNames":[]}"#);
+        client = client.ready().await.unwrap();
+    }
 }

@@ -215,14 +215,24 @@ pub struct ServeArgs {
     /// Address to bind; anything but loopback exposes an unauthenticated database.
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: std::net::IpAddr,
-    /// Clients served at once; one more is answered 503 at once.
-    #[arg(long, default_value_t = crate::engine::server::DEFAULT_MAX_CONNECTIONS,
-          value_parser = clap::value_parser!(u16).range(1..))]
-    pub max_connections: u16,
+    /// Connections open at once [default: as many as the open-file limit allows]; at
+    /// the bound the longest-idle connection is closed to make room (clients reconnect),
+    /// and a new client is never refused.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: Option<u32>,
     /// Seconds a request may take to arrive whole once it has begun (else 408).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout,
           default_value_t = crate::engine::server::DEFAULT_LIMITS.request_timeout.as_secs_f64())]
     pub request_timeout: f64,
+    /// Seconds a kept-alive connection may wait for its next request before it is closed.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout,
+          default_value_t = crate::engine::server::DEFAULT_LIMITS.idle_timeout.as_secs_f64())]
+    pub idle_timeout: f64,
+    /// Requests read or run at once; more wait their turn (503 if it does not come
+    /// within --request-timeout).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          default_value_t = crate::engine::server::DEFAULT_LIMITS.max_in_flight as u32)]
+    pub max_in_flight: u32,
 }
 
 fn parse_timeout(s: &str) -> Result<f64, String> {

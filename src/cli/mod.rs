@@ -53,10 +53,15 @@ pub fn main(argv: Vec<OsString>) -> i32 {
         Command::Model(a) => model_cmd::run(a),
         Command::Simulate(a) => simulate_cmd::run(a),
         Command::Serve(a) => {
+            let defaults = crate::engine::server::DEFAULT_LIMITS;
             let limits = crate::engine::http::Limits {
-                max_connections: usize::from(a.max_connections),
+                max_connections: a
+                    .max_connections
+                    .map_or(defaults.max_connections, |n| n as usize),
                 request_timeout: std::time::Duration::from_secs_f64(a.request_timeout),
-                ..crate::engine::server::DEFAULT_LIMITS
+                idle_timeout: std::time::Duration::from_secs_f64(a.idle_timeout),
+                max_in_flight: a.max_in_flight as usize,
+                ..defaults
             };
             match crate::engine::server::run(std::net::SocketAddr::new(a.bind, a.port), limits) {
                 Ok(()) => EXIT_OK,

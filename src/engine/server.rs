@@ -1,8 +1,10 @@
 //! `dynalint serve`: the engine behind DynamoDB's HTTP JSON protocol, so any AWS SDK
 //! (dummy credentials, endpoint `http://127.0.0.1:PORT`) can use it as a local
 //! DynamoDB. Requests are `POST /` with `X-Amz-Target: DynamoDB_20120810.<Op>` and an
-//! `application/x-amz-json-1.0` body. Bad HTTP, bad JSON, unknown operations and
-//! oversized bodies get DynamoDB-shaped errors; nothing a client sends stops it.
+//! `application/x-amz-json-1.0` body. Bad JSON, unknown operations, oversized bodies,
+//! late requests and a busy server get DynamoDB-shaped errors (a request too broken for
+//! hyper to read as HTTP gets hyper's bare `400`/`431`); nothing a client sends stops
+//! it. The transport is [`super::http`].
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -13,7 +15,7 @@ use thiserror::Error;
 
 use super::db::Engine;
 use super::error::{DynamoError, ErrorKind};
-use super::http::{Handler, Incoming, Limits, Listener, Reply, Stop};
+use super::http::{Handler, Incoming, Limits, Listener, Load, Reply, Stop, Transport};
 use super::wire::error_to_json;
 
 /// Largest request body accepted (DynamoDB's limit for a BatchWriteItem is 16 MB).
@@ -29,25 +31,41 @@ const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
 pub enum ServeError {
     #[error("cannot listen on {addr}: {message}")]
     Bind { addr: SocketAddr, message: String },
+    #[error("cannot serve: {0}")]
+    Serve(String),
 }
 
-/// Clients served at once unless `--max-connections` says otherwise.
-pub const DEFAULT_MAX_CONNECTIONS: u16 = 64;
-
-/// How many clients at once and how long each may take, by default: enough for a
-/// test suite's parallel clients; a request (headers and body) must arrive within
-/// 10 s of its first byte, and an idle kept-alive connection is closed after 30 s.
+/// The limits by default, chosen for a test suite pointed at `serve`:
+/// - connections: as many as the open-file limit allows (idle ones cost a socket);
+/// - a request (headers and body) must arrive within 10 s of its first byte;
+/// - an idle kept-alive connection is closed after 120 s, longer than SDKs keep an
+///   unused connection (the Rust SDK's pool: 90 s), so that clients close first and
+///   never reuse a connection the server is closing;
+/// - 256 requests read or run at once and 256 MB of request bodies held at once (the
+///   engine runs one request at a time; the rest wait their turn).
 pub const DEFAULT_LIMITS: Limits = Limits {
-    max_connections: DEFAULT_MAX_CONNECTIONS as usize,
+    max_connections: usize::MAX,
     request_timeout: Duration::from_secs(10),
-    idle_timeout: Duration::from_secs(30),
+    idle_timeout: Duration::from_secs(120),
     max_body_bytes: MAX_BODY_BYTES,
+    max_in_flight: 256,
+    max_buffered_bytes: 256 << 20,
 };
 
 /// A running HTTP endpoint over one in-memory engine.
 pub struct Server {
     http: Listener,
-    engine: Arc<Mutex<Engine>>,
+}
+
+/// Reads a [`Server`]'s load from another thread.
+#[derive(Clone)]
+pub struct LoadHandle(Transport);
+
+impl LoadHandle {
+    /// What the transport holds now.
+    pub fn load(&self) -> Load {
+        self.0.load()
+    }
 }
 
 /// Stops a [`Server`] from another thread.
@@ -69,14 +87,14 @@ impl Server {
 
     /// [`Server::bind`] with other connection limits.
     pub fn bind_with(addr: SocketAddr, limits: Limits) -> Result<Server, ServeError> {
-        let http = Listener::bind(addr, limits).map_err(|e| ServeError::Bind {
-            addr,
-            message: e.to_string(),
+        let engine = Arc::new(Mutex::new(Engine::new()));
+        let http = Listener::bind(addr, limits, handler(Arc::clone(&engine))).map_err(|e| {
+            ServeError::Bind {
+                addr,
+                message: e.to_string(),
+            }
         })?;
-        Ok(Server {
-            http,
-            engine: Arc::new(Mutex::new(Engine::new())),
-        })
+        Ok(Server { http })
     }
 
     /// The address actually bound.
@@ -89,24 +107,32 @@ impl Server {
         StopHandle(self.http.stop_handle())
     }
 
-    /// How many connections are being served now.
+    /// How many connections are open now.
     pub fn connections(&self) -> Arc<std::sync::atomic::AtomicUsize> {
         self.http.active()
     }
 
-    /// Answers requests until stopped.
-    pub fn serve(&self) {
-        let engine = Arc::clone(&self.engine);
-        let handler: Handler = Arc::new(move |incoming: &Incoming| answer(&engine, incoming));
-        let busy = reply(error(
-            503,
-            DynamoError::new(
-                ErrorKind::InternalServer,
-                "Too many connections: try again when another client has finished",
-            ),
-        ));
-        self.http.serve(handler, busy);
+    /// What the transport holds now: connections, requests in flight, bytes buffered.
+    pub fn load(&self) -> Load {
+        self.http.load()
     }
+
+    /// A handle on the load, for another thread while this one serves.
+    pub fn load_handle(&self) -> LoadHandle {
+        LoadHandle(self.http.transport())
+    }
+
+    /// Answers requests until stopped.
+    pub fn serve(&self) -> Result<(), ServeError> {
+        self.http
+            .serve()
+            .map_err(|e| ServeError::Serve(e.to_string()))
+    }
+}
+
+/// The HTTP handler over an engine: DynamoDB's JSON protocol.
+pub fn handler(engine: Arc<Mutex<Engine>>) -> Handler {
+    Arc::new(move |incoming: &Incoming| answer(&engine, incoming))
 }
 
 fn answer(engine: &Mutex<Engine>, incoming: &Incoming) -> Reply {
@@ -126,10 +152,6 @@ fn answer(engine: &Mutex<Engine>, incoming: &Incoming) -> Reply {
                 "Request body exceeds the maximum size of {MAX_BODY_BYTES} bytes"
             )),
         ),
-        Incoming::LengthRequired => error(
-            411,
-            DynamoError::serialization("A request body needs a Content-Length"),
-        ),
         Incoming::TimedOut => error(
             408,
             DynamoError::serialization("The request did not arrive in time"),
@@ -137,6 +159,13 @@ fn answer(engine: &Mutex<Engine>, incoming: &Incoming) -> Reply {
         Incoming::Malformed(why) => error(
             400,
             DynamoError::serialization(format!("Could not read the request: {why}")),
+        ),
+        Incoming::Busy => error(
+            503,
+            DynamoError::new(
+                ErrorKind::InternalServer,
+                "The server is busy: try again in a moment",
+            ),
         ),
     };
     reply((status, payload))
@@ -218,6 +247,5 @@ pub fn run(addr: SocketAddr, limits: Limits) -> Result<(), ServeError> {
             " (reachable from other hosts: no authentication)"
         }
     );
-    server.serve();
-    Ok(())
+    server.serve()
 }

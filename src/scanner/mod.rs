@@ -1,6 +1,17 @@
 //! Rust source → [`Operation`] IR. Only this module knows tree-sitter.
 //!
-//! Two phases, so the LSP can re-index one changed file:
+//! Two phases, so the LSP can re-index one changed file, each a folder, over the
+//! syntax helpers both read the text with; each folder imports only those before it:
+//!
+//! - `syntax/`: tokenizer and macro shadow text, the per-thread parser, node helpers
+//!   and parent links, local name lookup, interned names;
+//! - `index/`: the per-file phase, one file's facts;
+//! - `link/`: the cross-file phase, binding every file's facts together;
+//! - `incremental/`: what an edit re-does (the LSP's re-index, its last parse, its
+//!   re-link); neither phase knows it.
+//!
+//! `ir.rs` (the contract), `sdk.rs` (what the scanner knows of the SDKs) and
+//! `stats.rs` are the vocabulary every folder shares.
 //!
 //! - [`index_file`] (per file, pure, cacheable, run in parallel with rayon): tokenises
 //!   the file, builds its share of the call graph from tokens, and — when the byte
@@ -45,47 +56,24 @@
 //! [`ScanProblem`] each; oversized files are skipped with a note; every walk over the
 //! tree is iterative or depth-guarded.
 
-mod args;
-mod batch;
-mod call_site_loop;
-mod context;
-mod crates;
-pub mod create_table;
-mod ctors;
-mod deferred;
-mod expr_crate;
-mod first_item;
-mod fold;
-mod graph;
+mod incremental;
 mod index;
 pub mod ir;
-mod items;
-mod key_conditions;
-mod lex;
 mod link;
-mod names;
-mod parse;
-mod pieces;
-mod reindex;
-mod relink;
-mod resolve;
-mod returns;
-mod scope;
 mod sdk;
-mod sparse;
 mod stats;
 mod syntax;
-mod tables;
 
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 pub use create_table::TableDecl;
+pub use incremental::relink::LinkState;
+pub use incremental::LastParse;
+pub use index::create_table;
 pub use index::{may_call_dynamodb, module_of, FileIndex};
 pub use ir::*;
-pub use parse::LastParse;
-pub use relink::LinkState;
 pub use stats::ScanStats;
 
 use crate::model::Model;
@@ -157,7 +145,7 @@ pub fn index_file_again(
     settings: &ScanSettings,
     last: Option<LastParse>,
 ) -> (FileIndex, Option<LastParse>) {
-    index::index_file_again(file, settings, last)
+    incremental::index_file_again(file, settings, last)
 }
 
 /// [`index::index_file_lean`]: the per-file phase keeping only what the link needs when
@@ -236,5 +224,5 @@ pub fn scan_reporting(
 
 /// Only parses (no folding, no index): the baseline the benchmark compares against.
 pub fn parse_only(file: &SourceFile) -> bool {
-    parse::parse(file.text.as_bytes()).is_some()
+    syntax::parse::parse(file.text.as_bytes()).is_some()
 }

@@ -1,0 +1,228 @@
+//! The arguments the crate's calls pass, for parameters that name things: a table
+//! name handed to a constructor (`DynamoDBStore::new(client, table_name)` with
+//! `table_name` from `env::var`) or to a function (`put_in(&client, "Orders")`). The
+//! link phase resolves a parameter ([`RefKind::Param`]) to what every call passes, when
+//! they agree.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use crate::scanner::index::resolve::{FileCx, RefKind, PENDING};
+use crate::scanner::ir::Resolved;
+use crate::scanner::syntax::names::{intern, Name};
+use crate::scanner::syntax::nodes::{
+    call_arg_count, call_args, call_path, field, last_segment, method_name, no_args, peel,
+    type_segment,
+};
+
+/// One call of a function by name, with what it passes. Every file's sites live until
+/// the link, and the same callee and type names recur across a tree: they are
+/// interned.
+#[derive(Debug, Clone)]
+pub struct ArgSite {
+    /// The function's name (the path's last segment, or the method's name).
+    pub callee: Name,
+    /// The type the path names (`Store` of `Store::new(..)`, the impl type for
+    /// `Self::new(..)`); `None` for a plain function or a method call.
+    pub ty: Option<Name>,
+    /// `x.f(..)`: a method call, whose receiver's type is not known here.
+    pub method: bool,
+    /// Each argument's value, when it is a value dynalint can follow.
+    pub args: Box<[Option<Resolved>]>,
+    /// In test code: a test names its own table, not the one the service uses.
+    pub test: bool,
+}
+
+/// What a call site is matched on ([`calls`]), without its arguments' values: a file
+/// indexed lean keeps only these ([`site_keys`]), and the link indexes it again, with
+/// the values, only when some parameter reference may be answered by one of them.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SiteKey {
+    pub callee: Name,
+    pub ty: Option<Name>,
+    pub method: bool,
+    pub arity: usize,
+}
+
+/// Calls with more arguments than this are not recorded (builders of generated code).
+const MAX_ARGS: usize = 8;
+
+/// A call's key and its arguments, for a call [`arg_sites`] would look at.
+fn site<'t>(cx: &FileCx<'t>, n: Node<'t>) -> Option<(SiteKey, Vec<Node<'t>>)> {
+    // Most calls pass nothing (`send()`, `x.into()`): skipped before collecting.
+    if no_args(n) {
+        return None;
+    }
+    let args = call_args(n);
+    let (callee, ty, method) = key_text(cx, n, args.len(), method_name(cx.src, n))?;
+    let key = SiteKey {
+        callee: intern(callee),
+        ty: ty.map(|t| intern(&t)),
+        method,
+        arity: args.len(),
+    };
+    Some((key, args))
+}
+
+/// A site's key as the text spells it (callee, type, whether a method), for a call
+/// passing `arity` arguments whose method is `method` (its [`method_name`]): `None`
+/// for a call [`arg_sites`] does not look at.
+fn key_text<'t>(
+    cx: &FileCx<'t>,
+    n: Node<'t>,
+    arity: usize,
+    method: Option<&'t str>,
+) -> Option<(&'t str, Option<Cow<'t, str>>, bool)> {
+    let src = cx.src;
+    if arity == 0 || arity > MAX_ARGS {
+        return None;
+    }
+    let (callee, ty, method) = match method {
+        Some(m) => (m, None, true),
+        None => {
+            let path = call_path(src, n)?;
+            let ty = type_segment(path).map(|t| match t {
+                "Self" => cx.impl_type(n).map_or(Cow::Borrowed(t), Cow::Owned),
+                t => Cow::Borrowed(t),
+            });
+            (last_segment(path), ty, false)
+        }
+    };
+    if matches!(callee, "Some" | "Ok" | "Err" | "format" | "vec") {
+        return None;
+    }
+    Some((callee, ty, method))
+}
+
+/// A [`SiteKey`] as the text spells it: callee, type, method, arity.
+type KeyText<'t> = (&'t str, Option<Cow<'t, str>>, bool, usize);
+
+/// The keys of every call of `calls` (each with its [`method_name`], found once for
+/// the fold and this) that [`arg_sites`] would look at (a superset of those it
+/// records: whether an argument can be followed is not asked), sorted and without
+/// repeats.
+pub fn site_keys<'t>(cx: &FileCx<'t>, calls: &[(Node<'t>, Option<&'t str>)]) -> Vec<SiteKey> {
+    // Keys by their text first, interned once each: a file's calls repeat a few keys
+    // (a generated file, the same setters 40,000 times), and neither the arguments nor
+    // the interned names of each call are needed to tell them apart.
+    let mut seen: HashSet<KeyText<'_>, foldhash::fast::RandomState> = HashSet::default();
+    for &(n, method) in calls {
+        // No arguments (`send()`, `x.into()`): no key (`key_text`), and counted
+        // without a second look for the argument list.
+        let arity = call_arg_count(n);
+        if let Some((callee, ty, method)) = key_text(cx, n, arity, method) {
+            seen.insert((callee, ty, method, arity));
+        }
+    }
+    let mut out: Vec<SiteKey> = seen
+        .into_iter()
+        .map(|(callee, ty, method, arity)| SiteKey {
+            callee: intern(callee),
+            ty: ty.map(|t| intern(&t)),
+            method,
+            arity,
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Every call in `nodes` that passes a value dynalint can follow.
+pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<ArgSite> {
+    let mut out = Vec::new();
+    let call_k = crate::scanner::syntax::nodes::kind_id("call_expression");
+    for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
+        let Some((
+            SiteKey {
+                callee, ty, method, ..
+            },
+            args,
+        )) = site(cx, n)
+        else {
+            continue;
+        };
+        let values: Box<[Option<Resolved>]> = args.iter().map(|a| followable(cx, *a)).collect();
+        if values.iter().any(Option::is_some) {
+            out.push(ArgSite {
+                callee,
+                ty,
+                method,
+                args: values,
+                test: test_file || cx.is_test_code(n),
+            });
+        }
+    }
+    out
+}
+
+/// An argument's value, when it may name something: a literal, a constant, an env var,
+/// a template, or a reference the link phase follows.
+pub(in crate::scanner) fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
+    let a = peel(arg);
+    let worth = matches!(
+        a.kind(),
+        "string_literal"
+            | "raw_string_literal"
+            | "identifier"
+            | "field_expression"
+            | "scoped_identifier"
+            | "call_expression"
+            | "macro_invocation"
+    );
+    if !worth || field(a, "arguments").is_some_and(|x| x.named_child_count() > MAX_ARGS) {
+        return None;
+    }
+    let r = cx.name(arg);
+    match r.innermost() {
+        Resolved::Unknown { reason } if !reason.starts_with(PENDING) => None,
+        _ => Some(r),
+    }
+}
+
+/// Whether a site can be a call of the function a [`RefKind::Param`] names; a call in
+/// test code only when `tests` says so.
+pub fn calls(site: &ArgSite, kind: &RefKind, tests: bool) -> bool {
+    if site.test && !tests {
+        return false;
+    }
+    key_calls(
+        &site.callee,
+        site.ty.as_ref(),
+        site.method,
+        site.args.len(),
+        kind,
+    )
+}
+
+/// [`calls`], test code aside, for a site known by its [`SiteKey`] only.
+pub fn may_call(key: &SiteKey, kind: &RefKind) -> bool {
+    key_calls(&key.callee, key.ty.as_ref(), key.method, key.arity, kind)
+}
+
+fn key_calls(callee: &str, ty: Option<&Name>, method: bool, args: usize, kind: &RefKind) -> bool {
+    let RefKind::Param {
+        function,
+        self_ty,
+        arity,
+        ..
+    } = kind
+    else {
+        return false;
+    };
+    // `create_table(&client, &table, &key)` is not `create_table(client, name, pk, sk)`
+    // of another module.
+    if callee != &**function || args != *arity {
+        return false;
+    }
+    match (ty, self_ty) {
+        // `Store::new(..)` is `new` of `Store`, not of another impl.
+        (Some(t), Some(s)) => **t == **s,
+        (Some(_), None) => true,
+        // `x.f(..)`: a method, by name; `f(..)`: a free function.
+        (None, Some(_)) => method,
+        (None, None) => !method,
+    }
+}

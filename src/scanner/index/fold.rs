@@ -1,0 +1,1296 @@
+//! Builder-chain folding: from the client method that starts a request (`.query()`),
+//! through every setter, across `let` bindings and rebinding in branches, to the
+//! terminal (`.send()`, `.into_paginator()`), into one [`Operation`].
+//!
+//! A builder a function returns, or receives as a parameter, is kept as a
+//! [`Template`] that the link phase splices into its callers.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use crate::scanner::index::context::{around, enclosing_loop};
+use crate::scanner::index::items;
+use crate::scanner::ir::{
+    AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, Resolved, SetterCall,
+};
+// Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
+// and these climbs and walks ask it of millions of nodes in a large file.
+use crate::scanner::index::resolve::FileCx;
+use crate::scanner::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
+use crate::scanner::syntax::nodes::{
+    ancestors, call_args, call_path, descendants_after, field, fold_whitespace, kind_id,
+    last_segment, method_call, method_name, named_children, peel, span, string_content_start,
+    string_value, type_segment, Src,
+};
+use crate::scanner::syntax::parse::kind as node_kind;
+use crate::source::{FilePath, Span};
+
+/// How a folded builder leaves the function it was built in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Escape {
+    /// Sent (or dropped) here: a finished operation.
+    None,
+    /// Returned from the named function: callers continue the chain.
+    Returned { function: String },
+    /// Passed as argument `index` to a call of `function` (a helper that adds setters
+    /// or sends it).
+    Passed { function: String, index: usize },
+}
+
+/// A builder that a function builds and returns, or receives and continues.
+#[derive(Debug, Clone)]
+pub struct Template {
+    /// The short name of the function (call sites are matched by name).
+    pub function: String,
+    /// For a received builder: which parameter it is.
+    pub param: Option<usize>,
+    pub op: Operation,
+    /// Whether the function sends the builder itself.
+    pub sent: bool,
+}
+
+/// The result of folding one file.
+#[derive(Debug, Default)]
+pub struct Folded {
+    pub ops: Vec<(Operation, Escape)>,
+    pub templates: Vec<Template>,
+    /// Chains that continue a builder a helper returns: `base(&c).limit(5).send()`
+    /// (the link phase splices the helper's builder in).
+    pub helper_calls: Vec<HelperCall>,
+    /// With [`HelperChains::NamesOnly`]: the names of those helpers, each once, in
+    /// the order the file first names them, instead of `helper_calls`.
+    pub helper_names: Vec<String>,
+}
+
+/// A chain that continues the builder a helper returns
+/// (`self.create_query(table, ..).send()`), with the helper's name and what this call
+/// passes it: the helper's parameters in the builder are what this call passes, not
+/// what every call of the helper passes.
+#[derive(Debug, Clone)]
+pub struct HelperCall {
+    pub op: Operation,
+    pub escape: Escape,
+    pub helper: String,
+    /// Each argument of the call to the helper, when dynalint can follow it.
+    pub args: Box<[Option<Resolved>]>,
+}
+
+/// What [`fold_file`] makes of a chain that continues a helper's builder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelperChains {
+    /// Folded into an operation (`Folded::helper_calls`), for the link to splice.
+    Fold,
+    /// Only the helper's name (`Folded::helper_names`): a lean index keeps no more,
+    /// and reads the file again should the helper return a builder. Every value handed
+    /// to a function (`S(id.into())`) looks like such a chain, so folding them all
+    /// only to drop them was a large part of a big file's fold.
+    NamesOnly,
+}
+
+/// Folds every request built in the tree. `declarations` are the tree's calls and
+/// struct literals, and `fns` its functions, in file order, as the caller sorted its
+/// nodes by kind (this asked every node its kind again, twice); `calls` are the call
+/// nodes among `declarations`, in the same order, each with its [`method_name`]
+/// (found once by the caller, whose calls' keys start from it too).
+pub fn fold_file<'t>(
+    cx: &FileCx<'t>,
+    path: &FilePath,
+    declarations: &[Node<'_>],
+    calls: &[(Node<'_>, Option<&'t str>)],
+    fns: &[Node<'_>],
+    helpers: HelperChains,
+) -> Folded {
+    let src = cx.src;
+    let mut out = Folded::default();
+    let mut named: HashSet<&str> = HashSet::new();
+    // Kinds compared by id: `Node::kind` costs a `strlen` and a UTF-8 check, and this
+    // loop sees every call of the file.
+    let call_k = kind_id("call_expression");
+    // Sized for the calls named like a request's first method, most of which start
+    // one: operations are large, and a list grown by doubling copied them.
+    out.ops.reserve(
+        calls
+            .iter()
+            .filter(|(_, m)| m.is_some_and(|m| op_for_method(m).is_some()))
+            .count(),
+    );
+    let mut calls = calls.iter();
+    for n in declarations.iter().copied() {
+        // Not a call: a struct literal.
+        if n.kind_id() != call_k {
+            if rusoto_kind(cx, n).is_none() {
+                continue;
+            }
+            if let Some(op) = fold_rusoto(cx, path, n) {
+                out.ops.push((op, Escape::None));
+            }
+            continue;
+        }
+        // The method's name, looked up once: every test below starts from it. Given
+        // in the nodes' order; looked up here should the lists ever part.
+        let method = match calls.next() {
+            Some((c, m)) if c.id() == n.id() => *m,
+            _ => method_name(src, n),
+        };
+        let root = root_kind(cx, n, method);
+        // A method already named as a helper's: whatever `helper_name` says of this
+        // call, it adds nothing (the name is kept once), so it is not asked. Every
+        // `S(id.into())` of a generated file is such a call.
+        if root.is_none()
+            && helpers == HelperChains::NamesOnly
+            && method.is_some_and(|m| named.contains(m))
+        {
+            continue;
+        }
+        let helper = match root {
+            Some(_) => None,
+            None => match helper_name(cx, n, method) {
+                Some(h) if helpers == HelperChains::NamesOnly => {
+                    // Each name once: every `S(id.into())` of a generated file names
+                    // `into`.
+                    if named.insert(h) {
+                        out.helper_names.push(h.to_string());
+                    }
+                    continue;
+                }
+                Some(h) => Some(h.to_string()),
+                None => continue,
+            },
+        };
+        let kind = root.unwrap_or(OpKind::Query);
+        let mut op = Operation::new(kind, path.clone(), span(n));
+        op.method_span = method_span(n);
+        if helper.is_none() {
+            crate::scanner::index::expr_crate::fill(cx, n, &mut op);
+        }
+        let mut st = State::default();
+        let top = climb_apply(cx, n, &mut op, &mut st, false);
+        let escape = follow_consumer(cx, top, &mut op, &mut st, 0);
+        finish(cx, n, &mut op, &st);
+        match helper {
+            Some(helper) => {
+                let args = call_args(n)
+                    .into_iter()
+                    .map(|a| crate::scanner::index::args::followable(cx, a))
+                    .collect();
+                out.helper_calls.push(HelperCall {
+                    op,
+                    escape,
+                    helper,
+                    args,
+                });
+            }
+            None if is_other_client(&op, &st, &escape) => {}
+            None => out.ops.push((op, escape)),
+        }
+    }
+    // Builders received as parameters: `fn f(q: QueryFluentBuilder) -> .. { q.limit(1) }`.
+    for f in fns.iter().copied() {
+        let params = field(f, "parameters")
+            .map(named_children)
+            .unwrap_or_default();
+        let mut index = 0usize;
+        for p in params {
+            if node_kind(p) == "self_parameter" {
+                continue;
+            }
+            if node_kind(p) != "parameter" {
+                continue;
+            }
+            let ty = field(p, "type").map(|t| src.of(t)).unwrap_or("");
+            let pat = field(p, "pattern");
+            if let (Some(kind), Some(pat)) = (builder_type_kind(ty), pat) {
+                let name = src.of(pat).trim_start_matches("mut ").trim().to_string();
+                let mut op = Operation::new(kind, path.clone(), span(p));
+                op.method_span = span(p);
+                let mut st = State::default();
+                if let Some(body) = field(f, "body") {
+                    follow_uses(cx, body, p.end_byte(), &name, &mut op, &mut st, 0);
+                }
+                finish(cx, p, &mut op, &st);
+                out.templates.push(Template {
+                    function: field(f, "name")
+                        .map(|n| src.of(n).to_string())
+                        .unwrap_or_default(),
+                    param: Some(index),
+                    op,
+                    sent: st.sent,
+                });
+            }
+            index += 1;
+        }
+    }
+    out
+}
+
+/// `x.query()` / `x.scan()` of another client: Timestream's
+/// `query().query_string(..).send()`, redis' `con.scan().await`, an iterator's
+/// `scan`. Only a chain that sets nothing DynamoDB-specific can be one; it is another
+/// client's when it calls a method no DynamoDB builder has, or is neither sent nor
+/// handed on.
+fn is_other_client(op: &Operation, st: &State, escape: &Escape) -> bool {
+    let dynamodb_specific = op.setters.iter().any(|s| {
+        setter(&s.method).is_some_and(|(k, _)| {
+            !matches!(
+                k,
+                Setter::Limit
+                    | Setter::Select
+                    | Setter::Segment
+                    | Setter::Ignored
+                    | Setter::Terminal
+                    | Setter::Paginator
+                    | Setter::Wrapped
+            )
+        })
+    });
+    !dynamodb_specific
+        && (st.foreign || (!st.sent && !op.paginated && matches!(escape, Escape::None)))
+}
+
+/// Setters distinctive enough that a call they follow returns a DynamoDB builder (the
+/// byte pre-filter's second look uses them too).
+pub(in crate::scanner) const HELPER_SETTERS: &[&str] = &[
+    "table_name",
+    "index_name",
+    "key_condition_expression",
+    "filter_expression",
+    "expression_attribute_names",
+    "expression_attribute_values",
+    "projection_expression",
+    "condition_expression",
+    "update_expression",
+    "into_paginator",
+    "scan_index_forward",
+    "consistent_read",
+    "exclusive_start_key",
+    "set_exclusive_start_key",
+    "send",
+    "limit",
+    "item",
+    "key",
+];
+
+/// `base(&client)` or `self.base()` followed by a builder setter, or handed to another
+/// function (`collect_all(self.base())`, `let q = self.base(); collect_all(q)`): a
+/// helper that returns a builder (decided at link time, when every helper is known).
+fn helper_name<'t>(cx: &FileCx<'t>, n: Node<'_>, method: Option<&'t str>) -> Option<&'t str> {
+    let src = cx.src;
+    // What follows first: it rules out most calls without naming them.
+    let mut up = src.parent(n)?;
+    while matches!(node_kind(up), "try_expression" | "await_expression") {
+        up = src.parent(up)?;
+    }
+    let chained = node_kind(up) == "field_expression"
+        && field(up, "field").is_some_and(|f| HELPER_SETTERS.contains(&src.of(f)));
+    if !chained && !handed_on(cx, n) {
+        return None;
+    }
+    match method {
+        Some(m) if setter(m).is_some() || op_for_method(m).is_some() => None,
+        Some(m) => Some(m),
+        None => Some(last_segment(call_path(src, n)?)),
+    }
+}
+
+/// Blocks longer than this are not searched for a later use of a `let` (generated
+/// code): following every binding through a huge body would cost a walk each.
+const MAX_HANDED_BLOCK: usize = 16 * 1024;
+
+/// Whether the value of call `n` is handed to another function as it is: an argument
+/// of a call (not a setter's, nor `Some`/`Ok`), or bound by `let` to a name that is
+/// later such an argument.
+fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
+    let src = cx.src;
+    let Some(p) = src.parent(n) else {
+        return false;
+    };
+    match node_kind(p) {
+        "arguments" => receives(cx, p),
+        "let_declaration" if field(p, "value").is_some_and(|v| v.id() == n.id()) => {
+            let Some(name) = field(p, "pattern")
+                .map(|pat| src.of(pat).trim_start_matches("mut ").trim())
+                .filter(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            else {
+                return false;
+            };
+            let Some(block) = src
+                .parent(p)
+                .filter(|b| b.byte_range().len() <= MAX_HANDED_BLOCK)
+            else {
+                return false;
+            };
+            // The identifiers named `name` after the `let`: found from where the text
+            // spells the name, not by walking the rest of the block for each `let`.
+            let ident = kind_id("identifier");
+            let (from, to) = (p.end_byte(), block.end_byte());
+            word_occurrences(src.text, from, to, name).any(|at| {
+                block
+                    .descendant_for_byte_range(at, at + name.len())
+                    .is_some_and(|u| {
+                        u.kind_id() == ident
+                            && u.start_byte() == at
+                            && src.of(u) == name
+                            && src
+                                .parent(u)
+                                .is_some_and(|a| node_kind(a) == "arguments" && receives(cx, a))
+                    })
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Whether the call owning `args` can be a crate function receiving a builder.
+fn receives(cx: &FileCx<'_>, args: Node<'_>) -> bool {
+    let Some(call) = cx
+        .src
+        .parent(args)
+        .filter(|c| node_kind(*c) == "call_expression")
+    else {
+        return false;
+    };
+    match method_name(cx.src, call) {
+        Some(m) => setter(m).is_none() && op_for_method(m).is_none(),
+        None => call_path(cx.src, call).is_some_and(|p| {
+            !matches!(
+                last_segment(p),
+                "Some" | "Ok" | "Err" | "Box::pin" | "pin" | "new"
+            )
+        }),
+    }
+}
+
+/// `XFluentBuilder` parameter types → the operation kind.
+fn builder_type_kind(ty: &str) -> Option<OpKind> {
+    let base = last_segment(ty.trim_start_matches('&').trim_start_matches("mut ").trim());
+    let op = base.strip_suffix("FluentBuilder")?;
+    let snake: String = op
+        .chars()
+        .enumerate()
+        .flat_map(|(i, c)| {
+            let mut v = Vec::new();
+            if c.is_ascii_uppercase() && i > 0 {
+                v.push('_');
+            }
+            v.push(c.to_ascii_lowercase());
+            v
+        })
+        .collect();
+    op_for_method(&snake)
+}
+
+/// What starts a request here: `x.query()` with no arguments, or `QueryInput::builder()`.
+fn root_kind(cx: &FileCx<'_>, n: Node<'_>, method: Option<&str>) -> Option<OpKind> {
+    let src = cx.src;
+    if let Some(name) = method {
+        // The name first: most calls are not SDK methods, and counting arguments
+        // allocates.
+        if op_for_method(name).is_some() && call_args(n).is_empty() {
+            // `expr.to_query_fluent_builder(client.query())`: the outer call is the root.
+            if crate::scanner::index::expr_crate::is_wrapped(cx, n) {
+                return None;
+            }
+            // A fluent builder is sent, not awaited: `repo.scan().await` is a method of
+            // the crate's own repository named like the API.
+            if src
+                .parent(n)
+                .is_some_and(|p| node_kind(p) == "await_expression")
+            {
+                return None;
+            }
+            return op_for_method(name);
+        }
+        return crate::scanner::index::expr_crate::root_kind_named(cx, n, name);
+    }
+    let path = call_path(src, n)?;
+    if last_segment(path) != "builder" {
+        return None;
+    }
+    op_for_input_type(type_segment(path)?)
+}
+
+fn rusoto_kind(cx: &FileCx<'_>, n: Node<'_>) -> Option<OpKind> {
+    let name = field(n, "name").map(|t| cx.src.of(t))?;
+    op_for_input_type(last_segment(name))
+}
+
+/// The span of `.query()` (from the method name to the closing paren).
+fn method_span(call: Node<'_>) -> Span {
+    let name = field(call, "function")
+        .filter(|f| node_kind(*f) == "field_expression")
+        .and_then(|f| field(f, "field"));
+    match name {
+        Some(n) => Span::new(n.start_byte(), call.end_byte()),
+        None => span(call),
+    }
+}
+
+#[derive(Default)]
+struct State {
+    sent: bool,
+    /// Whether every `send()` of the chain is read only for its first item.
+    first_item: Option<bool>,
+    /// `exclusive_start_key` is set inside a loop that pages (see `LoopShape`).
+    paged: bool,
+    /// A method no DynamoDB builder has, called before the request was sent.
+    foreign: bool,
+    end: usize,
+    extra_spans: Vec<Span>,
+    /// The chain calls `build()`.
+    built: bool,
+    /// A method no DynamoDB builder has, called before `build()`.
+    foreign_before_build: bool,
+}
+
+/// Climbs from a builder expression through its method calls, applying each setter.
+/// Returns the topmost node of the chain.
+fn climb_apply<'t>(
+    cx: &FileCx<'t>,
+    start: Node<'t>,
+    op: &mut Operation,
+    st: &mut State,
+    conditional: bool,
+) -> Node<'t> {
+    let src = cx.src;
+    let mut cur = start;
+    let mut terminated = false;
+    let mut sent_here = false;
+    st.end = st.end.max(start.end_byte());
+    while let Some(p) = src.parent(cur) {
+        match node_kind(p) {
+            "field_expression" if field(p, "value").is_some_and(|v| v.id() == cur.id()) => {
+                let Some(call) = src.parent(p).filter(|c| {
+                    node_kind(*c) == "call_expression"
+                        && field(*c, "function").is_some_and(|f| f.id() == p.id())
+                }) else {
+                    break;
+                };
+                let name = field(p, "field").map(|f| src.of(f)).unwrap_or("");
+                if !terminated {
+                    match setter(name) {
+                        Some((Setter::Terminal, _)) => {
+                            if name == "into_paginator" {
+                                op.paginated = true;
+                            }
+                            sent_here |= name == "send";
+                            st.built |= name == "build";
+                            if name != "customize" && name != "build" {
+                                terminated = true;
+                                st.sent = true;
+                            }
+                        }
+                        Some((s, set)) => {
+                            if s == Setter::ExclusiveStartKey {
+                                st.paged |= enclosing_loop(src, call, true).1;
+                            }
+                            // Collected once for both: a walk and an allocation each.
+                            let args = call_args(call);
+                            record_setter(cx, op, name, set, p, call, &args, conditional);
+                            apply(cx, op, s, set, call, args, conditional);
+                            if name == "set_parameters" {
+                                op.parameter_list = list_len(cx, call);
+                            }
+                        }
+                        None => {
+                            st.foreign = true;
+                            st.foreign_before_build |= !st.built;
+                        }
+                    }
+                    if setter(name).is_some() {
+                        st.end = st.end.max(call.end_byte());
+                    }
+                } else if setter(name).is_some_and(|(s, _)| s == Setter::Paginator)
+                    || name == "send"
+                {
+                    st.end = st.end.max(call.end_byte());
+                }
+                cur = call;
+            }
+            "await_expression" | "try_expression" | "parenthesized_expression" => cur = p,
+            _ => break,
+        }
+    }
+    if sent_here && matches!(op.kind, OpKind::Query | OpKind::Scan) {
+        // Every place that sends the request must read only the first item.
+        let first = crate::scanner::index::first_item::reads_first_item(src, cur);
+        st.first_item = Some(st.first_item.unwrap_or(true) && first);
+    }
+    cur
+}
+
+/// The length of `set_x(Some(vec![a, b]))`'s list literal.
+fn list_len(cx: &FileCx<'_>, call: Node<'_>) -> Option<usize> {
+    let arg = peel(*call_args(call).first()?);
+    let list = unwrap_some(cx, arg).map(peel)?;
+    (node_kind(list) == "array_expression" && field(list, "length").is_none()).then(|| {
+        named_children(list)
+            .iter()
+            .filter(|c| !node_kind(**c).ends_with("comment"))
+            .count()
+    })
+}
+
+/// How many `let` rebindings and branch tails a builder is followed through.
+const MAX_FOLLOW_DEPTH: usize = 16;
+
+/// What happens to the chain's value: bound with `let`, returned, passed on.
+fn follow_consumer(
+    cx: &FileCx<'_>,
+    top: Node<'_>,
+    op: &mut Operation,
+    st: &mut State,
+    depth: usize,
+) -> Escape {
+    let src = cx.src;
+    if depth > MAX_FOLLOW_DEPTH {
+        return Escape::None;
+    }
+    let mut top = top;
+    // The tail of a branch: `let q = if c { a } else { b };` continues as the `if`.
+    loop {
+        let Some(p) = src.parent(top) else {
+            return Escape::None;
+        };
+        let tail_of_block = node_kind(p) == "block"
+            && named_children(p)
+                .into_iter()
+                .rfind(|c| !node_kind(*c).ends_with("comment"))
+                .is_some_and(|l| l.id() == top.id());
+        if tail_of_block {
+            match src.parent(p) {
+                Some(g)
+                    if matches!(
+                        node_kind(g),
+                        "if_expression"
+                            | "else_clause"
+                            | "match_arm"
+                            | "block"
+                            | "unsafe_block"
+                            | "async_block"
+                    ) =>
+                {
+                    top = if node_kind(g) == "else_clause" {
+                        src.parent(g).unwrap_or(g)
+                    } else {
+                        g
+                    };
+                    continue;
+                }
+                Some(g) if node_kind(g) == "function_item" => {
+                    let name = field(g, "name")
+                        .map(|n| src.of(n))
+                        .unwrap_or("")
+                        .to_string();
+                    return if st.sent {
+                        Escape::None
+                    } else {
+                        Escape::Returned { function: name }
+                    };
+                }
+                Some(g) if node_kind(g) == "closure_expression" => return Escape::None,
+                _ => return Escape::None,
+            }
+        }
+        if matches!(node_kind(p), "match_arm" | "if_expression")
+            && field(p, "condition").map(|c| c.id()) != Some(top.id())
+        {
+            top = p;
+            continue;
+        }
+        if node_kind(p) == "match_expression" {
+            top = p;
+            continue;
+        }
+        if node_kind(p) == "match_block" {
+            top = p;
+            continue;
+        }
+        break;
+    }
+    let Some(p) = src.parent(top) else {
+        return Escape::None;
+    };
+    match node_kind(p) {
+        "let_declaration" if field(p, "value").is_some_and(|v| v.id() == top.id()) => {
+            if st.sent {
+                // `let out = q.send().await?`: the response, not the builder.
+                return Escape::None;
+            }
+            let Some(pat) = field(p, "pattern") else {
+                return Escape::None;
+            };
+            let name = src.of(pat).trim_start_matches("mut ").trim().to_string();
+            if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                return Escape::None;
+            }
+            let Some(block) = src.parent(p) else {
+                return Escape::None;
+            };
+            follow_uses(cx, block, p.end_byte(), &name, op, st, depth + 1)
+        }
+        "assignment_expression" if field(p, "right").is_some_and(|v| v.id() == top.id()) => {
+            Escape::None
+        }
+        "return_expression" => {
+            if st.sent {
+                return Escape::None;
+            }
+            let name = ancestors(src, p)
+                .find(|a| node_kind(*a) == "function_item" || node_kind(*a) == "closure_expression")
+                .filter(|a| node_kind(*a) == "function_item")
+                .and_then(|f| field(f, "name"))
+                .map(|n| src.of(n).to_string());
+            match name {
+                Some(function) => Escape::Returned { function },
+                None => Escape::None,
+            }
+        }
+        "arguments" if !st.sent => {
+            let Some(call) = src.parent(p) else {
+                return Escape::None;
+            };
+            let index = named_children(p)
+                .iter()
+                .position(|c| c.id() == top.id())
+                .unwrap_or(0);
+            match call_path(src, call) {
+                Some(path)
+                    if !matches!(last_segment(path), "Ok" | "Some" | "Box::pin" | "spawn") =>
+                {
+                    Escape::Passed {
+                        function: last_segment(path).to_string(),
+                        index,
+                    }
+                }
+                _ => match method_call(src, call) {
+                    // `self.run(q)`: a method of the same crate, matched by name.
+                    Some((_, name, _)) if setter(&name).is_none() => Escape::Passed {
+                        function: name,
+                        index,
+                    },
+                    _ => Escape::None,
+                },
+            }
+        }
+        _ => Escape::None,
+    }
+}
+
+/// Follows a variable holding a builder through the rest of its block.
+fn follow_uses(
+    cx: &FileCx<'_>,
+    block: Node<'_>,
+    after: usize,
+    name: &str,
+    op: &mut Operation,
+    st: &mut State,
+    depth: usize,
+) -> Escape {
+    let src = cx.src;
+    if depth > MAX_FOLLOW_DEPTH {
+        return Escape::None;
+    }
+    let ident = kind_id("identifier");
+    let uses = descendants_after(block, after, &mut |n| {
+        n.kind_id() == ident && src.of(n) == name
+    });
+    let mut escape = Escape::None;
+    for u in uses {
+        let Some(parent) = src.parent(u) else {
+            continue;
+        };
+        // The target of `q = ..`, a new `let q`, or a field name: not a read.
+        if node_kind(parent) == "assignment_expression"
+            && field(parent, "left").is_some_and(|l| l.id() == u.id())
+        {
+            continue;
+        }
+        if node_kind(parent) == "let_declaration"
+            && field(parent, "pattern").is_some_and(|l| l.id() == u.id())
+        {
+            continue;
+        }
+        let conditional = in_branch(src, u, block);
+        let top = climb_apply(cx, u, op, st, conditional);
+        let Some(tp) = src.parent(top) else { continue };
+        match node_kind(tp) {
+            "let_declaration" if field(tp, "value").is_some_and(|v| v.id() == top.id()) => {
+                let Some(pat) = field(tp, "pattern") else {
+                    continue;
+                };
+                let new = src.of(pat).trim_start_matches("mut ").trim().to_string();
+                let Some(b) = src.parent(tp) else { continue };
+                if top.id() != u.id() || new != name {
+                    let e = follow_uses(cx, b, tp.end_byte(), &new, op, st, depth + 1);
+                    if e != Escape::None {
+                        escape = e;
+                    }
+                }
+                if new == name {
+                    // Shadowed: later uses are the new binding's, already followed.
+                    return escape;
+                }
+            }
+            "assignment_expression" => {}
+            _ if top.id() == u.id() => {
+                // Used bare: returned, passed on, or cloned into something.
+                let e = follow_consumer(cx, top, op, st, depth + 1);
+                if e != Escape::None {
+                    escape = e;
+                }
+            }
+            _ => {
+                if !st.sent {
+                    let e = follow_consumer(cx, top, op, st, depth + 1);
+                    if e != Escape::None {
+                        escape = e;
+                    }
+                }
+            }
+        }
+    }
+    escape
+}
+
+/// Whether `node` sits in an `if`/`match` branch (or a loop) below `block`.
+fn in_branch(src: Src<'_>, node: Node<'_>, block: Node<'_>) -> bool {
+    for a in ancestors(src, node) {
+        if a.id() == block.id() {
+            return false;
+        }
+        if matches!(
+            node_kind(a),
+            "if_expression"
+                | "match_arm"
+                | "else_clause"
+                | "while_expression"
+                | "for_expression"
+                | "loop_expression"
+                | "closure_expression"
+        ) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Applies one setter to the operation.
+fn apply<'t>(
+    cx: &FileCx<'t>,
+    op: &mut Operation,
+    s: Setter,
+    set: bool,
+    call: Node<'t>,
+    mut args: Vec<Node<'t>>,
+    conditional: bool,
+) {
+    let src = cx.src;
+    if set {
+        // `set_x(Some(v))` is `x(v)`; `set_x(None)` clears nothing we track.
+        let Some(a) = args.first().map(|a| peel(*a)) else {
+            return;
+        };
+        if src.of(a) == "None" {
+            return;
+        }
+        if let Some(inner) = unwrap_some(cx, a) {
+            args = vec![inner];
+        }
+    }
+    let call_span = span(call);
+    let first = args.first().copied();
+    match s {
+        Setter::Table => {
+            if let Some(a) = first {
+                op.table = Some(cx.name(a));
+                op.table_span = Some(span(a));
+                op.table_text = Some(fold_whitespace(src.of(a)));
+            }
+        }
+        Setter::Index => {
+            if let Some(a) = first {
+                op.index = Some(cx.name(a));
+                op.index_span = Some(span(a));
+            }
+        }
+        Setter::KeyCondition => {
+            op.key_condition = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Filter => op.filter = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new),
+        Setter::Condition => {
+            op.condition = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Projection => {
+            op.projection = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Update => op.update = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new),
+        Setter::Statement => {
+            op.statement = first.map(|a| expr_arg(cx, a, conditional)).map(Box::new)
+        }
+        Setter::Names => {
+            let (entries, complete) = pairs(cx, &args, set);
+            op.names_complete &= complete;
+            for (k, v, c) in entries {
+                match cx.string(k).value() {
+                    Some(key) => {
+                        op.names.insert(
+                            key.to_string(),
+                            NameArg {
+                                name: cx.string(v),
+                                span: span(v),
+                                conditional: conditional || c,
+                            },
+                        );
+                    }
+                    None => op.names_complete = false,
+                }
+            }
+        }
+        Setter::Values => {
+            let (entries, complete) = pairs(cx, &args, set);
+            op.values_complete &= complete;
+            for (k, v, _) in entries {
+                match cx.string(k).value() {
+                    Some(key) => {
+                        op.values.insert(key.to_string(), cx.value(v));
+                    }
+                    None => op.values_complete = false,
+                }
+            }
+        }
+        Setter::Item | Setter::Key | Setter::Keys => {
+            let map = if set || s == Setter::Keys {
+                first.map(|a| items::attr_map(cx, a, conditional))
+            } else {
+                match (args.first(), args.get(1)) {
+                    (Some(k), Some(v)) => Some(AttrMap {
+                        // Room for a second: a table's key is most often two pair
+                        // setters, and growing the first one's list was a reallocation
+                        // per request.
+                        attributes: {
+                            let mut one = Vec::with_capacity(2);
+                            one.push(AttrArg {
+                                name: cx.string(*k),
+                                value: cx.value(*v),
+                                span: call_span,
+                                conditional,
+                            });
+                            one
+                        },
+                        complete: true,
+                        from_type: None,
+                    }),
+                    _ => None,
+                }
+            };
+            if let Some(map) = map {
+                let slot = if s == Setter::Item {
+                    &mut op.item
+                } else {
+                    &mut op.key
+                };
+                merge_map(slot, map);
+            }
+        }
+        Setter::ConsistentRead => op.consistent_read = first.and_then(|a| bool_lit(cx, a)),
+        Setter::ScanIndexForward => op.scan_index_forward = first.and_then(|a| bool_lit(cx, a)),
+        Setter::Limit => op.limit = first.map(|a| Box::new(cx.value(a))),
+        Setter::Select => {
+            op.select = first.map(|a| select_name(last_segment(src.of(peel(a)))));
+        }
+        Setter::ExclusiveStartKey => op.exclusive_start_key = true,
+        Setter::TotalSegments => op.total_segments = first.map(|a| Box::new(cx.value(a))),
+        Setter::Segment | Setter::Ignored | Setter::Terminal | Setter::Paginator => {}
+        Setter::RequestItems => {
+            crate::scanner::index::batch::request_items(cx, op, &args, set, conditional)
+        }
+        Setter::TransactItems => {
+            crate::scanner::index::batch::transact_items(cx, op, &args, set, conditional)
+        }
+        Setter::Wrapped => crate::scanner::index::batch::wrapped(cx, op, call, &args),
+    }
+}
+
+/// Remembers where a setter call is, so rules can point at it or remove it.
+#[allow(clippy::too_many_arguments)]
+fn record_setter(
+    cx: &FileCx<'_>,
+    op: &mut Operation,
+    name: &str,
+    set: bool,
+    field_expr: Node<'_>,
+    call: Node<'_>,
+    args: &[Node<'_>],
+    conditional: bool,
+) {
+    // Only pair setters (`k, v`) carry a key; whole-map forms name several.
+    let key = match (set, args) {
+        (false, [k, _]) => cx.string(*k).value().map(str::to_string),
+        _ => None,
+    };
+    let receiver_end = field(field_expr, "value").map_or(field_expr.start_byte(), |v| v.end_byte());
+    let dot = dot_start(field_expr).unwrap_or(receiver_end);
+    let lead = cx.src.span_text(Span::new(receiver_end, dot));
+    op.setters.push(SetterCall {
+        method: name.to_string(),
+        key,
+        span: method_span(call),
+        removal_span: Span::new(receiver_end, call.end_byte()),
+        conditional,
+        lead: if lead.trim().is_empty() {
+            lead.to_string()
+        } else {
+            String::new()
+        },
+    });
+}
+
+/// Where the `.` of a field expression starts.
+fn dot_start(field_expr: Node<'_>) -> Option<usize> {
+    // By index, not with a cursor (created, and freed, for every setter of every
+    // chain): a field expression has three children, and a comment or two more at most.
+    (0..field_expr.child_count())
+        .filter_map(|i| field_expr.child(i))
+        .find(|c| node_kind(*c) == ".")
+        .map(|c| c.start_byte())
+}
+
+/// `Some(x)` → x.
+fn unwrap_some<'t>(cx: &FileCx<'t>, a: Node<'t>) -> Option<Node<'t>> {
+    let path = call_path(cx.src, a)?;
+    if path != "Some" {
+        return None;
+    }
+    call_args(a).first().copied()
+}
+
+/// The (key, value) pairs of a map setter: two arguments, or a whole map; and whether
+/// they are all of them.
+type Pairs<'t> = (Vec<(Node<'t>, Node<'t>, bool)>, bool);
+
+fn pairs<'t>(cx: &FileCx<'t>, args: &[Node<'t>], set: bool) -> Pairs<'t> {
+    if !set && args.len() == 2 {
+        return (vec![(args[0], args[1], false)], true);
+    }
+    match args.first() {
+        Some(m) => items::entries(cx, *m, 0),
+        None => (Vec::new(), true),
+    }
+}
+
+fn merge_map(slot: &mut Option<AttrMap>, map: AttrMap) {
+    match slot {
+        Some(existing) => {
+            existing.complete &= map.complete;
+            if existing.from_type.is_none() {
+                existing.from_type = map.from_type;
+            }
+            existing.attributes.extend(map.attributes);
+        }
+        None => *slot = Some(map),
+    }
+}
+
+/// An expression argument, keeping where a literal's text starts.
+pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
+    let mut p = peel(a);
+    // `"..".to_string()`, `"..".into()`, `String::from("..")`: still the literal's text.
+    if let Some((recv, m, _)) = method_call(cx.src, p) {
+        if matches!(m.as_str(), "to_string" | "into" | "to_owned") {
+            p = peel(recv);
+        }
+    } else if call_path(cx.src, p).is_some_and(|c| c.ends_with("String::from")) {
+        if let Some(inner) = call_args(p).first() {
+            p = peel(*inner);
+        }
+    }
+    let literal_start = if string_value(cx.src, p).is_some() && node_kind(p) == "string_literal" {
+        string_content_start(cx.src, p)
+    } else {
+        None
+    };
+    ExprArg {
+        text: cx.string(a),
+        span: span(a),
+        literal_start,
+        conditional,
+    }
+}
+
+fn bool_lit(cx: &FileCx<'_>, a: Node<'_>) -> Option<bool> {
+    match cx.src.of(peel(a)) {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// `Select::AllProjectedAttributes` → `ALL_PROJECTED_ATTRIBUTES`.
+fn select_name(variant: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in variant.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+/// Context, span and fingerprint, once the chain is folded.
+fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
+    let src = cx.src;
+    op.span = Span::new(op.span.start, st.end.max(op.span.end));
+    let around = around(cx, root, op.exclusive_start_key);
+    op.context.function = around.function;
+    op.context.in_loop = around.in_loop;
+    let paged = around.paged;
+    if around.test {
+        op.context.cold = Some(ColdReason::Test);
+    }
+    // A loop that feeds `last_evaluated_key` back as `exclusive_start_key` reads every
+    // page: around the whole chain, or only around the setter (`req =
+    // req.set_exclusive_start_key(..)` in a loop that sends `req`).
+    if paged || st.paged {
+        op.paginated = true;
+    }
+    op.first_item_only = st.first_item == Some(true);
+    op.fingerprint_text = fold_whitespace(src.span_text(op.span));
+    for c in &mut op.children {
+        c.context = op.context.clone();
+        c.fingerprint_text = fold_whitespace(src.span_text(c.span));
+    }
+    let _ = &st.extra_spans;
+}
+
+/// A rusoto `QueryInput { table_name: .., ..Default::default() }` literal.
+fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operation> {
+    let src = cx.src;
+    let kind = rusoto_kind(cx, n)?;
+    let mut op = Operation::new(kind, path.clone(), span(n));
+    op.method_span = field(n, "name").map(span).unwrap_or(op.span);
+    let body = field(n, "body")?;
+    let mut key_conditions = None;
+    for f in named_children(body) {
+        let (fname, value) = match node_kind(f) {
+            "field_initializer" => (field(f, "field").map(|x| src.of(x)), field(f, "value")),
+            "shorthand_field_initializer" => {
+                let id = named_children(f)
+                    .into_iter()
+                    .find(|c| node_kind(*c) == "identifier");
+                (id.map(|x| src.of(x)), id)
+            }
+            _ => (None, None),
+        };
+        let (Some(fname), Some(value)) = (fname, value) else {
+            continue;
+        };
+        // rusoto fields are `Option<..>` except the required ones: strip `Some(..)`.
+        let value = unwrap_some(cx, peel(value)).unwrap_or(value);
+        if src.of(peel(value)) == "None" {
+            continue;
+        }
+        if fname == "key_conditions" {
+            key_conditions = Some(value);
+        }
+        if let Some((s, _)) = setter(fname) {
+            let as_set = matches!(
+                s,
+                Setter::Names
+                    | Setter::Values
+                    | Setter::Item
+                    | Setter::Key
+                    | Setter::ExclusiveStartKey
+            );
+            match s {
+                Setter::Item | Setter::Key => {
+                    let map = items::attr_map(cx, value, false);
+                    let slot = if s == Setter::Item {
+                        &mut op.item
+                    } else {
+                        &mut op.key
+                    };
+                    merge_map(slot, map);
+                }
+                Setter::Names => {
+                    let (entries, complete) = items::entries(cx, value, 0);
+                    op.names_complete &= complete;
+                    for (k, v, c) in entries {
+                        match cx.string(k).value() {
+                            Some(key) => {
+                                op.names.insert(
+                                    key.to_string(),
+                                    NameArg {
+                                        name: cx.string(v),
+                                        span: span(v),
+                                        conditional: c,
+                                    },
+                                );
+                            }
+                            None => op.names_complete = false,
+                        }
+                    }
+                }
+                Setter::Values => {
+                    let (entries, complete) = items::entries(cx, value, 0);
+                    op.values_complete &= complete;
+                    for (k, v, _) in entries {
+                        match cx.string(k).value() {
+                            Some(key) => {
+                                op.values.insert(key.to_string(), cx.value(v));
+                            }
+                            None => op.values_complete = false,
+                        }
+                    }
+                }
+                _ => {
+                    let _ = as_set;
+                    apply_value(cx, &mut op, s, value);
+                }
+            }
+        }
+    }
+    if let Some(map) = key_conditions {
+        crate::scanner::index::key_conditions::apply(cx, &mut op, map);
+    }
+    // dynomite's `client.scan_pages(ScanInput { .. })` / `query_pages` stream every
+    // page of the read.
+    let pager = src
+        .parent(n)
+        .filter(|a| node_kind(*a) == "arguments")
+        .and_then(|a| src.parent(a))
+        .and_then(|call| method_name(src, call));
+    if matches!(pager, Some("scan_pages" | "query_pages")) {
+        op.paginated = true;
+    }
+    let st = State {
+        sent: true,
+        end: n.end_byte(),
+        ..State::default()
+    };
+    finish(cx, n, &mut op, &st);
+    Some(op)
+}
+
+/// A single-value setter from a struct field (rusoto) or a typed builder.
+fn apply_value(cx: &FileCx<'_>, op: &mut Operation, s: Setter, value: Node<'_>) {
+    match s {
+        Setter::Table => {
+            op.table = Some(cx.name(value));
+            op.table_span = Some(span(value));
+            op.table_text = Some(fold_whitespace(cx.src.of(value)));
+        }
+        Setter::Index => {
+            op.index = Some(cx.name(value));
+            op.index_span = Some(span(value));
+        }
+        Setter::KeyCondition => op.key_condition = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Filter => op.filter = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Condition => op.condition = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Projection => op.projection = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Update => op.update = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::Statement => op.statement = Some(Box::new(expr_arg(cx, value, false))),
+        Setter::ConsistentRead => op.consistent_read = bool_lit(cx, value),
+        Setter::ScanIndexForward => op.scan_index_forward = bool_lit(cx, value),
+        Setter::Limit => op.limit = Some(Box::new(cx.value(value))),
+        Setter::Select => op.select = cx.string(value).value().map(str::to_string),
+        Setter::ExclusiveStartKey => op.exclusive_start_key = true,
+        Setter::TotalSegments => op.total_segments = Some(Box::new(cx.value(value))),
+        _ => {}
+    }
+}
+
+/// Folds a typed builder (`Put::builder()...build()`) or a rusoto struct (`Put { .. }`)
+/// into an operation of `kind`, without context (the parent sets it).
+pub fn fold_typed(cx: &FileCx<'_>, path: &FilePath, root: Node<'_>, kind: OpKind) -> Operation {
+    let mut op = Operation::new(kind, path.clone(), span(root));
+    op.method_span = span(root);
+    crate::scanner::index::expr_crate::fill(cx, root, &mut op);
+    let mut st = State::default();
+    if node_kind(root) == "struct_expression" {
+        if let Some(body) = field(root, "body") {
+            for f in named_children(body) {
+                if node_kind(f) != "field_initializer" {
+                    continue;
+                }
+                let (Some(fname), Some(value)) =
+                    (field(f, "field").map(|x| cx.src.of(x)), field(f, "value"))
+                else {
+                    continue;
+                };
+                let value = unwrap_some(cx, peel(value)).unwrap_or(value);
+                match setter(fname) {
+                    Some((s @ (Setter::Item | Setter::Key), _)) => {
+                        let map = items::attr_map(cx, value, false);
+                        let slot = if s == Setter::Item {
+                            &mut op.item
+                        } else {
+                            &mut op.key
+                        };
+                        merge_map(slot, map);
+                    }
+                    Some((Setter::Wrapped, _)) => {
+                        crate::scanner::index::batch::wrapped_value(cx, &mut op, fname, value)
+                    }
+                    Some((s, _)) => apply_value(cx, &mut op, s, value),
+                    None => {}
+                }
+            }
+        }
+        op.span = span(root);
+        return op;
+    }
+    let top = climb_apply(cx, root, &mut op, &mut st, false);
+    op.complete_builder = st.built && !st.foreign_before_build;
+    op.span = Span::new(
+        root.start_byte(),
+        st.end
+            .max(top.end_byte())
+            .min(top.end_byte().max(root.end_byte())),
+    );
+    op
+}
+
+/// The typed builder a `X::builder()` call or an `X { .. }` literal starts.
+pub fn typed_root(cx: &FileCx<'_>, n: Node<'_>) -> Option<Typed> {
+    let src = cx.src;
+    match node_kind(n) {
+        "call_expression" => {
+            // `expr.to_put_builder()` of the dynamodb-expression crate.
+            if let Some(t) = crate::scanner::index::expr_crate::typed_kind(cx, n) {
+                return Some(t);
+            }
+            let path = call_path(src, n)?;
+            if last_segment(path) != "builder" {
+                return None;
+            }
+            typed_for(type_segment(path)?)
+        }
+        "struct_expression" => typed_for(last_segment(field(n, "name").map(|t| src.of(t))?)),
+        _ => None,
+    }
+}
+
+/// Where `name` stands as a whole word in `text[from..to]`: every identifier node
+/// whose text is `name` in that range starts at one of them.
+fn word_occurrences<'a>(
+    text: &'a str,
+    from: usize,
+    to: usize,
+    name: &'a str,
+) -> impl Iterator<Item = usize> + 'a {
+    let range = text.get(from..to).unwrap_or("");
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    range
+        .match_indices(name)
+        .map(move |(i, _)| from + i)
+        .filter(move |at| {
+            let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+            let after = bytes.get(*at + name.len());
+            !name.is_empty()
+                && !before.is_some_and(|b| word(*b))
+                && !after.is_some_and(|b| word(*b))
+        })
+}

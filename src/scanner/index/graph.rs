@@ -1,0 +1,955 @@
+//! The intra-crate call graph, by name, from tokens (so files the pre-filter rules out
+//! still contribute their functions and calls without a parse): each function, what it
+//! calls, and whether it is an entry point; `link::reach` searches it.
+
+use std::borrow::Cow;
+
+use crate::scanner::index::context::{is_test_attr, LoopShape};
+use crate::scanner::syntax::lex::{Tok, Token};
+pub use crate::scanner::syntax::names::{intern, Name};
+use crate::source::Span;
+
+/// One function: its names, what it calls, and whether it is an entry point.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FnNode {
+    pub name: Name,
+    /// `Type::name` inside an impl, else `name`.
+    pub qualified: Name,
+    /// The function's name in the file.
+    pub span: Span,
+    /// Names it calls or passes as a function value (deduplicated, sorted).
+    pub calls: Vec<Name>,
+    /// Why it runs on every request: `axum route GET /orders`, ...
+    pub entry: Option<String>,
+    /// In `#[test]`/`#[cfg(test)]` code.
+    pub test: bool,
+    /// A program's `main` (by name, or by a `#[tokio::main]`-style attribute). Whether
+    /// it is a one-off binary is decided at link time: it is one unless it reaches a
+    /// function that starts a server.
+    pub main: bool,
+    /// Starts a long-running server: `axum::serve`, `Server::bind`, `HttpServer::new`,
+    /// `warp::serve`, tonic's `Server::builder`, `lambda_runtime::run`...
+    pub starts_server: bool,
+    /// Calls made inside a `for`/`while`/`loop` body of this function.
+    pub loop_calls: Vec<LoopCall>,
+}
+
+/// A call inside a loop body: the function it names runs once per iteration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopCall {
+    pub name: Name,
+    /// `for`, `while` or `loop`.
+    pub kind: Name,
+    /// The loop's keyword.
+    pub span: Span,
+    /// Whether it pages through a read or retries rather than walks a collection.
+    pub shape: LoopShape,
+}
+
+/// Keywords and std names that look like calls but never name a crate function. A
+/// `match` rather than a list searched in turn: every call of every file is asked.
+fn not_a_call(name: &str) -> bool {
+    matches!(
+        name,
+        "if" | "while"
+            | "match"
+            | "for"
+            | "return"
+            | "loop"
+            | "Some"
+            | "Ok"
+            | "Err"
+            | "None"
+            | "fn"
+            | "in"
+            | "as"
+            | "move"
+            | "async"
+            | "await"
+            | "let"
+            | "mut"
+            | "ref"
+            | "self"
+            | "Self"
+            | "super"
+            | "crate"
+            | "where"
+            | "impl"
+            | "dyn"
+            | "box"
+            | "unsafe"
+            | "else"
+            | "pub"
+            | "use"
+            | "mod"
+            | "struct"
+            | "enum"
+            | "type"
+    )
+}
+
+/// Calls that start a long-running server, as `(path segment before, name)`: what
+/// makes a `main` a server rather than a one-off binary. Names alone (`run`, `bind`,
+/// `start`) say nothing: a backfill's `run_backfill()` is no server.
+const SERVER_STARTS: &[(&str, &str)] = &[
+    ("axum", "serve"),
+    ("warp", "serve"),
+    ("poem", "run"),
+    ("axum_server", "bind"),
+    ("axum_server", "bind_rustls"),
+    ("axum_server", "from_tcp"),
+    ("lambda_runtime", "run"),
+    ("lambda_runtime", "run_with_streaming_response"),
+    ("lambda_http", "run"),
+    ("lambda_http", "run_with_streaming_response"),
+    ("HttpServer", "new"),
+    // hyper 0.14 and axum 0.6 `Server::bind`, tonic's `Server::builder`, poem, salvo.
+    ("Server", "bind"),
+    ("Server", "try_bind"),
+    ("Server", "builder"),
+    ("Server", "from_tcp"),
+    ("Server", "new"),
+    ("rocket", "build"),
+    ("tide", "new"),
+];
+
+/// Route methods of axum/warp/actix (`get(handler)`, `web::post().to(handler)`).
+const ROUTE_METHODS: &[&str] = &[
+    "get", "post", "put", "delete", "patch", "head", "options", "any", "on", "trace",
+];
+
+#[derive(Clone)]
+enum Frame {
+    Impl { ty: String, entry: Option<String> },
+    Mod { test: bool },
+    Fn { index: usize },
+    Loop { kind: String, span: Span },
+    Other,
+}
+
+/// Functions and calls of one file, from its tokens.
+pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
+    let src = whole.as_bytes();
+    // Borrowed, not copied: this looks at every identifier of every file in the tree.
+    // Sliced from the text, which is UTF-8 already, rather than checked again token by
+    // token (a tenth of this walk); `get` checks only that both ends are char
+    // boundaries (a token of broken text may not end on one: read as before).
+    let str_at = |start: usize, end: usize| match whole.get(start..end) {
+        Some(s) => Cow::Borrowed(s),
+        None => String::from_utf8_lossy(src.get(start..end).unwrap_or_default()),
+    };
+    let text = |t: &Token| str_at(t.start as usize, t.end as usize);
+    let mut fns: Vec<FnNode> = Vec::new();
+    // Each function's calls as the text spells them, interned once each at the end:
+    // a name is called many times, and interning every occurrence was a third of
+    // this walk. Indexed like `fns` (only functions read from a `fn` get calls here).
+    let mut called_names: Vec<Vec<Cow<'_, str>>> = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    // The indexes of the `Frame::Fn`s on `stack`, innermost last: which function a
+    // token is in, asked at every identifier, without walking the stack.
+    let mut open_fns: Vec<usize> = Vec::new();
+    let mut attrs: Vec<String> = Vec::new();
+    // A header seen, waiting for its `{`: (frame, token index where it started).
+    let mut pending: Option<Frame> = None;
+    let mut paren = 0usize;
+    let mut entries_by_name: Vec<(String, String)> = Vec::new();
+    // The last string literal (a route's path), read only when a route needs it.
+    let mut last_str: Option<Token> = None;
+    // Whether the file names warp (`warp::`), looked at most once.
+    let mentions_warp = std::cell::OnceCell::new();
+    let warp = || *mentions_warp.get_or_init(|| mentions(src, b"warp:"));
+    let server_traits = server_traits(src, toks);
+    // A loop keyword seen in a function, waiting for its body's `{` at the same depth.
+    let mut pending_loop: Option<(String, Span, usize)> = None;
+    // Async closures given to an iterator adaptor (`ids.iter().map(|id| async move {
+    // repo.get(id).await })`): each element's future makes the calls inside, as a loop
+    // body would. (last token index, adaptor name, its span)
+    let mut adaptors: Vec<(usize, String, Span)> = Vec::new();
+    let mut i = 0usize;
+    while i < toks.len() {
+        let t = toks[i];
+        let next = toks.get(i + 1);
+        match t.kind {
+            Tok::Punct(b'#') if next.is_some_and(|n| n.is_punct(b'[') || n.is_punct(b'!')) => {
+                // An attribute: collect its text up to the matching `]`.
+                let mut j = i + 1;
+                if toks.get(j).is_some_and(|n| n.is_punct(b'!')) {
+                    j += 1;
+                }
+                let start = toks.get(j).map(|x| x.end).unwrap_or(t.end);
+                let mut depth = 0i32;
+                let mut end = start;
+                while j < toks.len() {
+                    match toks[j].kind {
+                        Tok::Punct(b'[') => depth += 1,
+                        Tok::Punct(b']') => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = toks[j].start;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                attrs.push(squeeze(&str_at(start as usize, end as usize)));
+                i = j + 1;
+                continue;
+            }
+            Tok::Ident => {
+                let word = t.text(src);
+                let in_fn = open_fns.last().copied();
+                if word == b"fn" && next.is_some_and(|n| n.kind == Tok::Ident) {
+                    let name_tok = toks[i + 1];
+                    let name = text(&name_tok).into_owned();
+                    let interned = intern(&name);
+                    let (impl_ty, impl_entry) = stack
+                        .iter()
+                        .rev()
+                        .take_while(|f| !matches!(f, Frame::Fn { .. }))
+                        .find_map(|f| match f {
+                            Frame::Impl { ty, entry } => Some((Some(ty.clone()), entry.clone())),
+                            _ => None,
+                        })
+                        .unwrap_or((None, None));
+                    let test = attrs.iter().any(|a| is_test_attr(a))
+                        || stack.iter().any(|f| matches!(f, Frame::Mod { test: true }));
+                    let entry = route_attr(&attrs).or(impl_entry);
+                    let main = impl_ty.is_none()
+                        && in_fn.is_none()
+                        && (name == "main" || attrs.iter().any(|a| is_main_attr(a)));
+                    fns.push(FnNode {
+                        qualified: match &impl_ty {
+                            // Joined by hand, without `format!`: once per method of every impl.
+                            Some(ty) => {
+                                let mut q = String::with_capacity(ty.len() + 2 + name.len());
+                                q.push_str(ty);
+                                q.push_str("::");
+                                q.push_str(&name);
+                                intern(&q)
+                            }
+                            None => Name::clone(&interned),
+                        },
+                        name: interned,
+                        span: Span::new(name_tok.start as usize, name_tok.end as usize),
+                        calls: Vec::new(),
+                        entry,
+                        test,
+                        main,
+                        starts_server: false,
+                        loop_calls: Vec::new(),
+                    });
+                    attrs.clear();
+                    pending = Some(Frame::Fn {
+                        index: fns.len() - 1,
+                    });
+                    paren = 0;
+                    i += 2;
+                    continue;
+                }
+                // `impl` in a signature (`-> impl IntoResponse`, `x: impl Into<String>`)
+                // is a type, not an impl block.
+                let in_signature = matches!(pending, Some(Frame::Fn { .. }));
+                if word == b"impl" && in_fn.is_none() && !in_signature {
+                    // `impl<..> Trait for Type {` or `impl Type {`.
+                    let mut j = i + 1;
+                    let mut angle = 0i32;
+                    let mut idents: Vec<(usize, String)> = Vec::new();
+                    let mut for_at = None;
+                    while j < toks.len()
+                        && !(toks[j].is_punct(b'{') && angle <= 0)
+                        && !toks[j].is_punct(b';')
+                    {
+                        match toks[j].kind {
+                            Tok::Punct(b'<') => angle += 1,
+                            Tok::Punct(b'>') => angle -= 1,
+                            Tok::Ident if angle <= 0 => {
+                                let w = text(&toks[j]).into_owned();
+                                if w == "for" {
+                                    for_at = Some(idents.len());
+                                } else if w != "where" && w != "dyn" {
+                                    idents.push((j, w));
+                                }
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    let ty = idents.last().map(|x| x.1.clone()).unwrap_or_default();
+                    let trait_path: Vec<String> = match for_at {
+                        Some(k) => idents[..k].iter().map(|x| x.1.clone()).collect(),
+                        None => Vec::new(),
+                    };
+                    let entry = impl_entry(&attrs, &trait_path, &server_traits);
+                    attrs.clear();
+                    pending = Some(Frame::Impl { ty, entry });
+                    i = j;
+                    continue;
+                }
+                if word == b"mod" && in_fn.is_none() {
+                    let test = attrs.iter().any(|a| is_test_attr(a));
+                    attrs.clear();
+                    pending = Some(Frame::Mod { test });
+                    i += 1;
+                    continue;
+                }
+                // A project's own handler macro: its definition, or an item-level call.
+                if in_fn.is_none() && next.is_some_and(|n| n.is_punct(b'!')) {
+                    if let Some(node) = macro_node(src, toks, i) {
+                        fns.push(node);
+                    }
+                }
+                // `for x in ..`, `while ..`, `loop`; not `for<'a>` nor `impl X for Y`.
+                if in_fn.is_some()
+                    && matches!(word, b"for" | b"while" | b"loop")
+                    && !next.is_some_and(|n| n.is_punct(b'<'))
+                {
+                    let kind = text(&t).into_owned();
+                    pending_loop = Some((kind, Span::new(t.start as usize, t.end as usize), paren));
+                    i += 1;
+                    continue;
+                }
+                if in_fn.is_some() {
+                    if let Some(end) = async_adaptor(src, toks, i) {
+                        adaptors.push((
+                            end,
+                            text(&t).into_owned(),
+                            Span::new(t.start as usize, t.end as usize),
+                        ));
+                    }
+                }
+                if let Some(fi) = in_fn {
+                    let w = text(&t);
+                    let called = next.is_some_and(|n| n.is_punct(b'('));
+                    let turbofish = next.is_some_and(|n| n.is_punct(b':'))
+                        && toks.get(i + 2).is_some_and(|n| n.is_punct(b':'))
+                        && toks.get(i + 3).is_some_and(|n| n.is_punct(b'<'));
+                    let prev = i.checked_sub(1).map(|p| toks[p]);
+                    let as_value = prev.is_some_and(|p| p.is_punct(b'(') || p.is_punct(b','))
+                        && next.is_some_and(|n| n.is_punct(b')') || n.is_punct(b','));
+                    let macro_call = next.is_some_and(|n| n.is_punct(b'!'));
+                    // `.key(..)`/`.item(..)`/`.send()` on a builder are the SDK's, not
+                    // calls of a crate function that happens to share the name. The
+                    // transaction wrappers (`.get`, `.put`, `.update`, `.delete`) are
+                    // also what repositories call their methods, so they stay calls.
+                    let sdk_setter = prev.is_some_and(|p| p.is_punct(b'.'))
+                        && crate::scanner::sdk::setter(&w)
+                            .is_some_and(|(s, _)| s != crate::scanner::sdk::Setter::Wrapped);
+                    // `client.scan().table_name(..)` starts an SDK request; a crate's
+                    // `repo.scan()` is not followed by a setter.
+                    let sdk_request = prev.is_some_and(|p| p.is_punct(b'.'))
+                        && crate::scanner::sdk::op_for_method(&w).is_some()
+                        && toks.get(i + 2).is_some_and(|t| t.is_punct(b')'))
+                        && toks.get(i + 3).is_some_and(|t| t.is_punct(b'.'))
+                        && toks.get(i + 4).is_some_and(|t| {
+                            t.kind == Tok::Ident && crate::scanner::sdk::setter(&text(t)).is_some()
+                        });
+                    if (called || turbofish || as_value)
+                        && !macro_call
+                        && !sdk_setter
+                        && !sdk_request
+                        && !not_a_call(&w)
+                    {
+                        if let Some(f) = fns.get_mut(fi) {
+                            if called_names.len() <= fi {
+                                called_names.resize_with(fi + 1, Vec::new);
+                            }
+                            called_names[fi].push(w.clone());
+                            adaptors.retain(|(end, _, _)| *end > i);
+                            let in_loop = innermost_loop(&stack);
+                            // The innermost repetition: an adaptor inside the loop, or
+                            // the loop inside the adaptor's closure.
+                            let adaptor = adaptors.last().filter(|(_, _, at)| {
+                                in_loop.is_none_or(|(_, l)| at.start > l.start)
+                            });
+                            let repeat = match adaptor {
+                                Some((_, kind, at)) => Some((kind.as_str(), *at)),
+                                None => in_loop,
+                            };
+                            if let Some((kind, span)) = repeat {
+                                f.loop_calls.push(LoopCall {
+                                    name: intern(&w),
+                                    kind: intern(kind),
+                                    span,
+                                    shape: LoopShape::default(),
+                                });
+                            }
+                        }
+                    }
+                    if called && starts_server(&w, src, toks, i) {
+                        if let Some(f) = fns.get_mut(fi) {
+                            f.starts_server = true;
+                        }
+                    }
+                    // `get(handler)` / `.to(handler)` / `service_fn(handler)`.
+                    if called {
+                        if let Some(reason) = route_call(&w, last_str, &warp, src, toks, i) {
+                            if let Some(h) = handler_after(src, toks, i + 1) {
+                                entries_by_name.push((h, reason));
+                            } else {
+                                // A closure handler: what it calls runs per request.
+                                for h in closure_calls(src, toks, i + 1) {
+                                    entries_by_name.push((h, reason.clone()));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Tok::Str => last_str = Some(t),
+            Tok::Punct(b'(') => paren += 1,
+            Tok::Punct(b')') => paren = paren.saturating_sub(1),
+            Tok::Punct(b';') => {
+                if matches!(pending, Some(Frame::Fn { .. })) && paren == 0 {
+                    pending = None;
+                }
+                attrs.clear();
+            }
+            Tok::Punct(b'{') => {
+                let frame = match (pending.take(), pending_loop.take()) {
+                    (Some(f), _) => f,
+                    (None, Some((kind, span, depth))) if depth == paren => {
+                        Frame::Loop { kind, span }
+                    }
+                    // A `{` inside the loop's header (a closure argument): still waiting.
+                    (None, Some(l)) => {
+                        pending_loop = Some(l);
+                        Frame::Other
+                    }
+                    (None, None) => Frame::Other,
+                };
+                if let Frame::Fn { index } = frame {
+                    open_fns.push(index);
+                }
+                stack.push(frame);
+            }
+            Tok::Punct(b'}') => {
+                let closed = stack.pop();
+                if let Some(Frame::Fn { .. }) = closed {
+                    open_fns.pop();
+                }
+                if let Some(Frame::Loop { kind, span }) = closed {
+                    // Known only at its end: whether the loop pages or retries.
+                    let text = str_at(span.start, t.end as usize);
+                    let in_fn = open_fns.last().copied();
+                    // The function from its name to the loop: what binds its stream.
+                    let before = || match in_fn.and_then(|fi| fns.get(fi)) {
+                        Some(f) => str_at(f.span.start, span.start),
+                        None => Cow::Borrowed(""),
+                    };
+                    let shape = LoopShape::in_fn(&kind, &text, before);
+                    if let Some(f) = in_fn.and_then(|fi| fns.get_mut(fi)) {
+                        for lc in f.loop_calls.iter_mut().filter(|c| c.span == span) {
+                            lc.shape = shape;
+                        }
+                    }
+                }
+                attrs.clear();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    for (f, mut names) in fns.iter_mut().zip(called_names) {
+        names.sort_unstable();
+        names.dedup();
+        f.calls.extend(names.iter().map(|w| intern(w)));
+    }
+    // Entry points registered by name (routes, service_fn) in this file.
+    for f in &mut fns {
+        if f.entry.is_none() {
+            if let Some((_, reason)) = entries_by_name.iter().find(|(n, _)| **n == *f.name) {
+                f.entry = Some(reason.clone());
+            }
+        }
+        f.calls.sort();
+        f.calls.dedup();
+        // Every file's graph lives until the link: a call made many times was pushed
+        // once per time, so the list's capacity is far beyond its deduplicated length.
+        f.calls.shrink_to_fit();
+        f.loop_calls.shrink_to_fit();
+    }
+    // Registrations whose handler lives in another file travel as pseudo-functions.
+    for (name, reason) in entries_by_name {
+        if !fns.iter().any(|f| *f.name == *name) {
+            fns.push(FnNode {
+                name: intern(&format!("{ENTRY_PREFIX}{name}")),
+                qualified: intern(&name),
+                span: Span::default(),
+                calls: vec![intern(&name)],
+                entry: Some(reason),
+                test: false,
+                main: false,
+                starts_server: false,
+                loop_calls: Vec::new(),
+            });
+        }
+    }
+    fns
+}
+
+/// `text`'s words joined by one space (an attribute as [`is_test_attr`] and the
+/// others read it), written into one string.
+fn squeeze(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Whether `needle` occurs in `src` (every file is searched for some of these).
+fn mentions(src: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(src, needle).is_some()
+}
+
+/// The loop the current token sits in, if inside the innermost function.
+fn innermost_loop(stack: &[Frame]) -> Option<(&str, Span)> {
+    for f in stack.iter().rev() {
+        match f {
+            Frame::Loop { kind, span } => return Some((kind, *span)),
+            Frame::Fn { .. } => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `#[tokio::main]`, `#[actix_web::main]`, `#[async_std::main]`, `#[rocket::main]`
+/// (with or without arguments): the function is the program's `main`.
+fn is_main_attr(attr: &str) -> bool {
+    let name = attr.split(['(', ' ']).next().unwrap_or("");
+    name.contains("::") && name.rsplit("::").next() == Some("main")
+}
+
+/// Whether the call of `name` at token `i` starts a server: a known `path::name(`, or
+/// an imported `run(service_fn(..))` / `serve(..)` of axum, warp or a lambda runtime.
+fn starts_server(name: &str, src: &[u8], toks: &[Token], i: usize) -> bool {
+    let qualifier = (i >= 3
+        && toks[i - 1].is_punct(b':')
+        && toks[i - 2].is_punct(b':')
+        && toks[i - 3].kind == Tok::Ident)
+        .then(|| toks[i - 3].text(src));
+    if let Some(q) = qualifier {
+        return SERVER_STARTS
+            .iter()
+            .any(|(t, n)| t.as_bytes() == q && *n == name);
+    }
+    if i >= 1 && toks[i - 1].is_punct(b'.') {
+        return false;
+    }
+    match name {
+        "run" => toks
+            .get(i + 2)
+            .is_some_and(|t| t.is_ident(src, "service_fn") || t.is_ident(src, "handler_fn")),
+        "serve" => mentions(src, b"axum") || mentions(src, b"warp"),
+        _ => false,
+    }
+}
+
+/// Marks a pseudo-function that only carries a registration of a handler elsewhere.
+pub const ENTRY_PREFIX: &str = "\u{0}entry:";
+
+/// `#[get("/x")]`, `#[actix_web::post("/x")]`, `#[route("/x", method = "GET")]`,
+/// `#[Object]`-style resolver attributes on a fn.
+fn route_attr(attrs: &[String]) -> Option<String> {
+    for a in attrs {
+        let name = a.split(['(', ' ']).next().unwrap_or("");
+        let last = name.rsplit("::").next().unwrap_or(name);
+        if ROUTE_METHODS.contains(&last) || last == "route" {
+            let path = a.split('"').nth(1).unwrap_or("");
+            return Some(
+                format!("actix-web route {} {path}", last.to_uppercase())
+                    .trim_end()
+                    .to_string(),
+            );
+        }
+        if a.starts_with("lambda_runtime::") || a.starts_with("lambda_http::") || a == "lambda" {
+            return Some(format!("#[{a}] handler"));
+        }
+    }
+    None
+}
+
+/// Every method of a tonic service impl or an async-graphql `#[Object]` is an entry.
+fn impl_entry(attrs: &[String], trait_path: &[String], server_traits: &[String]) -> Option<String> {
+    if let Some(a) = attrs.iter().find(|a| {
+        let n = a.split(['(', ' ']).next().unwrap_or("");
+        let last = n.rsplit("::").next().unwrap_or(n);
+        matches!(last, "Object" | "Subscription" | "ComplexObject")
+    }) {
+        return Some(format!("async-graphql resolver (#[{a}])"));
+    }
+    if let Some(a) = attrs.iter().find(|a| {
+        let n = a.split(['(', ' ']).next().unwrap_or("");
+        matches!(
+            n.rsplit("::").next().unwrap_or(n),
+            "graphql_object" | "graphql_subscription"
+        )
+    }) {
+        return Some(format!("juniper resolver (#[{a}])"));
+    }
+    let tr = trait_path.last()?;
+    let generated = trait_path.iter().any(|s| s.ends_with("_server")) || server_traits.contains(tr);
+    // tonic re-exports `async_trait`: `#[tonic::async_trait] impl Inventory for Stock`.
+    let tonic_attr = attrs.iter().any(|a| a.starts_with("tonic::async_trait"));
+    if generated
+        || tonic_attr
+        || (tr.ends_with("Service") && attrs.iter().any(|a| a.contains("async_trait")))
+    {
+        return Some(format!("tonic service `{tr}`"));
+    }
+    None
+}
+
+/// Names a file imports from tonic-generated `*_server` modules
+/// (`use proto::inventory_server::Inventory;`, `inventory_server::{Inventory, ..}`):
+/// an impl of one is a service, whatever attribute it carries.
+fn server_traits(src: &[u8], toks: &[Token]) -> Vec<String> {
+    let mut out = Vec::new();
+    if !mentions(src, b"_server::") {
+        return out;
+    }
+    for (i, module) in toks.iter().enumerate() {
+        let is_server_path = module.kind == Tok::Ident
+            && module.text(src).ends_with(b"_server")
+            && toks.get(i + 1).is_some_and(|t| t.is_punct(b':'))
+            && toks.get(i + 2).is_some_and(|t| t.is_punct(b':'));
+        if !is_server_path {
+            continue;
+        }
+        let rest = toks.get(i + 3..).unwrap_or_default();
+        let named: Vec<&Token> = match rest.first() {
+            // A `use` group: up to its `}`.
+            Some(t) if t.is_punct(b'{') => rest[1..]
+                .iter()
+                .take_while(|t| !t.is_punct(b'}'))
+                .filter(|t| t.kind == Tok::Ident)
+                .collect(),
+            Some(t) if t.kind == Tok::Ident => vec![t],
+            _ => Vec::new(),
+        };
+        for t in named {
+            let name = String::from_utf8_lossy(t.text(src)).into_owned();
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// Whose `service_fn` a file calls: a lambda runtime's (the usual case) or hyper's.
+fn service_fn_origin(src: &[u8]) -> &'static str {
+    if mentions(src, b"lambda_runtime") {
+        "lambda_runtime::service_fn"
+    } else if mentions(src, b"lambda_http") {
+        "lambda_http::service_fn"
+    } else if mentions(src, b"hyper") {
+        "hyper service_fn"
+    } else {
+        "lambda_runtime::service_fn"
+    }
+}
+
+/// Whether a call at `i` registers a request handler, and why.
+fn route_call(
+    name: &str,
+    last_str: Option<Token>,
+    mentions_warp: &dyn Fn() -> bool,
+    src: &[u8],
+    toks: &[Token],
+    i: usize,
+) -> Option<String> {
+    let prev_is_path_of = |module: &str| {
+        i >= 3
+            && toks[i - 1].is_punct(b':')
+            && toks[i - 2].is_punct(b':')
+            && toks[i - 3].is_ident(src, module)
+    };
+    let prev_dot = i >= 1 && toks[i - 1].is_punct(b'.');
+    // The last string literal's contents (a route's path), or "": read only for a
+    // route (this is asked at every call of every file).
+    let last_str = || {
+        let s = last_str
+            .map(|t| String::from_utf8_lossy(t.text(src)))
+            .unwrap_or_default();
+        s.trim_matches('"').to_string()
+    };
+    match name {
+        "service_fn" => Some(service_fn_origin(src).to_string()),
+        // lambda_runtime before 0.4: `lambda_runtime::run(handler_fn(func))`.
+        "handler_fn" => Some("lambda_runtime::handler_fn".to_string()),
+        "run" if prev_is_path_of("lambda_http") || prev_is_path_of("lambda_runtime") => {
+            Some("lambda_http::run".to_string())
+        }
+        m if ROUTE_METHODS.contains(&m) && (!prev_dot || chained_route(src, toks, i)) => {
+            // axum `get(handler)` inside `.route("/path", ..)`; also `routing::get`.
+            Some(
+                format!("axum route {} {}", m.to_uppercase(), last_str())
+                    .trim_end()
+                    .to_string(),
+            )
+        }
+        "to" if prev_dot => Some(
+            format!("actix-web route {}", last_str())
+                .trim_end()
+                .to_string(),
+        ),
+        "service" if prev_dot => Some("actix-web service".to_string()),
+        "and_then" | "then" if prev_dot && mentions_warp() => {
+            Some(format!("warp filter {}", last_str()).trim_end().to_string())
+        }
+        _ => None,
+    }
+}
+
+/// `.post(create)` chained on a route method: `get(list).post(create)`. A `.get(k)` on
+/// anything else (a map) is not a route.
+fn chained_route(src: &[u8], toks: &[Token], i: usize) -> bool {
+    let mut dot = i.saturating_sub(1);
+    // Walk left over `name( .. ).` links until a route method called without a dot; a
+    // method router has a handful (one per HTTP method), so long chains are not routes
+    // and do not cost a walk each.
+    for _ in 0..ROUTE_METHODS.len() {
+        let Some(close) = dot.checked_sub(1).filter(|j| toks[*j].is_punct(b')')) else {
+            return false;
+        };
+        let mut j = close;
+        let mut depth = 0i32;
+        loop {
+            if toks[j].is_punct(b')') {
+                depth += 1;
+            } else if toks[j].is_punct(b'(') {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            match j.checked_sub(1) {
+                Some(k) => j = k,
+                None => return false,
+            }
+        }
+        let Some(name_at) = j.checked_sub(1) else {
+            return false;
+        };
+        let name = toks[name_at].text(src);
+        if !ROUTE_METHODS.iter().any(|m| m.as_bytes() == name) {
+            return false;
+        }
+        match name_at.checked_sub(1) {
+            Some(d) if toks[d].is_punct(b'.') => dot = d,
+            _ => return true,
+        }
+    }
+    false
+}
+
+/// Marks a pseudo-function for a `macro_rules!` that starts a Lambda runtime with the
+/// handler it is given (its `qualified` is the macro's name).
+pub const ENTRY_MACRO_PREFIX: &str = "\u{0}entry:macro_rules!";
+
+/// Marks a pseudo-function for an item-level macro call (`lambda_main!(handler)`,
+/// `handler! { async fn export(..) {..} }`): `calls` holds the functions it names or
+/// defines, `qualified` the macro's name. The link phase makes it an entry when the
+/// crate defines that macro as a handler macro.
+pub const MACRO_CALL_PREFIX: &str = "\u{0}entry:macro!";
+
+/// Tokens of a macro that are read at most.
+const MAX_MACRO_TOKENS: usize = 4096;
+
+/// The pseudo-function of a macro definition or an item-level macro call at token `i`
+/// (the macro's name, followed by `!`).
+fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
+    let text = |t: &Token| String::from_utf8_lossy(t.text(src)).into_owned();
+    let is_def = toks[i].is_ident(src, "macro_rules");
+    let (name, open) = if is_def {
+        (text(toks.get(i + 2)?), i + 3)
+    } else {
+        (text(&toks[i]), i + 2)
+    };
+    if !toks
+        .get(open)
+        .is_some_and(|t| t.is_punct(b'(') || t.is_punct(b'{') || t.is_punct(b'['))
+    {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut end = open;
+    for (k, t) in toks.iter().enumerate().skip(open).take(MAX_MACRO_TOKENS) {
+        match t.kind {
+            Tok::Punct(b'(') | Tok::Punct(b'{') | Tok::Punct(b'[') => depth += 1,
+            Tok::Punct(b')') | Tok::Punct(b'}') | Tok::Punct(b']') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    end = k;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let body = toks.get(open + 1..end)?;
+    let node = |name: String, qualified: String, calls: Vec<Name>| FnNode {
+        name: intern(&name),
+        qualified: intern(&qualified),
+        span: Span::new(toks[i].start as usize, toks[i].end as usize),
+        calls,
+        entry: None,
+        test: false,
+        main: false,
+        starts_server: false,
+        loop_calls: Vec::new(),
+    };
+    if is_def {
+        let starts_lambda = body.iter().any(|t| {
+            t.kind == Tok::Ident
+                && matches!(
+                    t.text(src),
+                    b"service_fn" | b"handler_fn" | b"lambda_runtime" | b"lambda_http"
+                )
+        });
+        return starts_lambda
+            .then(|| node(format!("{ENTRY_MACRO_PREFIX}{name}"), name, Vec::new()));
+    }
+    // What the call hands over: a bare function name (`lambda_main!(list_all)`), or a
+    // function it defines (`fn export`).
+    let mut calls = Vec::new();
+    for (k, t) in body.iter().enumerate() {
+        if t.kind != Tok::Ident {
+            continue;
+        }
+        let prev = k.checked_sub(1).map(|p| body[p]);
+        let next = body.get(k + 1);
+        let defined = prev.is_some_and(|p| p.is_ident(src, "fn"));
+        let bare = prev.is_none_or(|p| p.is_punct(b',') || p.is_punct(b'>'))
+            && next.is_none_or(|n| n.is_punct(b','));
+        if defined || bare {
+            calls.push(intern(&text(t)));
+        }
+    }
+    calls.sort();
+    calls.dedup();
+    (!calls.is_empty()).then(|| node(format!("{MACRO_CALL_PREFIX}{name}"), name, calls))
+}
+
+/// Iterator adaptors whose closure runs once per element.
+const ITER_ADAPTORS: &[&str] = &[
+    "map",
+    "for_each",
+    "then",
+    "and_then",
+    "filter_map",
+    "flat_map",
+    "for_each_concurrent",
+    "try_for_each",
+    "try_for_each_concurrent",
+];
+
+/// How many tokens of an adaptor's closure are read.
+const MAX_ADAPTOR_TOKENS: usize = 2048;
+
+/// At `.map(` (an iterator adaptor) given a closure that awaits or builds a future:
+/// the index of the adaptor call's closing `)`.
+fn async_adaptor(src: &[u8], toks: &[Token], i: usize) -> Option<usize> {
+    let t = toks[i];
+    // The list last: every method call of every file is asked.
+    let is_adaptor = i > 0
+        && toks[i - 1].is_punct(b'.')
+        && toks.get(i + 1).is_some_and(|n| n.is_punct(b'('))
+        && ITER_ADAPTORS.iter().any(|a| a.as_bytes() == t.text(src));
+    if !is_adaptor {
+        return None;
+    }
+    let mut j = i + 2;
+    while toks.get(j).is_some_and(|t| t.is_ident(src, "move")) {
+        j += 1;
+    }
+    if !toks.get(j).is_some_and(|t| t.is_punct(b'|')) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut awaits = false;
+    for (k, t) in toks.iter().enumerate().skip(i + 1).take(MAX_ADAPTOR_TOKENS) {
+        match t.kind {
+            Tok::Punct(b'(') | Tok::Punct(b'{') | Tok::Punct(b'[') => depth += 1,
+            Tok::Punct(b')') | Tok::Punct(b'}') | Tok::Punct(b']') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return awaits.then_some(k);
+                }
+            }
+            Tok::Ident if t.is_ident(src, "async") || t.is_ident(src, "await") => awaits = true,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// How many tokens of a closure handler are read for its calls: a handler closure
+/// delegates in a line or two; a long body is read no further.
+const MAX_CLOSURE_TOKENS: usize = 400;
+
+/// The functions a closure handler right after a call's `(` calls:
+/// `service_fn(|event| get_products(&store, event))`, `get(|s| async move { list(s).await })`.
+fn closure_calls(src: &[u8], toks: &[Token], open: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    if !toks.get(open).is_some_and(|t| t.is_punct(b'(')) {
+        return out;
+    }
+    let mut j = open + 1;
+    while toks
+        .get(j)
+        .is_some_and(|t| t.is_ident(src, "move") || t.is_ident(src, "async"))
+    {
+        j += 1;
+    }
+    if !toks.get(j).is_some_and(|t| t.is_punct(b'|')) {
+        return out;
+    }
+    let mut depth = 0usize;
+    for k in open..toks.len().min(open + MAX_CLOSURE_TOKENS) {
+        let t = toks[k];
+        match t.kind {
+            Tok::Punct(b'(') | Tok::Punct(b'{') | Tok::Punct(b'[') => depth += 1,
+            Tok::Punct(b')') | Tok::Punct(b'}') | Tok::Punct(b']') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            Tok::Ident if toks.get(k + 1).is_some_and(|n| n.is_punct(b'(')) => {
+                let w = String::from_utf8_lossy(t.text(src)).into_owned();
+                if !not_a_call(&w) && !out.contains(&w) {
+                    out.push(w);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The handler named in `(path::to::handler)` or `(handler)` right after a call's `(`.
+fn handler_after(src: &[u8], toks: &[Token], open: usize) -> Option<String> {
+    if !toks.get(open)?.is_punct(b'(') {
+        return None;
+    }
+    let mut j = open + 1;
+    let mut last = None;
+    while let Some(t) = toks.get(j) {
+        match t.kind {
+            Tok::Ident => last = Some(String::from_utf8_lossy(t.text(src)).into_owned()),
+            Tok::Punct(b':') => {}
+            Tok::Punct(b')') | Tok::Punct(b',') => break,
+            _ => return None,
+        }
+        j += 1;
+    }
+    last
+}

@@ -1,0 +1,520 @@
+//! Item and key contents: `HashMap::from([..])`, `.insert(k, v)` on a map later passed
+//! in, `hashmap!`-style macros, and `serde_dynamo::to_item(x)` with `x`'s struct and its
+//! serde attributes (applied in the link phase, where every struct of the crate is known).
+
+use tree_sitter::Node;
+
+use crate::attr::AttributeType;
+use crate::scanner::index::context::attributes_of;
+use crate::scanner::index::resolve::{type_name, FileCx};
+use crate::scanner::ir::{AttrArg, AttrMap, Provenance, Resolved, ValueInfo};
+use crate::scanner::syntax::lex::MAP_MACROS;
+use crate::scanner::syntax::nodes::{
+    call_args, call_path, descendants_between, field, last_segment, method_call, named_children,
+    peel, span, type_segment, Src,
+};
+use crate::scanner::syntax::scope::{lookup, Binding};
+use crate::source::Span;
+
+/// A struct of the crate that may be serialised into an item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructDef {
+    pub name: String,
+    /// `#[serde(rename_all = "..")]` on the struct.
+    pub rename_all: Option<String>,
+    /// `#[serde(into = "..")]`, `transparent`, `tag = ".."`, `remote = ".."`: serde
+    /// writes something other than the fields as declared.
+    pub custom: bool,
+    pub fields: Vec<FieldDef>,
+}
+
+/// One field with what serde does to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldDef {
+    pub name: String,
+    pub ty: String,
+    pub rename: Option<String>,
+    pub skip_if: bool,
+    pub skip: bool,
+    pub flatten: bool,
+    /// `#[serde(with = "..")]` / `serialize_with`: the written type is the function's.
+    pub custom: bool,
+    pub span: Span,
+}
+
+/// `(key, value, conditional)` entries of a map expression, and whether they are all.
+pub fn entries<'t>(
+    cx: &FileCx<'t>,
+    node: Node<'t>,
+    depth: usize,
+) -> (Vec<(Node<'t>, Node<'t>, bool)>, bool) {
+    let src = cx.src;
+    if depth > 8 {
+        return (Vec::new(), false);
+    }
+    let node = peel(node);
+    if let Some(path) = call_path(src, node) {
+        let last = last_segment(path);
+        let args = call_args(node);
+        match last {
+            "Some" | "from" | "from_iter" if args.len() == 1 => {
+                return entries(cx, args[0], depth + 1);
+            }
+            "new" | "with_capacity" | "default" => return (Vec::new(), true),
+            _ => return (Vec::new(), false),
+        }
+    }
+    if let Some((recv, name, _)) = method_call(src, node) {
+        if matches!(
+            name.as_str(),
+            "collect" | "into_iter" | "clone" | "into" | "to_owned" | "iter" | "cloned"
+        ) {
+            return entries(cx, recv, depth + 1);
+        }
+        return (Vec::new(), false);
+    }
+    match node.kind() {
+        "array_expression" => {
+            let elems: Vec<Node<'t>> = named_children(node)
+                .into_iter()
+                .filter(|c| !c.kind().ends_with("comment") && c.kind() != "attribute_item")
+                .collect();
+            let before = src.text.get(..node.start_byte()).unwrap_or("").trim_end();
+            let is_map_macro = before.ends_with('!')
+                && MAP_MACROS
+                    .iter()
+                    .any(|m| before.trim_end_matches('!').ends_with(m));
+            if is_map_macro {
+                let pairs = elems
+                    .chunks(2)
+                    .filter(|c| c.len() == 2)
+                    .map(|c| (c[0], c[1], false))
+                    .collect();
+                return (pairs, elems.len().is_multiple_of(2));
+            }
+            let mut out = Vec::new();
+            let mut complete = true;
+            for e in elems {
+                let e = peel(e);
+                let parts: Vec<Node<'t>> = named_children(e)
+                    .into_iter()
+                    .filter(|c| !c.kind().ends_with("comment"))
+                    .collect();
+                if e.kind() == "tuple_expression" && parts.len() == 2 {
+                    out.push((parts[0], parts[1], false));
+                } else {
+                    complete = false;
+                }
+            }
+            (out, complete)
+        }
+        "identifier" => {
+            let name = src.of(node);
+            match lookup(src, node, name) {
+                Some(Binding::Let { decl, value, .. }) => {
+                    let (mut out, mut complete) = match value {
+                        Some(v) => entries(cx, v, depth + 1),
+                        None => (Vec::new(), true),
+                    };
+                    let Some(block) = src.parent(decl) else {
+                        return (out, false);
+                    };
+                    let (from, to) = (decl.end_byte(), node.start_byte());
+                    for call in
+                        descendants_between(block, from, to, &mut |n| n.kind() == "call_expression")
+                    {
+                        let Some((recv, m, c)) = method_call(src, call) else {
+                            continue;
+                        };
+                        if src.of(peel(recv)) != name {
+                            continue;
+                        }
+                        let args = call_args(c);
+                        match (m.as_str(), args.as_slice()) {
+                            ("insert", [k, v]) => {
+                                out.push((*k, *v, in_branch_between(src, call, block)))
+                            }
+                            ("extend", [m]) => {
+                                let (more, c2) = entries(cx, *m, depth + 1);
+                                out.extend(more);
+                                complete &= c2;
+                            }
+                            ("remove" | "retain" | "clear", _) => complete = false,
+                            _ => {}
+                        }
+                    }
+                    // Lent mutably (`add_keys(&mut item)`) or assigned again: entries
+                    // the scanner does not see may be added.
+                    let changed_elsewhere = !descendants_between(block, from, to, &mut |n| {
+                        let lent = n.kind() == "reference_expression"
+                            && src.of(n).starts_with("&mut")
+                            && field(n, "value").is_some_and(|v| src.of(peel(v)) == name);
+                        let assigned = matches!(
+                            n.kind(),
+                            "assignment_expression" | "compound_assignment_expr"
+                        ) && field(n, "left")
+                            .is_some_and(|l| src.of(peel(l)) == name);
+                        lent || assigned
+                    })
+                    .is_empty();
+                    (out, complete && !changed_elsewhere)
+                }
+                _ => (Vec::new(), false),
+            }
+        }
+        _ => (Vec::new(), false),
+    }
+}
+
+fn in_branch_between(src: Src<'_>, node: Node<'_>, block: Node<'_>) -> bool {
+    for a in crate::scanner::syntax::nodes::ancestors(src, node) {
+        if a.id() == block.id() {
+            return false;
+        }
+        if matches!(
+            a.kind(),
+            "if_expression" | "match_arm" | "else_clause" | "for_expression" | "while_expression"
+        ) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The entries only (for names and values maps).
+pub fn map_entries<'t>(
+    cx: &FileCx<'t>,
+    node: Node<'t>,
+    depth: usize,
+) -> Vec<(Node<'t>, Node<'t>, bool)> {
+    entries(cx, node, depth).0
+}
+
+/// An item or key map from an expression: entries, or a serialised struct.
+pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
+    let src = cx.src;
+    let p = peel(node);
+    if let Some(m) = serde_item(cx, p) {
+        return m;
+    }
+    // `to_item(x)?` behind a `let`.
+    if p.kind() == "identifier" {
+        if let Some(Binding::Let { value: Some(v), .. }) = lookup(src, p, src.of(p)) {
+            if let Some(m) = serde_item(cx, peel(v)) {
+                return m;
+            }
+        }
+    }
+    let (es, complete) = entries(cx, node, 0);
+    if es.is_empty() && !complete {
+        // A map a function of the crate builds: the link phase puts in what it returns
+        // (the reference rides in `from_type` until then).
+        if let Some(Resolved::Unknown { reason }) = map_call(cx, node, 0).and_then(|c| cx.fn_ref(c))
+        {
+            return AttrMap {
+                attributes: Vec::new(),
+                complete: false,
+                from_type: Some(reason),
+            };
+        }
+    }
+    AttrMap {
+        attributes: es
+            .into_iter()
+            .map(|(k, v, c)| AttrArg {
+                name: cx.string(k),
+                value: cx.value(v),
+                span: span(k).cover(span(v)),
+                conditional: conditional || c,
+            })
+            .collect(),
+        complete,
+        from_type: None,
+    }
+}
+
+/// The call a map argument comes from, through `Some(..)`, a `let`, `.clone()` and
+/// `?`/`.unwrap()`: `key_of(id)` in `.set_key(Some(key_of(id)))`. Map constructors
+/// (`HashMap::new`, `from`, `collect`) are not such calls.
+fn map_call<'t>(cx: &FileCx<'t>, node: Node<'t>, depth: usize) -> Option<Node<'t>> {
+    let src = cx.src;
+    let node = peel(node);
+    if depth > 4 {
+        return None;
+    }
+    if node.kind() == "identifier" {
+        return match lookup(src, node, src.of(node)) {
+            Some(Binding::Let { value: Some(v), .. }) => map_call(cx, v, depth + 1),
+            _ => None,
+        };
+    }
+    if let Some(path) = call_path(src, node) {
+        let args = call_args(node);
+        return match last_segment(path) {
+            "Some" | "Ok" if args.len() == 1 => map_call(cx, args[0], depth + 1),
+            "from" | "from_iter" | "new" | "with_capacity" | "default" | "to_item" => None,
+            _ => Some(node),
+        };
+    }
+    let (recv, name, _) = method_call(src, node)?;
+    match name.as_str() {
+        "clone" | "into" | "unwrap" | "expect" | "to_owned" => map_call(cx, recv, depth + 1),
+        "collect" | "into_iter" | "iter" | "cloned" | "build" => None,
+        _ => Some(node),
+    }
+}
+
+/// `serde_dynamo::to_item(x)`: an empty, incomplete map naming `x`'s type; the link
+/// phase fills the attributes from the struct definition.
+fn serde_item(cx: &FileCx<'_>, node: Node<'_>) -> Option<AttrMap> {
+    let src = cx.src;
+    let node = peel(node);
+    let node = match method_call(src, node) {
+        Some((recv, m, _))
+            if matches!(
+                m.as_str(),
+                "unwrap" | "expect" | "map_err" | "context" | "into"
+            ) =>
+        {
+            peel(recv)
+        }
+        _ => node,
+    };
+    let path = call_path(src, node)?;
+    if last_segment(path) != "to_item" {
+        return None;
+    }
+    let arg = peel(*call_args(node).first()?);
+    let ty = value_type(cx, arg);
+    Some(AttrMap {
+        attributes: Vec::new(),
+        complete: false,
+        from_type: ty.or_else(|| Some(format!("?{}", src.of(arg)))),
+    })
+}
+
+/// The Rust type of an expression when the code states it.
+fn value_type(cx: &FileCx<'_>, arg: Node<'_>) -> Option<String> {
+    let src = cx.src;
+    match arg.kind() {
+        "struct_expression" => field(arg, "name").map(|n| type_name(src.of(n))),
+        "identifier" => match lookup(src, arg, src.of(arg)) {
+            Some(Binding::Param { ty: Some(t), .. }) | Some(Binding::Let { ty: Some(t), .. }) => {
+                Some(type_name(src.of(t)))
+            }
+            Some(Binding::Let { value: Some(v), .. }) => {
+                let v = peel(v);
+                match v.kind() {
+                    "struct_expression" => field(v, "name").map(|n| type_name(src.of(n))),
+                    "call_expression" => call_path(src, v)
+                        .and_then(type_segment)
+                        .filter(|t| t.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+                        .map(str::to_string),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        "call_expression" => call_path(src, arg)
+            .and_then(type_segment)
+            .filter(|t| t.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+/// Structs with a serde `Serialize` derive, with their serde attributes.
+pub fn struct_defs(src: Src<'_>, nodes: &[Node<'_>]) -> Vec<StructDef> {
+    let mut out = Vec::new();
+    let struct_k = crate::scanner::syntax::nodes::kind_id("struct_item");
+    for s in nodes.iter().copied().filter(|n| n.kind_id() == struct_k) {
+        let attrs = attributes_of(src, s);
+        if !attrs.iter().any(|a| a.contains("Serialize")) {
+            continue;
+        }
+        let Some(name) = field(s, "name").map(|n| src.of(n).to_string()) else {
+            continue;
+        };
+        let rename_all = attrs.iter().find_map(|a| serde_arg(a, "rename_all"));
+        let mut fields = Vec::new();
+        if let Some(body) = field(s, "body") {
+            for f in named_children(body) {
+                if f.kind() != "field_declaration" {
+                    continue;
+                }
+                let fattrs = attributes_of(src, f);
+                let Some(fname) = field(f, "name").map(|n| src.of(n).to_string()) else {
+                    continue;
+                };
+                let serde: Vec<&str> = fattrs
+                    .iter()
+                    .filter(|a| a.starts_with("serde"))
+                    .copied()
+                    .collect();
+                fields.push(FieldDef {
+                    name: fname,
+                    ty: field(f, "type")
+                        .map(|t| src.of(t).to_string())
+                        .unwrap_or_default(),
+                    rename: serde.iter().find_map(|a| serde_arg(a, "rename")),
+                    skip_if: serde.iter().any(|a| a.contains("skip_serializing_if")),
+                    skip: serde.iter().any(|a| {
+                        a.contains("skip_serializing)")
+                            || a.contains("skip_serializing,")
+                            || a.contains("skip)")
+                            || a.contains("skip,")
+                            || a.trim_end().ends_with("skip")
+                    }),
+                    flatten: serde.iter().any(|a| a.contains("flatten")),
+                    custom: serde
+                        .iter()
+                        .any(|a| serde_arg(a, "with").is_some() || a.contains("serialize_with")),
+                    span: span(f),
+                });
+            }
+        }
+        let custom = attrs.iter().any(|a| {
+            ["into", "tag", "remote", "content"]
+                .iter()
+                .any(|k| serde_arg(a, k).is_some())
+                || (a.trim_start().starts_with("serde") && a.contains("transparent"))
+        });
+        out.push(StructDef {
+            name,
+            rename_all,
+            custom,
+            fields,
+        });
+    }
+    out
+}
+
+/// `serde(rename = "x")` → `x` (also `rename(serialize = "x")`).
+fn serde_arg(attr: &str, key: &str) -> Option<String> {
+    if !attr.trim_start().starts_with("serde") {
+        return None;
+    }
+    let mut rest = attr;
+    while let Some(i) = rest.find(key) {
+        let after = &rest[i + key.len()..];
+        let boundary_ok = i == 0
+            || !rest.as_bytes()[i - 1].is_ascii_alphanumeric() && rest.as_bytes()[i - 1] != b'_';
+        let after_t = after.trim_start();
+        if boundary_ok && (after_t.starts_with('=') || after_t.starts_with("(serialize")) {
+            let q1 = after.find('"')?;
+            let q2 = after[q1 + 1..].find('"')?;
+            return Some(after[q1 + 1..q1 + 1 + q2].to_string());
+        }
+        rest = after;
+    }
+    None
+}
+
+/// The attributes serde writes for a struct, following `flatten` into other structs.
+pub fn serialise(
+    defs: &dyn Fn(&str) -> Option<StructDef>,
+    ty: &str,
+    depth: usize,
+) -> Option<Vec<AttrArg>> {
+    if depth > 8 {
+        return None;
+    }
+    let def = defs(ty)?;
+    if def.custom {
+        return None;
+    }
+    let mut out = Vec::new();
+    for f in &def.fields {
+        if f.skip {
+            continue;
+        }
+        if f.flatten {
+            let inner = inner_type(&f.ty);
+            out.extend(serialise(defs, &type_name(inner), depth + 1)?);
+            continue;
+        }
+        let name = f
+            .rename
+            .clone()
+            .unwrap_or_else(|| rename(&f.name, def.rename_all.as_deref()));
+        let is_option = f.ty.trim_start().starts_with("Option<") || f.ty.contains("::Option<");
+        let inner_ty = if is_option {
+            inner_type(&f.ty)
+        } else {
+            f.ty.as_str()
+        };
+        let mut value = ValueInfo::unknown(f.span);
+        value.ty = if f.custom {
+            None
+        } else {
+            rust_to_attr(inner_ty)
+        };
+        value.provenance = Provenance::Unknown;
+        // Without `skip_serializing_if`, `None` is written as NULL.
+        value.nullable = is_option && !f.skip_if;
+        out.push(AttrArg {
+            name: Resolved::literal(name),
+            value,
+            span: f.span,
+            conditional: is_option && f.skip_if,
+        });
+    }
+    Some(out)
+}
+
+fn inner_type(t: &str) -> &str {
+    match (t.find('<'), t.rfind('>')) {
+        (Some(a), Some(b)) if b > a => t[a + 1..b].trim(),
+        _ => t,
+    }
+}
+
+/// What DynamoDB type serde_dynamo writes for a Rust type, when it is clear.
+fn rust_to_attr(t: &str) -> Option<AttributeType> {
+    let t = t.trim().trim_start_matches('&');
+    let base = last_segment(t.split('<').next().unwrap_or(t));
+    Some(match base {
+        "String" | "str" | "Uuid" | "DateTime" | "NaiveDate" | "NaiveDateTime" | "char"
+        | "Ulid" => AttributeType::S,
+        // `Decimal` is not here: rust_decimal writes a string or a number depending on
+        // its features.
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64" | "i128"
+        | "isize" | "f32" | "f64" => AttributeType::N,
+        "bool" => AttributeType::Bool,
+        "HashMap" | "BTreeMap" => AttributeType::M,
+        // Bytes are a list of numbers to serde, a binary only through `serde_bytes`.
+        "Vec" if t.contains("u8>") => return None,
+        "Vec" => AttributeType::L,
+        _ => return None,
+    })
+}
+
+/// serde's `rename_all` cases.
+pub fn rename(name: &str, rule: Option<&str>) -> String {
+    let words: Vec<String> = name
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let cap = |w: &String| {
+        let mut c = w.chars();
+        c.next()
+            .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+            .unwrap_or_default()
+    };
+    match rule {
+        Some("camelCase") => words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| if i == 0 { w.clone() } else { cap(w) })
+            .collect(),
+        Some("PascalCase") => words.iter().map(cap).collect(),
+        Some("snake_case") => words.join("_"),
+        Some("SCREAMING_SNAKE_CASE") => words.join("_").to_uppercase(),
+        Some("kebab-case") => words.join("-"),
+        Some("SCREAMING-KEBAB-CASE") => words.join("-").to_uppercase(),
+        Some("lowercase") => name.to_lowercase(),
+        Some("UPPERCASE") => name.to_uppercase(),
+        _ => name.to_string(),
+    }
+}

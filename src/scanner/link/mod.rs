@@ -1,0 +1,2507 @@
+//! The cross-file phase: resolves what one file could not (constants by path, fields
+//! set in constructors, what the crate's functions return, the value a `OnceLock` is
+//! set to, shard counts named by a constant, serialised structs), splices builders returned by or passed to
+//! helper functions into their callers, and decides hot/cold from the call graph.
+//! Cheap: no parsing, only lookups over the indexes.
+
+pub(super) mod call_site_loop;
+pub(super) mod crates;
+pub(super) mod reach;
+pub(super) mod tables;
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use rayon::prelude::*;
+
+use crate::scanner::index::args::{calls, may_call, ArgSite};
+use crate::scanner::index::deferred::{self, Looked, Wanted};
+use crate::scanner::index::fold::Escape;
+use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX};
+use crate::scanner::index::items::{serialise, StructDef};
+use crate::scanner::index::resolve::{count_between, PendingRef, RefKind, PENDING};
+use crate::scanner::index::returns::FnReturn;
+use crate::scanner::index::{index_lean_with_args, index_source, FileIndex};
+use crate::scanner::ir::{
+    AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
+    ValueInfo,
+};
+use crate::scanner::link::call_site_loop::{loop_at_call_site, Callers};
+use crate::scanner::link::crates::Crates;
+use crate::scanner::link::reach::{one_off, reach, FnId, FnSet, Reached};
+use crate::scanner::link::tables::Tables;
+use crate::scanner::syntax::names::{intern, Name};
+use crate::scanner::{ScanResult, ScanSettings};
+use crate::source::Span;
+
+/// Links file indexes into the crate's operations.
+pub fn link(files: &[Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
+    link_taking(files, settings, Vec::new())
+}
+
+/// A file's operations as its index holds them.
+type FileOps = Vec<(Operation, Escape)>;
+
+/// [`link`] of indexes the caller lets go of afterwards: the operations of the files
+/// it alone holds are moved into the result, not copied (40,000 copies of 1.5 KB, and
+/// freeing the originals, were most of a large file's link), when the link is sure to
+/// run once. A later round links some files again from their indexes' operations, so
+/// when one may follow (a file the pre-filter deferred, a parameter followed to its
+/// callers' arguments, read again) they are copied as [`link`] copies them; so are
+/// those of a file another file's chain may continue (none is moved while any
+/// function returns a builder: such a file may be indexed again before the link).
+pub fn link_owned(files: &mut [Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
+    let once = settings.reread.is_none()
+        || files.iter().all(|f| {
+            f.deferred.is_none()
+                && !f
+                    .refs
+                    .iter()
+                    .any(|r| matches!(r.kind, RefKind::Param { .. }))
+        });
+    let taken: Vec<Option<FileOps>> = if once && returned_builders(files).is_empty() {
+        files
+            .iter_mut()
+            .map(|f| Arc::get_mut(f).map(|f| std::mem::take(&mut f.ops)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    link_taking(files, settings, taken)
+}
+
+/// [`link`], with `taken[fi]` (when there is one) file `fi`'s operations, moved out of
+/// its index by [`link_owned`]: linked by the first link, which is the only one.
+fn link_taking(
+    files: &[Arc<FileIndex>],
+    settings: &ScanSettings,
+    mut taken: Vec<Option<FileOps>>,
+) -> ScanResult {
+    let started = std::time::Instant::now();
+    let mut stats = crate::scanner::ScanStats::count(files);
+    let completed = parse_skipped_callers(files, settings);
+    if let Some((_, reparsed)) = &completed {
+        stats.reparsed = *reparsed;
+    }
+    let mut files: Cow<'_, [Arc<FileIndex>]> = match completed {
+        Some((c, _)) => Cow::Owned(c),
+        None => Cow::Borrowed(files),
+    };
+    // Files indexed lean kept only their calls' keys, and files the pre-filter ruled
+    // out were not parsed: once the link knows which parameters it asked about and
+    // which names it looked up, the files whose calls may answer such a parameter
+    // are indexed again with their arguments (`index_with_args`), and the files that
+    // may define such a name are parsed (`parse_deferred`); then the link runs again,
+    // until nothing more is asked. When only arguments were added, only the files
+    // whose operations or tables read one of those parameters are linked again, with
+    // the last whole link's graph facts (arguments change no function or call): the
+    // link tracks, per file, the functions whose calls' arguments it read. A deferred
+    // file parsed links again itself and the files whose lookups it may answer. A
+    // tree with nothing asked links once.
+    let mut covered: HashSet<RefKind> = HashSet::new();
+    let mut redone: HashSet<usize> = HashSet::new();
+    // Who calls each name, built once for every round: the rounds change no function
+    // or call (the graph's facts are kept too), and building it again for each
+    // partial round was a whole-tree pass per round. It borrows the files as they
+    // were before any round replaced one (their functions are the same).
+    let first: Vec<Arc<FileIndex>> = files.to_vec();
+    let graphs: Vec<&[FnNode]> = first.iter().map(|f| f.fns.as_slice()).collect();
+    // The tables (mostly reading the manifests) and the callers are built side by
+    // side: the link is otherwise one thread.
+    let (mut tables, callers) = rayon::join(|| Tables::new(&files), || Callers::new(&graphs));
+    let mut whole = link_files(
+        &files,
+        &tables,
+        settings,
+        None,
+        true,
+        Some(&callers),
+        &mut taken,
+    );
+    let mut asked = std::mem::take(&mut whole.asked);
+    let mut wanted = std::mem::take(&mut whole.wanted);
+    loop {
+        asked.retain(|k| !covered.contains(k));
+        let fresh: Vec<RefKind> = asked.drain().collect();
+        let mut again = index_with_args(&files, &fresh, &mut redone, settings);
+        let deferred = parse_deferred(&files, &wanted, &tables.crates, settings);
+        // The lookups some newly parsed file may answer: the files that made one
+        // are linked again, and so are the parsed files (their problems).
+        let parsed: Vec<&crate::scanner::index::deferred::Deferred> = deferred
+            .iter()
+            .filter_map(|(fi, _)| files[*fi].deferred.as_ref())
+            .collect();
+        let mut answered: HashMap<crate::scanner::index::deferred::Lookup, bool> = HashMap::new();
+        let mut relinked: HashSet<usize> = deferred.iter().map(|(fi, _)| *fi).collect();
+        for (fi, looked) in whole.looked.iter().enumerate() {
+            let reads_one = looked.iter().any(|l| {
+                *answered
+                    .entry(*l)
+                    .or_insert_with(|| parsed.iter().any(|d| d.answers_one(l)))
+            });
+            if reads_one {
+                relinked.insert(fi);
+            }
+        }
+        again.extend(deferred);
+        // A file's problems are reported by its link: one whose index now says more
+        // (it could not be read again) is linked again.
+        relinked.extend(
+            again
+                .iter()
+                .filter(|(fi, idx)| idx.problems.len() != files[*fi].problems.len())
+                .map(|(fi, _)| *fi),
+        );
+        if again.is_empty() {
+            break;
+        }
+        let functions: HashSet<&str> = fresh
+            .iter()
+            .filter_map(|k| match k {
+                RefKind::Param { function, .. } => Some(&**function),
+                _ => None,
+            })
+            .collect();
+        relinked.extend(
+            whole
+                .reads
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.iter().any(|n| functions.contains(&**n)))
+                .map(|(fi, _)| fi),
+        );
+        covered.extend(fresh);
+        stats.reparsed += again.len();
+        let next = files.to_mut();
+        for (fi, index) in again {
+            let index = Arc::new(index);
+            tables.replace(fi, &next[fi], &index);
+            next[fi] = index;
+        }
+        // A whole link always has them; `None` would link the whole tree again.
+        let graph = whole.graph.as_ref();
+        match graph {
+            Some(graph) => {
+                if relinked.is_empty() {
+                    wanted.clear();
+                    continue;
+                }
+                let mut part = link_files(
+                    &files,
+                    &tables,
+                    settings,
+                    Some((&relinked, graph)),
+                    true,
+                    Some(&callers),
+                    &mut [],
+                );
+                asked = std::mem::take(&mut part.asked);
+                wanted = std::mem::take(&mut part.wanted);
+                merge_part(&mut whole, part, &relinked, &files);
+            }
+            None => {
+                whole = link_files(
+                    &files,
+                    &tables,
+                    settings,
+                    None,
+                    true,
+                    Some(&callers),
+                    &mut [],
+                );
+                asked = std::mem::take(&mut whole.asked);
+                wanted = std::mem::take(&mut whole.wanted);
+            }
+        }
+    }
+    let mut result = whole.result;
+    stats.operations = result.operations.len();
+    stats.link = started.elapsed();
+    result.stats = stats;
+    result
+}
+
+/// `whole` (a whole link's result, with each file's tables and reads) with the
+/// operations, problems, tables and reads of the `relinked` files taken from `part`,
+/// a partial link of them: what a whole link would have given.
+fn merge_part(
+    whole: &mut Linked,
+    part: Linked,
+    relinked: &HashSet<usize>,
+    files: &[Arc<FileIndex>],
+) {
+    let result = &mut whole.result;
+    let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*files[*i].path).collect();
+    result.operations.retain(|op| !paths.contains(&*op.file));
+    result.operations.extend(part.result.operations);
+    // Stable: the operations of one file all come from one link, in its order.
+    result
+        .operations
+        .sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    result.problems.retain(|p| !paths.contains(&*p.file));
+    result.problems.extend(part.result.problems);
+    result.problems.sort_by(|a, b| {
+        (&a.file, a.span.map(|s| s.start)).cmp(&(&b.file, b.span.map(|s| s.start)))
+    });
+    let each = part.tables.into_iter().zip(part.reads).zip(part.looked);
+    for (fi, ((t, r), l)) in each.enumerate() {
+        if relinked.contains(&fi) {
+            whole.tables[fi] = t;
+            whole.reads[fi] = r;
+            whole.looked[fi] = l;
+        }
+    }
+    result.tables = whole.tables.iter().flatten().cloned().collect();
+}
+
+/// The byte pre-filter's second look. A file without an SDK marker can still send a
+/// builder that a helper in another file returns (`recent_orders(&c, id).send()`);
+/// which functions return builders is known only now. Files the pre-filter skipped
+/// whose tokens chain a call of one of them into a setter are indexed again, parsed;
+/// so are files indexed lean (`index_file_lean`), which kept only the names of the
+/// helpers their chains continue. `None` (nothing to redo) is the usual case and costs one pass over the names; else
+/// the files, and how many were indexed again.
+pub(super) fn parse_skipped_callers(
+    files: &[Arc<FileIndex>],
+    settings: &ScanSettings,
+) -> Option<(Vec<Arc<FileIndex>>, usize)> {
+    let returned = returned_builders(files);
+    if returned.is_empty() {
+        return None;
+    }
+    let redo: Vec<(usize, FileIndex)> = files
+        .par_iter()
+        .enumerate()
+        .filter_map(|(i, f)| Some((i, parse_if_chained(f, &returned, settings)?)))
+        .collect();
+    if redo.is_empty() {
+        return None;
+    }
+    let reparsed = redo.len();
+    let mut out = files.to_vec();
+    for (i, index) in redo {
+        out[i] = Arc::new(index);
+    }
+    Some((out, reparsed))
+}
+
+/// Files indexed lean ([`crate::scanner::index::index_file_lean`]) kept only their calls' keys
+/// (`site_keys`), not what the calls pass, which the link reads only to follow a
+/// parameter ([`RefKind::Param`]). The files (not redone before) with a call that may
+/// answer one of `asked` (matched as the link matches it, test code included), read
+/// and indexed again with their arguments ([`index_lean_with_args`]): what an index
+/// with them would have been.
+fn index_with_args(
+    files: &[Arc<FileIndex>],
+    asked: &[RefKind],
+    redone: &mut HashSet<usize>,
+    settings: &ScanSettings,
+) -> Vec<(usize, FileIndex)> {
+    let mut by_name: HashMap<&str, Vec<&RefKind>> = HashMap::new();
+    for kind in asked {
+        if let RefKind::Param { function, .. } = kind {
+            by_name.entry(&**function).or_default().push(kind);
+        }
+    }
+    if by_name.is_empty() {
+        return Vec::new();
+    }
+    let todo: Vec<usize> = (0..files.len())
+        .filter(|fi| {
+            files[*fi].site_keys.iter().any(|k| {
+                by_name
+                    .get(&*k.callee)
+                    .is_some_and(|ps| ps.iter().any(|p| may_call(k, p)))
+            })
+        })
+        .filter(|fi| redone.insert(*fi))
+        .collect();
+    read_with_args(files, &todo, settings)
+}
+
+/// Files `todo`, read again and indexed lean with their calls' arguments. A file that
+/// cannot be read again (removed or unreadable since the walk) keeps its index, with
+/// a note saying what the link could not look at, and is not asked for again.
+fn read_with_args(
+    files: &[Arc<FileIndex>],
+    todo: &[usize],
+    settings: &ScanSettings,
+) -> Vec<(usize, FileIndex)> {
+    let Some(read) = settings.reread else {
+        return Vec::new();
+    };
+    todo.par_iter()
+        .map(|&fi| {
+            let f = &files[fi];
+            match read(&f.path) {
+                Some(text) => (fi, index_lean_with_args(&f.path, &text, settings)),
+                None => (fi, unread_again(f)),
+            }
+        })
+        .collect()
+}
+
+/// `f`'s index once it could not be read again: what it held, never parsed for its
+/// names (`deferred` cleared: it is not asked for again), and a note.
+fn unread_again(f: &FileIndex) -> FileIndex {
+    let what = if f.deferred.is_some() {
+        "the names it defines"
+    } else {
+        "what its calls pass"
+    };
+    let mut kept = f.clone();
+    kept.deferred = None;
+    kept.problems.push(ScanProblem {
+        file: f.path.clone(),
+        span: None,
+        message: format!(
+            "could not be read again (removed or unreadable during the run), so {what} \
+             were not looked up: a value that comes from this file is unknown"
+        ),
+    });
+    kept
+}
+
+/// The files not parsed yet (`deferred.rs`) that hold every name of a lookup in
+/// `wanted`, in a crate whose answer the looking file can use, parsed and indexed (with their calls' arguments): what their index would
+/// have been had they been parsed with the others.
+fn parse_deferred(
+    files: &[Arc<FileIndex>],
+    wanted: &Wanted,
+    crates: &Crates,
+    settings: &ScanSettings,
+) -> Vec<(usize, FileIndex)> {
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let asked = deferred::Asked::new(wanted);
+    let todo: Vec<usize> = (0..files.len())
+        .filter(|fi| {
+            // What the link keeps of an answer: an item the looking file's crate can
+            // name; a call (a parameter's caller) from a crate that can name the
+            // parameter's function.
+            let usable = |l: &deferred::Lookup, from: u32| match l {
+                deferred::Lookup::Call { .. } => crates.sees(crates.of(*fi), from),
+                _ => crates.sees(from, crates.of(*fi)),
+            };
+            files[*fi]
+                .deferred
+                .as_ref()
+                .is_some_and(|d| d.answers(&asked, usable))
+        })
+        .collect();
+    read_with_args(files, &todo, settings)
+}
+
+/// The functions some file returns a builder from.
+pub(super) fn returned_builders(files: &[Arc<FileIndex>]) -> HashSet<&str> {
+    files
+        .iter()
+        .flat_map(|f| &f.ops)
+        .filter_map(|(_, e)| match e {
+            Escape::Returned { function } => Some(function.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A skipped file (or one indexed lean) indexed again with a parse, if it chains one
+/// of `returned`. Only those have `chained` names.
+pub(super) fn parse_if_chained(
+    f: &FileIndex,
+    returned: &HashSet<&str>,
+    settings: &ScanSettings,
+) -> Option<FileIndex> {
+    if !f.chained.iter().any(|c| returned.contains(c.as_str())) {
+        return None;
+    }
+    // A lean index (`index_file_lean`) kept no text: it is read again.
+    let text = f
+        .text
+        .clone()
+        .or_else(|| settings.reread.and_then(|read| read(&f.path)))?;
+    Some(index_source(&f.path, &text, settings, true))
+}
+
+/// What the link learns from the whole call graph: which functions a request entry
+/// reaches, and which only a one-off binary runs. It depends on the functions' names,
+/// calls and entry points only, not on where they are in their files.
+pub(super) struct GraphFacts {
+    reached: Reached,
+    one_off: FnSet,
+    /// Who calls each name, kept once a partial link needs it (a whole link builds
+    /// its own, borrowed from the graph, more cheaply).
+    callers: Option<Callers<Box<str>>>,
+}
+
+impl GraphFacts {
+    /// Keeps the callers of each name in `files`' call graph, if not kept yet.
+    pub(super) fn keep_callers(&mut self, files: &[Arc<FileIndex>]) {
+        if self.callers.is_none() {
+            let graphs: Vec<&[FnNode]> = files.iter().map(|f| f.fns.as_slice()).collect();
+            self.callers = Some(Callers::owned(&graphs));
+        }
+    }
+}
+
+/// A link's output, with what a later one can reuse.
+pub(super) struct Linked {
+    /// In a partial link, only the linked files' operations and problems.
+    pub result: ScanResult,
+    /// Each file's resolved table declarations (`result.tables` is them in order);
+    /// empty for the files a partial link left out.
+    pub tables: Vec<Vec<crate::scanner::index::create_table::TableDecl>>,
+    /// Computed by a whole link; a partial one was given them.
+    pub graph: Option<GraphFacts>,
+    /// For each linked file (when tracked): the functions whose calls' arguments its
+    /// operations and tables were read from.
+    pub reads: Vec<Reads>,
+    /// The parameters whose calls' arguments the link read ([`RefKind::Param`]).
+    pub asked: HashSet<RefKind>,
+    /// Every name the link looked up in the tables: a deferred file holding one is
+    /// parsed before the next link (`deferred.rs`).
+    pub wanted: Wanted,
+    /// For each linked file (when tracked): the lookups its operations and tables
+    /// made, so that a deferred file parsed later links again only those that may
+    /// read it.
+    pub looked: Vec<Looked>,
+}
+
+/// [`link`] once every file that can hold a request has been parsed. With `only`, the
+/// operations, problems and tables of those files alone, with the call graph's facts
+/// of an earlier link (the caller knows no file's functions changed since). `callers`:
+/// who calls each name in `files`' call graph, when the caller keeps it across links.
+/// `taken[fi]`: file `fi`'s operations, moved out of its index (see [`link_owned`]),
+/// linked in place of copies of its index's.
+pub(super) fn link_files(
+    files: &[Arc<FileIndex>],
+    tables: &Tables,
+    settings: &ScanSettings,
+    only: Option<(&HashSet<usize>, &GraphFacts)>,
+    track: bool,
+    callers: Option<&Callers<&str>>,
+    taken: &mut [Option<FileOps>],
+) -> Linked {
+    // A file's operations, in its index or taken out of it.
+    let op_count = |fi: usize, f: &FileIndex| {
+        f.ops.len() + taken.get(fi).and_then(Option::as_ref).map_or(0, Vec::len)
+    };
+    let mut result = ScanResult::default();
+    let mut decls: Vec<Vec<crate::scanner::index::create_table::TableDecl>> =
+        vec![Vec::new(); files.len()];
+    let mut reads: Vec<Reads> = vec![Reads::new(); files.len()];
+    let mut looked: Vec<Looked> = vec![Looked::default(); files.len()];
+    let wanted = |fi: usize| only.is_none_or(|(set, _)| set.contains(&fi));
+    let linker = Linker::new(files, tables, track);
+    let mut glob_problems = Vec::new();
+    let cold_globs = globs(&settings.cold_paths, &mut glob_problems);
+    // The entries hot-paths globs and handler macros make count only for the graph's
+    // facts, which a partial link is given: its graph is the files' own.
+    let glob_entries: Vec<Cow<'_, [FnNode]>> = match only {
+        Some(_) => files.iter().map(|f| Cow::Borrowed(&f.fns[..])).collect(),
+        None => {
+            let hot_globs = globs(&settings.hot_paths, &mut glob_problems);
+            result.problems = glob_problems;
+            // Manifests that do not read: their crates see every crate.
+            result.problems.extend(
+                tables
+                    .crates
+                    .notes
+                    .iter()
+                    .map(|(path, message)| ScanProblem {
+                        file: Arc::from(path.as_path()),
+                        span: None,
+                        message: message.clone(),
+                    }),
+            );
+            hot_entries(files, tables, hot_globs.as_ref(), settings)
+        }
+    };
+    let graph_refs: Vec<&[FnNode]> = glob_entries.iter().map(|g| &**g).collect();
+    let computed = match only {
+        Some(_) => None,
+        None => {
+            // Two searches of the whole graph, independent: side by side.
+            let (reached, one_off) = rayon::join(
+                || reach(&graph_refs, &tables.crates),
+                || one_off(&graph_refs, &tables.crates),
+            );
+            Some(GraphFacts {
+                reached,
+                one_off,
+                callers: None,
+            })
+        }
+    };
+    let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
+        return Linked {
+            result,
+            tables: decls,
+            graph: None,
+            reads,
+            asked: linker.asked.take(),
+            wanted: linker.wanted.take(),
+            looked,
+        };
+    };
+    let (reached, one_off) = (&graph.reached, &graph.one_off);
+    // Callers by name depend on names and calls only, so the hot-paths entries made
+    // above do not change them.
+    let built = match (callers, &graph.callers) {
+        (None, None) => Some(Callers::new(&graph_refs)),
+        _ => None,
+    };
+    let borrowed = callers.or(built.as_ref());
+
+    // Each linked file's functions by qualified name, for the files with requests:
+    // finding the function around each request scanned every function of its file (a
+    // file of 40,000 requests in 4,000 functions: 160 million comparisons).
+    let fns_by_name: HashMap<usize, HashMap<&str, Vec<usize>>> = files
+        .iter()
+        .zip(&graph_refs)
+        .enumerate()
+        .filter(|(fi, (f, _))| wanted(*fi) && (op_count(*fi, f) > 0 || !f.helper_calls.is_empty()))
+        .map(|(fi, (_, fns))| {
+            let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+            for (i, n) in fns.iter().enumerate() {
+                by_name.entry(&*n.qualified).or_default().push(i);
+            }
+            (fi, by_name)
+        })
+        .collect();
+    // The innermost function with the request's qualified name that contains it.
+    let enclosing = |op: &Operation, fi: usize| -> Option<usize> {
+        let func = op.context.function.as_deref()?;
+        let fns = graph_refs.get(fi)?;
+        fns_by_name
+            .get(&fi)?
+            .get(func)?
+            .iter()
+            .filter_map(|i| Some((*i, fns.get(*i)?)))
+            .filter(|(_, n)| n.span.start <= op.span.start)
+            .max_by_key(|(_, n)| n.span.start)
+            .map(|(i, _)| i)
+    };
+    // What a helper that receives the builder adds, then heat.
+    let finish = |op: &mut Operation, escape: &Escape, fi: usize, cold_glob: Option<&str>| {
+        if let Escape::Passed { function, index } = escape {
+            let received = tables
+                .received
+                .get(index)
+                .and_then(|by_fn| by_fn.get(function.as_str()));
+            let visible = received
+                .into_iter()
+                .flatten()
+                .filter(|(tf, _)| tables.crates.file_sees(fi, *tf));
+            for (tf, ti) in visible {
+                let Some(t) = files.get(*tf).and_then(|f| f.templates.get(*ti)) else {
+                    continue;
+                };
+                let mut helper = t.op.clone();
+                linker.resolve_op(*tf, &mut helper, 0);
+                let other = helper.file != op.file;
+                overlay(op, &helper, other);
+                op.paginated |= helper.paginated;
+            }
+        }
+        let around = enclosing(op, fi);
+        decide_heat(
+            op,
+            fi,
+            around,
+            &graph_refs,
+            (reached, one_off),
+            files,
+            cold_glob,
+        );
+        if op.context.in_loop.is_none() {
+            op.context.in_loop = match (around, borrowed, &graph.callers) {
+                (None, _, _) => None,
+                (Some(i), Some(c), _) => {
+                    loop_at_call_site(op, fi, i, &graph_refs, files, (c, &tables.crates))
+                }
+                (Some(i), None, Some(c)) => {
+                    loop_at_call_site(op, fi, i, &graph_refs, files, (c, &tables.crates))
+                }
+                (Some(_), None, None) => None,
+            };
+        }
+    };
+    // Sized once: operations are large, and growing by doubling copied them (and
+    // touched fresh pages) about twice over on the 40,000-call file. A chain on a
+    // helper may give one per helper found: those few grow it.
+    // The operations taken out of the indexes are linked in their own lists, the
+    // first of which becomes this one (`append_linked`): sized for the others.
+    let ops_wanted: usize = files
+        .iter()
+        .enumerate()
+        .filter(|(fi, _)| wanted(*fi))
+        .map(|(fi, f)| op_count(fi, f) + f.helper_calls.len())
+        .sum();
+    let taken_count: usize = (taken.iter().enumerate())
+        .filter(|(fi, _)| wanted(*fi))
+        .filter_map(|(_, t)| t.as_ref())
+        .map(Vec::len)
+        .sum();
+    let mut ops: Vec<Operation> = Vec::with_capacity(ops_wanted.saturating_sub(taken_count));
+    for (fi, f) in files.iter().enumerate() {
+        if !wanted(fi) {
+            continue;
+        }
+        result.problems.extend(f.problems.iter().cloned());
+        let cold_glob = glob_match(cold_globs.as_ref(), &f.path, settings.root.as_deref());
+        let ((), read) = linker.tracked(|| {
+            // A chain on a helper's returned builder: the helper's setters, then ours.
+            for h in &f.helper_calls {
+                let (op, escape, helper) = (&h.op, &h.escape, &h.helper);
+                let site = CallSite {
+                    file: fi,
+                    function: helper,
+                    args: &h.args,
+                };
+                let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
+                // Only the helpers this file's crate can call: a chain on
+                // `recent_orders(&c)` is not every copy's `recent_orders`.
+                let visible = returned.filter(|(tf, _)| tables.crates.file_sees(fi, *tf));
+                for (tf, ti) in visible {
+                    let helper_op = &files[*tf].ops[*ti].0;
+                    let mut base = helper_op.clone();
+                    linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
+                    let mut op = op.clone();
+                    linker.resolve_op(fi, &mut op, 0);
+                    op.kind = base.kind;
+                    op.method_span = if base.file == op.file {
+                        base.method_span
+                    } else {
+                        op.method_span
+                    };
+                    let other = base.file != op.file;
+                    overlay(&mut op, &base, other);
+                    finish(&mut op, escape, fi, cold_glob.as_deref());
+                    // The helper's table is its parameter: what this call passes, as
+                    // written (`&self.event_table`, which `refs` may list), or each
+                    // table the caller's own callers pass it.
+                    let per_call = match (&h.op.table, linker.param_ref(*tf, &helper_op.table)) {
+                        (None, Some(raw)) if table_unknown(&op) => {
+                            if let Some(text) = linker.arg_text(site, &raw) {
+                                op.table_text = Some(text);
+                            }
+                            linker.table_per_call(*tf, &raw, Some(site))
+                        }
+                        _ => None,
+                    };
+                    push_per_table(&mut ops, op, per_call);
+                }
+            }
+            // A helper's own builder is reported only where no caller continues it.
+            let continued = |escape: &Escape| {
+                matches!(escape, Escape::Returned { function }
+                if tables.continued.get(function.as_str()).is_some_and(|chains| {
+                    chains.iter().any(|(cf, _)| tables.crates.file_sees(*cf, fi))
+                }))
+            };
+            // The request linked, with the tables its calls give it when they are
+            // several (see `per_table`).
+            let link_one = |mut op: Operation, escape: &Escape| {
+                let raw = linker.param_ref(fi, &op.table);
+                linker.resolve_op(fi, &mut op, 0);
+                finish(&mut op, escape, fi, cold_glob.as_deref());
+                let per_call = match raw {
+                    Some(raw) if table_unknown(&op) => linker.table_per_call(fi, &raw, None),
+                    _ => None,
+                };
+                per_table(op, per_call)
+            };
+            match taken.get_mut(fi).and_then(Option::take) {
+                // Moved out of the index: linked as they are, in place, each written
+                // over its own slot of the index's list (std collects a `Vec`'s
+                // `into_iter().filter_map(..)` into its own allocation): moved into a
+                // fresh list instead, the 40,000-call file's 60 MB of operations were
+                // copied and their new pages faulted in, on one core, while the old
+                // list was still held.
+                Some(own) => {
+                    // The requests linked once per table beyond the first (rare),
+                    // by the position they follow.
+                    let mut more: Vec<(usize, Vec<Operation>)> = Vec::new();
+                    let mut at = 0usize;
+                    let linked: Vec<Operation> = own
+                        .into_iter()
+                        .filter(|(_, escape)| !continued(escape))
+                        .filter_map(|(op, escape)| {
+                            let (first, rest) = link_one(op, &escape);
+                            if !rest.is_empty() {
+                                more.push((at, rest));
+                            }
+                            at += usize::from(first.is_some());
+                            first
+                        })
+                        .collect();
+                    append_linked(&mut ops, linked, more, ops_wanted);
+                }
+                None => {
+                    // Copied on every core first: copied one after another, 40,000
+                    // of them (1.5 KB each) were most of a large file's link, on one
+                    // core while the other waited.
+                    let copies: Vec<Option<Operation>> = f
+                        .ops
+                        .par_iter()
+                        .with_min_len(256)
+                        .map(|(op, escape)| (!continued(escape)).then(|| op.clone()))
+                        .collect();
+                    for (op, (_, escape)) in copies.into_iter().zip(&f.ops) {
+                        if let Some(op) = op {
+                            let (first, rest) = link_one(op, escape);
+                            ops.extend(first);
+                            ops.extend(rest);
+                        }
+                    }
+                }
+            }
+        });
+        reads[fi] = read.reads;
+        looked[fi] = read.looked;
+    }
+    for (fi, f) in files.iter().enumerate().filter(|(fi, _)| wanted(*fi)) {
+        let ((), read) = linker.tracked(|| {
+            for d in &f.tables {
+                let mut d = d.clone();
+                linker.resolve_decl(fi, &mut d);
+                result.tables.push(d.clone());
+                decls[fi].push(d);
+            }
+        });
+        reads[fi].extend(read.reads);
+        looked[fi].extend(read.looked);
+    }
+    // What only building operations needed goes before they are sorted; the sort
+    // moves them in place (a stable `sort_by` would take half their size again).
+    drop(built);
+    drop(fns_by_name);
+    result.operations = ops;
+    result
+        .operations
+        .sort_by_cached_key(|op| (op.file.clone(), op.span.start));
+    result.problems.sort_by(|a, b| {
+        (&a.file, a.span.map(|s| s.start)).cmp(&(&b.file, b.span.map(|s| s.start)))
+    });
+    Linked {
+        result,
+        tables: decls,
+        graph: computed,
+        reads,
+        asked: linker.asked.take(),
+        wanted: linker.wanted.take(),
+        looked,
+    }
+}
+
+/// Each file's call graph with the entries hot-paths globs and handler macros make:
+/// in a file matched by a hot-paths glob every function is an entry, and a call of
+/// one of the crate's handler macros (`macro_rules!` that start a Lambda runtime)
+/// registers the functions it names or defines, in whichever file. Only the files
+/// that change are copied.
+fn hot_entries<'f>(
+    files: &'f [Arc<FileIndex>],
+    tables: &Tables,
+    hot_globs: Option<&(GlobSet, Vec<String>)>,
+    settings: &ScanSettings,
+) -> Vec<Cow<'f, [FnNode]>> {
+    // A call of a handler macro its crate can name (its own, or a dependency's).
+    let macro_entry = |fi: usize, n: &FnNode| {
+        (n.name.starts_with(MACRO_CALL_PREFIX)
+            && tables
+                .entry_macros
+                .get(n.qualified.as_ref())
+                .is_some_and(|defs| defs.iter().any(|(mf, _)| tables.crates.file_sees(fi, *mf))))
+        .then(|| format!("handler macro `{}!`", n.qualified))
+    };
+    let mut out: Vec<Cow<'_, [FnNode]>> = Vec::with_capacity(files.len());
+    for (fi, f) in files.iter().enumerate() {
+        let hot = glob_match(hot_globs, &f.path, settings.root.as_deref());
+        let registers = f.fns.iter().any(|n| macro_entry(fi, n).is_some());
+        if hot.is_none() && !registers {
+            out.push(Cow::Borrowed(&f.fns));
+            continue;
+        }
+        let mut fns = f.fns.clone();
+        for n in &mut fns {
+            if n.entry.is_none() && !n.test {
+                n.entry = macro_entry(fi, n).or_else(|| {
+                    hot.as_ref()
+                        .filter(|_| !n.name.starts_with(ENTRY_PREFIX))
+                        .map(|g| format!("hot-paths glob `{g}`"))
+                });
+            }
+        }
+        out.push(Cow::Owned(fns));
+    }
+    out
+}
+
+/// The hot chain or cold reason of an operation's enclosing function.
+fn decide_heat(
+    op: &mut Operation,
+    fi: usize,
+    around: Option<usize>,
+    graphs: &[&[FnNode]],
+    (reached, one_off): (&Reached, &FnSet),
+    files: &[Arc<FileIndex>],
+    cold_glob: Option<&str>,
+) {
+    if let Some(g) = cold_glob {
+        op.context.cold.get_or_insert(ColdReason::ColdPathGlob {
+            glob: g.to_string(),
+        });
+    }
+    let Some(fns) = graphs.get(fi) else { return };
+    // The innermost function with the call's qualified name that contains it.
+    let Some((index, node)) = around.and_then(|i| Some((i, fns.get(i)?))) else {
+        return;
+    };
+    if node.test {
+        op.context.cold.get_or_insert(ColdReason::Test);
+    }
+    let id = FnId::new(fi, index);
+    // A request path wins: a helper a handler also calls is not one-off.
+    if one_off.contains(&id) && !reached.contains(&id) {
+        op.context.cold.get_or_insert(ColdReason::OneOffBinary);
+    }
+    if op.context.cold.is_some() {
+        return;
+    }
+    if let Some((entry, chain)) = reached.get(&id) {
+        let steps = chain
+            .iter()
+            .filter_map(|id| {
+                let n = graphs.get(id.file())?.get(id.index())?;
+                let f = files.get(id.file())?;
+                if n.name.starts_with(ENTRY_PREFIX) {
+                    return None;
+                }
+                Some(CallStep {
+                    function: n.qualified.to_string(),
+                    file: f.path.clone(),
+                    span: n.span,
+                })
+            })
+            .collect();
+        op.context.hot = Some(HotReason {
+            entry: entry.to_string(),
+            chain: steps,
+        });
+    }
+}
+
+/// The first pattern of `globs` a file matches: by its path relative to the project's
+/// root (the folder of `dynalint.toml`), or as given.
+fn glob_match(
+    globs: Option<&(GlobSet, Vec<String>)>,
+    path: &std::path::Path,
+    root: Option<&std::path::Path>,
+) -> Option<String> {
+    let (set, pats) = globs?;
+    let first = |p: &std::path::Path| set.matches(p).first().map(|i| pats[*i].clone());
+    let relative = root.and_then(|root| {
+        let abs = std::fs::canonicalize(path).ok()?;
+        abs.strip_prefix(root)
+            .ok()
+            .map(std::path::Path::to_path_buf)
+    });
+    relative
+        .as_deref()
+        .and_then(first)
+        .or_else(|| first(path))
+        .or_else(|| path.strip_prefix(".").ok().and_then(first))
+}
+
+fn globs(patterns: &[String], problems: &mut Vec<ScanProblem>) -> Option<(GlobSet, Vec<String>)> {
+    if patterns.is_empty() {
+        return None;
+    }
+    let mut b = GlobSetBuilder::new();
+    let mut kept = Vec::new();
+    for p in patterns {
+        match Glob::new(p) {
+            Ok(g) => {
+                b.add(g);
+                kept.push(p.clone());
+            }
+            Err(e) => problems.push(ScanProblem {
+                file: Arc::from(std::path::Path::new("dynalint.toml")),
+                span: None,
+                message: format!("invalid path glob `{p}`: {e}"),
+            }),
+        }
+    }
+    b.build().ok().map(|s| (s, kept))
+}
+
+/// Applies what a helper does to a builder on top of the caller's operation.
+fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
+    let at = op.method_span;
+    let fix = |s: Span| if other_file { at } else { s };
+    macro_rules! take {
+        ($f:ident) => {
+            if op.$f.is_none() {
+                op.$f = helper.$f.clone();
+            }
+        };
+    }
+    if op.table.is_none() {
+        op.table = helper.table.clone();
+        op.table_span = helper.table_span.map(fix);
+        op.table_text = helper.table_text.clone();
+    }
+    if op.index.is_none() {
+        op.index = helper.index.clone();
+        op.index_span = helper.index_span.map(fix);
+    }
+    for (slot, from) in [
+        (&mut op.key_condition, &helper.key_condition),
+        (&mut op.filter, &helper.filter),
+        (&mut op.condition, &helper.condition),
+        (&mut op.projection, &helper.projection),
+        (&mut op.update, &helper.update),
+        (&mut op.statement, &helper.statement),
+    ] {
+        if slot.is_none() {
+            *slot = from.clone().map(|mut e| {
+                if other_file {
+                    e.span = at;
+                    e.literal_start = None;
+                }
+                e
+            });
+        }
+    }
+    for (k, v) in &helper.names {
+        op.names.entry(k.clone()).or_insert_with(|| {
+            let mut v = v.clone();
+            v.span = fix(v.span);
+            v
+        });
+    }
+    for (k, v) in &helper.values {
+        op.values.entry(k.clone()).or_insert_with(|| {
+            let mut v = v.clone();
+            v.span = fix(v.span);
+            v
+        });
+    }
+    take!(item);
+    take!(key);
+    take!(consistent_read);
+    take!(limit);
+    take!(scan_index_forward);
+    take!(select);
+    take!(total_segments);
+    op.names_complete &= helper.names_complete;
+    op.values_complete &= helper.values_complete;
+    op.paginated |= helper.paginated;
+    op.exclusive_start_key |= helper.exclusive_start_key;
+    // The helper that sends the builder (`Passed`) decides how its response is read.
+    op.first_item_only |= helper.first_item_only;
+    if op.children.is_empty() {
+        op.children = helper.children.clone();
+    }
+}
+
+/// Whether a linked request's table is unknown.
+fn table_unknown(op: &Operation) -> bool {
+    op.table
+        .as_ref()
+        .is_some_and(|t| matches!(t.innermost(), Resolved::Unknown { .. }))
+}
+
+/// A linked request, or one per table when its calls give it different tables
+/// ([`Linker::table_per_call`]).
+fn push_per_table(
+    ops: &mut Vec<Operation>,
+    op: Operation,
+    tables: Option<Vec<(Resolved, Option<String>)>>,
+) {
+    let (first, rest) = per_table(op, tables);
+    ops.extend(first);
+    ops.extend(rest);
+}
+
+/// [`push_per_table`]'s requests: the first table's, and the others' (none when the
+/// request is linked once).
+fn per_table(
+    op: Operation,
+    tables: Option<Vec<(Resolved, Option<String>)>>,
+) -> (Option<Operation>, Vec<Operation>) {
+    let Some(tables) = tables else {
+        return (Some(op), Vec::new());
+    };
+    let mut each = tables.into_iter().map(|(table, text)| {
+        let mut one = op.clone();
+        one.table = Some(table);
+        if text.is_some() {
+            one.table_text = text;
+        }
+        one
+    });
+    let first = each.next();
+    (first, each.collect())
+}
+
+/// Appends a file's operations linked in their own list (`linked`, with `more`: the
+/// requests linked once per table beyond the first, after the position in `linked`
+/// each follows) to `ops`, which then has room for `total` operations. Into an empty
+/// `ops`, `linked` is taken as it is: its list is not copied.
+fn append_linked(
+    ops: &mut Vec<Operation>,
+    linked: Vec<Operation>,
+    more: Vec<(usize, Vec<Operation>)>,
+    total: usize,
+) {
+    let mut linked = if more.is_empty() {
+        linked
+    } else {
+        let extra: usize = more.iter().map(|(_, m)| m.len()).sum();
+        let mut out = Vec::with_capacity(linked.len() + extra);
+        let mut more = more.into_iter().peekable();
+        for (i, op) in linked.into_iter().enumerate() {
+            out.push(op);
+            while let Some((_, rest)) = more.next_if(|(at, _)| *at == i) {
+                out.extend(rest);
+            }
+        }
+        out
+    };
+    if ops.is_empty() {
+        *ops = linked;
+        ops.reserve(total.saturating_sub(ops.len()));
+    } else {
+        ops.reserve(total.saturating_sub(ops.len()));
+        ops.append(&mut linked);
+    }
+}
+
+/// Lookups over every file's constants, constructors and structs.
+struct Linker<'a> {
+    files: &'a [Arc<FileIndex>],
+    /// Every file's entries by name.
+    tables: &'a Tables,
+    /// What each function returns, once linked; `None` while it is being resolved, so
+    /// recursion ends instead of looping.
+    fn_results: RefCell<FnResults>,
+    /// A parameter's value by (function, parameter, impl type, package, text), once
+    /// followed; `None` while it is being followed. Without it, every use of a
+    /// parameter re-followed every call of its function: on a 10-million-line tree
+    /// with a hundred copies of the same crates, the link never ended.
+    param_results: RefCell<ParamResults>,
+    /// Whether calls in test code count when following a parameter: only for a
+    /// `create_table` that names no table otherwise (a test helper's table is the
+    /// one the tests use).
+    tests_count: std::cell::Cell<bool>,
+    /// When asked for: a stack of the functions whose calls' arguments what is being
+    /// linked read (through parameters it follows), innermost last.
+    reads: Option<RefCell<Vec<Deps>>>,
+    /// Every parameter whose calls' arguments were read.
+    asked: RefCell<HashSet<RefKind>>,
+    /// Every name looked up in the tables (see [`Linked::wanted`]).
+    wanted: RefCell<Wanted>,
+    /// While a helper's returned builder is resolved for one chain that continues it:
+    /// that call, whose arguments are the helper's parameters.
+    call_site: RefCell<Option<CallSite<'a>>>,
+}
+
+/// A call of a helper (`self.create_query(table, ..)` in `query_table`), in file `file`.
+#[derive(Clone, Copy)]
+struct CallSite<'a> {
+    file: usize,
+    function: &'a str,
+    args: &'a [Option<Resolved>],
+}
+
+/// A request's table read from a parameter whose calls pass different tables is linked
+/// once per table, up to this many; beyond it the table stays unknown.
+const MAX_TABLE_SPLIT: usize = 4;
+
+/// The functions whose calls' arguments (`ArgSite`s) a result was read from: an edit
+/// that changes what those calls pass changes it.
+pub(super) type Reads = HashSet<Name>;
+
+/// What a result was read from, when tracked: the functions whose calls' arguments
+/// it read, and the lookups it made in the tables.
+#[derive(Default)]
+struct Deps {
+    reads: Reads,
+    looked: Looked,
+}
+
+impl Deps {
+    fn extend(&mut self, other: &Deps) {
+        self.reads.extend(other.reads.iter().cloned());
+        self.looked.extend(other.looked.iter().copied());
+    }
+}
+
+type ParamKey = (Name, usize, usize, Option<Name>, usize, Name, bool);
+// Looked up for every reference the link follows: foldhash, as `names.rs` explains.
+type ParamResults = foldhash::HashMap<ParamKey, Option<(Resolved, Rc<Deps>)>>;
+
+/// Linked function results by (file, index into its `returns`).
+type FnResults = foldhash::HashMap<(usize, usize), Option<(Resolved, ValueInfo, Rc<Deps>)>>;
+
+impl<'a> Linker<'a> {
+    fn new(files: &'a [Arc<FileIndex>], tables: &'a Tables, track: bool) -> Self {
+        Self {
+            files,
+            tables,
+            fn_results: RefCell::default(),
+            param_results: RefCell::default(),
+            tests_count: std::cell::Cell::new(false),
+            reads: track.then(|| RefCell::new(Vec::new())),
+            asked: RefCell::new(HashSet::new()),
+            wanted: RefCell::default(),
+            call_site: RefCell::new(None),
+        }
+    }
+
+    /// Runs `f` with the parameters of `site`'s function bound to what `site` passes.
+    fn at_call_site<R>(&self, site: CallSite<'a>, f: impl FnOnce() -> R) -> R {
+        let outer = self.call_site.replace(Some(site));
+        let r = f();
+        self.call_site.replace(outer);
+        r
+    }
+
+    /// A parameter's value at the call being followed, when the reference is one of
+    /// that call's function's parameters and the call passes a value dynalint can read.
+    fn at_site(&self, pr: &PendingRef, depth: usize) -> Option<Resolved> {
+        let RefKind::Param {
+            function,
+            index,
+            arity,
+            ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let site = (*self.call_site.borrow())?;
+        if site.function != &**function || site.args.len() != *arity {
+            return None;
+        }
+        let mut v = site.args.get(*index)?.clone()?;
+        // The argument is read where the call is, with no call of its own bound.
+        let outer = self.call_site.replace(None);
+        self.resolve(site.file, &mut v, depth + 1);
+        self.call_site.replace(outer);
+        Some(Resolved::Const {
+            name: pr.text.to_string(),
+            value: Box::new(v),
+        })
+    }
+
+    /// Runs `f`, and says which functions' calls it read the arguments of (when
+    /// tracking); what it read, what encloses it read too.
+    fn tracked<R>(&self, f: impl FnOnce() -> R) -> (R, Deps) {
+        let Some(stack) = &self.reads else {
+            return (f(), Deps::default());
+        };
+        stack.borrow_mut().push(Deps::default());
+        let r = f();
+        let mut stack = stack.borrow_mut();
+        let mine = stack.pop().unwrap_or_default();
+        if let Some(outer) = stack.last_mut() {
+            outer.extend(&mine);
+        }
+        (r, mine)
+    }
+
+    /// Notes that what is being linked read what a cached result was read from.
+    fn read_deps(&self, deps: &Deps) {
+        if let Some(stack) = &self.reads {
+            if let Some(top) = stack.borrow_mut().last_mut() {
+                top.extend(deps);
+            }
+        }
+    }
+
+    /// Notes that what is being linked read the arguments of calls of `names`.
+    fn read<'n>(&self, names: impl IntoIterator<Item = &'n Name>) {
+        if let Some(stack) = &self.reads {
+            if let Some(top) = stack.borrow_mut().last_mut() {
+                top.reads.extend(names.into_iter().cloned());
+            }
+        }
+    }
+
+    /// Records a lookup in the tables made for file `fi` (see [`Linked::wanted`]).
+    fn want(&self, fi: usize, lookup: deferred::Lookup) {
+        let from = self.tables.crates.of(fi);
+        self.wanted.borrow_mut().insert((lookup, from));
+        if let Some(stack) = &self.reads {
+            if let Some(top) = stack.borrow_mut().last_mut() {
+                top.looked.insert(lookup);
+            }
+        }
+    }
+
+    /// Whether code in file `from` can name what file `to` defines (its own crate's,
+    /// or a dependency's).
+    fn sees(&self, from: usize, to: usize) -> bool {
+        self.tables.crates.file_sees(from, to)
+    }
+
+    /// The first struct named `name` that file `fi` can name.
+    fn struct_def(&self, fi: usize, name: &str) -> Option<&'a StructDef> {
+        self.want(fi, deferred::item(name, None, None));
+        let list = self.tables.structs.get(name)?;
+        let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
+        self.files.get(f)?.structs.get(i)
+    }
+
+    /// The declared type of `ty`'s field `field` (the first declaration file `fi` can
+    /// name).
+    fn field_type(&self, fi: usize, ty: &str, field: &str) -> Option<&'a str> {
+        self.want(fi, deferred::item(ty, None, Some(field)));
+        let list = Tables::get_pair(&self.tables.field_types, ty, field)?;
+        let (f, i) = *list.iter().find(|(f, _)| self.sees(fi, *f))?;
+        Some(&self.files.get(f)?.field_types.get(i)?.field_ty)
+    }
+
+    /// Replaces every pending reference in an operation (and its children).
+    fn resolve_op(&self, fi: usize, op: &mut Operation, depth: usize) {
+        let r = |x: &mut Resolved| self.resolve(fi, x, 0);
+        for x in [&mut op.table, &mut op.index].into_iter().flatten() {
+            r(x);
+        }
+        for e in [
+            &mut op.key_condition,
+            &mut op.filter,
+            &mut op.condition,
+            &mut op.projection,
+            &mut op.update,
+            &mut op.statement,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            r(&mut e.text);
+        }
+        for n in op.names.values_mut() {
+            r(&mut n.name);
+        }
+        for v in op.values.values_mut() {
+            self.resolve_value(fi, v);
+        }
+        for v in [&mut op.limit, &mut op.total_segments]
+            .into_iter()
+            .flatten()
+        {
+            self.resolve_value(fi, v);
+        }
+        let at = op.method_span;
+        for m in [&mut op.item, &mut op.key].into_iter().flatten() {
+            self.resolve_map(fi, m, at);
+        }
+        if depth < 4 {
+            for c in &mut op.children {
+                self.resolve_op(fi, c, depth + 1);
+            }
+        }
+    }
+
+    /// Replaces every pending reference in a `create_table` declaration.
+    fn resolve_decl(&self, fi: usize, d: &mut crate::scanner::index::create_table::TableDecl) {
+        use crate::scanner::index::create_table::ProjectionDecl;
+        let r = |x: &mut Resolved| self.resolve(fi, x, 0);
+        if let Some(table) = &mut d.table {
+            self.resolve_name(fi, table);
+        }
+        let throughputs = d
+            .throughput
+            .iter_mut()
+            .chain(d.indexes.iter_mut().filter_map(|i| i.throughput.as_mut()));
+        for t in throughputs {
+            t.read.iter_mut().chain(t.write.iter_mut()).for_each(r);
+        }
+        // Key attribute names are names too: `create_table(client, name, "year",
+        // "title")` hands them in as parameters.
+        for k in &mut d.key_schema {
+            self.resolve_name(fi, &mut k.attribute);
+        }
+        for a in &mut d.attributes {
+            self.resolve_name(fi, &mut a.attribute);
+        }
+        for i in &mut d.indexes {
+            self.resolve_name(fi, &mut i.name);
+            for k in &mut i.key_schema {
+                self.resolve_name(fi, &mut k.attribute);
+            }
+            if let Some(ProjectionDecl::Include(attrs)) = &mut i.projection {
+                attrs.iter_mut().for_each(r);
+            }
+        }
+    }
+
+    /// A name a `create_table` declares. A helper `create_table(client, table_name)`
+    /// that only tests call: the tests' name is the table's (nothing else names it).
+    fn resolve_name(&self, fi: usize, name: &mut Resolved) {
+        let original = name.clone();
+        self.resolve(fi, name, 0);
+        if matches!(name.innermost(), Resolved::Unknown { .. }) {
+            let mut again = original;
+            self.tests_count.set(true);
+            self.resolve(fi, &mut again, 0);
+            self.tests_count.set(false);
+            if !matches!(again.innermost(), Resolved::Unknown { .. }) {
+                *name = again;
+            }
+        }
+    }
+
+    /// `call_site` is where the operation is: attributes serialised from a struct get
+    /// it as their span, because the struct's fields may sit in another file and every
+    /// span of an operation is into the operation's own file.
+    fn resolve_map(&self, fi: usize, m: &mut AttrMap, call_site: Span) {
+        self.resolve_map_at(fi, m, call_site, 0);
+    }
+
+    fn resolve_map_at(&self, fi: usize, m: &mut AttrMap, call_site: Span, depth: usize) {
+        // A map a crate function builds (`set_key(Some(key_of(id)))`): its map, in
+        // place of the call, every span at the call.
+        let from_fn = m.from_type.clone().map(Resolved::unknown);
+        if let Some(pr) = self.pending_ref(fi, from_fn.as_ref()) {
+            m.from_type = None;
+            if let Some(mut map) = self.fn_map(fi, &pr, depth) {
+                if let Some((cf, _)) = self.fn_candidates(fi, &pr.kind).first() {
+                    if depth < 4 {
+                        self.resolve_map_at(*cf, &mut map, call_site, depth + 1);
+                    } else {
+                        map.attributes.clear();
+                        map.complete = false;
+                    }
+                }
+                for a in &mut map.attributes {
+                    a.span = call_site;
+                    a.value.span = call_site;
+                    for p in &mut a.value.parts {
+                        p.span = call_site;
+                    }
+                }
+                *m = map;
+            }
+            return;
+        }
+        if let (Some(ty), true) = (m.from_type.clone(), m.attributes.is_empty()) {
+            let lookup = |name: &str| self.struct_def(fi, name).cloned();
+            if let Some(mut attrs) = serialise(&lookup, &ty, 0) {
+                for a in &mut attrs {
+                    a.span = call_site;
+                    a.value.span = call_site;
+                }
+                m.attributes = attrs;
+                m.complete = true;
+            }
+        }
+        for a in &mut m.attributes {
+            self.resolve(fi, &mut a.name, 0);
+            self.resolve_value(fi, &mut a.value);
+        }
+    }
+
+    fn resolve_value(&self, fi: usize, v: &mut ValueInfo) {
+        if let Some(pr) = self.pending_ref(fi, v.text.as_ref()) {
+            match &pr.kind {
+                RefKind::Call { .. } | RefKind::Method { .. } => {
+                    match self.fn_value(fi, &pr) {
+                        Some(f) => splice_value(v, f),
+                        // Not a function of the crate: nothing more is known, and
+                        // its arguments say nothing of what it returns (a digest or
+                        // generated id inside it still does).
+                        None => {
+                            v.text = None;
+                            if !matches!(
+                                v.provenance,
+                                Provenance::Hashed { .. } | Provenance::GeneratedId
+                            ) {
+                                v.provenance = Provenance::Unknown;
+                            }
+                        }
+                    }
+                    return;
+                }
+                RefKind::Count { .. } => {
+                    let n = self.pending(fi, &pr, 0);
+                    if let Provenance::ShardSuffix { modulus: m @ None } = &mut v.provenance {
+                        *m = n.value().and_then(|s| s.parse().ok());
+                    }
+                    v.text = None;
+                    return;
+                }
+                _ => {}
+            }
+        }
+        if let Some(t) = &mut v.text {
+            self.resolve(fi, t, 0);
+            if v.literal.is_none() {
+                if let Some(s) = t.value() {
+                    v.literal = Some(s.to_string());
+                }
+            }
+        }
+        for p in &mut v.parts {
+            self.resolve_value(fi, p);
+        }
+    }
+
+    /// Resolves pending references inside `r`, in the context of file `fi`.
+    fn resolve(&self, fi: usize, r: &mut Resolved, depth: usize) {
+        match r {
+            Resolved::Const { value, .. } => self.resolve(fi, value, depth + 1),
+            Resolved::Template { template } if template.contains(PENDING) => {
+                *r = self.fill_template(fi, template, depth);
+            }
+            Resolved::Unknown { reason } => {
+                let Some(n) = reason
+                    .strip_prefix(PENDING)
+                    .and_then(|n| n.parse::<usize>().ok())
+                else {
+                    return;
+                };
+                let Some(pr) = self.files.get(fi).and_then(|f| f.pending_ref(n)).cloned() else {
+                    *r = Resolved::unknown("internal: a reference was lost");
+                    return;
+                };
+                *r = self.pending(fi, &pr, depth);
+            }
+            _ => {}
+        }
+    }
+
+    /// Splices constants into a template's `{<pending>}` holes; a template whose
+    /// holes are all filled is a literal.
+    fn fill_template(&self, fi: usize, template: &str, depth: usize) -> Resolved {
+        let mut out = String::new();
+        let mut rest = template;
+        let mut holes = false;
+        let open = format!("{{{PENDING}");
+        while let Some(i) = rest.find(&open) {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let end = after.find('}').unwrap_or(after.len());
+            let mut r = Resolved::unknown(&after[..end]);
+            self.resolve(fi, &mut r, depth + 1);
+            match r.value() {
+                Some(v) => out.push_str(v),
+                None => {
+                    holes = true;
+                    out.push_str("{}");
+                }
+            }
+            rest = after.get(end + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        holes |= out.contains("{}");
+        if holes {
+            Resolved::Template { template: out }
+        } else {
+            Resolved::literal(out)
+        }
+    }
+
+    fn pending(&self, fi: usize, pr: &PendingRef, depth: usize) -> Resolved {
+        if depth > 12 {
+            return Resolved::unknown(format!(
+                "`{}` refers to itself through too many names",
+                pr.text
+            ));
+        }
+        match &pr.kind {
+            RefKind::Path {
+                segments,
+                module,
+                self_ty,
+            } => self.const_path(fi, &pr.text, segments, module, self_ty.as_ref(), depth),
+            RefKind::Field { ty, fields } => self.field(fi, &pr.text, ty, fields, depth),
+            RefKind::Call { .. } | RefKind::Method { .. } => {
+                let found = self.fn_candidates(fi, &pr.kind);
+                if found.is_empty() {
+                    return Resolved::unknown(match &pr.kind {
+                        RefKind::Method { name, .. } => {
+                            format!("the value comes from a call to `.{name}()`")
+                        }
+                        _ => format!("the value comes from a call to `{}`", pr.text),
+                    });
+                }
+                let results: Vec<Resolved> =
+                    found.iter().map(|c| self.fn_result(*c, depth).0).collect();
+                agree(results).unwrap_or_else(|n| {
+                    Resolved::unknown(format!(
+                        "`{}` names {n} functions that return different values",
+                        pr.text
+                    ))
+                })
+            }
+            RefKind::Once { path } => self.once_value(path, &pr.text, depth),
+            RefKind::Param {
+                function,
+                index,
+                self_ty,
+                arity,
+            } => {
+                if let Some(v) = self.at_site(pr, depth) {
+                    return v;
+                }
+                let key: ParamKey = (
+                    function.clone(),
+                    *arity,
+                    *index,
+                    self_ty.clone(),
+                    self.tables.packages.get(fi).copied().unwrap_or(usize::MAX),
+                    pr.text.clone(),
+                    self.tests_count.get(),
+                );
+                let name = self.reads.as_ref().map(|_| intern(function));
+                let known = self.param_results.borrow().get(&key).cloned();
+                if let Some(known) = known {
+                    self.read(&name);
+                    return match known {
+                        Some((value, deps)) => {
+                            self.read_deps(&deps);
+                            value
+                        }
+                        None => Resolved::unknown(format!(
+                            "`{}` is a parameter whose value depends on itself",
+                            pr.text
+                        )),
+                    };
+                }
+                self.param_results.borrow_mut().insert(key.clone(), None);
+                let (value, deps) = self.tracked(|| {
+                    self.read(&name);
+                    self.param_value(fi, pr, function, *index, depth)
+                });
+                self.param_results
+                    .borrow_mut()
+                    .insert(key, Some((value.clone(), Rc::new(deps))));
+                value
+            }
+            RefKind::Count {
+                high,
+                low,
+                inclusive,
+            } => {
+                let sub = PendingRef {
+                    text: pr.text.clone(),
+                    kind: (**high).clone(),
+                };
+                let v = self.pending(fi, &sub, depth + 1);
+                let n = v
+                    .value()
+                    .and_then(crate::scanner::index::resolve::int_literal)
+                    .and_then(|h| count_between(*low, h, *inclusive));
+                match n {
+                    Some(n) => Resolved::literal(n.to_string()),
+                    None => Resolved::unknown(format!(
+                        "`{}` is not a number dynalint can read",
+                        pr.text
+                    )),
+                }
+            }
+        }
+    }
+
+    /// The text of the argument `site` passes for parameter `param` of its function.
+    fn arg_text(&self, site: CallSite<'a>, param: &PendingRef) -> Option<String> {
+        let RefKind::Param { index, arity, .. } = &param.kind else {
+            return None;
+        };
+        if site.args.len() != *arity {
+            return None;
+        }
+        let arg = site.args.get(*index)?.as_ref()?;
+        Some(self.pending_ref(site.file, Some(arg))?.text.to_string())
+    }
+
+    /// The parameter a request's unlinked table is, if it is one.
+    fn param_ref(&self, fi: usize, table: &Option<Resolved>) -> Option<PendingRef> {
+        // Most tables are literals and constants: no reference is looked up for them.
+        let Some(Resolved::Unknown { reason }) = table else {
+            return None;
+        };
+        let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
+        let pr = self.files.get(fi)?.pending_ref(n)?;
+        matches!(pr.kind, RefKind::Param { .. }).then(|| pr.clone())
+    }
+
+    /// The reference an `Unknown` stands for, if it is a pending one.
+    fn pending_ref(&self, fi: usize, r: Option<&Resolved>) -> Option<PendingRef> {
+        let Some(Resolved::Unknown { reason }) = r else {
+            return None;
+        };
+        let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
+        self.files.get(fi)?.pending_ref(n).cloned()
+    }
+
+    /// The functions a call or method reference can mean, as (file, index).
+    fn fn_candidates(&self, fi: usize, kind: &RefKind) -> Vec<(usize, usize)> {
+        let (segs, module) = match kind {
+            RefKind::Call {
+                segments,
+                module,
+                self_ty,
+            } => (self.normalise(fi, segments, self_ty.as_ref()), module),
+            RefKind::Method {
+                ty,
+                fields,
+                name,
+                ctor,
+            } => {
+                // `let u = User::new(..)?`: `User` only if `User::new` returns a `User`
+                // (wrapped in a `Result`/`Option` exactly when the call site unwraps it).
+                if let Some((f, unwrapped)) = ctor {
+                    let wrapped = usize::from(*unwrapped);
+                    self.want(fi, deferred::item(f, Some(ty), None));
+                    let known = Tables::get_pair(&self.tables.ctors, ty, f).is_some_and(|c| {
+                        c.iter().any(|(cf, w)| *w == wrapped && self.sees(fi, *cf))
+                    });
+                    if !known {
+                        return Vec::new();
+                    }
+                }
+                let mut ty = &**ty;
+                for f in fields.iter() {
+                    match self.field_type(fi, ty, f) {
+                        Some(t) => ty = t,
+                        None => return Vec::new(),
+                    }
+                }
+                self.want(fi, deferred::item(name, Some(ty), None));
+                let all = self.tables.returns.get(&**name).into_iter().flatten();
+                return all
+                    .copied()
+                    .filter(|(cf, ri)| {
+                        let p = &self.files[*cf].returns[*ri].path;
+                        p.len() >= 2 && *p[p.len() - 2] == *ty && self.sees(fi, *cf)
+                    })
+                    .collect();
+            }
+            _ => return Vec::new(),
+        };
+        let Some(last) = segs.last() else {
+            return Vec::new();
+        };
+        // Every segment is in the function's path (`ends_with` below).
+        let qualifier = segs.len().checked_sub(2).map(|i| &*segs[i]);
+        self.want(fi, deferred::item(last, qualifier, None));
+        let cands: Vec<(usize, usize)> = self
+            .tables
+            .returns
+            .get(&**last)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|(cf, ri)| {
+                self.sees(fi, *cf) && ends_with(&self.files[*cf].returns[*ri].path, &segs)
+            })
+            .collect();
+        self.narrow(fi, module, cands, &|cf, ri| {
+            &self.files[cf].returns[ri].path
+        })
+    }
+
+    /// What one function returns: the value when every return path agrees.
+    fn fn_result(&self, (cf, ri): (usize, usize), depth: usize) -> (Resolved, ValueInfo) {
+        let Some(f) = self.files.get(cf).and_then(|f| f.returns.get(ri)) else {
+            return (
+                Resolved::unknown("internal: a function was lost"),
+                ValueInfo::unknown(Span::new(0, 0)),
+            );
+        };
+        let name = f.path.last().map_or("?", |n| &**n);
+        let at = Span::new(0, 0);
+        let known = self.fn_results.borrow().get(&(cf, ri)).cloned();
+        match known {
+            Some(Some((r, v, deps))) => {
+                self.read_deps(&deps);
+                return (r, v);
+            }
+            Some(None) => {
+                let r = Resolved::unknown(format!(
+                    "`{name}` calls itself; dynalint does not follow recursion"
+                ));
+                let mut v = ValueInfo::unknown(at);
+                v.text = Some(r.clone());
+                return (r, v);
+            }
+            None => {}
+        }
+        if depth > 12 {
+            let r = Resolved::unknown(format!(
+                "`{name}` is reached through too many calls to follow"
+            ));
+            let mut v = ValueInfo::unknown(at);
+            v.text = Some(r.clone());
+            return (r, v);
+        }
+        self.fn_results.borrow_mut().insert((cf, ri), None);
+        let (done, deps) = self.tracked(|| self.fn_result_of(f, depth, cf));
+        self.fn_results.borrow_mut().insert(
+            (cf, ri),
+            Some((done.0.clone(), done.1.clone(), Rc::new(deps))),
+        );
+        done
+    }
+
+    /// [`Linker::fn_result`] once neither known nor being resolved.
+    fn fn_result_of(&self, f: &FnReturn, depth: usize, cf: usize) -> (Resolved, ValueInfo) {
+        let name = f.path.last().map_or("?", |n| &**n);
+        let at = Span::new(0, 0);
+        let strings: Vec<Resolved> = f
+            .strings
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                self.resolve(cf, &mut s, depth + 1);
+                s
+            })
+            .collect();
+        let values: Vec<ValueInfo> = f
+            .values
+            .iter()
+            .map(|v| {
+                let mut v = v.clone();
+                self.resolve_value(cf, &mut v);
+                v
+            })
+            .collect();
+        let paths = strings.len();
+        let result = match agree(strings) {
+            Ok(_) if paths == 0 => {
+                Resolved::unknown(format!("`{name}` returns no value dynalint can see"))
+            }
+            Ok(r) => Resolved::Const {
+                name: format!("{name}()"),
+                value: Box::new(r),
+            },
+            Err(n) => Resolved::unknown(format!(
+                "`{name}` returns {n} different values on its {paths} return paths"
+            )),
+        };
+        let value = match (result.innermost(), values.first()) {
+            (Resolved::Unknown { .. }, _) | (_, None) => {
+                let mut v = ValueInfo::unknown(at);
+                v.text = Some(result.clone());
+                v
+            }
+            (_, Some(first)) => {
+                let mut v = first.clone();
+                if values.iter().any(|o| o.provenance != first.provenance) {
+                    v.provenance = Provenance::Unknown;
+                }
+                if matches!(
+                    v.text.as_ref().map(Resolved::innermost),
+                    Some(Resolved::Unknown { .. }) | None
+                ) {
+                    v.text = Some(result.clone());
+                }
+                v
+            }
+        };
+        (result, value)
+    }
+
+    /// The item or key map a crate function returns, when it has one return path and
+    /// one function answers the call; else an empty, incomplete map.
+    /// A parameter's value: what the calls of its function pass, those in the
+    /// function's own package first.
+    fn param_value(
+        &self,
+        fi: usize,
+        pr: &PendingRef,
+        function: &str,
+        index: usize,
+        depth: usize,
+    ) -> Resolved {
+        let sites = self.param_sites(fi, pr, function);
+        let passed: Vec<Resolved> = sites
+            .into_iter()
+            .map(|(sf, site)| match site.args.get(index) {
+                Some(Some(v)) => {
+                    let mut v = v.clone();
+                    self.resolve(sf, &mut v, depth + 1);
+                    v
+                }
+                _ => Resolved::unknown("an argument dynalint cannot follow"),
+            })
+            .collect();
+        if passed.is_empty() {
+            return Resolved::unknown(format!(
+                "`{}` is a parameter of `{function}`, and no call of it in the crate passes a value dynalint can follow",
+                pr.text
+            ));
+        }
+        let n = passed.len();
+        // `AUDIT_TABLE` here, `"Audit"` there: the same name.
+        let same_value = passed
+            .first()
+            .and_then(Resolved::value)
+            .filter(|v| passed.iter().all(|p| p.value() == Some(*v)))
+            .map(Resolved::literal);
+        if let (Some(v), true) = (same_value, n > 1) {
+            return Resolved::Const {
+                name: pr.text.to_string(),
+                value: Box::new(v),
+            };
+        }
+        match agree(passed) {
+            Ok(v) if !matches!(v.innermost(), Resolved::Unknown { .. }) => {
+                Resolved::Const {
+                    name: pr.text.to_string(),
+                    value: Box::new(v),
+                }
+            }
+            Ok(_) => Resolved::unknown(format!(
+                "`{}` is a parameter of `{function}`, whose callers pass a value dynalint cannot follow",
+                pr.text
+            )),
+            Err(k) => Resolved::unknown(format!(
+                "`{}` is a parameter of `{function}`, passed {k} different values by its {n} calls",
+                pr.text
+            )),
+        }
+    }
+
+    /// The calls that may be calls of the function whose parameter `pr` is, those in
+    /// the function's own package first.
+    fn param_sites(&self, fi: usize, pr: &PendingRef, function: &str) -> Vec<(usize, &'a ArgSite)> {
+        self.asked.borrow_mut().insert(pr.kind.clone());
+        if let RefKind::Param { self_ty, .. } = &pr.kind {
+            self.want(
+                fi,
+                deferred::Lookup::Call {
+                    function: deferred::hash(Some(function)),
+                    self_ty: deferred::hash(self_ty.as_deref()),
+                },
+            );
+        }
+        let sites: Vec<(usize, &ArgSite)> = self
+            .tables
+            .arg_sites
+            .get(function)
+            .into_iter()
+            .flatten()
+            // The calls whose crate can name the function (its own, or its users').
+            .filter(|(sf, _)| self.sees(*sf, fi))
+            .filter_map(|(sf, i)| Some((*sf, self.files.get(*sf)?.arg_sites.get(*i)?)))
+            .filter(|(_, site)| calls(site, &pr.kind, self.tests_count.get()))
+            .collect();
+        // Several packages in one repository (a Lambda per folder, each with
+        // its own `handler`): the calls in the function's own package count.
+        let package = |f: usize| self.tables.packages.get(f).copied();
+        let own: Vec<(usize, &ArgSite)> = sites
+            .iter()
+            .copied()
+            .filter(|(sf, _)| package(*sf) == package(fi))
+            .collect();
+        if own.is_empty() {
+            sites
+        } else {
+            own
+        }
+    }
+
+    /// The table of a request whose table is a parameter (`table` of `query_table`,
+    /// or of the helper `create_query` its builder comes from, bound at `site`) that
+    /// its calls give different values: each call's table, when there are two to
+    /// [`MAX_TABLE_SPLIT`] (a call whose table dynalint cannot follow gives one
+    /// of unknown table). Each is a request the code makes; linked as one, its table
+    /// is unknown, and none of them is judged.
+    fn table_per_call(
+        &self,
+        fi: usize,
+        raw: &PendingRef,
+        site: Option<CallSite<'a>>,
+    ) -> Option<Vec<(Resolved, Option<String>)>> {
+        let RefKind::Param {
+            function,
+            index,
+            arity,
+            ..
+        } = &raw.kind
+        else {
+            return None;
+        };
+        // Through the helper's call: the parameter is the caller's it passes on.
+        let (pf, pr) = match site {
+            Some(s) if s.function == &**function && s.args.len() == *arity => {
+                let arg = s.args.get(*index)?.as_ref()?;
+                (s.file, self.pending_ref(s.file, Some(arg))?)
+            }
+            _ => (fi, raw.clone()),
+        };
+        let RefKind::Param {
+            function, index, ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        // An edit of what these calls pass links this request again.
+        self.read(&self.reads.as_ref().map(|_| intern(function)));
+        let mut tables: Vec<(Resolved, Option<String>)> = Vec::new();
+        for (sf, call) in self.param_sites(pf, &pr, function) {
+            let (v, text) = match call.args.get(*index) {
+                Some(Some(arg)) => {
+                    let text = self.pending_ref(sf, Some(arg)).map(|p| p.text.to_string());
+                    let mut v = arg.clone();
+                    self.resolve(sf, &mut v, 1);
+                    (v, text)
+                }
+                _ => (
+                    Resolved::unknown("an argument dynalint cannot follow"),
+                    None,
+                ),
+            };
+            let v = Resolved::Const {
+                name: pr.text.to_string(),
+                value: Box::new(v),
+            };
+            if !tables.iter().any(|(t, _)| *t == v) {
+                tables.push((v, text));
+            }
+            if tables.len() > MAX_TABLE_SPLIT {
+                return None;
+            }
+        }
+        (tables.len() > 1).then_some(tables)
+    }
+
+    fn fn_map(&self, fi: usize, pr: &PendingRef, depth: usize) -> Option<AttrMap> {
+        let found = self.fn_candidates(fi, &pr.kind);
+        let maps: Vec<&AttrMap> = found
+            .iter()
+            .filter_map(|(cf, ri)| self.files.get(*cf)?.returns.get(*ri))
+            .filter(|r| !r.maps.is_empty())
+            .flat_map(|r| r.maps.iter())
+            .collect();
+        match maps.as_slice() {
+            [] => None,
+            [one] if depth < 4 => Some((*one).clone()),
+            _ => Some(AttrMap::default()),
+        }
+    }
+
+    /// The value of a call in attribute-value position, when it is a crate function.
+    fn fn_value(&self, fi: usize, pr: &PendingRef) -> Option<ValueInfo> {
+        let found = self.fn_candidates(fi, &pr.kind);
+        let first = *found.first()?;
+        let (r, v) = self.fn_result(first, 0);
+        let all_agree = found[1..].iter().all(|c| self.fn_result(*c, 0).0 == r);
+        if all_agree {
+            let mut v = v;
+            v.text = Some(r);
+            Some(v)
+        } else {
+            let mut v = ValueInfo::unknown(Span::new(0, 0));
+            v.text = Some(Resolved::unknown(format!(
+                "`{}` names {} functions that return different values",
+                pr.text,
+                found.len()
+            )));
+            Some(v)
+        }
+    }
+
+    /// The one value a `OnceLock`/`OnceCell` static at `path` is given in the crate.
+    fn once_value(&self, path: &[Name], text: &str, depth: usize) -> Resolved {
+        let mut values = Vec::new();
+        for (sf, si) in &self.tables.once_sets {
+            let Some(set) = self.files.get(*sf).and_then(|f| f.once_sets.get(*si)) else {
+                continue;
+            };
+            let RefKind::Path {
+                segments,
+                module,
+                self_ty,
+            } = &set.target
+            else {
+                continue;
+            };
+            let segs = self.normalise(*sf, segments, self_ty.as_ref());
+            let targets = self.const_candidates(*sf, &segs, module);
+            let hits = targets
+                .iter()
+                .any(|(cf, ci)| *self.files[*cf].consts[*ci].path == *path);
+            if hits {
+                let mut v = set.value.clone();
+                self.resolve(*sf, &mut v, depth + 1);
+                values.push(v);
+            }
+        }
+        if values.is_empty() {
+            return Resolved::unknown(format!(
+                "`{text}` is a OnceLock that nothing in the crate sets to a value"
+            ));
+        }
+        agree(values).unwrap_or_else(|n| {
+            Resolved::unknown(format!("`{text}` is set to {n} different values"))
+        })
+    }
+
+    /// `crate::`, `self::` and `crate::scanner::` dropped, `Self` made the impl type, and a
+    /// leading `use` alias of the referring file expanded.
+    fn normalise(&self, fi: usize, segments: &[Name], self_ty: Option<&Name>) -> Vec<Name> {
+        let mut segs: Vec<Name> = segments
+            .iter()
+            .filter(|s| !matches!(&***s, "crate" | "self" | "super"))
+            .map(|s| match (&**s, self_ty) {
+                ("Self", Some(t)) => Arc::clone(t),
+                _ => Arc::clone(s),
+            })
+            .collect();
+        if let (Some(first), Some(f)) = (segs.first().cloned(), self.files.get(fi)) {
+            if let Some(u) = f.uses.iter().find(|u| u.alias == first) {
+                let mut p: Vec<Name> = u
+                    .path
+                    .iter()
+                    .filter(|s| !matches!(&***s, "crate" | "self" | "super"))
+                    .cloned()
+                    .collect();
+                p.extend(segs.drain(1..));
+                segs = p;
+            }
+        }
+        segs
+    }
+
+    /// The constants a normalised path can mean, narrowed like any reference.
+    fn const_candidates(&self, fi: usize, segs: &[Name], module: &[Name]) -> Vec<(usize, usize)> {
+        let Some(last) = segs.last() else {
+            return Vec::new();
+        };
+        // Without a match, the path is tried again without its first segment.
+        let qualifier = segs
+            .len()
+            .checked_sub(2)
+            .filter(|i| *i > 0)
+            .map(|i| &*segs[i]);
+        self.want(fi, deferred::item(last, qualifier, None));
+        let matching = |segs: &[Name]| -> Vec<(usize, usize)> {
+            self.tables
+                .consts
+                .get(&**last)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|(cf, ci)| {
+                    self.sees(fi, *cf) && ends_with(&self.files[*cf].consts[*ci].path, segs)
+                })
+                .collect()
+        };
+        let mut cands = matching(segs);
+        if cands.is_empty() && segs.len() > 1 {
+            // `use orders_service::TABLE` in a binary names its own library by the
+            // package's name, which module paths do not carry.
+            cands = matching(&segs[1..]);
+        }
+        self.narrow(fi, module, cands, &|cf, ci| &self.files[cf].consts[ci].path)
+    }
+
+    /// Of several items a reference can mean: the referring file's own, else the
+    /// referring module's, else all of them (the caller checks that they agree).
+    fn narrow(
+        &self,
+        fi: usize,
+        module: &[Name],
+        cands: Vec<(usize, usize)>,
+        path_of: &dyn Fn(usize, usize) -> &'a [Name],
+    ) -> Vec<(usize, usize)> {
+        if let Some(c) = cands.iter().find(|(cf, _)| *cf == fi) {
+            return vec![*c];
+        }
+        if let Some(c) = cands.iter().find(|(cf, ci)| {
+            let p = path_of(*cf, *ci);
+            p[..p.len().saturating_sub(1)] == *module
+        }) {
+            return vec![*c];
+        }
+        cands
+    }
+
+    fn const_path(
+        &self,
+        fi: usize,
+        text: &str,
+        segments: &[Name],
+        module: &[Name],
+        self_ty: Option<&Name>,
+        depth: usize,
+    ) -> Resolved {
+        let segs = self.normalise(fi, segments, self_ty);
+        let Some(last) = segs.last() else {
+            return Resolved::unknown(format!("`{text}` names nothing"));
+        };
+        let cands = self.const_candidates(fi, &segs, module);
+        if cands.is_empty() {
+            let reason = format!("`{text}` is not a constant dynalint found in the crate");
+            // A SCREAMING_CASE name from another crate is still a constant the code names
+            // the value by: keep the name so a table's `refs` can match it.
+            let const_like = last.chars().any(|c| c.is_ascii_uppercase())
+                && last
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            return if const_like {
+                Resolved::Const {
+                    name: text.to_string(),
+                    value: Box::new(Resolved::unknown(reason)),
+                }
+            } else {
+                Resolved::unknown(reason)
+            };
+        }
+        let vals: Vec<Resolved> = cands
+            .iter()
+            .map(|(cf, ci)| {
+                let mut v = self.files[*cf].consts[*ci].value.clone();
+                self.resolve(*cf, &mut v, depth + 1);
+                v
+            })
+            .collect();
+        let Ok(value) = agree(vals) else {
+            return Resolved::unknown(format!(
+                "`{text}` matches {} constants with different values",
+                cands.len()
+            ));
+        };
+        Resolved::Const {
+            name: text.to_string(),
+            value: Box::new(value),
+        }
+    }
+
+    fn field(&self, fi: usize, text: &str, ty: &str, fields: &[Name], depth: usize) -> Resolved {
+        let mut ty = ty.to_string();
+        let Some((last, path)) = fields.split_last() else {
+            return Resolved::unknown("no field");
+        };
+        for f in path {
+            match self.field_type(fi, &ty, f) {
+                Some(t) => ty = t.to_string(),
+                None => {
+                    return Resolved::unknown(format!(
+                        "the type of `{f}` in `{text}` is not a struct dynalint found"
+                    ))
+                }
+            }
+        }
+        self.want(
+            fi,
+            deferred::Lookup::Named(deferred::hash(Some(&ty)), deferred::hash(Some(last))),
+        );
+        let Some(vals) = Tables::get_pair(&self.tables.inits, &ty, last) else {
+            return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
+        };
+        let visible: Vec<(usize, &Resolved)> = vals
+            .iter()
+            .filter(|(cf, _)| self.sees(fi, *cf))
+            .filter_map(|(cf, i)| Some((*cf, &self.files.get(*cf)?.field_inits.get(*i)?.value)))
+            .collect();
+        // Constructors only crates this one cannot name hold are none: the same answer
+        // whether or not the link parsed their files (a deferred file is parsed only
+        // for a lookup whose crate can use its answer).
+        if visible.is_empty() {
+            return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
+        }
+        let resolved: Vec<Resolved> = visible
+            .into_iter()
+            // `Clone` by hand (`table_name: self.table_name.clone()`) copies the
+            // field: it says nothing of its value.
+            .filter(|(cf, v)| {
+                !self.pending_ref(*cf, Some(*v)).is_some_and(|pr| {
+                    matches!(&pr.kind, RefKind::Field { ty: t, fields: f }
+                        if **t == *ty && f.len() == 1 && f[0] == *last)
+                })
+            })
+            .map(|(cf, v)| {
+                let mut v = v.clone();
+                self.resolve(cf, &mut v, depth + 1);
+                v
+            })
+            .collect();
+        if resolved.windows(2).all(|w| w[0] == w[1]) {
+            let v = resolved
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| Resolved::unknown("no value"));
+            Resolved::Const {
+                name: text.to_string(),
+                value: Box::new(v),
+            }
+        } else {
+            Resolved::unknown(format!(
+                "constructors of `{ty}` set `{last}` to {} different values",
+                resolved.len()
+            ))
+        }
+    }
+}
+
+/// Each file's package as a number: files of the same crate with the same
+/// [`package_of`] share one (without manifests, the path alone decides).
+pub(super) fn package_ids(files: &[Arc<FileIndex>], crates: &Crates) -> Vec<usize> {
+    let mut ids: HashMap<(u32, std::path::PathBuf), usize> = HashMap::new();
+    files
+        .iter()
+        .enumerate()
+        .map(|(fi, f)| {
+            let n = ids.len();
+            *ids.entry((crates.of(fi), package_of(&f.path))).or_insert(n)
+        })
+        .collect()
+}
+
+/// The folder holding a file's `src/`: its package, as far as paths tell.
+fn package_of(path: &std::path::Path) -> std::path::PathBuf {
+    let comps: Vec<_> = path.components().collect();
+    match comps.iter().rposition(|c| c.as_os_str() == "src") {
+        Some(i) => comps[..i].iter().collect(),
+        None => path
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
+    }
+}
+
+/// Whether an item path ends with the (normalised) path a reference wrote.
+fn ends_with(path: &[Name], segs: &[Name]) -> bool {
+    path.len() >= segs.len() && path[path.len() - segs.len()..] == *segs
+}
+
+/// The one value all of `values` are, or how many different ones there are.
+fn agree(values: Vec<Resolved>) -> Result<Resolved, usize> {
+    let mut distinct: Vec<&Resolved> = Vec::new();
+    for v in &values {
+        if !distinct.contains(&v) {
+            distinct.push(v);
+        }
+    }
+    if distinct.len() > 1 {
+        return Err(distinct.len());
+    }
+    Ok(values
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| Resolved::unknown("no value")))
+}
+
+/// Puts what a function returns in place of the call's value: the call's span stays,
+/// and so does a type the call site shows (`AttributeValue::S(pk(id))`).
+fn splice_value(v: &mut ValueInfo, mut f: ValueInfo) {
+    let at = v.span;
+    fn respan(v: &mut ValueInfo, at: Span) {
+        v.span = at;
+        for p in &mut v.parts {
+            respan(p, at);
+        }
+    }
+    respan(&mut f, at);
+    // A function that passes a parameter on: the call's own arguments say more
+    // (`pk(id)` is a parameter, `pk(&digest)` a digest). A digest or generated id in
+    // the arguments wins over a body dynalint cannot read (`hex(&Sha256::digest(..))`).
+    let strong = matches!(
+        v.provenance,
+        Provenance::Hashed { .. } | Provenance::GeneratedId
+    );
+    if (f.provenance == Provenance::Param && v.provenance != Provenance::Unknown)
+        || (f.provenance == Provenance::Unknown && strong)
+    {
+        f.provenance = v.provenance.clone();
+    }
+    f.ty = v.ty.or(f.ty);
+    f.nullable |= v.nullable;
+    if f.literal.is_none() {
+        f.literal = f.text.as_ref().and_then(|t| t.value()).map(str::to_string);
+    }
+    *v = f;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scanner::index::index_text_lean;
+
+    /// Requests sent, one in a loop, one handed to a helper that sends it.
+    const SENT: &str = r#"
+async fn load(c: &Client, ids: &[String]) {
+    c.get_item().table_name("Orders").key("pk", S("a".into())).send().await;
+    for id in ids {
+        c.query().table_name("Orders").send().await;
+    }
+    send_it(c.scan().table_name("Orders"));
+}
+fn send_it(q: ScanFluentBuilder) { q.limit(5).send(); }
+"#;
+
+    /// A table name that is a parameter, followed to what its callers pass.
+    const PARAM: &str = r#"
+async fn put_in(c: &Client, table: &str) { c.put_item().table_name(table).send().await; }
+async fn go(c: &Client) { put_in(c, "Audit").await; }
+"#;
+
+    fn reread(path: &std::path::Path) -> Option<Arc<str>> {
+        [("a.rs", SENT), ("b.rs", PARAM)]
+            .iter()
+            .find(|(p, _)| path.ends_with(p))
+            .map(|(_, t)| Arc::from(*t))
+    }
+
+    fn indexed(texts: &[(&str, &str)], settings: &ScanSettings) -> Vec<Arc<FileIndex>> {
+        texts
+            .iter()
+            .map(|(p, t)| {
+                let path: crate::source::FilePath = Arc::from(std::path::Path::new(p));
+                Arc::new(index_text_lean(&path, &Arc::from(*t), settings))
+            })
+            .collect()
+    }
+
+    /// What [`link`] and [`link_owned`] give (operations, problems, tables), and
+    /// whether `link_owned` left the indexes their operations.
+    fn both(texts: &[(&str, &str)], settings: &ScanSettings) -> (String, String, usize, bool) {
+        let shared = indexed(texts, settings);
+        let copied = link(&shared, settings);
+        let mut owned = indexed(texts, settings);
+        let moved = link_owned(&mut owned, settings);
+        let kept = owned.iter().any(|f| !f.ops.is_empty());
+        let show = |r: &ScanResult| format!("{:?}", (&r.operations, &r.problems, &r.tables));
+        (show(&copied), show(&moved), copied.operations.len(), kept)
+    }
+
+    /// A table name that is a parameter of a helper the same file calls: the lean
+    /// index already holds the call's arguments, so the link follows the parameter
+    /// with no file read again (this reader reads none: a read would leave the table
+    /// unknown, with a note).
+    #[test]
+    fn a_parameter_its_own_file_answers_needs_no_second_read() {
+        fn unreadable(_: &std::path::Path) -> Option<Arc<str>> {
+            None
+        }
+        let settings = ScanSettings {
+            reread: Some(unreadable),
+            ..ScanSettings::default()
+        };
+        let result = link(&indexed(&[("b.rs", PARAM)], &settings), &settings);
+        assert!(result.problems.is_empty(), "{:?}", result.problems);
+        assert_eq!(result.operations.len(), 1);
+        let shown = format!("{:?}", result.operations[0]);
+        assert!(shown.contains("Audit"), "{shown}");
+    }
+
+    /// Reads a file from disk, but for the copies in `other/` (a read of one would
+    /// leave a note).
+    fn reread_but_other(path: &std::path::Path) -> Option<Arc<str>> {
+        if path.components().any(|c| c.as_os_str() == "other") {
+            return None;
+        }
+        std::fs::read_to_string(path).ok().map(Arc::from)
+    }
+
+    /// Links `files` (path under a fresh tree with crates `api` → `common` and
+    /// `other`, text), written to disk and indexed lean: what it finds, and how many
+    /// files it parsed again.
+    fn link_crates(files: &[(&str, &str)]) -> (ScanResult, String) {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let manifests = [
+            (
+                "api/Cargo.toml",
+                "[package]\nname = \"api\"\n[dependencies]\ncommon = { path = \"../common\" }\n",
+            ),
+            ("common/Cargo.toml", "[package]\nname = \"common\"\n"),
+            ("other/Cargo.toml", "[package]\nname = \"other\"\n"),
+        ];
+        for (rel, text) in manifests.iter().chain(files) {
+            let p = tmp.path().join(rel);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("dir");
+            std::fs::write(p, text).expect("write");
+        }
+        let settings = ScanSettings {
+            reread: Some(reread_but_other),
+            ..ScanSettings::default()
+        };
+        let paths: Vec<String> = files
+            .iter()
+            .map(|(rel, _)| tmp.path().join(rel).display().to_string())
+            .collect();
+        let texts: Vec<(&str, &str)> = paths
+            .iter()
+            .map(|p| &**p)
+            .zip(files.iter().map(|f| f.1))
+            .collect();
+        let indexes = indexed(&texts, &settings);
+        assert!(indexes[1..].iter().all(|f| f.deferred.is_some()));
+        let result = link(&indexes, &settings);
+        let shown = format!("{:?}", result.operations);
+        (result, shown)
+    }
+
+    /// A deferred file is parsed for a lookup only in a crate whose answer the link
+    /// keeps: an item the looking file's crate can name, a call from a crate that can
+    /// name the parameter's function. The copies in a crate that cannot are never
+    /// read (reading one would leave a note).
+    #[test]
+    fn a_deferred_file_no_looking_crate_can_use_is_not_parsed() {
+        let names = "pub const ORDERS: &str = \"Orders\";\n";
+        let (result, shown) = link_crates(&[
+            (
+                "api/src/main.rs",
+                "use common::names::ORDERS;\n\
+                 async fn go(c: &Client) { c.put_item().table_name(ORDERS).send().await; }\n",
+            ),
+            ("common/src/names.rs", names),
+            ("other/src/names.rs", names),
+        ]);
+        assert!(result.problems.is_empty(), "{:?}", result.problems);
+        assert_eq!(result.stats.reparsed, 1);
+        assert!(shown.contains("Orders"), "{shown}");
+        let (result, shown) = link_crates(&[
+            (
+                "common/src/lib.rs",
+                "pub async fn put_in(c: &Client, table: &str) {\n\
+                 c.put_item().table_name(table).send().await; }\n",
+            ),
+            (
+                "api/src/main.rs",
+                "// A marker in a comment (`query()`): read as a candidate, every call.\n\
+                 async fn go(c: &Client) { common::put_in(c, \"Audit\").await; }\n",
+            ),
+            (
+                "other/src/main.rs",
+                "// query()\nasync fn go(c: &Client) { put_in(c, \"Audit\").await; }\n",
+            ),
+        ]);
+        assert!(result.problems.is_empty(), "{:?}", result.problems);
+        assert_eq!(result.stats.reparsed, 1);
+        assert!(shown.contains("Audit"), "{shown}");
+    }
+
+    /// A link sure to run once moves the operations of the indexes it is given and
+    /// links what copying them links; when a later round may link a file again from
+    /// its index (a parameter followed to its callers' arguments, read again), nothing
+    /// is moved.
+    #[test]
+    fn a_link_that_moves_operations_links_what_copying_links() {
+        let once = ScanSettings::default();
+        let (copied, moved, ops, kept) = both(&[("a.rs", SENT)], &once);
+        assert_eq!(copied, moved);
+        assert!(ops >= 3, "{ops}");
+        assert!(!kept, "a link that runs once moves the operations");
+        let rounds = ScanSettings {
+            reread: Some(reread),
+            ..ScanSettings::default()
+        };
+        let (copied, moved, _, kept) = both(&[("a.rs", SENT), ("b.rs", PARAM)], &rounds);
+        assert_eq!(copied, moved);
+        assert!(copied.contains("Audit"), "the round followed the parameter");
+        assert!(kept, "a link that may run again copies");
+    }
+}

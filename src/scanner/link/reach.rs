@@ -1,0 +1,506 @@
+//! The hot/cold decision over the whole tree's call graph (`index::graph` builds each
+//! file's share from its tokens): which functions a request entry point reaches, with
+//! the chain kept, and which are a one-off binary's. Every search is linear in the
+//! graph.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+// The graph's searches hash a (name, crate) or a function per call edge of the whole
+// tree: foldhash, as `names.rs` explains, where SipHash was a tenth of the link.
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+
+use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX};
+use crate::scanner::link::crates::{Crates, NO_CRATE};
+
+/// Where a function sits in the crate, for the breadth-first search: (file, index in
+/// its file) as `u32`s, since the searches keep one per function or call edge of the
+/// whole tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FnId {
+    file: u32,
+    index: u32,
+}
+
+impl FnId {
+    /// Function `index` of file `file` (neither ever reaches 4 billion).
+    pub fn new(file: usize, index: usize) -> Self {
+        Self {
+            file: u32::try_from(file).unwrap_or(u32::MAX),
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+        }
+    }
+
+    pub fn file(self) -> usize {
+        self.file as usize
+    }
+
+    pub fn index(self) -> usize {
+        self.index as usize
+    }
+}
+
+/// The tree's functions numbered in file order, so that what a search keeps per
+/// function is a vector indexed by number: hash tables keyed by function, as large as
+/// the tree's graph, outgrew the caches and were rebuilt as they grew (the searches
+/// grew faster than the tree).
+#[derive(Debug, Default)]
+struct Numbering {
+    /// The first number of each file's functions, then their total.
+    starts: Vec<usize>,
+}
+
+impl Numbering {
+    fn new(files: &[&[FnNode]]) -> Self {
+        let mut starts = Vec::with_capacity(files.len() + 1);
+        let mut n = 0;
+        starts.push(0);
+        for fns in files {
+            n += fns.len();
+            starts.push(n);
+        }
+        Self { starts }
+    }
+
+    fn len(&self) -> usize {
+        self.starts.last().copied().unwrap_or(0)
+    }
+
+    /// `id`'s number, `None` for a function not in the graph.
+    fn of(&self, id: FnId) -> Option<usize> {
+        let (start, end) = (self.starts.get(id.file())?, self.starts.get(id.file() + 1)?);
+        let n = start + id.index();
+        (n < *end).then_some(n)
+    }
+}
+
+/// A set of the tree's functions (see [`Numbering`]).
+#[derive(Debug, Default)]
+pub struct FnSet {
+    numbering: Numbering,
+    member: Vec<bool>,
+}
+
+impl FnSet {
+    fn new(files: &[&[FnNode]]) -> Self {
+        let numbering = Numbering::new(files);
+        let member = vec![false; numbering.len()];
+        Self { numbering, member }
+    }
+
+    /// Adds `id`; whether it was not there (a function not in the graph never is).
+    fn insert(&mut self, id: FnId) -> bool {
+        match self.numbering.of(id).and_then(|n| self.member.get_mut(n)) {
+            Some(m) if !*m => {
+                *m = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn contains(&self, id: &FnId) -> bool {
+        self.numbering
+            .of(*id)
+            .and_then(|n| self.member.get(n))
+            .is_some_and(|m| *m)
+    }
+
+    /// The functions in the set, in file order.
+    #[cfg(test)]
+    pub fn iter(&self) -> impl Iterator<Item = FnId> + '_ {
+        let starts = &self.numbering.starts;
+        starts.windows(2).enumerate().flat_map(move |(fi, w)| {
+            (w[0]..w[1])
+                .filter(|n| self.member.get(*n).is_some_and(|m| *m))
+                .map(move |n| FnId::new(fi, n - w[0]))
+        })
+    }
+}
+
+/// Functions that only a one-off binary runs: each `main` that reaches no server start
+/// through the crate's calls (by name, so a `main` that might start one is not
+/// one-off), and the functions of its own file that it reaches through its own file.
+/// Functions in other files may be shared with a server, so they are left to the hot
+/// search.
+///
+/// Linear in the graph: which functions reach a server start is one backward search
+/// from the starts over callers by name, not a forward search per `main` (a monorepo
+/// holds hundreds of binaries, and each one's search used to cover the whole crate).
+pub fn one_off(files: &[&[FnNode]], crates: &Crates) -> FnSet {
+    let reaches_server = reaches_server(files, crates);
+    let mut out = FnSet::new(files);
+    for (fi, fns) in files.iter().enumerate() {
+        let mains = fns
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| {
+                f.main
+                    && !f.test
+                    && f.entry.is_none()
+                    && !reaches_server.contains(&FnId::new(fi, *i))
+            })
+            .map(|(i, _)| i);
+        let mut by_name: Option<HashMap<&str, Vec<usize>>> = None;
+        for main in mains {
+            // The file's own callable functions by name, built once per file with a main.
+            let by_name = by_name.get_or_insert_with(|| {
+                let mut m: HashMap<&str, Vec<usize>> = HashMap::new();
+                for (i, f) in fns.iter().enumerate() {
+                    if !f.test && !f.name.starts_with(ENTRY_PREFIX) {
+                        m.entry(f.name.as_ref()).or_default().push(i);
+                    }
+                }
+                m
+            });
+            let mut queue = VecDeque::from([main]);
+            out.insert(FnId::new(fi, main));
+            while let Some(i) = queue.pop_front() {
+                let Some(n) = fns.get(i) else { continue };
+                for c in &n.calls {
+                    for callee in by_name.get(c.as_ref()).into_iter().flatten() {
+                        if out.insert(FnId::new(fi, *callee)) {
+                            queue.push_back(*callee);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every function from which a call chain by name reaches one that starts a server:
+/// a backward breadth-first search from the starts, each (crate, name) expanded once.
+fn reaches_server(files: &[&[FnNode]], crates: &Crates) -> FnSet {
+    // Who calls each name: all of them, and by the caller's crate.
+    let mut callers: ByCrate<'_> = ByCrate::default();
+    let mut queue = VecDeque::new();
+    let mut out = FnSet::new(files);
+    for (fi, fns) in files.iter().enumerate() {
+        for (i, f) in fns.iter().enumerate() {
+            let id = FnId::new(fi, i);
+            for c in &f.calls {
+                callers.add(c.as_ref(), crates.of(fi), id);
+            }
+            if f.starts_server && out.insert(id) {
+                queue.push_back(id);
+            }
+        }
+    }
+    let mut expanded: HashSet<(&str, u32)> = HashSet::new();
+    while let Some(id) = queue.pop_front() {
+        let Some(f) = files.get(id.file()).and_then(|fs| fs.get(id.index())) else {
+            continue;
+        };
+        let krate = crates.of(id.file());
+        // Tests and registrations are never reached by a call, so they lead nowhere.
+        if f.test || f.name.starts_with(ENTRY_PREFIX) || !expanded.insert((f.name.as_ref(), krate))
+        {
+            continue;
+        }
+        // The callers that can name this function: its crate's, and its users'.
+        for caller in callers
+            .get(f.name.as_ref(), crates.visible_to(krate))
+            .iter()
+        {
+            if out.insert(*caller) {
+                queue.push_back(*caller);
+            }
+        }
+    }
+    out
+}
+
+/// Functions by name within each crate: what code in a crate can reach by a name is
+/// its own crate's, its dependencies', and the files no manifest describes
+/// ([`NO_CRATE`]).
+#[derive(Default)]
+struct ByCrate<'a> {
+    /// (name, crate) → the functions, in file order.
+    by_crate: HashMap<(&'a str, u32), Vec<FnId>>,
+    /// name → the crates that have one.
+    crates: HashMap<&'a str, Vec<u32>>,
+}
+
+impl<'a> ByCrate<'a> {
+    /// Adds `id` (in file order) under `name` in crate `krate`.
+    fn add(&mut self, name: &'a str, krate: u32, id: FnId) {
+        let list = self.by_crate.entry((name, krate)).or_default();
+        if list.is_empty() {
+            self.crates.entry(name).or_default().push(krate);
+        }
+        list.push(id);
+    }
+
+    /// The entries of `name` in `crates` and in [`NO_CRATE`] (every crate's for
+    /// `None`), in file order; borrowed when one crate has them all (a tree without
+    /// manifests is one [`NO_CRATE`]).
+    fn get(&self, name: &'a str, crates: Option<&[u32]>) -> Cow<'_, [FnId]> {
+        let Some(have) = self.crates.get(name) else {
+            return Cow::Borrowed(&[]);
+        };
+        // Whichever is shorter: the crates that have the name (a common name is in
+        // thousands), or those asked for (a crate and its dependencies).
+        let lists: Vec<&Vec<FnId>> = match crates {
+            Some(c) if c.len() < have.len() => c
+                .iter()
+                .chain([&NO_CRATE])
+                .filter_map(|k| self.by_crate.get(&(name, *k)))
+                .collect(),
+            _ => have
+                .iter()
+                .filter(|k| **k == NO_CRATE || crates.is_none_or(|c| c.binary_search(k).is_ok()))
+                .filter_map(|k| self.by_crate.get(&(name, *k)))
+                .collect(),
+        };
+        match lists.as_slice() {
+            [] => Cow::Borrowed(&[]),
+            [one] => Cow::Borrowed(one.as_slice()),
+            _ => {
+                let mut out: Vec<FnId> = lists.into_iter().flatten().copied().collect();
+                out.sort_unstable();
+                Cow::Owned(out)
+            }
+        }
+    }
+}
+
+/// Every function a call by name can reach (not tests, not registrations).
+fn callable_by_name<'a>(files: &[&'a [FnNode]], crates: &Crates) -> ByCrate<'a> {
+    let mut by_name = ByCrate::default();
+    for (fi, fns) in files.iter().enumerate() {
+        for (i, f) in fns.iter().enumerate() {
+            if !f.test && !f.name.starts_with(ENTRY_PREFIX) {
+                by_name.add(f.name.as_ref(), crates.of(fi), FnId::new(fi, i));
+            }
+        }
+    }
+    by_name
+}
+
+/// The functions reachable from an entry point, each with its entry and the function
+/// it was reached from: a chain is rebuilt only for the functions that hold requests
+/// (a large tree reaches hundreds of thousands of functions, and a chain and a copy of
+/// the entry's reason for each was most of the link's memory).
+#[derive(Debug, Default)]
+pub struct Reached {
+    /// The entries' reasons.
+    reasons: Vec<String>,
+    numbering: Numbering,
+    /// Per function (by number): how it was reached, `None` when it was not.
+    parent: Vec<Option<Step>>,
+}
+
+/// How a function was reached: its entry's reason (a number into `reasons`) and the
+/// function it was reached from, itself for an entry.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    reason: u32,
+    from: FnId,
+}
+
+impl Reached {
+    fn step(&self, id: FnId) -> Option<Step> {
+        self.numbering
+            .of(id)
+            .and_then(|n| self.parent.get(n).copied().flatten())
+    }
+
+    pub fn contains(&self, id: &FnId) -> bool {
+        self.step(*id).is_some()
+    }
+
+    /// The entry's reason and the path (entry first) that reaches `id`.
+    pub fn get(&self, id: &FnId) -> Option<(&str, Vec<FnId>)> {
+        let reason = self.step(*id)?.reason;
+        let mut chain = vec![*id];
+        let mut cur = *id;
+        while let Some(p) = self.step(cur).map(|s| s.from).filter(|p| *p != cur) {
+            if chain.len() > 64 || chain.contains(&p) {
+                break;
+            }
+            chain.push(p);
+            cur = p;
+        }
+        chain.reverse();
+        let reason = usize::try_from(reason)
+            .ok()
+            .and_then(|r| self.reasons.get(r));
+        Some((reason.map_or("", String::as_str), chain))
+    }
+}
+
+/// For every function reachable from an entry point: the entry's reason and the path
+/// (entry first) that reaches it, by a breadth-first search so chains are shortest.
+pub fn reach(files: &[&[FnNode]], crates: &Crates) -> Reached {
+    let by_name = callable_by_name(files, crates);
+    let numbering = Numbering::new(files);
+    let mut reasons: Vec<String> = Vec::new();
+    let mut parent: Vec<Option<Step>> = vec![None; numbering.len()];
+    let mut queue = VecDeque::new();
+    for (fi, fns) in files.iter().enumerate() {
+        for (i, f) in fns.iter().enumerate() {
+            if let (Some(reason), false) = (&f.entry, f.test) {
+                let id = FnId::new(fi, i);
+                // Fewer entries than functions, which a `u32` numbers.
+                let r = u32::try_from(reasons.len()).unwrap_or(u32::MAX);
+                reasons.push(reason.clone());
+                if let Some(slot) = numbering.of(id).and_then(|n| parent.get_mut(n)) {
+                    *slot = Some(Step {
+                        reason: r,
+                        from: id,
+                    });
+                }
+                queue.push_back((id, r));
+            }
+        }
+    }
+    // A name's candidates are expanded at most twice (to its delegating functions, and
+    // to all of them): once a name has been expanded one way, every candidate of that
+    // way already has its parent, so later callers of the name add nothing. Without
+    // this, every caller of a common name (`new`, `get`) walks all its candidates.
+    // A name is a different set of functions in each crate (its own and its
+    // dependencies'), so the unit expanded once is (name, crate).
+    let mut expanded: HashMap<(&str, u32), (bool, bool)> = HashMap::new();
+    let mut delegating: HashMap<(&str, u32), Vec<FnId>> = HashMap::new();
+    while let Some((id, reason)) = queue.pop_front() {
+        let Some(f) = files.get(id.file()).and_then(|fs| fs.get(id.index())) else {
+            continue;
+        };
+        let scope = crates.scope(crates.of(id.file()));
+        let visible = crates.visible_from(scope);
+        for c in &f.calls {
+            let c = c.as_ref();
+            let key = (c, scope);
+            if expanded.get(&key).is_some_and(|done| done.1) {
+                continue;
+            }
+            // Same-name delegation (`Service::list_all` calling `self.repo.list_all()`):
+            // a caller of the name reaches the delegating ones, and they the rest, so the
+            // chain shows the layer in between.
+            let delegates = delegating.entry(key).or_insert_with(|| {
+                by_name
+                    .get(c, visible)
+                    .iter()
+                    .filter(|d| {
+                        files
+                            .get(d.file())
+                            .and_then(|fs| fs.get(d.index()))
+                            .is_some_and(|n| n.calls.binary_search_by(|x| (**x).cmp(c)).is_ok())
+                    })
+                    .copied()
+                    .collect()
+            });
+            let filter = *f.name != *c && !delegates.is_empty();
+            let done = expanded.entry(key).or_default();
+            let targets: Cow<'_, [FnId]> = if filter {
+                if done.0 {
+                    continue;
+                }
+                done.0 = true;
+                Cow::Borrowed(delegates)
+            } else {
+                done.1 = true;
+                by_name.get(c, visible)
+            };
+            for callee in targets.iter() {
+                let Some(slot) = numbering.of(*callee).and_then(|n| parent.get_mut(n)) else {
+                    continue;
+                };
+                if slot.is_some() {
+                    continue;
+                }
+                *slot = Some(Step { reason, from: id });
+                queue.push_back((*callee, reason));
+            }
+        }
+    }
+    Reached {
+        reasons,
+        numbering,
+        parent,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scanner::syntax::names::{intern, Name};
+    use crate::source::Span;
+
+    fn node(name: &str, calls: &[&str]) -> FnNode {
+        let mut calls: Vec<Name> = calls.iter().map(|c| intern(c)).collect();
+        calls.sort();
+        FnNode {
+            name: intern(name),
+            qualified: intern(name),
+            span: Span::new(0, 0),
+            calls,
+            entry: None,
+            test: false,
+            main: false,
+            starts_server: false,
+            loop_calls: Vec::new(),
+        }
+    }
+
+    fn main_fn(calls: &[&str]) -> FnNode {
+        FnNode {
+            main: true,
+            ..node("main", calls)
+        }
+    }
+
+    #[test]
+    fn a_main_that_reaches_a_server_start_through_another_file_is_not_one_off() {
+        let server = [main_fn(&["boot"]), node("helper", &[])];
+        let lib = [FnNode {
+            starts_server: true,
+            ..node("boot", &["route"])
+        }];
+        let files: [&[FnNode]; 2] = [&server, &lib];
+        assert!(one_off(&files, &Crates::unknown(files.len()))
+            .iter()
+            .next()
+            .is_none());
+    }
+
+    #[test]
+    fn a_main_that_reaches_no_server_is_one_off_with_its_own_files_helpers() {
+        let tool = [
+            main_fn(&["backfill"]),
+            node("backfill", &["write"]),
+            node("unused", &[]),
+        ];
+        let server = [
+            main_fn(&["serve_all"]),
+            FnNode {
+                starts_server: true,
+                ..node("serve_all", &["write"])
+            },
+        ];
+        let shared = [node("write", &[])];
+        let files: [&[FnNode]; 3] = [&tool, &server, &shared];
+        let got: HashSet<FnId> = one_off(&files, &Crates::unknown(files.len()))
+            .iter()
+            .collect();
+        let want: HashSet<FnId> = [FnId::new(0, 0), FnId::new(0, 1)].into_iter().collect();
+        assert_eq!(
+            got, want,
+            "`write` is shared with a server and `unused` is not reached"
+        );
+    }
+
+    #[test]
+    fn many_mains_calling_common_names_stay_linear_and_each_is_decided() {
+        // Hundreds of binaries calling the same names: each is still decided.
+        let lib = [node("new", &["get"]), node("get", &[])];
+        let tools: Vec<[FnNode; 1]> = (0..300).map(|_| [main_fn(&["new"])]).collect();
+        let mut files: Vec<&[FnNode]> = vec![&lib];
+        files.extend(tools.iter().map(|t| t.as_slice()));
+        let got = one_off(&files, &Crates::unknown(files.len()));
+        assert_eq!(got.iter().count(), 300);
+        assert!(got.iter().all(|id| id.file() > 0 && id.index() == 0));
+    }
+}
