@@ -531,6 +531,7 @@ impl Shift for Operation {
             limit,
             scan_index_forward: _,
             select: _,
+            select_choices: _,
             setters,
             paginated: _,
             exclusive_start_key: _,

@@ -897,7 +897,14 @@ fn apply<'t>(
         Setter::ScanIndexForward => op.scan_index_forward = first.and_then(|a| bool_lit(cx, a)),
         Setter::Limit => op.limit = first.map(|a| Box::new(cx.value(a))),
         Setter::Select => {
-            op.select = first.map(|a| select_name(last_segment(src.of(peel(a)))));
+            let choices = first.map(|a| select_choices(cx, a)).unwrap_or_default();
+            op.select = None;
+            op.select_choices = Vec::new();
+            match choices.as_slice() {
+                [one] => op.select = Some(one.clone()),
+                [_, _, ..] => op.select_choices = choices,
+                [] => {}
+            }
         }
         Setter::ExclusiveStartKey => op.exclusive_start_key = true,
         Setter::TotalSegments => op.total_segments = first.map(|a| Box::new(cx.value(a))),
@@ -1024,6 +1031,104 @@ fn bool_lit(cx: &FileCx<'_>, a: Node<'_>) -> Option<bool> {
         "false" => Some(false),
         _ => None,
     }
+}
+
+/// What DynamoDB's `Select` can be.
+const SELECT_VALUES: [&str; 4] = [
+    "ALL_ATTRIBUTES",
+    "ALL_PROJECTED_ATTRIBUTES",
+    "SPECIFIC_ATTRIBUTES",
+    "COUNT",
+];
+
+/// The `Select` values an argument gives, as DynamoDB spells them, without repeats:
+/// one for `Select::Count` (by any path to the enum), `Select::from("COUNT")` or a
+/// string; one per branch of an `if` or `match` (`if count { Select::Count } else {
+/// Select::AllAttributes }`). Empty when a value, or a branch's, is not one of these:
+/// the value is then unknown, never the argument's text.
+fn select_choices(cx: &FileCx<'_>, a: Node<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![(a, 0usize)];
+    while let Some((n, depth)) = todo.pop() {
+        let n = peel(n);
+        if matches!(n.kind(), "if_expression" | "match_expression") {
+            let Some(branches) = branch_values(n).filter(|_| depth < 8) else {
+                return Vec::new();
+            };
+            todo.extend(branches.into_iter().rev().map(|b| (b, depth + 1)));
+            continue;
+        }
+        let Some(v) = select_value(cx, n) else {
+            return Vec::new();
+        };
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// One `Select` value: `Select::AllAttributes`, `types::Select::Count`,
+/// `Select::from("COUNT")`, `"COUNT"`.
+fn select_value(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
+    let src = cx.src;
+    let v = match n.kind() {
+        "scoped_identifier" => {
+            let text = src.of(n);
+            let mut segs = text.rsplit("::").map(str::trim);
+            let variant = segs.next()?;
+            (segs.next()? == "Select").then(|| select_name(variant))?
+        }
+        "call_expression" if call_path(src, n).is_some_and(|p| p.ends_with("Select::from")) => {
+            cx.string(*call_args(n).first()?).value()?.to_string()
+        }
+        _ => cx.string(n).value()?.to_string(),
+    };
+    SELECT_VALUES.contains(&v.as_str()).then_some(v)
+}
+
+/// The value of each branch of an `if` (with its `else`) or a `match`: the tail
+/// expression of each block. `None` when a branch has none (it returns, or the `if`
+/// has no `else`).
+fn branch_values<'t>(n: Node<'t>) -> Option<Vec<Node<'t>>> {
+    let tail = |b: Node<'t>| -> Option<Node<'t>> {
+        let b = peel(b);
+        if b.kind() != "block" {
+            return Some(b);
+        }
+        let last = named_children(b).into_iter().last()?;
+        (!matches!(
+            last.kind(),
+            "expression_statement" | "let_declaration" | "line_comment" | "block_comment"
+        ))
+        .then_some(last)
+    };
+    let mut out = Vec::new();
+    match n.kind() {
+        "if_expression" => {
+            out.push(tail(field(n, "consequence")?)?);
+            let alt = field(n, "alternative")?;
+            let inner = named_children(alt).into_iter().next()?;
+            match inner.kind() {
+                "if_expression" => out.push(inner),
+                _ => out.push(tail(inner)?),
+            }
+        }
+        "match_expression" => {
+            let body = field(n, "body")?;
+            for arm in named_children(body)
+                .into_iter()
+                .filter(|c| c.kind() == "match_arm")
+            {
+                out.push(tail(field(arm, "value")?)?);
+            }
+            if out.is_empty() {
+                return None;
+            }
+        }
+        _ => return None,
+    }
+    Some(out)
 }
 
 /// `Select::AllProjectedAttributes` → `ALL_PROJECTED_ATTRIBUTES`.
