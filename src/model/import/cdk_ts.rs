@@ -601,7 +601,7 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
             match &toks[at].0 {
                 Tok::Ident(w) if w == "new" => {
                     r.pos += 1;
-                    let var = assigned_name(&toks, at);
+                    let var = assigned_name(toks, at);
                     let callee = r.path();
                     let Some(args) = call_arguments(&mut r, &mut env) else {
                         continue;
@@ -630,7 +630,7 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
                     } else {
                         IndexKind::Local
                     };
-                    let owner = receiver(&toks, at);
+                    let owner = receiver(toks, at);
                     r.pos += 1;
                     if r.is('(') {
                         r.pos += 1;
@@ -657,7 +657,7 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
                         && w != "environment"
                         && at.checked_sub(1).map(|p| &toks[p].0) != Some(&Tok::Punct('.')) =>
                 {
-                    let var = assigned_name(&toks, at);
+                    let var = assigned_name(toks, at);
                     let callee = r.path();
                     let Some(args) = call_arguments(&mut r, &mut env) else {
                         continue;
