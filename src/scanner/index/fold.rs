@@ -909,6 +909,17 @@ fn apply<'t>(
         Setter::ExclusiveStartKey => op.exclusive_start_key = true,
         Setter::TotalSegments => op.total_segments = first.map(|a| Box::new(cx.value(a))),
         Setter::Segment | Setter::Ignored | Setter::Terminal | Setter::Paginator => {}
+        Setter::KeyConditions => match (set, args.as_slice()) {
+            (false, [k, v]) => crate::scanner::index::key_conditions::apply_entries(
+                cx,
+                op,
+                &[(*k, *v, conditional)],
+                true,
+                method_span(call),
+            ),
+            (true, [map]) => crate::scanner::index::key_conditions::apply(cx, op, *map),
+            _ => {}
+        },
         Setter::RequestItems => {
             crate::scanner::index::batch::request_items(cx, op, &args, set, conditional)
         }
