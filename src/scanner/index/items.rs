@@ -134,13 +134,22 @@ pub fn entries<'t>(
                             ("insert", [k, v]) => {
                                 out.push((*k, *v, in_branch_between(src, call, block)))
                             }
-                            ("extend", [m]) => {
+                            // A list of keys (`keys.push(key)` before
+                            // `set_keys(Some(keys))`): each key's entries, merged as
+                            // a batch's keys are.
+                            ("extend" | "push", [m]) => {
                                 let (more, c2) = entries(cx, *m, depth + 1);
                                 out.extend(more);
                                 complete &= c2;
                             }
-                            ("remove" | "retain" | "clear", _) => complete = false,
-                            _ => {}
+                            // Reads leave the map as it is.
+                            (
+                                "get" | "contains_key" | "len" | "is_empty" | "iter" | "keys"
+                                | "values" | "clone" | "first" | "last",
+                                _,
+                            ) => {}
+                            // Anything else may change it in ways not followed.
+                            _ => complete = false,
                         }
                     }
                     // Lent mutably (`add_keys(&mut item)`) or assigned again: entries
