@@ -487,6 +487,7 @@ impl Shift for FileIndex {
             arg_sites: _,
             site_keys: _,
             fns: _,
+            types: _,
             problems,
             chained: _,
             text: _,

@@ -25,6 +25,7 @@ use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use crate::scanner::index::items::{serialise, StructDef};
 use crate::scanner::index::resolve::{count_between, PendingRef, RefKind, PENDING};
 use crate::scanner::index::returns::FnReturn;
+use crate::scanner::index::types::TypeFacts;
 use crate::scanner::index::{index_lean_with_args, index_source, FileIndex};
 use crate::scanner::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
@@ -112,7 +113,9 @@ fn link_taking(
     let graphs: Vec<&[FnNode]> = first.iter().map(|f| f.fns.as_slice()).collect();
     // The tables (mostly reading the manifests) and the callers are built side by
     // side: the link is otherwise one thread.
-    let (mut tables, callers) = rayon::join(|| Tables::new(&files), || Callers::new(&graphs));
+    let types: Vec<&TypeFacts> = first.iter().map(|f| &f.types).collect();
+    let (mut tables, callers) =
+        rayon::join(|| Tables::new(&files), || Callers::new(&graphs, &types));
     let mut whole = link_files(
         &files,
         &tables,
@@ -443,7 +446,8 @@ impl GraphFacts {
     pub(super) fn keep_callers(&mut self, files: &[Arc<FileIndex>]) {
         if self.callers.is_none() {
             let graphs: Vec<&[FnNode]> = files.iter().map(|f| f.fns.as_slice()).collect();
-            self.callers = Some(Callers::owned(&graphs));
+            let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
+            self.callers = Some(Callers::owned(&graphs, &types));
         }
     }
 }
@@ -552,7 +556,10 @@ pub(super) fn link_files(
     // Callers by name depend on names and calls only, so the hot-paths entries made
     // above do not change them.
     let built = match (callers, &graph.callers) {
-        (None, None) => Some(Callers::new(&graph_refs)),
+        (None, None) => {
+            let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
+            Some(Callers::new(&graph_refs, &types))
+        }
         _ => None,
     };
     let borrowed = callers.or(built.as_ref());
