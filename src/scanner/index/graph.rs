@@ -55,6 +55,8 @@ pub struct LoopCall {
     /// The method call's receiver, when the tokens tell its type: a common name
     /// (`get`) is followed through it, and any name only to the types it can be.
     pub receiver: Option<Receiver>,
+    /// Where the call is: which of a generic function's callers it is.
+    pub at: Span,
 }
 
 /// Keywords and std names that look like calls but never name a crate function. A
@@ -424,6 +426,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                                     span,
                                     shape: LoopShape::default(),
                                     receiver: receiver_at(src, toks, i, start, ty),
+                                    at: Span::new(t.start as usize, t.end as usize),
                                 });
                             }
                         }

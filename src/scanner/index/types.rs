@@ -8,6 +8,7 @@
 
 use crate::scanner::syntax::lex::{Tok, Token};
 use crate::scanner::syntax::names::{intern, Name};
+use crate::source::Span;
 
 /// A method call's receiver, as far as the tokens tell its type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -28,6 +29,23 @@ pub enum Receiver {
 pub struct TypeFacts {
     pub fields: Vec<(Name, Name)>,
     pub bounds: Vec<(Name, Name)>,
+    /// The calls that give a function type arguments the tokens show.
+    pub sites: Vec<TypeSite>,
+}
+
+/// A call that shows the types it gives a generic function: its own by a turbofish
+/// (`find::<User>(..)`), or its impl type's arguments by the path
+/// (`Repository::<User>::scan_all()`) or the receiver, a local or parameter declared
+/// `Repository<User>` or bound to `Repository::<User>::new(..)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeSite {
+    pub callee: Name,
+    pub fn_types: Box<[Name]>,
+    /// The type whose arguments `self_types` are (`Repository`).
+    pub self_type: Option<Name>,
+    pub self_types: Box<[Name]>,
+    /// The called name: which loop, if any, repeats the call.
+    pub at: Span,
 }
 
 /// Wrappers a type's core sits in: `Arc<dyn Store>` is a `Store`.
@@ -240,9 +258,183 @@ fn local_type(src: &[u8], toks: &[Token], at: usize, fn_start: usize) -> Option<
     None
 }
 
-/// The field types, generic bounds and associated types of one file.
+/// `< A, B >` from the `<` at `at`: the core type of each argument, and the index
+/// just past the `>`.
+fn type_list(src: &[u8], toks: &[Token], at: usize) -> Option<(Vec<Name>, usize)> {
+    let end = skip_balanced(toks, at, b'<', b'>')?;
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = true;
+    for j in at..end {
+        match toks[j].kind {
+            Tok::Punct(b'<') => {
+                depth += 1;
+                continue;
+            }
+            Tok::Punct(b'>') => {
+                depth -= 1;
+                continue;
+            }
+            Tok::Punct(b',') if depth == 1 => {
+                start = true;
+                continue;
+            }
+            _ => {}
+        }
+        if start && depth == 1 {
+            if toks[j].kind == Tok::Lifetime {
+                start = false;
+                continue;
+            }
+            out.push(core_type(src, toks, j)?);
+            start = false;
+        }
+    }
+    Some((out, end))
+}
+
+/// The calls of each function that show the type arguments they give (see
+/// [`TypeSite`]), with the locals and parameters declared with type arguments seen
+/// since the function's `fn`.
+fn type_sites(src: &[u8], toks: &[Token], out: &mut Vec<TypeSite>) {
+    let name = |t: &Token| std::str::from_utf8(t.text(src)).ok().map(intern);
+    // (local, its type, the type's arguments), since the last `fn`.
+    let mut locals: Vec<(Name, Name, Vec<Name>)> = Vec::new();
+    let mut i = 0usize;
+    while i < toks.len() {
+        let t = toks[i];
+        if t.kind != Tok::Ident {
+            i += 1;
+            continue;
+        }
+        let next = toks.get(i + 1);
+        let colons = |k: usize| {
+            toks.get(k).is_some_and(|c| c.is_punct(b':'))
+                && toks.get(k + 1).is_some_and(|c| c.is_punct(b':'))
+        };
+        if t.text(src) == b"fn" {
+            locals.clear();
+            i += 1;
+            continue;
+        }
+        // `users: Repository<User>` (a parameter or an annotated `let`).
+        if next.is_some_and(|n| n.is_punct(b':')) && !colons(i + 1) {
+            let mut j = i + 2;
+            while toks.get(j).is_some_and(|n| {
+                n.is_punct(b'&') || n.kind == Tok::Lifetime || n.is_ident(src, "mut")
+            }) {
+                j += 1;
+            }
+            if let (Some(head), true) = (
+                toks.get(j),
+                toks.get(j + 1).is_some_and(|n| n.is_punct(b'<')),
+            ) {
+                if head.kind == Tok::Ident {
+                    if let (Some(l), Some(h), Some((args, _))) =
+                        (name(&t), name(head), type_list(src, toks, j + 1))
+                    {
+                        locals.push((l, h, args));
+                    }
+                }
+            }
+        }
+        // `let users = Repository::<User>::new(..)`.
+        let is_let =
+            i > 0 && (toks[i - 1].is_ident(src, "let") || toks[i - 1].is_ident(src, "mut"));
+        if is_let && next.is_some_and(|n| n.is_punct(b'=')) {
+            let head = toks.get(i + 2);
+            if head.is_some_and(|h| h.kind == Tok::Ident)
+                && colons(i + 3)
+                && toks.get(i + 5).is_some_and(|n| n.is_punct(b'<'))
+            {
+                if let (Some(l), Some(h), Some((args, _))) =
+                    (name(&t), head.and_then(name), type_list(src, toks, i + 5))
+                {
+                    locals.push((l, h, args));
+                }
+            }
+        }
+        // A call: `name::<A>(`, `Type::<A>::name(`, `local.name(`.
+        let prev_dot = i > 0 && toks[i - 1].is_punct(b'.');
+        let (fn_types, after) =
+            if colons(i + 1) && toks.get(i + 3).is_some_and(|n| n.is_punct(b'<')) {
+                match type_list(src, toks, i + 3) {
+                    Some((a, end)) => (a, end),
+                    None => (Vec::new(), i + 1),
+                }
+            } else {
+                (Vec::new(), i + 1)
+            };
+        if !toks.get(after).is_some_and(|n| n.is_punct(b'(')) {
+            i += 1;
+            continue;
+        }
+        let mut self_type = None;
+        let mut self_types = Vec::new();
+        if prev_dot
+            && i >= 2
+            && toks[i - 2].kind == Tok::Ident
+            && !(i >= 3 && toks[i - 3].is_punct(b'.'))
+        {
+            let recv = toks[i - 2].text(src);
+            if let Some((_, h, a)) = locals.iter().rev().find(|(l, _, _)| l.as_bytes() == recv) {
+                self_type = Some(h.clone());
+                self_types = a.clone();
+            }
+        } else if i >= 3
+            && toks[i - 1].is_punct(b':')
+            && toks[i - 2].is_punct(b':')
+            && toks[i - 3].is_punct(b'>')
+        {
+            // `Repository::<User>::name(`: back to the `<` after the type.
+            let mut depth = 0i32;
+            let mut k = i - 3;
+            loop {
+                if toks[k].is_punct(b'>') {
+                    depth += 1;
+                } else if toks[k].is_punct(b'<') {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                if k == 0 {
+                    break;
+                }
+                k -= 1;
+            }
+            if k >= 3
+                && toks[k].is_punct(b'<')
+                && toks[k - 1].is_punct(b':')
+                && toks[k - 2].is_punct(b':')
+                && toks[k - 3].kind == Tok::Ident
+            {
+                if let Some((a, _)) = type_list(src, toks, k) {
+                    self_type = name(&toks[k - 3]);
+                    self_types = a;
+                }
+            }
+        }
+        if !fn_types.is_empty() || !self_types.is_empty() {
+            if let Some(callee) = name(&t) {
+                out.push(TypeSite {
+                    callee,
+                    fn_types: fn_types.into(),
+                    self_type,
+                    self_types: self_types.into(),
+                    at: Span::new(t.start as usize, t.end as usize),
+                });
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The field types, generic bounds and associated types of one file, and the calls
+/// that show their type arguments.
 pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
     let mut out = TypeFacts::default();
+    type_sites(src, toks, &mut out.sites);
     let mut i = 0usize;
     while i < toks.len() {
         let t = toks[i];

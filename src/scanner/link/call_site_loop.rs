@@ -17,6 +17,7 @@ use crate::scanner::ir::{CallStep, LoopInfo, Operation};
 use crate::scanner::link::crates::Crates;
 use crate::scanner::sdk::op_for_method;
 use crate::scanner::syntax::names::Name;
+use crate::source::Span;
 
 /// How many callers up a loop is looked for (`handler → service → repo`).
 const MAX_DEPTH: usize = 3;
@@ -65,6 +66,11 @@ const TOO_COMMON: &[&str] = &[
     "await",
 ];
 
+/// A call by its file and the called name's span: for a request linked once per
+/// caller of a generic function, the calls that make it (a loop around another
+/// caller's call is not its).
+pub type Site = (usize, Span);
+
 /// One function a loop call may mean: its name, its crate, and the `impl` type and
 /// trait it is a method of.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -106,12 +112,12 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
     around: usize,
     graphs: &[&[FnNode]],
     files: &[Arc<FileIndex>],
-    (callers, crates): (&Callers<K>, &Crates),
+    (callers, crates, only): (&Callers<K>, &Crates, Option<&[Site]>),
 ) -> Option<LoopInfo> {
     let start = graphs.get(fi)?.get(around)?;
     let mut names: Vec<Target<'_>> = vec![Target::of(start, crates.of(fi))];
     let mut seen: HashSet<Target<'_>> = names.iter().copied().collect();
-    for _ in 0..MAX_DEPTH {
+    for depth in 0..MAX_DEPTH {
         names.retain(|t| op_for_method(t.name).is_none());
         if names.is_empty() {
             return None;
@@ -160,7 +166,9 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
             .find_map(|(gi, ni)| {
                 let caller = graphs.get(gi)?.get(ni)?;
                 let lc = caller.loop_calls.iter().find(|c| {
-                    means_call(gi, c) && c.shape.repeats(&c.kind, op.exclusive_start_key)
+                    means_call(gi, c)
+                        && c.shape.repeats(&c.kind, op.exclusive_start_key)
+                        && (depth > 0 || only.is_none_or(|o| o.contains(&(gi, c.at))))
                 })?;
                 Some((gi, caller, lc))
             });
