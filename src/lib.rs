@@ -15,6 +15,7 @@ pub mod fix;
 pub mod infer;
 pub mod lsp;
 pub mod model;
+pub mod pricing;
 pub mod report;
 pub mod rules;
 pub mod scanner;

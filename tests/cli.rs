@@ -99,8 +99,8 @@ fn stats_print_each_phase_and_what_it_worked_on() {
     assert!(index.contains("skipped by the pre-filter") && index.contains("call edges"));
 }
 
-#[test]
-fn sarif_validates_against_the_sarif_2_1_0_schema() {
+/// The official SARIF 2.1.0 schema's validator.
+fn sarif_validator() -> jsonschema::Validator {
     let mut schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("test-fixtures/_report/sarif-schema-2.1.0.json"))
             .unwrap(),
@@ -110,7 +110,12 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     // accepts; the validator's meta-check rejects it. We never emit `language`, so give
     // them the intended pattern rather than weakening validation.
     fix_language_patterns(&mut schema);
-    let validator = jsonschema::validator_for(&schema).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+#[test]
+fn sarif_validates_against_the_sarif_2_1_0_schema() {
+    let validator = sarif_validator();
     // `fixable` has results with `fixes`.
     for project in ["fixable", "basic"] {
         let (out, _, code) = dynalint(&fixture(project), &["check", "--format", "sarif"]);
@@ -137,7 +142,7 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
     assert!(!doc["runs"][0]["results"].as_array().unwrap().is_empty());
     // An empty run is valid too.
     let empty =
-        dynalint::report::sarif::render(&[], &dynalint::report::position::Positions::new([]));
+        dynalint::report::sarif::render(&[], &dynalint::report::position::Positions::new([]), &[]);
     let empty: serde_json::Value = serde_json::from_str(&empty).unwrap();
     assert!(validator.is_valid(&empty));
 }
@@ -276,14 +281,17 @@ fn cargo_dynalint_shim_drops_cargos_argument() {
 fn missing_and_broken_models_exit_2_with_a_location() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("a.rs"), "fn a() {}").unwrap();
-    // No model is no error: `check` runs what needs none; `model check` needs one.
+    // No model is no error: `check` runs what needs none, and `model check` checks
+    // the inferred one (here none).
     let (out, err, code) = dynalint(tmp.path(), &["check"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("model: none"), "{out}");
-    let (_, err, code) = dynalint(tmp.path(), &["model", "check"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("no `dynalint.toml` found"), "{err}");
-    assert!(err.contains("dynalint init"), "{err}");
+    let (out, err, code) = dynalint(tmp.path(), &["model", "check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("there is no model to check"), "{out}");
+    // `--config` names a file that must exist.
+    let (_, err, code) = dynalint(tmp.path(), &["model", "check", "--config", "none.toml"]);
+    assert_eq!(code, 2, "{err}");
     let (_, err, code) = dynalint(&fixture("broken-model"), &["check"]);
     assert_eq!(code, 2);
     assert!(
@@ -348,6 +356,112 @@ fn bad_files_are_skipped_with_a_note_and_never_panic() {
     let (out, _, _) = dynalint(dir, &["check", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["notes"].as_array().unwrap().len() >= 2, "{out}");
+}
+
+#[test]
+fn a_file_that_could_not_be_read_fails_the_run_and_every_format_says_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("dynalint.toml"), "[lint]\n").unwrap();
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("src/ok.rs"), "fn ok() {}\n").unwrap();
+    std::fs::write(dir.join("src/latin1.rs"), b"fn caf\xe9() {}\n").unwrap();
+    let why = "skipped: not valid UTF-8";
+
+    let (out, err, code) = dynalint(dir, &["check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let summary = out.lines().find(|l| l.starts_with("checked ")).unwrap();
+    assert_eq!(
+        summary,
+        "checked 1 file and 0 DynamoDB calls: no findings; 1 source file could not be read, so the run fails"
+    );
+
+    let (out, _, code) = dynalint(dir, &["check", "--format", "json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let unread = &v["summary"]["unread"];
+    assert_eq!(unread[0]["file"], "src/latin1.rs", "{out}");
+    assert!(
+        unread[0]["message"].as_str().unwrap().starts_with(why),
+        "{out}"
+    );
+
+    let (out, _, code) = dynalint(dir, &["check", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let validator = sarif_validator();
+    assert!(validator.is_valid(&doc), "{out}");
+    let n = &doc["runs"][0]["invocations"][0]["toolExecutionNotifications"][0];
+    assert_eq!(n["level"], "error", "{out}");
+    assert!(
+        n["message"]["text"].as_str().unwrap().contains(why),
+        "{out}"
+    );
+    assert_eq!(
+        n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "src/latin1.rs"
+    );
+
+    let (out, _, code) = dynalint(dir, &["check", "--format", "github"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("::error file=src/latin1.rs,title=dynalint%3A file not checked::skipped: not valid UTF-8"),
+        "{out}"
+    );
+
+    // Allowed: a note only, and the run passes.
+    std::fs::write(
+        dir.join("dynalint.toml"),
+        "[lint]\nskipped-files = \"allow\"\n",
+    )
+    .unwrap();
+    let (out, _, code) = dynalint(dir, &["check", "--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["summary"]["unread"], serde_json::json!([]));
+    assert!(v["notes"][0].as_str().unwrap().contains(why), "{out}");
+}
+
+/// A report that cannot be written is an I/O error (exit 2), whatever the findings;
+/// a reader that closes the pipe early is not.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_exits_2() {
+    for args in [
+        &["check", "--format", "json"][..],
+        &["check", "--exit-zero"],
+        &["rules"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dynalint"))
+            .args(args)
+            .current_dir(fixture("basic"))
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("cannot write the output"), "{err}");
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dynalint"))
+        .args(["check", "--format", "json"])
+        .current_dir(fixture("basic"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "findings, as without the pipe: {err}"
+    );
+    assert!(!err.contains("cannot write"), "{err}");
 }
 
 #[test]
@@ -592,6 +706,96 @@ fn fix_applies_the_mechanical_fixes_and_reports_what_is_left() {
 /// A repository whose TypeScript also calls DynamoDB: `unused-index` cannot know the
 /// index is never read, says what it checked, and does not fail the gate. Without the
 /// TypeScript it is a warning, and says nothing of an entry count the model lacks.
+/// `git` and `patch`, or `None` (with a note) outside CI when one is missing.
+fn patch_tools() -> Option<()> {
+    let have = |tool: &str| {
+        std::process::Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let missing: Vec<&str> = ["git", "patch"].into_iter().filter(|t| !have(t)).collect();
+    if missing.is_empty() {
+        return Some(());
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{missing:?} missing in CI (patch comes with build-essential's dpkg-dev)"
+    );
+    eprintln!("note: skipped: {missing:?} not installed");
+    None
+}
+
+#[test]
+fn fix_diff_is_minimal_and_git_apply_and_patch_apply_it() {
+    let Some(()) = patch_tools() else { return };
+    // The fixable project with its two functions 40 lines apart: two small hunks.
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("p");
+    copy_dir(&fixture("fixable"), &project);
+    let lib = project.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let filler: String = (1..=40).map(|i| format!("// filler {i}\n")).collect();
+    let spread = text.replace("pub async fn top(", &format!("{filler}pub async fn top("));
+    std::fs::write(&lib, &spread).unwrap();
+
+    let (diff, err, code) = dynalint(&project, &["check", "--fix", "--diff"]);
+    assert_eq!(code, 1, "something to fix: {err}");
+    assert!(
+        diff.starts_with("--- a/src/lib.rs\n+++ b/src/lib.rs\n"),
+        "{diff}"
+    );
+    assert_eq!(diff.matches("\n@@ ").count(), 2, "{diff}");
+    // Each hunk has at most three lines of context around its changes, so of the 40
+    // lines between the two functions at most six are shown.
+    for hunk in diff.split("\n@@ ").skip(1) {
+        let lines: Vec<&str> = hunk.lines().skip(1).collect();
+        let lead = lines.iter().take_while(|l| l.starts_with(' ')).count();
+        let trail = lines
+            .iter()
+            .rev()
+            .take_while(|l| l.starts_with(' '))
+            .count();
+        assert!(lead <= 3 && trail <= 3, "{diff}");
+    }
+    assert!(diff.matches("// filler").count() <= 6, "{diff}");
+    // Nothing was written.
+    assert_eq!(std::fs::read_to_string(&lib).unwrap(), spread);
+
+    // What `--fix` writes is what either tool makes of the diff.
+    let fixed_copy = tmp.path().join("fixed");
+    copy_dir(&project, &fixed_copy);
+    let (_, err, code) = dynalint(&fixed_copy, &["check", "--fix"]);
+    assert_eq!(code, 0, "{err}");
+    let fixed = std::fs::read_to_string(fixed_copy.join("src/lib.rs")).unwrap();
+    for (tool, args) in [
+        ("git", &["apply", "-"][..]),
+        ("patch", &["-p1", "--quiet"][..]),
+    ] {
+        let copy = tmp.path().join(tool);
+        copy_dir(&project, &copy);
+        let mut child = std::process::Command::new(tool)
+            .args(args)
+            .current_dir(&copy)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(diff.as_bytes())
+            .unwrap();
+        assert!(child.wait().unwrap().success(), "{tool} rejects:\n{diff}");
+        assert_eq!(
+            std::fs::read_to_string(copy.join("src/lib.rs")).unwrap(),
+            fixed,
+            "{tool}"
+        );
+    }
+}
+
 #[test]
 fn unused_index_says_what_it_checked_beside_other_languages() {
     let tmp = tempfile::tempdir().unwrap();

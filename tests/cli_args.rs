@@ -211,7 +211,7 @@ fn fix_diff_shows_the_fixes_and_writes_nothing() {
     let (out, err, code) = dynalint(tmp.path(), &["check", "--fix", "--diff"]);
     assert_eq!(code, 1, "something to fix: {err}");
     assert!(
-        out.starts_with("--- src/main.rs\n+++ src/main.rs\n@@ "),
+        out.starts_with("--- a/src/main.rs\n+++ b/src/main.rs\n@@ "),
         "{out}"
     );
     assert!(

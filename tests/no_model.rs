@@ -135,10 +135,19 @@ fn with_nothing_declared_the_rules_that_need_no_model_still_run() {
     assert!(out.contains("warning[scan-in-hot-path]"), "{out}");
     assert!(!out.contains("rejected-request"), "{out}");
     assert!(out.contains("model: none"), "{out}");
-    let (_, err, code) = dynalint(&dir, &["init"]);
+    // A `dynalint.toml` with no table would turn inference off: nothing is written.
+    let (out, err, code) = dynalint(&dir, &["init"]);
     assert_eq!(code, 0, "{err}");
+    assert!(err.contains("nothing to write"), "{err}");
+    assert!(!dir.join("dynalint.toml").exists());
+    let (out2, err2, code) = dynalint(&dir, &["init", "--stdout"]);
+    assert_eq!((out.as_str(), out2.as_str(), code), ("", "", 0), "{err2}");
     let (out, err, code) = dynalint(&dir, &["model", "check"]);
     assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("there is no model to check"), "{out}");
+    let (out, err, code) = dynalint(&dir, &["simulate"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("simulated no model"), "{out}");
 }
 
 #[test]
@@ -163,6 +172,19 @@ fn a_sam_template_and_its_handler_give_model_based_findings_on_the_first_run() {
     assert!(out.contains("model inferred from template.yaml"), "{out}");
     assert!(
         out.contains("from       template.yaml:18 (SAM OrdersTable)"),
+        "{out}"
+    );
+    // `model check` and `simulate` use the model `check` does.
+    let (out, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("the model inferred from template.yaml is valid: 1 table(s), 1 GSI(s)"),
+        "{out}"
+    );
+    let (out, err, code) = dynalint(&dir, &["simulate"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("simulated the model inferred from template.yaml (no `dynalint.toml`)"),
         "{out}"
     );
 
@@ -400,4 +422,21 @@ fn a_loose_file_is_a_project_of_its_folder_s_own_files() {
         "none",
         "{stdout}"
     );
+}
+
+#[test]
+fn a_helper_s_table_parameter_is_what_its_callers_pass_or_unknown() {
+    let (_tmp, dir) = project("helper-parameter");
+    // `open_orders(client, &table_name)` with `TABLE_NAME` from the template: its
+    // table; `get`, which nothing calls: unknown, not a table named `{table}`.
+    assert_eq!(call_tables(&dir), ["{Stage}-orders", "?"]);
+    let (out, err, _) = dynalint(&dir, &["check"]);
+    assert!(
+        out.contains("model: 1 table inferred from template.yaml (no"),
+        "{out}{err}"
+    );
+    assert!(!out.contains("{table}"), "{out}");
+    let (text, err, code) = dynalint(&dir, &["init", "--stdout"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!text.contains("{table}"), "{text}");
 }

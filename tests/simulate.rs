@@ -394,10 +394,11 @@ fn code_operations_are_costed_and_matched_to_patterns() {
         "Scan table `BlogApp`"
     );
     assert!((scan.cost.as_ref().unwrap().full.items_read - 110_000.0).abs() < 1.0);
-    assert_eq!(
-        r.operations[3].skipped.as_deref(),
-        Some("PutItem is costed per entity write, not per call")
-    );
+    // A write has no read to replay: it is costed by the model's figures.
+    let put = &r.operations[3];
+    assert_eq!(put.skipped, None);
+    assert_eq!(put.served_by, "PutItem table `BlogApp`");
+    assert!(put.estimate.write_units.is_some(), "{:?}", put.estimate);
     assert_eq!(r.coverage.operations_without_pattern, ["src/blog.rs@200"]);
     let wasteful: Vec<&str> = r
         .coverage
@@ -532,4 +533,89 @@ attributes = ["status"]
     let r = run(&model(&text("")), &[], 0.05);
     let h = r.tables[0].indexes[0].hottest_key.as_ref().unwrap();
     assert_eq!((h.declared_writes_per_sec, h.shards_needed), (None, None));
+}
+
+/// A table's writes a month by hand: each entity's `write-rate` × the WCU one put of
+/// it costs on the table and every index it lands in, priced on-demand ($0.625 per
+/// million WRU) and provisioned (at 70% use, $0.00065 per WCU-hour); a global table
+/// pays its own writes as replicated writes in every replica region too.
+#[test]
+fn writes_are_priced_at_the_entities_write_rates() {
+    let m = model(
+        r#"
+[pricing.regions.eu-west-1]
+replicated-write-request-units = 0.7
+replicated-write-capacity-unit-hours = 0.0007
+write-request-units = 0.7
+write-capacity-unit-hours = 0.0007
+storage-gb-months = 0.3
+
+[[table]]
+name = "Orders"
+partition-key = "PK"
+item-count = 10_000
+avg-item-size = 1_500
+
+[table.attributes]
+PK = "S"
+Customer = "S"
+
+[[table.index]]
+name = "ByCustomer"
+partition-key = "Customer"
+projection = "ALL"
+
+[[table.entity]]
+name = "Order"
+count = 10_000
+keys = { PK = "ORDER#{id}" }
+attributes = ["Customer"]
+write-rate = 10
+
+[[table]]
+name = "Global"
+partition-key = "PK"
+item-count = 1_000
+avg-item-size = 100
+replicas = ["eu-west-1"]
+
+[table.attributes]
+PK = "S"
+
+[[table.entity]]
+name = "Event"
+count = 1_000
+keys = { PK = "E#{id}" }
+write-rate = 10
+"#,
+    );
+    let r = run(&m, &[], 1.0);
+    let (hours, seconds) = (730.0, 730.0 * 3600.0);
+    let orders = r.tables.iter().find(|t| t.name == "Orders").unwrap();
+    let e = &orders.entities[0];
+    // 1,500 B items: 2 WCU on the table, 2 on the `ALL` index.
+    assert_eq!((e.write.table_wcu, e.write.total_wcu), (2.0, 4.0), "{e:?}");
+    let c = &orders.cost;
+    assert_eq!(c.units.write, 40.0);
+    let od = 40.0 * seconds * 0.625 / 1e6;
+    let pr = 40.0 / 0.7 * 0.00065 * hours;
+    assert!((c.writes.on_demand.unwrap() - od).abs() < 1e-9, "{c:?}");
+    assert!((od - 65.7).abs() < 1e-9);
+    assert!((c.writes.provisioned.unwrap() - pr).abs() < 1e-9, "{c:?}");
+    assert!(c.left_out.is_empty(), "{c:?}");
+
+    // 100 B events: one WCU each, 10/s, as replicated writes here and in eu-west-1.
+    let global = r.tables.iter().find(|t| t.name == "Global").unwrap();
+    let c = &global.cost;
+    assert_eq!(c.units.replicated_write, 10.0);
+    let od = 10.0 * seconds * 0.625 / 1e6 + 10.0 * seconds * 0.7 / 1e6;
+    let pr = 10.0 / 0.7 * 0.0007 * hours + 10.0 / 0.7 * 0.00065 * hours;
+    assert!(
+        (c.writes.on_demand.unwrap() - od).abs() < 1e-9,
+        "{:?} {od}",
+        c.writes
+    );
+    // us-east-1's replicated WCU-hour is not confirmed: provisioned is not known.
+    assert_eq!(c.writes.provisioned, None, "{:?} {pr}", c.writes);
+    assert!(c.writes.missing[0].contains("replicated-write-capacity-unit-hours"));
 }

@@ -24,129 +24,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde::Deserialize;
 use serde_json::Value;
 
+mod corpus;
 mod labels;
+use corpus::{read_toml, Entry};
 use labels::{diagnostics, Expect};
-
-#[derive(Deserialize)]
-/// One scored tree: a repository of `realworld/<name>/` or a crate of `realworld/crates/`.
-struct Entry {
-    name: String,
-    /// The folder of its `expect.toml` and `dynalint.toml`.
-    root: PathBuf,
-    tree: PathBuf,
-    kind: String,
-    origin: String,
-    /// Labelled before any run of dynalint on it (`blind = true` in `source.toml`).
-    blind: bool,
-}
-
-/// Crates are named `crate:<name>` in the table and in `--only`.
-const CRATE_PREFIX: &str = "crate:";
-
-/// The labelled crates of `realworld/crates/`: cargo downloads the pinned versions
-/// (`cargo metadata`), and each crate's `src/` is copied into `dir/crate-<name>`.
-fn crate_entries(crates: &Path, dir: &Path, only: &[String]) -> Result<Vec<Entry>, String> {
-    let mut labelled: Vec<(String, PathBuf)> = std::fs::read_dir(crates)
-        .map_err(|e| format!("{}: {e}", crates.display()))?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.join("expect.toml").is_file())
-        .filter_map(|p| Some((p.file_name()?.to_str()?.to_string(), p)))
-        .filter(|(n, _)| only.is_empty() || only.contains(&format!("{CRATE_PREFIX}{n}")))
-        .collect();
-    labelled.sort();
-    if labelled.is_empty() {
-        return Ok(Vec::new());
-    }
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--locked",
-            "--manifest-path",
-        ])
-        .arg(crates.join("Cargo.toml"))
-        .output()
-        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
-    let meta: Value = serde_json::from_slice(&out.stdout).map_err(|_| {
-        format!(
-            "cargo metadata for realworld/crates failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })?;
-    let packages = meta
-        .get("packages")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let mut entries = Vec::new();
-    for (name, root) in labelled {
-        let package = packages
-            .iter()
-            .find(|p| p.get("name").and_then(Value::as_str) == Some(name.as_str()))
-            .ok_or_else(|| {
-                format!("crate {name} is labelled but not pinned in realworld/crates/Cargo.toml")
-            })?;
-        let manifest = package
-            .get("manifest_path")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let version = package
-            .get("version")
-            .and_then(Value::as_str)
-            .unwrap_or("?");
-        let src = Path::new(manifest)
-            .parent()
-            .unwrap_or(Path::new(""))
-            .join("src");
-        let tree = dir.join(format!("crate-{name}"));
-        let _ = std::fs::remove_dir_all(&tree);
-        copy_tree(&src, &tree.join("src"))?;
-        entries.push(Entry {
-            name: format!("{CRATE_PREFIX}{name}"),
-            root,
-            tree,
-            kind: "crate".into(),
-            origin: format!("{name} {version}"),
-            blind: false,
-        });
-    }
-    Ok(entries)
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
-    let err = |e: std::io::Error| format!("copying {} to {}: {e}", from.display(), to.display());
-    std::fs::create_dir_all(to).map_err(err)?;
-    for e in std::fs::read_dir(from).map_err(err)? {
-        let e = e.map_err(err)?;
-        let target = to.join(e.file_name());
-        if e.file_type().map_err(err)?.is_dir() {
-            copy_tree(&e.path(), &target)?;
-        } else {
-            std::fs::copy(e.path(), target).map_err(err)?;
-        }
-    }
-    Ok(())
-}
-
-#[derive(Deserialize)]
-struct Source {
-    repo: String,
-    commit: String,
-    #[serde(default)]
-    kind: String,
-    /// Labelled from the code and the rule pages before any run of dynalint on it.
-    #[serde(default)]
-    blind: bool,
-    /// When and by whom a blind repository was labelled (required when `blind`).
-    #[serde(default)]
-    labelled: Option<String>,
-}
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -251,11 +134,6 @@ fn dynalint_bin() -> Result<PathBuf, String> {
         return Err("cargo build --bin dynalint failed".into());
     }
     Ok(profile_dir.join(format!("dynalint{}", std::env::consts::EXE_SUFFIX)))
-}
-
-fn read_toml<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Runs dynalint in `tree`; `Err` carries its stderr when it gave no JSON.
@@ -598,22 +476,8 @@ impl Totals {
 
 fn run() -> Result<(), String> {
     let args = parse_args()?;
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("realworld");
-    let mut names: Vec<String> = std::fs::read_dir(&corpus)
-        .map_err(|e| format!("{}: {e}", corpus.display()))?
-        .filter_map(Result::ok)
-        .filter(|e| e.path().join("source.toml").is_file())
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .collect();
-    names.sort();
-    if !args.only.is_empty() {
-        for o in &args.only {
-            if !names.contains(o) && !o.starts_with(CRATE_PREFIX) {
-                return Err(format!("no repository `{o}` in realworld/"));
-            }
-        }
-        names.retain(|n| args.only.contains(n));
-    }
+    let corpus_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("realworld");
+    let corpus = corpus::entries(&corpus_dir, &args.dir, &args.only)?;
     let bin = match &args.bin {
         Some(b) => b.clone(),
         None => dynalint_bin()?,
@@ -625,49 +489,10 @@ fn run() -> Result<(), String> {
     let mut repo_rule: Vec<(String, String, Tally)> = Vec::new();
     let mut misses = Vec::new();
     let mut fps = Vec::new();
-    let mut missing_trees = Vec::new();
     println!(
         "{:<36} {:<14} {:<5} {:>4} {:>5} {:>6} {:>3} {:>7}",
         "repository", "kind", "set", "req", "found", "missed", "FP", "bound"
     );
-    let mut entries = Vec::new();
-    for name in &names {
-        let root = corpus.join(name);
-        let source: Source = read_toml(&root.join("source.toml"))?;
-        if source.blind
-            && source
-                .labelled
-                .as_deref()
-                .is_none_or(|l| l.trim().is_empty())
-        {
-            return Err(format!(
-                "realworld/{name}/source.toml: `blind = true` needs `labelled = \"...\"` (when and by whom)"
-            ));
-        }
-        let tree = args.dir.join(name);
-        if !tree.is_dir() {
-            missing_trees.push(name.clone());
-            continue;
-        }
-        let origin = format!(
-            "{}@{}",
-            source.repo,
-            &source.commit[..12.min(source.commit.len())]
-        );
-        entries.push(Entry {
-            name: name.clone(),
-            root,
-            tree,
-            kind: source.kind,
-            origin,
-            blind: source.blind,
-        });
-    }
-    entries.extend(crate_entries(
-        &corpus.join("crates"),
-        &args.dir,
-        &args.only,
-    )?);
     for Entry {
         name,
         root,
@@ -675,7 +500,7 @@ fn run() -> Result<(), String> {
         kind,
         origin,
         blind,
-    } in &entries
+    } in &corpus.entries
     {
         let o = match score_repo(name, root, tree, &bin, args.no_model) {
             Ok(o) => o,
@@ -757,10 +582,10 @@ fn run() -> Result<(), String> {
     for t in &all.triaged {
         println!("{t}");
     }
-    if !missing_trees.is_empty() {
+    if !corpus.missing_trees.is_empty() {
         eprintln!(
             "realworld: no tree for {} under {} (run scripts/realworld-fetch)",
-            missing_trees.join(", "),
+            corpus.missing_trees.join(", "),
             args.dir.display()
         );
     }

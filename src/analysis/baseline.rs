@@ -48,10 +48,24 @@ pub struct Entry {
 }
 
 /// The baseline file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Baseline {
     pub version: u32,
     pub findings: Vec<Entry>,
+    /// The monthly estimate when it was written, for `--max-cost-increase`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<BaselineCost>,
+}
+
+/// The cost estimate a baseline records.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BaselineCost {
+    /// Dollars a month, each call in its table's capacity mode.
+    pub monthly: f64,
+    pub monthly_on_demand: f64,
+    pub monthly_provisioned: f64,
+    /// The prices it was made at.
+    pub prices: String,
 }
 
 /// Computes baseline entries for diagnostics.
@@ -95,7 +109,11 @@ pub fn entries(
 }
 
 /// Writes a baseline atomically: a temp file in the same folder, then a rename.
-pub fn write(path: &Path, entries: Vec<Entry>) -> Result<(), BaselineError> {
+pub fn write(
+    path: &Path,
+    entries: Vec<Entry>,
+    cost: Option<BaselineCost>,
+) -> Result<(), BaselineError> {
     let err = |source| BaselineError::Write {
         path: path.to_path_buf(),
         source,
@@ -107,6 +125,7 @@ pub fn write(path: &Path, entries: Vec<Entry>) -> Result<(), BaselineError> {
     let doc = Baseline {
         version: 1,
         findings,
+        cost,
     };
     let dir = path
         .parent()

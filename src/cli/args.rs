@@ -121,6 +121,11 @@ pub struct CheckArgs {
     /// Record today's findings in this baseline file and exit 0.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
+    /// Exit 1 when the monthly cost estimate of the code's calls rose by more than
+    /// this many dollars over the `--baseline` file's (which `--write-baseline`
+    /// records).
+    #[arg(long, value_name = "DOLLARS", requires = "baseline", value_parser = parse_dollars)]
+    pub max_cost_increase: Option<f64>,
     /// No progress and no summary line; findings only.
     #[arg(long, short)]
     pub quiet: bool,
@@ -239,5 +244,20 @@ fn parse_timeout(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(t) if t.is_finite() && t > 0.0 && t <= 3600.0 => Ok(t),
         _ => Err(format!("`{s}` is not a number of seconds in (0, 3600]")),
+    }
+}
+
+/// A non-negative amount of dollars: `100`, `12.5`, `$100`.
+fn parse_dollars(s: &str) -> Result<f64, String> {
+    let n: f64 = s
+        .trim()
+        .trim_start_matches('$')
+        .replace(',', "")
+        .parse()
+        .map_err(|_| format!("`{s}` is not an amount of dollars"))?;
+    if n.is_finite() && n >= 0.0 {
+        Ok(n)
+    } else {
+        Err(format!("`{s}` is not an amount of dollars (0 or more)"))
     }
 }

@@ -11,7 +11,7 @@ use super::{error, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{self, baseline};
 use crate::infer::{self, ModelSource};
 use crate::model::{self, Model};
-use crate::report::{github, human, json, position::Positions, sarif, Severity};
+use crate::report::{github, human, json, position::Positions, sarif, Severity, Unread};
 use crate::rules::{self, RuleSelection, UNUSED_ALLOW};
 use crate::scanner::{self, ScanResult, ScanSettings};
 use crate::source::SourceFile;
@@ -564,13 +564,20 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         Vec::new()
     };
     let operations = analysis.operations.len();
+    let estimate = crate::facts::spend::estimate(&project.model, &analysis.operations);
     // Not freed: the process ends after the report, and the system takes the memory
     // back at once. Freeing 40,000 operations one by one held the end of a large
     // file's run on one core.
     std::mem::forget(analysis.operations);
     if let Some(path) = &args.write_baseline {
         let n = keys.len();
-        return match baseline::write(path, keys) {
+        let cost = baseline::BaselineCost {
+            monthly: estimate.monthly,
+            monthly_on_demand: estimate.monthly_on_demand,
+            monthly_provisioned: estimate.monthly_provisioned,
+            prices: estimate.prices.clone(),
+        };
+        return match baseline::write(path, keys, Some(cost)) {
             Ok(()) => {
                 eprintln!(
                     "wrote {n} finding(s) to `{}`; check with `--baseline {}` to see only new ones",
@@ -582,11 +589,35 @@ pub(super) fn run(args: CheckArgs) -> i32 {
             Err(e) => error(e),
         };
     }
-    let diagnostics = match &args.baseline {
+    let read_baseline = match &args.baseline {
         Some(path) => match baseline::read(path) {
-            Ok(b) => baseline::filter(&b, analysis.diagnostics, &keys),
+            Ok(b) => Some(b),
             Err(e) => return error(e),
         },
+        None => None,
+    };
+    let cost_gate = match (args.max_cost_increase, &read_baseline) {
+        (Some(max), Some(b)) => match &b.cost {
+            Some(c) => Some(json::CostGate {
+                baseline_monthly: c.monthly,
+                increase: estimate.monthly - c.monthly,
+                max_increase: max,
+                exceeded: estimate.monthly - c.monthly > max,
+            }),
+            None => {
+                return error(format!(
+                    "`--max-cost-increase`: the baseline `{}` records no cost estimate; write it again with `--write-baseline`",
+                    args.baseline
+                        .as_deref()
+                        .map(display_path)
+                        .unwrap_or_default()
+                ))
+            }
+        },
+        _ => None,
+    };
+    let diagnostics = match &read_baseline {
+        Some(b) => baseline::filter(b, analysis.diagnostics, &keys),
         None => analysis.diagnostics,
     };
 
@@ -604,10 +635,23 @@ pub(super) fn run(args: CheckArgs) -> i32 {
                 .map(|p| format!("{}: {}", positions.place_of(&p.file, p.span), p.message)),
         )
         .collect();
+    // Source files not read fail the run unless allowed: every format says so.
+    let unread: Vec<Unread> = project
+        .notes
+        .iter()
+        .filter(|n| n.unread && !project.model.lint.allow_skipped)
+        .map(|n| Unread {
+            file: display_path(&n.path),
+            message: n.message.clone(),
+        })
+        .collect();
     let summary = json::Summary {
         files: project.checked,
         operations,
         model: model_summary(&project.source, &project.model),
+        unread: unread.clone(),
+        cost: Some(estimate),
+        cost_gate: cost_gate.clone(),
     };
     let out = match args.format {
         _ if args.statistics => super::statistics::render(&diagnostics, args.format),
@@ -620,12 +664,21 @@ pub(super) fn run(args: CheckArgs) -> i32 {
                 }
                 s.push_str(&summary_line(&diagnostics, &summary, args.fix));
                 s.push_str(&model_line(&project.source, &project.model));
+                if let Some(g) = &cost_gate {
+                    s.push_str(&cost_gate_line(g));
+                }
             }
             s
         }
         Format::Json => json::render(&diagnostics, &positions, summary, &notes),
-        Format::Sarif => sarif::render(&diagnostics, &positions),
-        Format::Github => github::render(&diagnostics, &positions),
+        Format::Sarif => sarif::render(&diagnostics, &positions, &unread),
+        Format::Github => {
+            let mut s = github::render(&diagnostics, &positions, &unread);
+            if let Some(g) = &cost_gate {
+                s.push_str(&github::cost_gate(g));
+            }
+            s
+        }
     };
     out!("{out}");
     if args.stats {
@@ -640,28 +693,53 @@ pub(super) fn run(args: CheckArgs) -> i32 {
         .fail_on
         .or(project.model.lint.fail_on)
         .unwrap_or(Severity::Warning);
-    let unread = project.notes.iter().filter(|n| n.unread).count();
-    let unread_fails = unread > 0 && !project.model.lint.allow_skipped;
+    let unread_fails = !unread.is_empty();
     if unread_fails {
         if args.quiet || args.format != Format::Human {
-            for n in project.notes.iter().filter(|n| n.unread) {
-                eprintln!("error: {}: {}", display_path(&n.path), n.message);
+            for u in &unread {
+                eprintln!("error: {}: {}", u.file, u.message);
             }
         }
+        let n = unread.len();
         eprintln!(
-            "error: {unread} source file{} could not be read, so the run fails: a gate must not pass on code it did not check\n  = help: fix or exclude {} (`[lint] exclude`), or set `[lint] skipped-files = \"allow\"` to pass anyway",
-            if unread == 1 { "" } else { "s" },
-            if unread == 1 { "it" } else { "them" }
+            "error: {n} source file{} could not be read, so the run fails: a gate must not pass on code it did not check\n  = help: fix or exclude {} (`[lint] exclude`), or set `[lint] skipped-files = \"allow\"` to pass anyway",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "it" } else { "them" }
         );
+    }
+    let exceeded = cost_gate.as_ref().filter(|g| g.exceeded);
+    let cost_fails = exceeded.is_some();
+    if let Some(g) = exceeded.filter(|_| args.quiet || args.format != Format::Human) {
+        eprint!("error: {}", cost_gate_line(g));
     }
     if args.exit_zero {
         return EXIT_OK;
     }
-    if unread_fails || diagnostics.iter().any(|d| d.severity >= fail_on) {
+    if unread_fails || cost_fails || diagnostics.iter().any(|d| d.severity >= fail_on) {
         EXIT_FINDINGS
     } else {
         EXIT_OK
     }
+}
+
+/// `monthly cost estimate: $1,234, up $150 from the baseline's $1,084 (over
+/// --max-cost-increase $100)`.
+fn cost_gate_line(g: &json::CostGate) -> String {
+    let now = g.baseline_monthly + g.increase;
+    let change = if g.increase.abs() < 0.005 {
+        "unchanged".to_string()
+    } else if g.increase > 0.0 {
+        format!("up {}", crate::pricing::dollars(g.increase))
+    } else {
+        format!("down {}", crate::pricing::dollars(-g.increase))
+    };
+    format!(
+        "monthly cost estimate: {}, {change} from the baseline's {} ({} --max-cost-increase {})\n",
+        crate::pricing::dollars(now),
+        crate::pricing::dollars(g.baseline_monthly),
+        if g.exceeded { "over" } else { "within" },
+        crate::pricing::dollars(g.max_increase)
+    )
 }
 
 /// How many times `--fix` re-checks: fixes that overlap wait for the next round, and
@@ -809,8 +887,16 @@ fn summary_line(
     } else {
         String::new()
     };
+    // "no findings" alone would read as a pass, and the run fails on these.
+    let unread = match s.unread.len() {
+        0 => String::new(),
+        n => format!(
+            "; {} could not be read, so the run fails",
+            plural(n, "source file")
+        ),
+    };
     format!(
-        "checked {} and {}: {}{fixable}\n",
+        "checked {} and {}: {}{fixable}{unread}\n",
         plural(s.files, "file"),
         plural(s.operations, "DynamoDB call"),
         findings

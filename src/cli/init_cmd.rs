@@ -35,6 +35,19 @@ pub(super) fn run(a: InitArgs) -> i32 {
         &scanned.operations,
         &sources.files,
     );
+    if inferred.model.tables.is_empty() {
+        // A `dynalint.toml` with no table would only turn inference off from then on.
+        for n in &inferred.notes {
+            eprintln!("note: {n}");
+        }
+        eprintln!(
+            "nothing to write: no template, Terraform `aws_dynamodb_table` or `create_table` call under `{}` declares a table, and no call says one's keys, so `{}` is not written\n  = note: without it, `dynalint check` runs every rule that needs no model, and reads tables as soon as something declares one\n  = help: to declare a table by hand, write a `[[table]]` (name, refs, partition-key, sort-key, attributes) in `{}`: see the README",
+            display_path(&dir),
+            display_path(&target),
+            display_path(&target)
+        );
+        return EXIT_OK;
+    }
     let text = infer::init::render(&inferred);
     if a.stdout {
         out!("{text}");

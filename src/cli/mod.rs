@@ -73,7 +73,11 @@ pub fn main(argv: Vec<OsString>) -> i32 {
             Err(e) => error(format!("language server: {e}")),
         },
     };
-    let _ = std::io::stdout().flush();
+    let flushed = std::io::stdout().flush();
+    // The report was lost (a full disk, `> /dev/full`): an I/O error, exit 2.
+    if out::failed() || flushed.is_err_and(|e| e.kind() != std::io::ErrorKind::BrokenPipe) {
+        return EXIT_ERROR;
+    }
     code
 }
 

@@ -7,7 +7,7 @@ use super::args::{ModelArgs, ModelCommand};
 use super::check::{find_config, load_model, load_project, use_color};
 use super::out::{out, outln};
 use super::EXIT_OK;
-use crate::model::IndexKind;
+use crate::model::{IndexKind, Model};
 use crate::workspace::display_path;
 
 pub(super) fn run(cmd: ModelCommand) -> i32 {
@@ -28,29 +28,102 @@ fn locate(a: &ModelArgs) -> (Vec<PathBuf>, Option<PathBuf>) {
 
 fn check(a: ModelArgs) -> i32 {
     let (paths, config) = locate(&a);
-    match load_model(&paths, config.as_deref(), use_color(a.color)) {
+    let color = use_color(a.color);
+    if config.is_none() {
+        match find_config(&paths, None) {
+            Err(code) => return code,
+            // No `dynalint.toml`: the model `check` infers is the one to validate.
+            Ok(None) => return check_inferred(paths, color),
+            Ok(Some(_)) => {}
+        }
+    }
+    match load_model(&paths, config.as_deref(), color) {
         Ok((m, file)) => {
-            let gsis = m
-                .tables
-                .iter()
-                .flat_map(|t| &t.indexes)
-                .filter(|i| i.kind == IndexKind::Global)
-                .count();
-            let lsis = m
-                .tables
-                .iter()
-                .flat_map(|t| &t.indexes)
-                .filter(|i| i.kind == IndexKind::Local)
-                .count();
+            outln!("`{}` is valid: {}", display_path(&file.path), counts(&m));
             outln!(
-                "`{}` is valid: {} table(s), {gsis} GSI(s), {lsis} LSI(s), {} access pattern(s)",
-                display_path(&file.path),
-                m.tables.len(),
-                m.access_patterns.len()
+                "prices: {}",
+                crate::pricing::Prices::for_model(&m).describe()
             );
             EXIT_OK
         }
         Err(code) => code,
+    }
+}
+
+/// `1 table(s), 2 GSI(s), 0 LSI(s), 0 access pattern(s)`.
+fn counts(m: &Model) -> String {
+    let indexes = |kind: IndexKind| {
+        m.tables
+            .iter()
+            .flat_map(|t| &t.indexes)
+            .filter(|i| i.kind == kind)
+            .count()
+    };
+    format!(
+        "{} table(s), {} GSI(s), {} LSI(s), {} access pattern(s)",
+        m.tables.len(),
+        indexes(IndexKind::Global),
+        indexes(IndexKind::Local),
+        m.access_patterns.len()
+    )
+}
+
+/// `model check` without a `dynalint.toml`: the inferred model, validated as the
+/// `dynalint.toml` that `dynalint init` would write from it (which must load as is).
+fn check_inferred(paths: Vec<PathBuf>, color: bool) -> i32 {
+    let args = ProjectArgs {
+        paths,
+        config: None,
+        stdin_filename: None,
+    };
+    let project = match load_project(&args, color, None) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    for n in &project.model_notes {
+        eprintln!("note: {n}");
+    }
+    if project.model.tables.is_empty() {
+        outln!(
+            "no `dynalint.toml`, and no template or `create_table` call declares a table: there is no model to check (`dynalint check` runs every rule that needs none)"
+        );
+        return EXIT_OK;
+    }
+    let inferred = crate::infer::Inferred {
+        model: project.model,
+        source: project.source,
+        notes: project.model_notes,
+        located: Vec::new(),
+        files: Vec::new(),
+    };
+    let text = crate::infer::init::render(&inferred);
+    let path = crate::infer::model_path(&project.root);
+    match crate::model::load_str(&path, &text) {
+        Ok(m) => {
+            outln!(
+                "no `dynalint.toml`: the model {} is valid: {} (`dynalint init` writes it out)",
+                inferred.source.describe(),
+                counts(&m)
+            );
+            outln!(
+                "prices: {}",
+                crate::pricing::Prices::for_model(&m).describe()
+            );
+            EXIT_OK
+        }
+        Err(problems) => {
+            eprint!(
+                "{}",
+                crate::report::human::render_model_problems(&path, &text, &problems, color)
+            );
+            eprintln!(
+                "error: the model {} has {} problem(s), shown in the `{}` that `dynalint init` would write",
+                inferred.source.describe(),
+                problems.len(),
+                display_path(&path)
+            );
+            super::EXIT_ERROR
+        }
     }
 }
 

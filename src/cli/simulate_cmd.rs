@@ -6,8 +6,10 @@ use super::check::load_project;
 use super::out::{out, outln};
 use super::progress::Progress;
 use super::{error, EXIT_OK};
+use crate::infer::ModelSource;
 use crate::scanner::{self, ScanSettings};
 use crate::simulate::{self, SimulateOptions};
+use crate::workspace::display_path;
 
 pub(super) fn run(args: SimulateArgs) -> i32 {
     // Generating and replaying the data takes seconds: each phase shows on a terminal.
@@ -46,7 +48,13 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
     );
     drop(progress);
     match result {
-        Ok(report) => {
+        Ok(mut report) => {
+            // Without a `dynalint.toml`, the model's path is where one would be: say
+            // where the model came from instead.
+            report.model = match &project.source {
+                ModelSource::Config(p) => display_path(p),
+                inferred => inferred.describe(),
+            };
             match args.format {
                 ListFormat::Human => out!("{}", simulate::render_human(&report)),
                 ListFormat::Json => {

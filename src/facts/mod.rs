@@ -4,6 +4,7 @@
 //! the driver that runs them ([`crate::analysis`]): it imports neither.
 
 pub mod bind;
+pub mod call_cost;
 pub mod conditions;
 pub mod entity_of;
 pub mod figures;
@@ -16,6 +17,7 @@ pub mod paths;
 pub mod read_cost;
 pub mod request;
 pub mod sort_key_template;
+pub mod spend;
 
 pub use bind::{bind, BoundOperation};
 

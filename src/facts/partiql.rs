@@ -94,6 +94,22 @@ pub fn read(text: &str) -> Statement {
     })
 }
 
+/// The table an `INSERT INTO "T"`, `UPDATE "T"` or `DELETE FROM "T"` writes.
+pub fn write_table(text: &str) -> Option<String> {
+    let tokens = tokenize(text)?;
+    let word = |t: &Token, k: &str| matches!(t, Token::Word(w) if w.eq_ignore_ascii_case(k));
+    let at = match tokens.first()? {
+        t if word(t, "UPDATE") => 1,
+        t if word(t, "INSERT") && tokens.get(1).is_some_and(|t| word(t, "INTO")) => 2,
+        t if word(t, "DELETE") && tokens.get(1).is_some_and(|t| word(t, "FROM")) => 2,
+        _ => return None,
+    };
+    match tokens.get(at)? {
+        Token::Word(w) | Token::Quoted(w) => Some(w.clone()),
+        _ => None,
+    }
+}
+
 /// Words of the `WHERE` grammar that are never attribute names.
 fn is_operator_word(w: &str) -> bool {
     [

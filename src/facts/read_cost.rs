@@ -236,13 +236,19 @@ pub fn kept_share(table: &Table, term: &Term, values: &IndexMap<String, ValueInf
     if !term.op.is_eq() {
         return None;
     }
+    let literal = literal_of(values, term, 0);
     let declared = table
         .attribute(&term.attr)
         .and_then(|a| a.values.as_ref())
-        .zip(literal_of(values, term, 0))
+        .zip(literal)
         .and_then(|(vs, v)| vs.share(v));
     if declared.is_some() {
         return declared;
+    }
+    // A type attribute (`facet = "BLOG"`): the counts of the entities the value names.
+    let typed = literal.and_then(|v| type_attribute_items(table, None, &term.attr, v));
+    if let (Some(n), Some(all)) = (typed, table.items_in(None).filter(|n| *n > 0)) {
+        return Some((n / all as f64).min(1.0));
     }
     match table.cardinality(&term.attr) {
         Cardinality::Values(n) | Cardinality::Declared(n) | Cardinality::Unique(Some(n))

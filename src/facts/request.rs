@@ -32,6 +32,13 @@ pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequ
     if !placeholders_known(op) && raw_check(op).is_some_and(|r| placeholder_error(&r)) {
         return None;
     }
+    // A parameter the engine's request does not carry (a legacy `KeyConditions` map
+    // set through the SDK's setter, an `Expected`...) is part of the request all the
+    // same: a verdict on the request without it ("KeyConditions or
+    // KeyConditionExpression must be specified") would be about another request.
+    if unfollowed_parameter(op).is_some() {
+        return None;
+    }
     let table = bound.table?;
     let kind = match op.kind {
         OpKind::Query => SymbolicOp::Query,
@@ -88,6 +95,27 @@ pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequ
         .and_then(|l| l.literal.as_deref())
         .and_then(|l| l.parse().ok());
     Some((schema, req))
+}
+
+/// The request parameters the scanner records as setters but does not read into the
+/// [`Operation`]: the legacy (pre-expression) parameters. `key_conditions` (a rusoto
+/// literal's, or aws-sdk's `key_conditions`/`set_key_conditions`) is read as the key
+/// condition it means, unknown when its map is not read (`key_conditions.rs`).
+const UNFOLLOWED_PARAMETERS: &[&str] = &[
+    "query_filter",
+    "scan_filter",
+    "expected",
+    "attribute_updates",
+    "attributes_to_get",
+    "conditional_operator",
+];
+
+/// The first setter the chain calls whose parameter the scanner does not follow: a
+/// verdict on the request depends on what it sets, so none is certain.
+pub fn unfollowed_parameter(op: &Operation) -> Option<&crate::scanner::SetterCall> {
+    op.setters
+        .iter()
+        .find(|s| UNFOLLOWED_PARAMETERS.iter().any(|p| s.is(p)))
 }
 
 /// An item or key map for the engine. Attributes the scanner could not follow are

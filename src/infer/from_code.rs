@@ -250,6 +250,8 @@ pub(super) fn blank(
         entities: Vec::new(),
         billing_mode: None,
         provisioned: None,
+        table_class: None,
+        replicas: Vec::new(),
         origin,
         span,
         name_span: span,

@@ -26,7 +26,9 @@ fn key(s: &str) -> String {
     }
 }
 
-/// The text of a `dynalint.toml` for the inferred model.
+/// The text of a `dynalint.toml` for the inferred model. A model with no table is
+/// nothing to write: a `dynalint.toml` without tables would only turn inference off
+/// (`dynalint init` says so and writes nothing).
 pub fn render(inferred: &Inferred) -> String {
     let mut out = String::new();
     out.push_str(
@@ -45,22 +47,6 @@ pub fn render(inferred: &Inferred) -> String {
                 let _ = writeln!(out, "{lead}{line}");
             }
         }
-    }
-    if inferred.model.tables.is_empty() {
-        out.push_str(
-            "\n# No table was found: no CloudFormation/SAM/CDK/Serverless template, Terraform\n\
-             # `aws_dynamodb_table` or `create_table` call. Declare yours like this:\n\
-             #\n\
-             # [[table]]\n\
-             # name = \"orders\"\n\
-             # refs = [\"ORDERS_TABLE\"]   # env vars and consts the code names it by\n\
-             # partition-key = \"PK\"\n\
-             # sort-key = \"SK\"\n\
-             #\n\
-             # [table.attributes]\n\
-             # PK = \"S\"\n\
-             # SK = \"S\"\n",
-        );
     }
     for t in &inferred.model.tables {
         table(
@@ -100,6 +86,9 @@ fn table(out: &mut String, t: &Table, origin: &str) {
         let _ = writeln!(out, "billing-mode = {}", q(m.as_str()));
     }
     capacity(out, t.provisioned);
+    if let Some(c) = t.table_class {
+        let _ = writeln!(out, "table-class = {}", q(c.as_str()));
+    }
     out.push_str(
         "# item-count = 1_000_000   # how many items: decides whether an unpaginated read can\n\
          #                          # pass 1 MB, what a scan or filter costs, and partition heat\n\
@@ -342,7 +331,7 @@ async fn setup(c: &Client) -> Result<()> {
         let text = render(&inf);
         let loaded = crate::model::load_str(std::path::Path::new("dynalint.toml"), &text)
             .unwrap_or_else(|p| panic!("{p:#?}\n{text}"));
+        // `dynalint init` writes nothing then; the text still loads.
         assert!(loaded.tables.is_empty());
-        assert!(text.contains("# [[table]]"));
     }
 }

@@ -116,12 +116,25 @@ fn naming(op: &Operation) -> Option<Naming> {
     match t.innermost() {
         Resolved::Literal { value } => Some(Naming::Name(value.clone())),
         Resolved::Unknown { .. } => {
-            holder_name(op.table_text.as_deref()?).map(|h| Naming::Holder(h.to_string()))
+            shared_holder(op.table_text.as_deref()?).map(|h| Naming::Holder(h.to_string()))
         }
         // A built name (`{}_orders`) or an env var: a template or refs say it better,
         // and a guess at its parts would bind other tables' calls.
         _ => None,
     }
+}
+
+/// The holder of an unknown table name that names one table wherever it is read: a
+/// field (`self.event_table`, `config.orders_table`: one configuration) or a
+/// crate-wide const or static. A parameter or a local (`table: &str`) holds whatever
+/// each call passes or computes there: its value is its callers' or unknown, never a
+/// table of its own.
+fn shared_holder(text: &str) -> Option<&str> {
+    let h = holder_name(text)?;
+    let field = text.contains(&format!(".{h}"));
+    let global =
+        h.chars().any(|c| c.is_ascii_uppercase()) && !h.chars().any(|c| c.is_ascii_lowercase());
+    (field || global).then_some(h)
 }
 
 /// Adds what one call says.
@@ -448,6 +461,26 @@ impl Repo {
                 .map(|a| a.ty.as_str()),
             Some("N")
         );
+    }
+
+    /// A parameter, or a local it is copied into, is whatever each call passes: a
+    /// library's `table: &str` that nothing in the crate calls is unknown, not a table
+    /// named `{table}`.
+    #[test]
+    fn a_parameter_is_never_a_table_of_its_own() {
+        let inf = infer(
+            r##"
+pub async fn get(c: &Client, table: &str, id: &str) {
+    c.get_item().table_name(table).key("id", AttributeValue::S(id.into())).send().await;
+}
+pub async fn remove(c: &Client, table_name: String, id: &str) {
+    let t = table_name.clone();
+    c.delete_item().table_name(&t).key("id", AttributeValue::S(id.into())).send().await;
+}
+"##,
+        );
+        assert!(inf.model.tables.is_empty(), "{:?}", keys(&inf));
+        assert!(inf.notes.is_empty(), "{:?}", inf.notes);
     }
 
     /// What the calls do not settle is a note, never a guess at the order of two keys

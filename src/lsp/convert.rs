@@ -53,6 +53,10 @@ pub fn diagnostic<'a>(
         message.push_str("\nnote: ");
         message.push_str(note);
     }
+    if let Some(c) = &d.cost {
+        message.push_str("\ncost: ");
+        message.push_str(&c.text);
+    }
     if let Some(help) = &d.help {
         message.push_str("\nhelp: ");
         message.push_str(help);

@@ -4,53 +4,90 @@
 
 use std::fmt::Write as _;
 
-use crate::expr::ExprKind;
-use crate::facts::conditions::{and_terms, parse_condition_arg};
-use crate::facts::read_cost::{self, Spread};
+use crate::facts::call_cost::call_cost;
+use crate::facts::spend::{call_rate, call_units, class_of, mode_of, Priced};
 use crate::facts::{figures, BoundOperation};
 use crate::model::{Index, IndexKind, Model, Projection, Table};
+use crate::pricing::bill::{per_call_on_demand, per_million_calls};
+use crate::pricing::Prices;
 use crate::scanner::{OpKind, Operation};
 
-/// What one Query or Scan call reads, estimated from the model's figures by
-/// [`read_cost::items_read`] (the estimate the rules use): items, bytes and read
-/// capacity for an average call. `None` for other kinds of call, or when the model
-/// lacks the figures (the text then names the missing field).
-///
-/// Seam: when `crate::simulate` exposes per-call figures from its replay against
-/// the engine (writes, GetItem, batches), this is the one place to ask it.
-pub fn simulated_cost(_model: &Model, bound: &BoundOperation<'_>) -> Option<String> {
-    let op = bound.op;
-    let table = bound.table?;
-    let key_terms = match (op.kind, &op.key_condition) {
-        (OpKind::Query, Some(arg)) => match parse_condition_arg(arg, ExprKind::KeyCondition) {
-            Some(Ok(c)) => and_terms(&c, &op.names).terms,
-            _ => return None,
-        },
-        (OpKind::Scan, _) => Vec::new(),
-        _ => return None,
-    };
-    Some(
-        match read_cost::items_read(table, bound.index, op, &key_terms, Spread::Average) {
-            Ok(read) => {
-                let mut s = format!("reads about {} items", figures::count(read.items));
-                if let (Some(b), Some(rcu)) = (read.bytes, read.rcu()) {
-                    let consistency = if read.consistent {
-                        "strongly consistent"
-                    } else {
-                        "eventually consistent"
-                    };
-                    let _ = write!(
-                        s,
-                        " ({}), {} RCU per call ({consistency}) before any filter",
-                        figures::bytes(b),
-                        figures::units(rcu)
-                    );
-                }
-                s
+/// What one call costs, from [`call_cost`] (the estimate the rules and `simulate`
+/// print): items, bytes and read units of a read, write units of a write on the table
+/// and each index. `None` when nothing is known of it and the call says too little to
+/// name the missing figure (a Query without a key condition).
+pub fn simulated_cost(model: &Model, bound: &BoundOperation<'_>) -> Option<String> {
+    let call = call_cost(model, bound);
+    let nothing = call.items_read.is_none() && call.write_units.is_none();
+    if nothing {
+        let first = call.missing.first()?;
+        // A key condition the call does not show: there is no read to estimate yet.
+        if first.contains("key condition") {
+            return None;
+        }
+        return Some(format!("not known: the model needs {first}"));
+    }
+    let mut parts = Vec::new();
+    if let Some(items) = call.items_read.filter(|_| call.write_units.is_none()) {
+        let mut s = format!("reads about {} items", figures::count(items));
+        if let (Some(b), Some(rcu)) = (call.bytes_read, call.read_units) {
+            let consistency = if call.transactional {
+                "transactional"
+            } else if call.consistent {
+                "strongly consistent"
+            } else {
+                "eventually consistent"
+            };
+            let _ = write!(
+                s,
+                " ({}), {} RCU per call ({consistency})",
+                figures::bytes(b),
+                figures::units(rcu)
+            );
+            if matches!(bound.op.kind, OpKind::Query | OpKind::Scan) {
+                s.push_str(" before any filter");
             }
-            Err(missing) => format!("not known: the model needs {}", missing.0),
-        },
-    )
+        }
+        parts.push(s);
+    }
+    if let Some(w) = call.write_units {
+        let mut s = format!("{} WCU on the table", figures::units(w));
+        for i in &call.index_writes {
+            let _ = write!(s, ", {} on index `{}`", figures::units(i.units), i.index);
+        }
+        if call.transactional {
+            s.push_str(" (transactional: twice the units)");
+        }
+        parts.push(s);
+    }
+    let mut text = parts.join("; ");
+    if let Some(m) = call.missing.first() {
+        let _ = write!(text, "; not known: the model needs {m}");
+    }
+    // In dollars, at the model's prices: per million calls, and a month at the rate
+    // of the access pattern the call implements (else one call a second).
+    if let Some(units) = call_units(bound.table, &call) {
+        let prices = Prices::for_model(model);
+        let rate = call_rate(model, bound.op);
+        let month = Priced::calls(&prices, bound.table, Some(units), &[], rate.per_second);
+        match per_call_on_demand(&prices, class_of(bound.table), units) {
+            Ok(per_call) => {
+                let _ = write!(
+                    text,
+                    "; {} per million calls on-demand, {} {}",
+                    per_million_calls(per_call),
+                    month.text(mode_of(bound.table)),
+                    rate.describe()
+                );
+            }
+            Err(missing) => {
+                if let Some(m) = missing.first() {
+                    let _ = write!(text, "; in dollars not known: needs {m}");
+                }
+            }
+        }
+    }
+    Some(text)
 }
 
 /// Describes a call, bound to the model, as Markdown.

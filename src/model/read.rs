@@ -17,7 +17,14 @@ use crate::attr::AttributeType;
 use crate::report::Severity;
 use crate::source::Span;
 
-const TOP_FIELDS: &[&str] = &["import", "lint", "rules", "table", "access-pattern"];
+const TOP_FIELDS: &[&str] = &[
+    "import",
+    "lint",
+    "rules",
+    "pricing",
+    "table",
+    "access-pattern",
+];
 const LINT_FIELDS: &[&str] = &[
     "fail-on",
     "exclude",
@@ -39,6 +46,8 @@ const TABLE_FIELDS: &[&str] = &[
     "billing-mode",
     "read-capacity",
     "write-capacity",
+    "table-class",
+    "replicas",
 ];
 const ATTRIBUTE_FIELDS: &[&str] = &["type", "values", "unique", "cardinality"];
 const INDEX_FIELDS: &[&str] = &[
@@ -92,6 +101,9 @@ pub fn document(
     }
     if let Some((t, _)) = top.table("rules", problems) {
         model.rules = rules(t, problems);
+    }
+    if let Some((t, at)) = top.table("pricing", problems) {
+        model.pricing = super::pricing_read::pricing(t, at, problems);
     }
     for (i, t) in array_of_tables(top.get("table"), "table", "`dynalint.toml`", problems)
         .into_iter()
@@ -163,7 +175,12 @@ fn lint(t: &DeTable<'_>, at: Span, problems: &mut Vec<ModelProblem>) -> LintSett
 }
 
 /// A "cannot be `x`" problem with the allowed values as help.
-fn bad_choice(span: Span, message: String, value: &str, allowed: &[&str]) -> ModelProblem {
+pub(super) fn bad_choice(
+    span: Span,
+    message: String,
+    value: &str,
+    allowed: &[&str],
+) -> ModelProblem {
     let help = match did_you_mean(value, allowed.iter().copied()) {
         Some(c) => format!("did you mean `{c}`?"),
         None => format!("use {}", backticked(allowed)),
@@ -283,6 +300,26 @@ fn table(
         mode
     });
     let provisioned = throughput(&f, &mut fields, problems);
+    let table_class = f.string("table-class", problems).and_then(|(c, span)| {
+        fields.insert("table-class", span);
+        let class = TableClass::parse(&c);
+        if class.is_none() {
+            problems.push(bad_choice(
+                span,
+                format!("`table-class` cannot be `{c}`"),
+                &c,
+                &["STANDARD", "STANDARD_INFREQUENT_ACCESS"],
+            ));
+        }
+        class
+    });
+    let replicas = f
+        .strings("replicas", problems)
+        .map(|(r, span)| {
+            fields.insert("replicas", span);
+            r.into_iter().map(|(s, _)| s).collect()
+        })
+        .unwrap_or_default();
 
     let mut attributes = IndexMap::new();
     if let Some((attrs, span)) = f.table("attributes", problems) {
@@ -321,6 +358,8 @@ fn table(
         entities,
         billing_mode,
         provisioned,
+        table_class,
+        replicas,
         origin,
         span: extent(v),
         name_span,

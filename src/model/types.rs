@@ -29,6 +29,8 @@ pub struct Model {
     /// What importing those files could not do (unreadable declarations, conflicts
     /// with the TOML): notes, never errors.
     pub import_notes: Vec<super::import::ImportNote>,
+    /// `[pricing]`: the region and any price figures that replace the bundled ones.
+    pub pricing: PricingSettings,
 }
 
 /// One entry of `import`.
@@ -52,6 +54,7 @@ impl Model {
             imports: Vec::new(),
             import_span: None,
             import_notes: Vec::new(),
+            pricing: PricingSettings::default(),
         }
     }
 
@@ -59,6 +62,57 @@ impl Model {
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables.iter().find(|t| t.name == name)
     }
+}
+
+/// `[pricing]`: what a table's requests and storage cost, where the bundled price
+/// table (`src/pricing/prices.toml`) does not say or the team pays otherwise.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PricingSettings {
+    /// `region`: the AWS region the tables are in (`us-east-1` when not written).
+    pub region: Option<String>,
+    /// `target-utilization`: the share of provisioned capacity used on average (auto
+    /// scaling's target), in `(0, 1]`.
+    pub target_utilization: Option<f64>,
+    /// Price figures given in the TOML, each replacing the bundled one.
+    pub overrides: Vec<PriceOverride>,
+    /// `[pricing.reserved-capacity]`: a reserved capacity offer to compare.
+    pub reserved: Option<ReservedCapacity>,
+    /// Spans of `region`, `target-utilization` and the sub-tables.
+    pub fields: FieldSpans,
+}
+
+/// One price figure of `[pricing]` (`write-request-units = 0.625`), for the model's
+/// region or one of `[pricing.regions.<code>]`, and one table class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PriceOverride {
+    /// `None`: the model's region.
+    pub region: Option<String>,
+    pub class: TableClass,
+    /// The figure's key, one of `crate::pricing::Figure`'s.
+    pub figure: crate::pricing::Figure,
+    /// In the figure's unit (dollars per million request units, per unit-hour, per
+    /// GB-month).
+    pub value: f64,
+    /// The value in the TOML.
+    pub span: Span,
+}
+
+/// `[pricing.reserved-capacity]`: DynamoDB's reserved capacity (Standard table class,
+/// provisioned mode), an upfront fee and an hourly rate per 100 capacity units.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReservedCapacity {
+    /// `term-years`: 1 or 3.
+    pub term_years: u32,
+    /// `read-upfront`: dollars per 100 RCU, once per term.
+    pub read_upfront: Option<f64>,
+    /// `read-hourly`: dollars per 100 RCU per hour.
+    pub read_hourly: Option<f64>,
+    /// `write-upfront`: dollars per 100 WCU, once per term.
+    pub write_upfront: Option<f64>,
+    /// `write-hourly`: dollars per 100 WCU per hour.
+    pub write_hourly: Option<f64>,
+    /// The `[pricing.reserved-capacity]` table.
+    pub span: Span,
 }
 
 /// `[lint]`.
@@ -151,6 +205,11 @@ pub struct Table {
     pub billing_mode: Option<BillingMode>,
     /// `read-capacity`/`write-capacity`: the table's provisioned throughput, when given.
     pub provisioned: Option<Throughput>,
+    /// `table-class`: `STANDARD` (the default) or `STANDARD_INFREQUENT_ACCESS`.
+    pub table_class: Option<TableClass>,
+    /// `replicas`: the other regions of a global table, each storing and writing
+    /// every item again.
+    pub replicas: Vec<String>,
     /// Where the table was declared: `dynalint.toml`, a template, the Rust code. Its
     /// `path` is the file that `span`, `name_span` and `fields` index into.
     pub origin: TableOrigin,
@@ -283,6 +342,35 @@ impl BillingMode {
         match s {
             "PAY_PER_REQUEST" => Some(Self::PayPerRequest),
             "PROVISIONED" => Some(Self::Provisioned),
+            _ => None,
+        }
+    }
+}
+
+/// The table class DynamoDB bills a table's requests and storage by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TableClass {
+    /// `STANDARD`: the default; throughput is the larger cost.
+    #[default]
+    Standard,
+    /// `STANDARD_INFREQUENT_ACCESS`: cheaper storage, dearer requests.
+    StandardInfrequentAccess,
+}
+
+impl TableClass {
+    /// DynamoDB's name: `STANDARD` or `STANDARD_INFREQUENT_ACCESS`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Standard => "STANDARD",
+            Self::StandardInfrequentAccess => "STANDARD_INFREQUENT_ACCESS",
+        }
+    }
+
+    /// Parses DynamoDB's name.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "STANDARD" => Some(Self::Standard),
+            "STANDARD_INFREQUENT_ACCESS" => Some(Self::StandardInfrequentAccess),
             _ => None,
         }
     }

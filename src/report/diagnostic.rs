@@ -119,6 +119,8 @@ pub struct Diagnostic {
     pub help: Option<String>,
     pub notes: Vec<String>,
     pub fix: Option<Fix>,
+    /// What the reported pattern costs a month, as written and as fixed.
+    pub cost: Option<Box<super::Cost>>,
 }
 
 impl Diagnostic {
@@ -140,6 +142,7 @@ impl Diagnostic {
             help: None,
             notes: Vec::new(),
             fix: None,
+            cost: None,
         }
     }
 
@@ -184,6 +187,12 @@ impl Diagnostic {
     /// Adds a note in place.
     pub fn note(&mut self, note: impl Into<String>) -> &mut Self {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Sets the cost line in place.
+    pub fn cost(&mut self, cost: super::Cost) -> &mut Self {
+        self.cost = Some(Box::new(cost));
         self
     }
 

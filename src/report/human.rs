@@ -89,6 +89,9 @@ pub fn render(diagnostics: &[Diagnostic], files: &Files, color: bool) -> String 
             None => notes.push(format!("in {}", display_path(&d.location.file))),
         }
         notes.extend(d.notes.iter().map(|n| format!("note: {n}")));
+        if let Some(c) = &d.cost {
+            notes.push(format!("cost: {}", c.text));
+        }
         if let Some(h) = &d.help {
             notes.push(format!("help: {h}"));
         }

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::position::Positions;
-use super::{Diagnostic, Severity};
+use super::{Diagnostic, Severity, Unread};
 use crate::rules::{doc_section, RuleMeta, REGISTRY, UNUSED_ALLOW};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -35,8 +35,9 @@ fn rule_descriptor(meta: &RuleMeta) -> Value {
     })
 }
 
-/// Renders one SARIF run with every registered rule and the results.
-pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
+/// Renders one SARIF run with every registered rule and the results; source files
+/// that could not be read are the invocation's error notifications.
+pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>, unread: &[Unread]) -> String {
     let mut rules: Vec<Value> = REGISTRY.iter().map(|r| rule_descriptor(r.meta())).collect();
     rules.push(json!({
         "id": UNUSED_ALLOW,
@@ -57,6 +58,9 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
         .map(|d| {
             let r = positions.range(&d.location);
             let mut text = d.message.clone();
+            if let Some(c) = &d.cost {
+                text.push_str(&format!("\ncost: {}", c.text));
+            }
             if let Some(h) = &d.help {
                 text.push_str(&format!("\nhelp: {h}"));
             }
@@ -88,10 +92,13 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
             if let Some(f) = &d.fix {
                 result["fixes"] = json!([fix(f, positions)]);
             }
+            if let Some(c) = &d.cost {
+                result["properties"] = json!({ "cost": c });
+            }
             result
         })
         .collect();
-    let doc = json!({
+    let mut doc = json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
         "runs": [{
@@ -104,6 +111,24 @@ pub fn render(diagnostics: &[Diagnostic], positions: &Positions<'_>) -> String {
             "results": results,
         }],
     });
+    if !unread.is_empty() {
+        // The run completed, but did not analyse these files: an error notification
+        // each (SARIF 2.1.0 §3.20.21), which code scanning shows on the tool's status.
+        let notifications: Vec<Value> = unread
+            .iter()
+            .map(|u| {
+                json!({
+                    "level": "error",
+                    "message": { "text": format!("{}: {}; the run fails on a file it could not check", u.file, u.message) },
+                    "locations": [{ "physicalLocation": { "artifactLocation": { "uri": u.file } } }],
+                })
+            })
+            .collect();
+        doc["runs"][0]["invocations"] = json!([{
+            "executionSuccessful": true,
+            "toolExecutionNotifications": notifications,
+        }]);
+    }
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
     s.push('\n');
     s

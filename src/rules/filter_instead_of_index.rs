@@ -8,12 +8,16 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::attr::AttributeType;
 use crate::expr::ExprKind;
+use crate::facts::call_cost::{self, call_cost, CallCost, Kept};
 use crate::facts::conditions::{and_terms, file_span, parse_condition_arg, Term, TermOp};
 use crate::facts::figures;
-use crate::facts::read_cost::{items_read, kept_share, rcu_for, Read, Spread};
+use crate::facts::read_cost::{self, rcu_for};
 use crate::facts::sort_key_template::{serving_template, TemplateFit, TemplateKey};
+use crate::facts::spend::{call_rate, call_units, finding_cost, mode_of, storage_monthly, Priced};
 use crate::facts::BoundOperation;
-use crate::model::{Cardinality, Index, IndexKind, Projection, Table};
+use crate::model::{Cardinality, Index, IndexKind, Model, Projection, Table};
+use crate::pricing::{Prices, UnitsPerSecond};
+use crate::report::Cost;
 use crate::scanner::{OpKind, Operation};
 
 crate::declare_rule! {
@@ -140,27 +144,14 @@ impl Rule for FilterInsteadOfIndex {
             return;
         };
 
-        let read = items_read(table, bound.index, op, &key_terms, Spread::Average);
-        // The share the filter keeps: exact when every term's share is declared, else
-        // an upper bound from the terms that are.
-        let shares: Vec<Option<f64>> = filter
-            .terms
-            .iter()
-            .map(|t| kept_share(table, t, &op.values))
-            .collect();
-        let kept = shares
-            .iter()
-            .flatten()
-            .copied()
-            .reduce(|a, b| a * b)
-            .map(|k| Kept {
-                share: k,
-                exact: !filter.has_other && shares.iter().all(Option::is_some),
-            });
+        // The one estimate of the call's cost (limit, segments and filter included).
+        let call = call_cost(cx.model, bound);
+        let read = Read::of(&call);
+        let kept = call.kept;
         // A read that costs little whatever the filter keeps: no new key would save
         // capacity. A key the model already declares costs nothing to use, though.
         let min_rcu = cx.option_u64("min-rcu", 1) as f64;
-        if let Some(rcu) = read.as_ref().ok().and_then(Read::rcu) {
+        if let Some(rcu) = read.as_ref().ok().and_then(|r| r.rcu) {
             let free = matches!(design, Design::Template(_));
             if !free && rcu * (1.0 - kept.map_or(0.0, |k| k.share)) < min_rcu {
                 return;
@@ -177,6 +168,7 @@ impl Rule for FilterInsteadOfIndex {
         let file = op.file.clone();
         // Spans of the table, its indexes and entities index into the file it came from.
         let model_path = table.origin.path.clone();
+        let line = cost_line(cx.model, bound, &call, &design, &term.attr);
         let d = cx.report(
             file.clone(),
             file_span(filter_arg, term.span),
@@ -195,10 +187,10 @@ impl Rule for FilterInsteadOfIndex {
         );
         if let Err(missing) = &read {
             d.note(format!(
-                "the cost per call is not estimated: the model lacks {}",
-                missing.0
+                "the cost per call is not estimated: the model lacks {missing}"
             ));
         }
+        d.cost(line);
         match &design {
             Design::Existing { schema, pk, sk } => {
                 if let Some(i) = schema.index {
@@ -251,7 +243,7 @@ impl Rule for FilterInsteadOfIndex {
                             Some(b) => format!(
                                 ", about {} items ({} RCU) per call",
                                 figures::count(items),
-                                figures::units(rcu_for(b * k.share, r.consistent))
+                                figures::units(rcu_for(b * k.share, call.consistent))
                             ),
                             None => format!(", about {} items per call", figures::count(items)),
                         }
@@ -312,6 +304,129 @@ impl Rule for FilterInsteadOfIndex {
             }
         }
     }
+}
+
+/// What the filtered read costs a month at its rate, and what the design's read of
+/// only the kept items would, plus a new index's writes and storage.
+fn cost_line(
+    model: &Model,
+    bound: &BoundOperation<'_>,
+    call: &CallCost,
+    design: &Design<'_>,
+    attr: &str,
+) -> Cost {
+    let prices = Prices::for_model(model);
+    let table = bound.table;
+    let rate = call_rate(model, bound.op);
+    let mode = mode_of(table);
+    let written = Priced::calls(
+        &prices,
+        table,
+        call_units(table, call),
+        &call.missing,
+        rate.per_second,
+    );
+    let mut text = match (call.items_read, call.items_returned) {
+        (Some(r), Some(k)) => format!(
+            "reads {} items to return {} per call",
+            figures::count(r),
+            figures::count(k)
+        ),
+        (Some(r), None) => format!("reads {} items per call", figures::count(r)),
+        _ => "reads the items of its range per call".to_string(),
+    };
+    text.push_str(&format!(": {} {}", written.text(mode), rate.describe()));
+    let size = table.and_then(|t| t.avg_item_size).map(|s| s as f64);
+    // The filter's share, or an upper bound of it (some term's share is not declared).
+    let kept = call.kept;
+    let fixed = match (call.items_read, kept, size) {
+        (Some(read), Some(k), Some(size)) => {
+            let units = UnitsPerSecond {
+                read: read_cost::paged(read * k.share * size, call.consistent).rcu,
+                ..UnitsPerSecond::default()
+            };
+            Priced::calls(&prices, table, Some(units), &[], rate.per_second)
+        }
+        _ => Priced {
+            monthly: None,
+            missing: vec![format!(
+                "the share of items the filter keeps (the `values` or `cardinality` of `{attr}` give an equality's)"
+            )],
+        },
+    };
+    let via = match design {
+        Design::Existing {
+            schema: Schema { index: Some(i), .. },
+            ..
+        } => format!("with index `{}`", i.name),
+        Design::Existing { .. } => "with a Query on the table's key".to_string(),
+        Design::QueryInstead { .. } => "with a Query".to_string(),
+        Design::Template(_) => "with the sort key condition".to_string(),
+        Design::CompositeSortKey { .. } => "with a composite sort key".to_string(),
+        Design::NewIndex { pk, .. } => format!("with a GSI on `{pk}`"),
+        Design::SparseIndex { attr } => format!("with a sparse GSI on `{attr}`"),
+    };
+    let at_most = if kept.is_some_and(|k| !k.exact) {
+        "at most "
+    } else {
+        ""
+    };
+    text.push_str(&format!("; {via}: {at_most}{}", fixed.text(mode)));
+    let adds = match design {
+        Design::NewIndex { .. } => Some(new_index(&prices, table, 1.0)),
+        Design::SparseIndex { .. } => Some(match kept.filter(|k| k.exact) {
+            Some(k) => new_index(&prices, table, k.share),
+            None => Priced {
+                monthly: None,
+                missing: vec![format!("the share of items where `{attr}` holds")],
+            },
+        }),
+        _ => None,
+    };
+    if let Some(a) = &adds {
+        match a.dollars(mode) {
+            Some(d) => text.push_str(&format!(", plus {d} for the index's writes and storage")),
+            None => text.push_str(&format!(
+                ", plus the index's writes and storage (not known: needs {})",
+                a.needs()
+            )),
+        }
+    }
+    finding_cost(text, &rate, mode, &written, Some(&fixed), adds.as_ref())
+}
+
+/// A new GSI of every attribute holding `share` of the table's items: each write of
+/// such an item written again (its 1 KB units), at the model's `write-rate`, and a
+/// copy of those items stored.
+fn new_index(prices: &Prices, table: Option<&Table>, share: f64) -> Priced {
+    let Some(t) = table else {
+        return Priced::default();
+    };
+    let Some(size) = t.avg_item_size.map(|s| s as f64) else {
+        return Priced {
+            monthly: None,
+            missing: vec![format!("`avg-item-size` of table `{}`", t.name)],
+        };
+    };
+    let rate = t.write_rate.or_else(|| {
+        let rates: Vec<f64> = t.entities.iter().filter_map(|e| e.write_rate).collect();
+        (!rates.is_empty()).then(|| rates.iter().sum())
+    });
+    let Some(rate) = rate else {
+        return Priced {
+            monthly: None,
+            missing: vec![format!("`write-rate` of table `{}`", t.name)],
+        };
+    };
+    let units = UnitsPerSecond {
+        write: (size / call_cost::WRITE_UNIT_BYTES).ceil().max(1.0) * share,
+        ..UnitsPerSecond::default()
+    };
+    let storage = t
+        .items_in(None)
+        .ok_or_else(|| format!("`item-count` of table `{}`", t.name))
+        .and_then(|n| storage_monthly(prices, Some(t), n as f64 * share, size));
+    Priced::calls(prices, Some(t), Some(units), &[], rate).plus_storage(storage)
 }
 
 /// What a non-`ALL` index means for the attributes the call reads.
@@ -500,18 +615,37 @@ fn example_value(table: &Table, attr: &str, term: &Term, op: &Operation) -> Stri
         .unwrap_or_else(|| attr.to_uppercase())
 }
 
-/// `: about 300 items (73.2 KB, 9.5 RCU) read per call to return about 60 (20%)`.
-/// The share of items a filter returns.
-#[derive(Clone, Copy)]
-struct Kept {
-    share: f64,
-    /// False when some term's selectivity is unknown: `share` is then an upper bound.
-    exact: bool,
+/// What one call reads, from [`call_cost`]: items, bytes, read units and pages.
+struct Read {
+    items: f64,
+    bytes: Option<f64>,
+    rcu: Option<f64>,
+    pages: Option<f64>,
 }
 
+impl Read {
+    /// The read figures of a call's cost, or the field the model lacks for them.
+    fn of(cost: &CallCost) -> Result<Read, String> {
+        match cost.items_read {
+            Some(items) => Ok(Read {
+                items,
+                bytes: cost.bytes_read,
+                rcu: cost.read_units,
+                pages: cost.pages,
+            }),
+            None => Err(cost
+                .missing
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "the items it reads".into())),
+        }
+    }
+}
+
+/// `: about 300 items (73.2 KB, 9.5 RCU) read per call to return about 60 (20%)`.
 fn cost_clause(op: &Operation, r: &Read, kept: Option<Kept>) -> String {
     let mut s = format!(": about {} items", figures::count(r.items));
-    if let (Some(b), Some(u)) = (r.bytes, r.rcu()) {
+    if let (Some(b), Some(u)) = (r.bytes, r.rcu) {
         s.push_str(&format!(
             " ({}, {} RCU)",
             figures::bytes(b),
@@ -528,7 +662,7 @@ fn cost_clause(op: &Operation, r: &Read, kept: Option<Kept>) -> String {
         ));
     }
     if op.kind == OpKind::Scan {
-        if let Some(p) = r.pages().filter(|p| *p > 1) {
+        if let Some(p) = r.pages.map(|p| p as u64).filter(|p| *p > 1) {
             s.push_str(&format!(" over {} pages of 1 MB", figures::group(p)));
         }
     }

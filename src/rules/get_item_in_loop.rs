@@ -3,8 +3,14 @@
 use std::collections::HashSet;
 
 use super::{Rule, RuleContext, RuleMeta};
+use crate::facts::call_cost::call_cost;
+use crate::facts::figures;
 use crate::facts::key_access::{addressed, Via};
+use crate::facts::spend::{call_rate, call_units, finding_cost, mode_of, CallRate, Priced};
 use crate::facts::{BoundOperation, ProjectFacts};
+use crate::model::Model;
+use crate::pricing::{Prices, UnitsPerSecond};
+use crate::report::Cost;
 use crate::scanner::{OpKind, Operation};
 
 crate::declare_rule! {
@@ -68,6 +74,7 @@ fn check(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         (None, _) => format!(" on {}", op.table_label()),
     };
     let per_batch = BATCH_GET_MAX_KEYS;
+    let line = cost_line(cx.model, bound);
     cx.report(
         op.file.clone(),
         op.method_span,
@@ -86,10 +93,67 @@ fn check(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
          of up to {per_batch} keys (16 MB per response)",
         1000 / per_batch
     ))
+    .cost(line)
     .help(format!(
         "collect the keys and call `batch_get_item` in chunks of {per_batch} \
          (`keys.chunks({per_batch})`), retrying `unprocessed_keys`"
     ));
+}
+
+/// What the element's read costs a month at one element a second (or its access
+/// pattern's rate), and as a key of a `batch_get_item`: the same units for a
+/// `get_item` or a `query` of one item (a batch saves round trips, not capacity), half
+/// for a transaction's read (transactions cost twice).
+fn cost_line(model: &Model, bound: &BoundOperation<'_>) -> Cost {
+    let prices = Prices::for_model(model);
+    let op = bound.op;
+    let call = call_cost(model, bound);
+    let table = bound.table.or_else(|| {
+        op.children
+            .first()
+            .and_then(|c| crate::facts::bind(model, c).table)
+    });
+    let mut rate = call_rate(model, op);
+    if rate.from.is_none() {
+        rate = CallRate::unit("elements");
+    }
+    let mode = mode_of(table);
+    let written = Priced::calls(
+        &prices,
+        table,
+        call_units(table, &call),
+        &call.missing,
+        rate.per_second,
+    );
+    let batched_units = call.units().map(|u| UnitsPerSecond {
+        read: if call.transactional {
+            u.read / 2.0
+        } else {
+            u.read
+        },
+        ..u
+    });
+    let fixed = Priced::calls(
+        &prices,
+        table,
+        batched_units,
+        &call.missing,
+        rate.per_second,
+    );
+    let head = call.read_units.map_or_else(
+        || "each element's read".to_string(),
+        |u| format!("each element reads {} RCU", figures::units(u)),
+    );
+    let batched = match fixed.dollars(mode) {
+        Some(_) => fixed.text(mode),
+        None => "the same units".to_string(),
+    };
+    let text = format!(
+        "{head}: {} {}; as keys of `batch_get_item`: {batched} (a batch saves round trips, not capacity)",
+        written.text(mode),
+        rate.describe(),
+    );
+    finding_cost(text, &rate, mode, &written, Some(&fixed), None)
 }
 
 /// Loops over at most this many elements the code spells out are not judged.

@@ -6,8 +6,12 @@ use crate::facts::hot_key::{declared_values, hottest_pattern, shard_plan, KeyTar
 use crate::facts::hot_key::{hottest_write, write_shard_plan, KeyValues, PatternLoad, WriteLoad};
 use crate::facts::key_access::{addressed, written, AttrValue, Via};
 use crate::facts::key_shape::{key_shape, KeyShape};
+use crate::facts::spend::{finding_cost, mode_of, CallRate, Priced};
+use crate::facts::{call_cost, read_cost};
 use crate::facts::{BoundOperation, ProjectFacts};
-use crate::report::Severity;
+use crate::model::Model;
+use crate::pricing::{Prices, UnitsPerSecond};
+use crate::report::{Cost, Severity};
 use crate::scanner::Operation;
 use crate::simulate::shards::ShardPlan;
 
@@ -140,6 +144,7 @@ fn sized(
     );
     let load_text = load.text(&plan);
     let help = shard_help(pk, &plan);
+    let line = cost_line(cx.model, target, &load, &plan);
     let d = cx.report(
         table_path.clone(),
         target.partition_key_span(),
@@ -156,6 +161,7 @@ fn sized(
     let (load_span, load_label) = load.label();
     d.label(model_path.clone(), load_span, load_label);
     d.note(load.arithmetic(&plan));
+    d.cost(line.clone());
     d.help(help.clone());
     for k in code {
         let hot = match &k.shape {
@@ -180,9 +186,11 @@ fn sized(
             ),
             _ => "one of few values".to_string(),
         };
+        // On the request, with the value it gives the key as a label: the request is
+        // what runs hot, wherever the value was put in its item.
         let d = cx.report(
             k.op.file.clone(),
-            k.value.span,
+            k.op.method_span,
             format!(
                 "this {doing} {shape} as `{pk}`, the hot partition key of {}: {} items/s \
                  {} one value, {} per partition",
@@ -193,10 +201,16 @@ fn sized(
             ),
         );
         d.label(
+            k.op.file.clone(),
+            k.value.span,
+            format!("`{pk}` is {shape} here"),
+        );
+        d.label(
             table_path.clone(),
             target.partition_key_span(),
             summary.clone(),
         );
+        d.cost(line.clone());
         d.help(help.clone());
     }
 }
@@ -517,10 +531,11 @@ fn without_load(
         target.label()
     );
     // A table's key is chosen where the code writes it: the finding is on the first
-    // write, with the model's key as a label. An index's key is the model's choice.
+    // write request, with the value it writes and the model's key as labels. An
+    // index's key is the model's choice.
     let d = match (target.index, e.writes.first()) {
         (None, Some(first)) => {
-            let d = cx.report(first.op.file.clone(), first.value.span, message);
+            let d = cx.report(first.op.file.clone(), first.op.method_span, message);
             d.label(
                 model_path,
                 target.partition_key_span(),
@@ -533,8 +548,7 @@ fn without_load(
     if !e.certain {
         d.severity = Severity::Info.min(d.severity);
     }
-    let skip = usize::from(target.index.is_none());
-    for k in e.writes.iter().skip(skip).take(5) {
+    for k in e.writes.iter().take(5) {
         d.label(k.op.file.clone(), k.value.span, format!("writes `{pk}`"));
     }
     d.note(match target.index {
@@ -666,6 +680,65 @@ impl Load<'_> {
     }
 }
 
+/// What the hot load costs a month at its declared rate, and sharded: a read then
+/// sends one Query per shard, each charged its own rounded-up last page; a write is
+/// charged the same units whichever shard it lands on.
+fn cost_line(model: &Model, target: &KeyTarget<'_>, load: &Load<'_>, plan: &ShardPlan) -> Cost {
+    let prices = Prices::for_model(model);
+    let table = Some(target.table);
+    let mode = mode_of(table);
+    let size = plan.avg_item_size as f64;
+    match load {
+        Load::Read(l) => {
+            let rate = CallRate {
+                per_second: l.rate,
+                from: Some(format!("the `rate` of access pattern `{}`", l.pattern.name)),
+                what: "requests",
+            };
+            let bytes = l.items_per_request * size;
+            let one = read_cost::paged(bytes, false).rcu;
+            let shards = plan.padded.max(1) as f64;
+            let sharded = shards * read_cost::paged(bytes / shards, false).rcu;
+            let reads = |units: f64| UnitsPerSecond {
+                read: units,
+                ..UnitsPerSecond::default()
+            };
+            let written = Priced::calls(&prices, table, Some(reads(one)), &[], rate.per_second);
+            let fixed = Priced::calls(&prices, table, Some(reads(sharded)), &[], rate.per_second);
+            let text = format!(
+                "`{}` reads {} items a request: {} {}; sharded over {}: {} ({} Queries a request, each rounding its last page up)",
+                l.pattern.name,
+                group(l.items_per_request),
+                written.text(mode),
+                rate.describe(),
+                plan.padded,
+                fixed.text(mode),
+                plan.padded
+            );
+            finding_cost(text, &rate, mode, &written, Some(&fixed), None)
+        }
+        Load::Write(l) => {
+            let rate = CallRate {
+                per_second: l.rate,
+                from: Some(format!("the `write-rate` of {}", l.source)),
+                what: "writes",
+            };
+            let units = UnitsPerSecond {
+                write: (size / call_cost::WRITE_UNIT_BYTES).ceil().max(1.0),
+                ..UnitsPerSecond::default()
+            };
+            let written = Priced::calls(&prices, table, Some(units), &[], rate.per_second);
+            let text = format!(
+                "the writes carrying `{}` cost {} {}; sharded, each write is charged the same units: the same",
+                target.partition_key(),
+                written.text(mode),
+                rate.describe()
+            );
+            finding_cost(text, &rate, mode, &written, Some(&written), None)
+        }
+    }
+}
+
 fn shard_help(pk: &str, plan: &ShardPlan) -> String {
     format!(
         "shard the key over {n} values: write `{pk}` as `<value>#<0..{last}>` (a random \
@@ -680,6 +753,7 @@ fn shard_help(pk: &str, plan: &ShardPlan) -> String {
 mod tests {
     use super::super::test_support::*;
     use crate::scanner::{OpKind, Provenance, Resolved};
+    use crate::source::Span;
 
     const ORDERS: &str = r#"
 [[table]]
@@ -718,7 +792,10 @@ rate = 1
         q.key_condition = Some(Box::new(expr("#s = :s")));
         name(&mut q, "#s", "status");
         q.values.insert(":s".into(), lit("OPEN", 50));
-        let ops = [put(val(Provenance::EnumLike, 40)), q];
+        let mut p = put(val(Provenance::EnumLike, 40));
+        p.method_span = Span::new(30, 35);
+        q.method_span = Span::new(45, 49);
+        let ops = [p, q];
         let d = run_ops(&m, "low-cardinality-pk", &ops);
         assert_eq!(d.len(), 3, "{d:#?}");
         let on_model = d
@@ -737,12 +814,13 @@ rate = 1
              N = 600,000 / 48,000 = 12.5 → 13 shards, 15 with headroom for skew"
         );
         assert!(on_model.help.as_deref().unwrap().contains("over 15 values"));
-        let code: Vec<usize> = d
+        // On each request, with the value it gives the key as a label.
+        let code: Vec<(usize, usize)> = d
             .iter()
             .filter(|d| d.location.file.ends_with("app.rs"))
-            .map(|d| d.location.span.start)
+            .map(|d| (d.location.span.start, d.labels[0].location.span.start))
             .collect();
-        assert_eq!(code, vec![40, 50]);
+        assert_eq!(code, vec![(30, 40), (45, 50)]);
     }
 
     #[test]

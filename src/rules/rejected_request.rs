@@ -211,13 +211,25 @@ fn shape_hash(schema: &TableSchema, req: &SymbolicRequest) -> u64 {
     h.finish()
 }
 
-/// An item of a transaction whose builder is seen whole, from `X::builder()` to its
-/// `build()`, and never sets `table_name`: every such request fails. Reports it and
-/// says whether it did.
+/// A request, or an item of a transaction, whose builder is seen whole (from
+/// `client.delete_item()` to its `send()`, from `X::builder()` to its `build()`) and
+/// never sets `table_name`: every such request fails. Reports it and says whether it
+/// did.
 fn no_table_name(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -> bool {
     let op = bound.op;
     let Some(parent) = bound.parent else {
-        return false;
+        if op.table.is_some() || !op.complete_builder || op.kind == OpKind::ExecuteStatement {
+            return false;
+        }
+        let method = op.kind.sdk_method();
+        cx.report(
+            op.file.clone(),
+            op.method_span,
+            format!("`{method}` sets no table name: ValidationException \"{NO_TABLE_NAME}\""),
+        )
+        .note("`TableName` is required: the chain is the whole request, from the client's method to `send()`, and never sets it")
+        .help("add `.table_name(..)` to the chain");
+        return true;
     };
     // Batch items take their table from the `request_items` map key.
     let in_transaction = matches!(
@@ -242,6 +254,9 @@ fn no_table_name(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -> bool {
     .help(format!("add `.table_name(..)` to the `{item}` builder"));
     true
 }
+
+/// DynamoDB's answer to a request without `TableName`.
+const NO_TABLE_NAME: &str = "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null";
 
 /// A request whose table (or index) the model does not bind: the expression checks
 /// that do not depend on the table (syntax, reserved words, undefined or unused

@@ -1,7 +1,12 @@
 //! `scan-in-hot-path`: prose in `rules/scan-in-hot-path.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::facts::BoundOperation;
+use crate::facts::call_cost::{call_cost, CallCost};
+use crate::facts::read_cost;
+use crate::facts::spend::{call_rate, call_units, finding_cost, mode_of, Priced};
+use crate::facts::{figures, BoundOperation};
+use crate::pricing::{Prices, UnitsPerSecond};
+use crate::report::Cost;
 use crate::scanner::OpKind;
 
 crate::declare_rule! {
@@ -26,42 +31,46 @@ impl Rule for ScanInHotPath {
             (Some(t), None) => format!("`{}`", t.name),
             (None, _) => op.table_label(),
         };
-        // `limit(n)` on a call that sends one request caps what it reads.
-        let limit = op
-            .limit
-            .as_ref()
-            .and_then(|l| l.literal.as_deref())
-            .and_then(|l| l.trim().parse::<u64>().ok());
-        let capped = |count: u64| {
-            crate::facts::read_cost::limited_items(count as f64, limit, None, !op.paginated) as u64
-        };
-        let reads = match bound.table.and_then(|t| t.item_count) {
-            Some(count) if capped(count) < count => {
-                format!("reads the first {} items it comes to", group(capped(count)))
+        // The one estimate of the call's cost: its limit and segments included.
+        let call = call_cost(cx.model, bound);
+        let segments = call.segments.unwrap_or(1) as f64;
+        let capped = matches!(
+            (call.items_read, call.range_items),
+            (Some(read), Some(range)) if read < range
+        );
+        let reads = match call.items_read {
+            Some(read) if capped => {
+                format!("reads the first {} items it comes to", figures::count(read))
             }
             _ => "reads every item".to_string(),
         };
-        let cost = bound
-            .table
-            .and_then(|t| Some((t.item_count?, t.avg_item_size?)))
-            .map(|(count, size)| {
-                let count = capped(count);
-                let bytes = count.saturating_mul(size) as f64;
-                let consistent = op.consistent_read == Some(true);
-                let rcu = crate::facts::read_cost::paged(bytes, consistent).rcu;
+        let cost = match (
+            call.items_read,
+            call.read_units,
+            bound.table.and_then(|t| t.avg_item_size),
+        ) {
+            (Some(items), Some(rcu), Some(size)) => {
+                let consistency = if call.consistent {
+                    "strongly consistent"
+                } else {
+                    "eventually consistent"
+                };
+                // A parallel Scan's segments read the table together: one request of
+                // the code reads all of them.
+                let whole = match call.segments.filter(|_| !capped) {
+                    Some(n) => format!(", in {n} segments of {} RCU", figures::units(rcu)),
+                    None => String::new(),
+                };
                 format!(
-                    " (about {} RCU for {} items of {} B, {})",
-                    group(rcu.round() as u64),
-                    group(count),
-                    group(size),
-                    if consistent {
-                        "strongly consistent"
-                    } else {
-                        "eventually consistent"
-                    }
+                    " (about {} RCU for {} items of {} B, {consistency}{whole})",
+                    figures::units(if capped { rcu } else { rcu * segments }),
+                    figures::count(if capped { items } else { items * segments }),
+                    figures::group(size),
                 )
-            })
-            .unwrap_or_default();
+            }
+            _ => String::new(),
+        };
+        let line = cost_line(cx, bound, &call, capped);
         let file = op.file.clone();
         if let Some(hot) = &op.context.hot {
             let d = cx.report(
@@ -77,6 +86,7 @@ impl Rule for ScanInHotPath {
                 );
             }
             d.note(format!("hot because: {}", hot.entry));
+            d.cost(line);
             d.help("serve this access pattern with a `query` on the partition key or a GSI");
         } else if let Some(lp) = &op.context.in_loop {
             // The scanner leaves out the loop that reads the pages of one scan (or
@@ -96,20 +106,60 @@ impl Rule for ScanInHotPath {
                 lp.keyword_span(),
                 format!("{} repeats the scan", lp.this_loop(op)),
             )
+            .cost(line)
             .help("scan once outside the loop, or query by key inside it");
         }
     }
 }
 
-/// `1234567` → `1,234,567`.
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
+/// What the scan costs a month at the rate it is called (its access pattern's, else
+/// one a second): all its segments together, and when it returns fewer items than it
+/// reads, what a Query reading only those would.
+fn cost_line(
+    cx: &RuleContext<'_>,
+    bound: &BoundOperation<'_>,
+    call: &CallCost,
+    capped: bool,
+) -> Cost {
+    let prices = Prices::for_model(cx.model);
+    let table = bound.table;
+    let rate = call_rate(cx.model, bound.op);
+    let mode = mode_of(table);
+    let segments = if capped {
+        1.0
+    } else {
+        call.segments.unwrap_or(1) as f64
+    };
+    let units = call_units(table, call).map(|u| u.times(segments));
+    let written = Priced::calls(&prices, table, units, &call.missing, rate.per_second);
+    let items = call
+        .items_read
+        .map_or_else(|| "its items".to_string(), |n| figures::count(n * segments));
+    let mut text = format!(
+        "reads {items} items per call: {} {}",
+        written.text(mode),
+        rate.describe()
+    );
+    // A Query that reads only what the scan returns, when it returns fewer.
+    let fixed = match (
+        call.items_read,
+        call.items_returned,
+        table.and_then(|t| t.avg_item_size),
+    ) {
+        (Some(read), Some(ret), Some(size)) if ret < read => {
+            let units = UnitsPerSecond {
+                read: read_cost::paged(ret * segments * size as f64, call.consistent).rcu,
+                ..UnitsPerSecond::default()
+            };
+            let p = Priced::calls(&prices, table, Some(units), &[], rate.per_second);
+            text.push_str(&format!(
+                "; a Query reading only the {} it returns: {}",
+                figures::count(ret * segments),
+                p.text(mode)
+            ));
+            Some(p)
         }
-        out.push(c);
-    }
-    out
+        _ => None,
+    };
+    finding_cost(text, &rate, mode, &written, fixed.as_ref(), None)
 }

@@ -1,10 +1,13 @@
 //! `unused-index`: prose in `rules/unused-index.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
+use crate::facts::call_cost;
 use crate::facts::figures::{bytes, group};
+use crate::facts::spend::{finding_cost, mode_of, storage_monthly, CallRate, Priced};
 use crate::facts::{BoundOperation, ProjectFacts};
-use crate::model::{Index, OriginKind, Projection, Table};
-use crate::report::Severity;
+use crate::model::{Index, Model, OriginKind, Presence, Projection, Table};
+use crate::pricing::{dollars, Prices, UnitsPerSecond};
+use crate::report::{Cost, Severity};
 
 crate::declare_rule! {
     pub UnusedIndex,
@@ -151,7 +154,9 @@ fn report(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, table: &Table, ind
             index.name, table.name
         ),
     };
+    let line = cost_line(cx.model, table, index);
     let d = cx.report(path.clone(), index.name_span, message);
+    d.cost(line);
     if unchecked.is_some() {
         // It cannot claim the index is unused: a hint, not a warning.
         d.severity = Severity::Info.min(d.severity);
@@ -183,6 +188,97 @@ fn report(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, table: &Table, ind
             format!("written for every item with `{}`", index.partition_key),
         );
     }
+}
+
+/// What the index costs a month: a write of each entry at the writes per second that
+/// reach it (the model's `write-rate`s, else one a second), and its storage; dropping
+/// it saves both.
+fn cost_line(model: &Model, table: &Table, index: &Index) -> Cost {
+    let prices = Prices::for_model(model);
+    let mode = mode_of(Some(table));
+    let share = match (table.items_in(Some(index)), table.items_in(None)) {
+        (Some(i), Some(t)) if t > 0 => (i as f64 / t as f64).min(1.0),
+        _ => 1.0,
+    };
+    // Writes reaching the index: each entity's `write-rate` where its items land in it,
+    // else the table's spread by the index's share of the items.
+    let rated: Vec<(f64, Presence)> = table
+        .entities
+        .iter()
+        .filter_map(|e| Some((e.write_rate?, e.presence_in(table, index))))
+        .collect();
+    let rate = if !rated.is_empty() {
+        CallRate {
+            per_second: rated
+                .iter()
+                .map(|(r, p)| match p {
+                    Presence::Absent => 0.0,
+                    _ => *r,
+                })
+                .sum(),
+            from: Some(format!(
+                "the `write-rate`s of table `{}`'s entities that it holds",
+                table.name
+            )),
+            what: "writes",
+        }
+    } else if let Some(r) = table.write_rate {
+        CallRate {
+            per_second: r * share,
+            from: Some(format!(
+                "the `write-rate` of table `{}`, for the items it holds",
+                table.name
+            )),
+            what: "writes",
+        }
+    } else {
+        CallRate::unit("writes")
+    };
+    let size = table.avg_item_size.map(|s| s as f64);
+    let entry = match (&index.projection, size) {
+        (Projection::All, Some(s)) => Some((s / call_cost::WRITE_UNIT_BYTES).ceil().max(1.0)),
+        (Projection::All, None) => None,
+        // Keys and included attributes: an entry under 1 KB is one unit.
+        _ => Some(1.0),
+    };
+    let lacks = [format!("`avg-item-size` of table `{}`", table.name)];
+    let units = entry.map(|u| UnitsPerSecond {
+        write: u,
+        ..UnitsPerSecond::default()
+    });
+    let writes = Priced::calls(&prices, Some(table), units, &lacks, rate.per_second);
+    let storage = match (&index.projection, size, table.items_in(Some(index))) {
+        (Projection::All, Some(s), Some(n)) => storage_monthly(&prices, Some(table), n as f64, s),
+        (Projection::All, _, None) => Err(format!("`item-count` of table `{}`", table.name)),
+        (Projection::All, None, _) => Err(lacks[0].clone()),
+        _ => Err(format!(
+            "the size of `{}`'s entries (its projection is not `ALL`)",
+            index.name
+        )),
+    };
+    let storage_text = match &storage {
+        Ok(d) => format!("its storage {} a month", dollars(*d)),
+        Err(e) => format!("its storage not known (needs {e})"),
+    };
+    let total = writes.clone().plus_storage(storage);
+    let text = format!(
+        "its writes cost {} {}, {storage_text}; dropping it saves {}",
+        writes.text(mode),
+        rate.describe(),
+        total
+            .dollars(mode)
+            .map_or_else(|| "both".to_string(), |d| format!("{d} a month")),
+    );
+    let dropped = Priced {
+        monthly: Some(crate::pricing::Monthly {
+            on_demand: Some(0.0),
+            provisioned: Some(0.0),
+            target_utilization: prices.target_utilization,
+            ..Default::default()
+        }),
+        missing: Vec::new(),
+    };
+    finding_cost(text, &rate, mode, &total, Some(&dropped), None)
 }
 
 #[cfg(test)]

@@ -462,7 +462,9 @@ pub struct Operation {
     /// A typed request (`Put::builder()` .. `.build()`) folded from one chain that
     /// ends in `build()` and calls no method the scanner does not know: a parameter
     /// missing from `setters` is missing from the request (a transaction `Put` with no
-    /// `table_name`).
+    /// `table_name`), or a request sent by the one chain that starts it
+    /// (`client.delete_item().key(..).send()`), calling no method the scanner does
+    /// not know.
     pub complete_builder: bool,
     /// The number of PartiQL `Parameters` a `set_parameters` call gives as a list
     /// literal (`Some(vec![a, b])`); `.parameters(v)` calls each add one and are in

@@ -12,6 +12,7 @@
 
 pub mod align;
 mod calls;
+pub mod cost;
 pub mod coverage;
 pub mod domain;
 pub mod figures;

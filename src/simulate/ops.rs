@@ -100,6 +100,7 @@ fn plan(model: &Model, op: &Operation, with_filter: bool) -> Result<ReadPlan, Sk
             .and_then(|l| l.trim().parse().ok()),
         one_request: !op.paginated,
         consistent: op.consistent_read == Some(true),
+        segments: crate::facts::call_cost::literal_segments(op),
         why: Vec::new(),
     };
     let keys: Vec<Leaf> = match op.kind {

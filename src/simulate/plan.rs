@@ -62,6 +62,8 @@ pub struct ReadPlan {
     pub one_request: bool,
     /// Strongly consistent reads (only table and LSI reads can be).
     pub consistent: bool,
+    /// `total_segments` of a code's parallel Scan: one call reads one segment.
+    pub segments: Option<u64>,
     /// Why the plan needs a Scan or a filter, in words.
     pub why: Vec<String>,
 }
@@ -151,6 +153,7 @@ pub fn plan_pattern(model: &Model, p: &AccessPattern) -> Result<ReadPlan, PlanEr
         limit: p.limit,
         one_request: false,
         consistent: false,
+        segments: None,
         why: Vec::new(),
     };
     let mut sort_key = None;

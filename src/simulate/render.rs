@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::notes::NoteKind;
-use super::report::{PartitionLoad, SimulationReport, Spread};
+use super::report::{PartitionLoad, PatternReport, SimulationReport, Spend, Spread};
+use crate::pricing::dollars;
 
 /// The report as JSON.
 pub fn render_json(report: &SimulationReport) -> Value {
@@ -78,6 +79,18 @@ fn load_cell(load: &PartitionLoad) -> String {
     }
 }
 
+/// `dynalint.toml` as the file simulated; without one, where the model came from
+/// (`inferred from template.yaml`, `none`: `SimulationReport::model`).
+fn model_label(model: &str) -> String {
+    match model {
+        "none" => "no model (no `dynalint.toml`, and nothing declares a table)".to_string(),
+        m if m.starts_with("inferred from ") => {
+            format!("the model {m} (no `dynalint.toml`)")
+        }
+        m => format!("`{m}`"),
+    }
+}
+
 /// The report for a terminal.
 pub fn render_human(report: &SimulationReport) -> String {
     let mut out = String::new();
@@ -85,8 +98,8 @@ pub fn render_human(report: &SimulationReport) -> String {
     let simulated: u64 = report.tables.iter().map(|t| t.simulated_items).sum();
     let _ = writeln!(
         out,
-        "simulated `{}` at scale {} (seed {}): {} of {} items",
-        report.model,
+        "simulated {} at scale {} (seed {}): {} of {} items",
+        model_label(&report.model),
         number(report.scale),
         report.seed,
         number(simulated as f64),
@@ -239,7 +252,9 @@ pub fn render_human(report: &SimulationReport) -> String {
         }
     }
     if !report.operations.is_empty() {
-        out.push_str("\ncode operations (per call, at full scale)\n");
+        out.push_str(
+            "\ncode operations (per call, at full scale; reads measured on the data, writes, batches and transactions by the model's figures)\n",
+        );
         let mut rows = vec![vec![
             "location".to_string(),
             "call".into(),
@@ -248,20 +263,45 @@ pub fn render_human(report: &SimulationReport) -> String {
             "returned".into(),
             "pages".into(),
             "RCU".into(),
+            "WCU".into(),
+            "$/1M calls".into(),
+            "$/month".into(),
             "patterns".into(),
         ]];
+        let opt = |x: Option<f64>| x.map_or("-".into(), number);
         for o in &report.operations {
-            let c = o.cost.as_ref().map(|c| c.full);
+            let e = &o.estimate;
+            let (read, returned, pages, rcu) = match o.cost.as_ref().map(|c| c.full) {
+                Some(c) => (
+                    number(c.items_read),
+                    number(c.items_returned),
+                    number(c.pages),
+                    number(c.rcu),
+                ),
+                None => (
+                    opt(e.items_read),
+                    opt(e.items_returned),
+                    opt(e.pages),
+                    opt(e.read_units),
+                ),
+            };
             rows.push(vec![
                 o.location.clone(),
                 o.kind.to_string(),
-                o.plan
+                o.served_by.clone(),
+                read,
+                returned,
+                pages,
+                rcu,
+                opt(e.total_write_units()),
+                o.spend
+                    .per_call_on_demand
+                    .map_or("-".into(), crate::pricing::bill::per_million_calls),
+                o.spend
+                    .monthly
                     .as_ref()
-                    .map_or_else(|| o.skipped.clone().unwrap_or_default(), |p| p.served_by()),
-                c.map_or("-".into(), |c| number(c.items_read)),
-                c.map_or("-".into(), |c| number(c.items_returned)),
-                c.map_or("-".into(), |c| number(c.pages)),
-                c.map_or("-".into(), |c| number(c.rcu)),
+                    .and_then(|m| m.on_demand)
+                    .map_or("-".into(), dollars),
                 if o.patterns.is_empty() {
                     "-".into()
                 } else {
@@ -271,6 +311,7 @@ pub fn render_human(report: &SimulationReport) -> String {
         }
         table(&mut out, &rows, "  ");
     }
+    render_cost(&mut out, report);
     let cov = &report.coverage;
     let mut lines: Vec<String> = Vec::new();
     for u in &cov.unserved_patterns {
@@ -332,6 +373,91 @@ pub fn render_human(report: &SimulationReport) -> String {
         }
     }
     out
+}
+
+/// `$1,234` or `-`.
+fn money(x: Option<f64>) -> String {
+    x.map_or("-".into(), dollars)
+}
+
+/// The dollar figures: each table's month by reads, writes and storage, both capacity
+/// modes side by side, which is cheaper and the break-even utilisation; each access
+/// pattern's month at its rate.
+fn render_cost(out: &mut String, report: &SimulationReport) {
+    let p = &report.prices;
+    let _ = writeln!(
+        out,
+        "\nmonthly cost at {}: on-demand / provisioned at {} utilisation",
+        p.describe,
+        crate::facts::figures::percent(p.target_utilization)
+    );
+    let mut rows = vec![vec![
+        "table".to_string(),
+        "reads".into(),
+        "writes".into(),
+        "storage".into(),
+        "total".into(),
+        "cheaper".into(),
+        "break-even".into(),
+    ]];
+    let pair = |s: &Spend| format!("{} / {}", money(s.on_demand), money(s.provisioned));
+    for t in &report.tables {
+        let c = &t.cost;
+        rows.push(vec![
+            t.name.clone(),
+            pair(&c.reads),
+            pair(&c.writes),
+            money(c.storage),
+            pair(&c.total),
+            c.total
+                .cheaper
+                .map_or("-".into(), |m| m.label().to_string()),
+            c.total
+                .break_even_utilization
+                .map_or("-".into(), crate::facts::figures::percent),
+        ]);
+    }
+    table(out, &rows, "  ");
+    let rated: Vec<&PatternReport> = report
+        .patterns
+        .iter()
+        .filter(|p| p.spend.is_some())
+        .collect();
+    if !rated.is_empty() {
+        let mut rows = vec![vec![
+            "access pattern".to_string(),
+            "rate/s".into(),
+            "RCU per call".into(),
+            "on-demand".into(),
+            "provisioned".into(),
+        ]];
+        for pr in rated {
+            let s = pr.spend.as_ref();
+            rows.push(vec![
+                pr.name.clone(),
+                pr.rate.map_or("-".into(), number),
+                pr.cost.as_ref().map_or("-".into(), |c| number(c.full.rcu)),
+                money(s.and_then(|s| s.on_demand)),
+                money(s.and_then(|s| s.provisioned)),
+            ]);
+        }
+        table(out, &rows, "  ");
+    }
+    let mut missing: Vec<&str> = Vec::new();
+    for t in &report.tables {
+        for l in &t.cost.left_out {
+            let _ = writeln!(out, "  table `{}` leaves out {l}", t.name);
+        }
+        missing.extend(t.cost.total.missing.iter().map(String::as_str));
+    }
+    missing.sort_unstable();
+    missing.dedup();
+    for m in missing {
+        let _ = writeln!(out, "  missing: {m}");
+    }
+    out.push_str(
+        "  break-even: provisioned capacity costs less than on-demand when its average use is above this share of what is provisioned\n",
+    );
 }
 
 #[cfg(test)]

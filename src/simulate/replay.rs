@@ -222,7 +222,7 @@ pub fn measure(gt: &mut GeneratedTable, plan: &ReadPlan) -> Result<Measured, Rep
     }
     let n = choices.len().max(1) as f64;
     let requests = choices.iter().map(|c| c.hashes.len()).sum::<usize>().max(1) as f64;
-    Ok(Measured {
+    let measured = Measured {
         simulated: simulated.scaled(1.0 / n),
         full: full.scaled(1.0 / n),
         worst,
@@ -230,7 +230,36 @@ pub fn measure(gt: &mut GeneratedTable, plan: &ReadPlan) -> Result<Measured, Rep
         partitions_sampled: choices.len(),
         avg_item_bytes: (size_n > 0).then(|| size_sum as f64 / size_n as f64),
         range_items_full: range_full / requests,
+    };
+    Ok(match plan.segments {
+        Some(segments) => measured.one_segment(segments, consistent),
+        None => measured,
     })
+}
+
+impl Measured {
+    /// One segment of a parallel Scan of `segments`: DynamoDB splits the table's items
+    /// evenly by the hash of their partition keys, so a segment reads `1/segments` of
+    /// what the whole Scan reads, paged and charged on its own.
+    fn one_segment(mut self, segments: u64, consistent: bool) -> Self {
+        let n = segments.max(1) as f64;
+        let part = |c: CallCost| {
+            let bytes = c.bytes_read / n;
+            let p = crate::facts::read_cost::paged(bytes, consistent);
+            CallCost {
+                pages: p.pages,
+                items_read: c.items_read / n,
+                items_returned: c.items_returned / n,
+                bytes_read: bytes,
+                rcu: p.rcu,
+            }
+        };
+        self.simulated = part(self.simulated);
+        self.full = part(self.full);
+        self.worst = part(self.worst);
+        self.range_items_full /= n;
+        self
+    }
 }
 
 /// Partitions within this much of their simulated size at full scale are read as

@@ -17,7 +17,8 @@ pub const SCHEMA_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SimulationReport {
     pub schema_version: u32,
-    /// The `dynalint.toml` simulated.
+    /// The `dynalint.toml` simulated; without one, where the model came from
+    /// (`inferred from template.yaml, src/setup.rs`, or `none`).
     pub model: String,
     pub seed: u64,
     /// Fraction of the model's items generated.
@@ -28,6 +29,80 @@ pub struct SimulationReport {
     pub coverage: Coverage,
     /// Missing figures and assumptions, sorted, without repeats.
     pub notes: Vec<Note>,
+    /// The prices every dollar figure is at.
+    pub prices: PriceBasis,
+}
+
+/// Which prices the dollar figures use.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PriceBasis {
+    pub region: String,
+    /// The bundled price table's date.
+    pub date: String,
+    /// Provisioned capacity's average use the provisioned figures assume.
+    pub target_utilization: f64,
+    /// `us-east-1 list prices of 2026-11-28 (bundled), 2 figures from `[pricing]``.
+    pub describe: String,
+}
+
+/// Dollars a month in both capacity modes, side by side.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Spend {
+    /// On-demand: every request unit at its price.
+    pub on_demand: Option<f64>,
+    /// Provisioned for the load at the target utilisation.
+    pub provisioned: Option<f64>,
+    /// Which costs less at the target utilisation.
+    pub cheaper: Option<crate::pricing::CapacityMode>,
+    /// Provisioned costs less when its capacity is used on average above this share.
+    pub break_even_utilization: Option<f64>,
+    /// Prices it lacks, each saying where to set it.
+    pub missing: Vec<String>,
+}
+
+impl From<crate::pricing::Monthly> for Spend {
+    fn from(m: crate::pricing::Monthly) -> Self {
+        Self {
+            cheaper: m.cheaper(),
+            on_demand: m.on_demand,
+            provisioned: m.provisioned,
+            break_even_utilization: m.break_even_utilization,
+            missing: m.missing,
+        }
+    }
+}
+
+/// What a table costs a month at the model's rates.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct TableCost {
+    /// Request units per second: the access patterns' reads at their `rate`s, the
+    /// entities' writes at their `write-rate`s.
+    pub units: crate::pricing::UnitsPerSecond,
+    pub reads: Spend,
+    pub writes: Spend,
+    /// Storage of the items and every index's entries (the same in both modes).
+    pub storage: Option<f64>,
+    /// Bytes stored, DynamoDB's per-item overhead included.
+    pub storage_bytes: f64,
+    /// Requests and storage.
+    pub total: Spend,
+    /// What the figures leave out: patterns without a `rate`, no `write-rate`.
+    pub left_out: Vec<String>,
+}
+
+/// What a code operation costs in dollars.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct OperationSpend {
+    /// Dollars one call costs on-demand.
+    pub per_call_on_demand: Option<f64>,
+    /// Calls per second: the `rate` of the access pattern it implements.
+    pub rate_per_second: Option<f64>,
+    /// That access pattern.
+    pub rate_from: Option<String>,
+    /// A month at that rate; `None` without one.
+    pub monthly: Option<Spend>,
+    /// Units or prices it lacks.
+    pub missing: Vec<String>,
 }
 
 /// One table's generated data.
@@ -42,6 +117,8 @@ pub struct TableReport {
     pub simulated_avg_item_size: Option<f64>,
     pub entities: Vec<EntityReport>,
     pub indexes: Vec<IndexReport>,
+    /// What it costs a month, in dollars.
+    pub cost: TableCost,
 }
 
 /// One entity: counts, sizes and what one write of it costs.
@@ -80,6 +157,8 @@ pub struct IndexReport {
     pub read_by: Vec<String>,
     /// Its most common partition key value, and the write ceiling that puts on it.
     pub hottest_key: Option<HottestKey>,
+    /// Average bytes of an entry as the index stores it (its projection).
+    pub avg_entry_size: Option<f64>,
 }
 
 /// The partition key value of an index that most items share. Every write of such
@@ -116,6 +195,8 @@ pub struct PatternReport {
     pub load: Option<PartitionLoad>,
     /// Code operations that implement it (`file:line`).
     pub implemented_by: Vec<String>,
+    /// A month of it at its `rate`, in dollars.
+    pub spend: Option<Spend>,
     /// Why it could not be planned or measured.
     pub error: Option<String>,
 }
@@ -155,10 +236,19 @@ pub struct OperationReport {
     pub kind: &'static str,
     pub table: Option<String>,
     pub index: Option<String>,
+    /// `Query index `ByFacet``, `PutItem table `Orders``, or why it has no plan.
+    pub served_by: String,
     pub plan: Option<ReadPlan>,
+    /// A read measured on the generated data.
     pub cost: Option<Measured>,
+    /// What one call costs by the model's figures: the estimate `check`'s findings and
+    /// the editor's hover print, for every kind of call (writes, batches and
+    /// transactions included).
+    pub estimate: crate::facts::call_cost::CallCost,
     /// The declared access patterns it implements.
     pub patterns: Vec<String>,
+    /// What it costs in dollars: per call, and a month at its pattern's rate.
+    pub spend: OperationSpend,
     /// Why it was not simulated.
     pub skipped: Option<String>,
 }

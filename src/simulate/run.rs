@@ -15,7 +15,7 @@ use crate::source::SourceFile;
 use super::coverage;
 use super::generate::{generate_table_reporting, planned_items, GeneratedEntity, GeneratedTable};
 use super::notes::Note;
-use super::ops::{implements, plan_operation};
+use super::ops::{implements, plan_operation, SkipReason};
 use super::plan::{plan_pattern, Access, ReadPlan};
 use super::replay::{measure, Measured};
 use super::report::*;
@@ -144,6 +144,7 @@ pub fn run_reporting(
             rate: p.rate,
             load: None,
             implemented_by: Vec::new(),
+            spend: None,
             error: None,
         };
         match plan_pattern(model, p) {
@@ -193,14 +194,18 @@ pub fn run_reporting(
     for (i, op) in operations.iter().enumerate() {
         report("replaying calls", i, operations.len());
         let location = locate(op, sources);
+        let bound = crate::facts::bind(model, op);
         let mut r = OperationReport {
             location: location.clone(),
             kind: op.kind.api_name(),
             table: None,
             index: None,
+            served_by: String::new(),
             plan: None,
             cost: None,
+            estimate: crate::facts::call_cost::call_cost(model, &bound),
             patterns: Vec::new(),
+            spend: OperationSpend::default(),
             skipped: None,
         };
         match plan_operation(model, op) {
@@ -237,10 +242,11 @@ pub fn run_reporting(
                     None => r.skipped = Some(format!("table `{}` was not generated", plan.table)),
                 }
                 op_plans.push((location, Some(plan.clone())));
+                r.served_by = plan.served_by();
                 r.plan = Some(plan);
             }
             Err(e) => {
-                if let Some(t) = crate::facts::bind(model, op).table {
+                if let Some(t) = bound.table {
                     r.table = Some(t.name.clone());
                 }
                 // A call with a broken filter still implements its pattern: the
@@ -257,7 +263,17 @@ pub fn run_reporting(
                     }
                 }
                 op_plans.push((location, None));
-                r.skipped = Some(e.to_string());
+                match e {
+                    // Writes, batches and transactions are costed by the model's figures
+                    // (`estimate`), request by request: there is no read to replay.
+                    SkipReason::Write(_) | SkipReason::Unsupported(_) => {
+                        r.served_by = served_by(op, &bound);
+                    }
+                    e => {
+                        r.served_by = e.to_string();
+                        r.skipped = Some(e.to_string());
+                    }
+                }
             }
         }
         op_reports.push(r);
@@ -293,7 +309,7 @@ pub fn run_reporting(
         .spawn(move || drop(generated));
     notes.sort();
     notes.dedup();
-    Ok(SimulationReport {
+    let mut report = SimulationReport {
         schema_version: SCHEMA_VERSION,
         model: model.path.to_string_lossy().into_owned(),
         seed: options.seed,
@@ -303,7 +319,30 @@ pub fn run_reporting(
         operations: op_reports,
         coverage,
         notes,
-    })
+        prices: super::cost::basis(model),
+    };
+    super::cost::price(model, &mut report);
+    Ok(report)
+}
+
+/// How a call that is not one read is served: `PutItem table `Orders``, `BatchGetItem
+/// of 2 requests on `Orders``.
+fn served_by(op: &Operation, bound: &crate::facts::BoundOperation<'_>) -> String {
+    if op.children.is_empty() {
+        return match bound.table {
+            Some(t) => format!("{} table `{}`", op.kind.api_name(), t.name),
+            None => format!("{} {}", op.kind.api_name(), op.table_label()),
+        };
+    }
+    let mut tables: Vec<String> = op.children.iter().map(Operation::table_label).collect();
+    tables.dedup();
+    format!(
+        "{} of {} request{} on {}",
+        op.kind.api_name(),
+        op.children.len(),
+        if op.children.len() == 1 { "" } else { "s" },
+        tables.join(", ")
+    )
 }
 
 /// A code read that Scans or filters, with what it reads and returns.
@@ -313,10 +352,13 @@ fn wasteful(location: &str, plan: &ReadPlan, cost: &Measured) -> Option<Wasteful
     }
     let mut why = plan.why.clone();
     if plan.access == Access::Scan {
-        let reads = match plan.limit {
-            Some(n) if plan.one_request => {
+        let reads = match (plan.limit, plan.segments) {
+            (Some(n), _) if plan.one_request => {
                 format!("a Scan reads the first {n} items it comes to (`limit` on one request)")
             }
+            (_, Some(s)) => format!(
+                "a Scan's segment reads every item of one of its {s} segments (a {s}th of the table or index)"
+            ),
             _ => "a Scan reads every item of the table or index".to_string(),
         };
         why.insert(0, reads);
@@ -541,6 +583,7 @@ fn table_report(
                     .cloned()
                     .unwrap_or_default(),
                 hottest_key: hottest_key(gt, table, i, &entities),
+                avg_entry_size: avg_entry_size(gt, i),
             }
         })
         .collect();
@@ -554,7 +597,25 @@ fn table_report(
             .then(|| gt.data().size_bytes() as f64 / simulated_items as f64),
         entities,
         indexes,
+        cost: TableCost::default(),
     }
+}
+
+/// Average bytes of an index's entries, over the sampled items that land in it.
+fn avg_entry_size(gt: &GeneratedTable, index: usize) -> Option<f64> {
+    let schema = &gt.data().schema;
+    let ix = schema.indexes.get(index)?;
+    let (mut sum, mut n) = (0u64, 0u64);
+    for s in gt.generated.iter().flat_map(|g| &g.samples) {
+        let Ok(pk) = item_primary_key(schema, &s.item) else {
+            continue;
+        };
+        if let Ok(Some(_)) = index_entry(ix, &pk, &s.item, WriteKind::Put) {
+            sum += item_size(&project_index(schema, ix, &s.item));
+            n += 1;
+        }
+    }
+    (n > 0).then(|| sum as f64 / n as f64)
 }
 
 /// The index partition key value most entries share (counted as items were

@@ -26,11 +26,11 @@ impl OrderRepo {
         let id = uuid::Uuid::new_v4().to_string();
         self.client
             .put_item()
+            //~^ low-cardinality-pk
             .table_name(&self.table)
             .item("orderId", AttributeValue::S(id))
             .item("customerId", AttributeValue::S(customer_id.to_string()))
             .item("status", AttributeValue::S(status.to_string()))
-            //~^ low-cardinality-pk
             .item("createdAt", AttributeValue::S(at.to_string()))
             .send()
             .await?;
@@ -41,12 +41,12 @@ impl OrderRepo {
         let out = self
             .client
             .query()
+            //~^ low-cardinality-pk
             .table_name(&self.table)
             .index_name("ByStatus")
             .key_condition_expression("#s = :s")
             .expression_attribute_names("#s", "status")
             .expression_attribute_values(":s", AttributeValue::S("OPEN".into()))
-            //~^ low-cardinality-pk
             .send()
             .await?;
         Ok(to_orders(out.items()))

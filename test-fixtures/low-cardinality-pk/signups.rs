@@ -18,10 +18,10 @@ impl Signups {
     pub async fn sign_up(&self, email: &str, now: &str) -> Result<(), Error> {
         self.client
             .put_item()
+            //~^ low-cardinality-pk
             .table_name(&self.table)
             .item("email", AttributeValue::S(email.to_string()))
             .item("status", AttributeValue::S(PENDING.to_string()))
-            //~^ low-cardinality-pk
             .item("signedUpAt", AttributeValue::S(now.to_string()))
             .condition_expression("attribute_not_exists(email)")
             .send()

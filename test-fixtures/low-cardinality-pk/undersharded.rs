@@ -5,10 +5,10 @@ use aws_sdk_dynamodb::Client;
 pub async fn create(client: &Client, status: OrderStatus, order_no: u64) -> Result<(), Error> {
     client
         .put_item()
+        //~^ low-cardinality-pk
         .table_name("Orders")
         .item("orderId", AttributeValue::S(order_no.to_string()))
         .item("status", AttributeValue::S(format!("{}#{}", status.to_string(), order_no % 4)))
-        //~^ low-cardinality-pk
         .send()
         .await?;
     Ok(())

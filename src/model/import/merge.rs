@@ -30,13 +30,20 @@ fn same_keys(a: &Table, b: &Table) -> bool {
     a.partition_key == b.partition_key && a.sort_key == b.sort_key
 }
 
-/// The refs, indexes, attribute types and billing `extra` declares that `kept` lacks.
+/// The refs, indexes, attribute types, billing and table class `extra` declares that
+/// `kept` lacks.
 fn join(kept: &mut Table, extra: &Table) {
     if kept.billing_mode.is_none() {
         kept.billing_mode = extra.billing_mode;
     }
     if kept.provisioned.is_none() {
         kept.provisioned = extra.provisioned;
+    }
+    if kept.table_class.is_none() {
+        kept.table_class = extra.table_class;
+    }
+    if kept.replicas.is_empty() {
+        kept.replicas = extra.replicas.clone();
     }
     for r in &extra.refs {
         if !kept.refs.contains(r) {

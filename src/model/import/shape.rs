@@ -56,6 +56,8 @@ pub fn blank_table(name: String, name_span: Span, span: Span, origin: TableOrigi
         entities: Vec::new(),
         billing_mode: None,
         provisioned: None,
+        table_class: None,
+        replicas: Vec::new(),
         origin,
         span,
         name_span,
@@ -133,6 +135,13 @@ pub fn read_table(props: &Node, eval: &dyn Eval, table: &mut Table, found: &mut 
     if let Some(p) = props.get("ProvisionedThroughput") {
         table.fields.insert("read-capacity", p.span);
         table.provisioned = throughput(p, eval);
+    }
+    let class = props
+        .get("TableClass")
+        .or_else(|| props.at(&["TableClassSummary", "TableClass"]));
+    if let Some(c) = class {
+        table.fields.insert("table-class", c.span);
+        table.table_class = eval.text(c).as_deref().and_then(TableClass::parse);
     }
     true
 }

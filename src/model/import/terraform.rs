@@ -605,6 +605,7 @@ fn table(
     if t.billing_mode == Some(BillingMode::Provisioned) {
         t.provisioned = throughput(o, ctx);
     }
+    t.table_class = text("table_class").as_deref().and_then(TableClass::parse);
     let (gsi_key, lsi_key) = match shape {
         Shape::Resource => ("global_secondary_index", "local_secondary_index"),
         Shape::Module => ("global_secondary_indexes", "local_secondary_indexes"),

@@ -755,3 +755,23 @@ fn every_document_of_a_yaml_stream() {
     assert_eq!(i.files.len(), 1);
     assert_eq!(i.files[0].tables, 2);
 }
+
+#[test]
+fn a_table_class_is_read_from_cloudformation_and_terraform() {
+    let cfn = "Resources:\n  Archive:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: archive\n      TableClass: STANDARD_INFREQUENT_ACCESS\n      BillingMode: PAY_PER_REQUEST\n      AttributeDefinitions:\n        - AttributeName: id\n          AttributeType: S\n      KeySchema:\n        - AttributeName: id\n          KeyType: HASH\n";
+    let i = import_file(Path::new("template.yaml"), cfn);
+    assert_eq!(
+        table(&i, "archive").table_class,
+        Some(TableClass::StandardInfrequentAccess),
+        "{}",
+        notes(&i)
+    );
+    let tf = "resource \"aws_dynamodb_table\" \"archive\" {\n  name         = \"archive\"\n  billing_mode = \"PAY_PER_REQUEST\"\n  hash_key     = \"id\"\n  table_class  = \"STANDARD_INFREQUENT_ACCESS\"\n  attribute {\n    name = \"id\"\n    type = \"S\"\n  }\n}\n";
+    let i = import_file(Path::new("main.tf"), tf);
+    assert_eq!(
+        table(&i, "archive").table_class,
+        Some(TableClass::StandardInfrequentAccess),
+        "{}",
+        notes(&i)
+    );
+}

@@ -66,7 +66,16 @@ pub struct Around {
 /// question) were a fiftieth of a 40,000-call file's CPU time. The test-code question
 /// may go on above the function (to a `#[cfg(test)]` module), from where the climb
 /// stopped.
-pub fn around<'a>(cx: &FileCx<'a>, node: Node<'a>, exclusive_start_key: bool) -> Around {
+///
+/// `segment` is the variable a parallel Scan passes to `.segment(..)`: a loop over it
+/// (`(0..n).map(|seg| ..)`, `for seg in 0..n`) sends the scan's segments, one per
+/// iteration, and reads the table once between them: no repetition.
+pub fn around<'a>(
+    cx: &FileCx<'a>,
+    node: Node<'a>,
+    exclusive_start_key: bool,
+    segment: Option<&str>,
+) -> Around {
     let src = cx.src;
     // Innermost first, up to and with the function (to the root outside one).
     let mut above: Vec<Node<'a>> = Vec::with_capacity(32);
@@ -80,7 +89,13 @@ pub fn around<'a>(cx: &FileCx<'a>, node: Node<'a>, exclusive_start_key: bool) ->
     let function = top
         .filter(|f| node_kind(*f) == "function_item")
         .map(|f| qualified_fn_name(src, f));
-    let (in_loop, paged) = loop_over(src, node, above.iter().copied(), exclusive_start_key);
+    let (in_loop, paged) = loop_over(
+        src,
+        node,
+        above.iter().copied(),
+        exclusive_start_key,
+        segment,
+    );
     let further = top.into_iter().flat_map(|t| ancestors(src, t));
     let test = cx.test_code_above(above.iter().copied().chain(further));
     Around {
@@ -236,7 +251,45 @@ pub fn enclosing_loop(
     node: Node<'_>,
     exclusive_start_key: bool,
 ) -> (Option<LoopInfo>, bool) {
-    loop_over(src, node, ancestors(src, node), exclusive_start_key)
+    loop_over(src, node, ancestors(src, node), exclusive_start_key, None)
+}
+
+/// The variable an argument names, through `Some(..)`, `&`, parentheses and `as`
+/// casts: `seg` of `.segment(seg as i32)` or `.set_segment(Some(seg))`.
+pub fn argument_variable(src: Src<'_>, arg: Node<'_>) -> Option<String> {
+    let mut node = peel(arg);
+    for _ in 0..4 {
+        match node_kind(node) {
+            "identifier" => return Some(src.of(node).to_string()),
+            "type_cast_expression" | "reference_expression" => {
+                node = peel(field(node, "value")?);
+            }
+            "call_expression" if field(node, "function").is_some_and(|f| src.of(f) == "Some") => {
+                let args = field(node, "arguments")?;
+                let [only] = named_children(args)[..] else {
+                    return None;
+                };
+                node = peel(only);
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether a closure's only parameter is `var` (`|seg|`, `move |seg: i32|`).
+fn closure_binds(src: Src<'_>, closure: Node<'_>, var: &str) -> bool {
+    let Some(params) = field(closure, "parameters") else {
+        return false;
+    };
+    let names: Vec<&str> = named_children(params)
+        .into_iter()
+        .map(|p| match node_kind(p) {
+            "parameter" => field(p, "pattern").map_or("", |n| src.of(n)),
+            _ => src.of(p),
+        })
+        .collect();
+    names == [var]
 }
 
 /// [`enclosing_loop`] of `node`, whose ancestors (innermost first) are `above`; they
@@ -246,6 +299,7 @@ fn loop_over<'a>(
     node: Node<'a>,
     above: impl Iterator<Item = Node<'a>>,
     exclusive_start_key: bool,
+    segment: Option<&str>,
 ) -> (Option<LoopInfo>, bool) {
     let mut prev = node;
     let mut adaptor: Option<LoopInfo> = None;
@@ -253,6 +307,14 @@ fn loop_over<'a>(
     for anc in above {
         match node_kind(anc) {
             "function_item" => break,
+            "for_expression" | "while_expression" | "loop_expression"
+                if node_kind(anc) == "for_expression"
+                    && segment
+                        .is_some_and(|v| field(anc, "pattern").is_some_and(|p| src.of(p) == v)) => {
+            }
+            // A closure per segment of a parallel Scan: its futures are the segments.
+            "closure_expression"
+                if adaptor.is_none() && segment.is_some_and(|v| closure_binds(src, anc, v)) => {}
             "for_expression" | "while_expression" | "loop_expression" => {
                 // The iterated expression of a `for` runs once; only its body loops.
                 let in_head = node_kind(anc) == "for_expression"
@@ -755,7 +817,7 @@ fn alone() { c.scan().send(); }
         let (mut calls, mut looped, mut paged, mut test, mut outside) = (0, 0, 0, 0, 0);
         for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
             for exclusive_start_key in [false, true] {
-                let got = around(&one, n, exclusive_start_key);
+                let got = around(&one, n, exclusive_start_key, None);
                 let (in_loop, pages) = enclosing_loop(src, n, exclusive_start_key);
                 let want = Around {
                     function: enclosing_function(src, n),

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use crate::scanner::index::context::{around, enclosing_loop};
+use crate::scanner::index::context::{argument_variable, around, enclosing_loop};
 use crate::scanner::index::items;
 use crate::scanner::ir::{
     AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, Resolved, SetterCall,
@@ -166,6 +166,9 @@ pub fn fold_file<'t>(
         }
         let mut st = State::default();
         let top = climb_apply(cx, n, &mut op, &mut st, false);
+        // Sent by the chain that starts it, every method known: what the chain does not
+        // set, the request does not have.
+        op.complete_builder = helper.is_none() && st.sent && !st.foreign;
         let escape = follow_consumer(cx, top, &mut op, &mut st, 0);
         finish(cx, n, &mut op, &st);
         match helper {
@@ -441,6 +444,9 @@ struct State {
     built: bool,
     /// A method no DynamoDB builder has, called before `build()`.
     foreign_before_build: bool,
+    /// The variable `.segment(..)` is given: a loop over it sends a parallel Scan's
+    /// segments.
+    segment_var: Option<String>,
 }
 
 /// Climbs from a builder expression through its method calls, applying each setter.
@@ -486,6 +492,10 @@ fn climb_apply<'t>(
                             }
                             // Collected once for both: a walk and an allocation each.
                             let args = call_args(call);
+                            if s == Setter::Segment {
+                                st.segment_var =
+                                    args.first().and_then(|a| argument_variable(src, *a));
+                            }
                             record_setter(cx, op, name, set, p, call, &args, conditional);
                             apply(cx, op, s, set, call, args, conditional);
                             if name == "set_parameters" {
@@ -860,7 +870,10 @@ fn apply<'t>(
             }
         }
         Setter::Item | Setter::Key | Setter::Keys => {
-            let map = if set || s == Setter::Keys {
+            let map = if set && s == Setter::Keys {
+                // `set_keys` takes the whole list, `keys` adds one map.
+                first.map(|a| items::key_list_map(cx, a, conditional))
+            } else if set || s == Setter::Keys {
                 first.map(|a| items::attr_map(cx, a, conditional))
             } else {
                 match (args.first(), args.get(1)) {
@@ -1158,7 +1171,7 @@ fn select_name(variant: &str) -> String {
 fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
     let src = cx.src;
     op.span = Span::new(op.span.start, st.end.max(op.span.end));
-    let around = around(cx, root, op.exclusive_start_key);
+    let around = around(cx, root, op.exclusive_start_key, st.segment_var.as_deref());
     op.context.function = around.function;
     op.context.in_loop = around.in_loop;
     let paged = around.paged;

@@ -33,13 +33,19 @@ pub struct FnNode {
     pub starts_server: bool,
     /// Calls made inside a `for`/`while`/`loop` body of this function.
     pub loop_calls: Vec<LoopCall>,
-    /// The trait of the `impl` it is in (`Storage` of `impl Storage for Dynamo`).
+    /// The trait of the `impl` it is in (`Storage` of `impl Storage for Dynamo`), or
+    /// the trait that declares it (a default method).
     pub impl_trait: Option<Name>,
     /// The core of the type it returns (`UserRepo` of `-> &Self::UserRepo`).
     pub returns: Option<Name>,
     /// The names of `calls` it calls only on `self` or `Self::`: methods of its own
     /// type, not a same-named function of another (sorted).
     pub self_only: Vec<Name>,
+    /// For a method, what a call of its name means: the trait it implements (`impl
+    /// Trait for Type`) or declares, else its type; `None` for a free function. Two
+    /// functions of one name with different owners (or free functions of two files)
+    /// are two functions a call by that name cannot tell apart.
+    pub owner: Option<Name>,
 }
 
 /// A call inside a loop body: the function it names runs once per iteration.
@@ -135,11 +141,16 @@ const ROUTE_METHODS: &[&str] = &[
 enum Frame {
     Impl {
         ty: String,
+        /// The trait of `impl Trait for Type`.
+        trait_name: Option<String>,
         entry: Option<String>,
-        tr: Option<String>,
     },
     Mod {
         test: bool,
+    },
+    /// `trait Name {`: its methods' owner.
+    Trait {
+        name: String,
     },
     Fn {
         index: usize,
@@ -233,14 +244,17 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                     let name_tok = toks[i + 1];
                     let name = text(&name_tok).into_owned();
                     let interned = intern(&name);
-                    let (impl_ty, impl_entry, impl_trait) = stack
+                    let (impl_ty, impl_trait, impl_entry) = stack
                         .iter()
                         .rev()
                         .take_while(|f| !matches!(f, Frame::Fn { .. }))
                         .find_map(|f| match f {
-                            Frame::Impl { ty, entry, tr } => {
-                                Some((Some(ty.clone()), entry.clone(), tr.as_deref().map(intern)))
-                            }
+                            Frame::Impl {
+                                ty,
+                                trait_name,
+                                entry,
+                            } => Some((Some(ty.as_str()), trait_name.as_deref(), entry.clone())),
+                            Frame::Trait { name } => Some((None, Some(name.as_str()), None)),
                             _ => None,
                         })
                         .unwrap_or((None, None, None));
@@ -251,7 +265,8 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         && in_fn.is_none()
                         && (name == "main" || attrs.iter().any(|a| is_main_attr(a)));
                     fns.push(FnNode {
-                        qualified: match &impl_ty {
+                        owner: impl_trait.or(impl_ty).map(intern),
+                        qualified: match impl_ty {
                             // Joined by hand, without `format!`: once per method of every impl.
                             Some(ty) => {
                                 let mut q = String::with_capacity(ty.len() + 2 + name.len());
@@ -270,14 +285,14 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         main,
                         starts_server: false,
                         loop_calls: Vec::new(),
-                        impl_trait,
+                        impl_trait: impl_trait.map(intern),
                         returns: returned(src, toks, i + 1),
                         self_only: Vec::new(),
                     });
                     if fn_starts.len() < fns.len() {
                         fn_starts.resize(fns.len(), (i, None));
                     }
-                    fn_starts[fns.len() - 1] = (i, impl_ty);
+                    fn_starts[fns.len() - 1] = (i, impl_ty.map(str::to_owned));
                     attrs.clear();
                     pending = Some(Frame::Fn {
                         index: fns.len() - 1,
@@ -321,9 +336,21 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                     };
                     let entry = impl_entry(&attrs, &trait_path, &server_traits);
                     attrs.clear();
-                    let tr = trait_path.last().cloned();
-                    pending = Some(Frame::Impl { ty, entry, tr });
+                    pending = Some(Frame::Impl {
+                        ty,
+                        trait_name: trait_path.last().cloned(),
+                        entry,
+                    });
                     i = j;
+                    continue;
+                }
+                if word == b"trait" && in_fn.is_none() && next.is_some_and(|n| n.kind == Tok::Ident)
+                {
+                    attrs.clear();
+                    pending = Some(Frame::Trait {
+                        name: text(&toks[i + 1]).into_owned(),
+                    });
+                    i += 2;
                     continue;
                 }
                 if word == b"mod" && in_fn.is_none() {
@@ -556,6 +583,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                 impl_trait: None,
                 returns: None,
                 self_only: Vec::new(),
+                owner: None,
             });
         }
     }
@@ -881,6 +909,7 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
         impl_trait: None,
         returns: None,
         self_only: Vec::new(),
+        owner: None,
     };
     if is_def {
         let starts_lambda = body.iter().any(|t| {

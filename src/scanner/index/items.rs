@@ -134,21 +134,19 @@ pub fn entries<'t>(
                             ("insert", [k, v]) => {
                                 out.push((*k, *v, in_branch_between(src, call, block)))
                             }
-                            // A list of keys (`keys.push(key)` before
-                            // `set_keys(Some(keys))`): each key's entries, merged as
-                            // a batch's keys are.
-                            ("extend" | "push", [m]) => {
+                            ("extend", [m]) => {
                                 let (more, c2) = entries(cx, *m, depth + 1);
                                 out.extend(more);
                                 complete &= c2;
                             }
-                            // Reads leave the map as it is.
+                            // Reads leave the map as it is; any other method (`push`
+                            // on what is a list, `entry(..).or_insert(..)`, `remove`)
+                            // changes it in a way not followed here.
                             (
-                                "get" | "contains_key" | "len" | "is_empty" | "iter" | "keys"
-                                | "values" | "clone" | "first" | "last",
+                                "get" | "get_key_value" | "contains_key" | "len" | "is_empty"
+                                | "iter" | "keys" | "values" | "clone" | "to_owned",
                                 _,
                             ) => {}
-                            // Anything else may change it in ways not followed.
                             _ => complete = false,
                         }
                     }
@@ -239,6 +237,129 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
             .collect(),
         complete,
         from_type: None,
+    }
+}
+
+/// The keys of a `KeysAndAttributes` given as a list (`.set_keys(Some(keys))`), as the
+/// one key map its child request stands for: the attributes every element of the list
+/// has, each with its value when all elements agree on it. The elements are followed
+/// through `vec![..]` and `let mut keys = Vec::new(); keys.push(key);`; a list built any
+/// other way (or elements that do not all have the same attributes) is an incomplete
+/// map, so nothing is concluded from it.
+pub fn key_list_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
+    let unknown = AttrMap {
+        attributes: Vec::new(),
+        complete: false,
+        from_type: None,
+    };
+    let Some(elements) = list_elements(cx, node, 0) else {
+        return unknown;
+    };
+    let maps: Vec<AttrMap> = elements
+        .into_iter()
+        .map(|e| attr_map(cx, e, conditional))
+        .collect();
+    let Some((first, rest)) = maps.split_first() else {
+        return unknown;
+    };
+    let names = |m: &AttrMap| {
+        let mut n: Vec<Option<String>> = m
+            .attributes
+            .iter()
+            .map(|a| a.name.value().map(str::to_string))
+            .collect();
+        n.sort();
+        n
+    };
+    let same_names = rest.iter().all(|m| names(m) == names(first));
+    if !same_names || maps.iter().any(|m| !m.complete || m.from_type.is_some()) {
+        return unknown;
+    }
+    let mut out = first.clone();
+    for a in &mut out.attributes {
+        let others = rest
+            .iter()
+            .filter_map(|m| m.attributes.iter().find(|b| b.name == a.name));
+        for b in others {
+            if b.value.literal != a.value.literal {
+                a.value.literal = None;
+                a.value.text = None;
+            }
+            if b.value.ty != a.value.ty {
+                a.value.ty = None;
+            }
+        }
+    }
+    out
+}
+
+/// The elements of a list expression: a `vec![..]` or array literal, through `Some(..)`,
+/// or a `let` binding of one (or of `Vec::new()`) with the `push`es made to it before
+/// `node`. `None` when the list may hold anything else.
+fn list_elements<'t>(cx: &FileCx<'t>, node: Node<'t>, depth: usize) -> Option<Vec<Node<'t>>> {
+    let src = cx.src;
+    if depth > 4 {
+        return None;
+    }
+    let node = peel(node);
+    if let Some(path) = call_path(src, node) {
+        let args = call_args(node);
+        return match (last_segment(path), args.as_slice()) {
+            ("Some", [a]) => list_elements(cx, *a, depth + 1),
+            ("new" | "with_capacity", _) => Some(Vec::new()),
+            _ => None,
+        };
+    }
+    match node.kind() {
+        "array_expression" if field(node, "length").is_none() => Some(
+            named_children(node)
+                .into_iter()
+                .filter(|c| !c.kind().ends_with("comment") && c.kind() != "attribute_item")
+                .collect(),
+        ),
+        "identifier" => {
+            let name = src.of(node);
+            let Some(Binding::Let {
+                decl,
+                value: Some(v),
+                ..
+            }) = lookup(src, node, name)
+            else {
+                return None;
+            };
+            let mut out = list_elements(cx, v, depth + 1)?;
+            let block = src.parent(decl)?;
+            let (from, to) = (decl.end_byte(), node.start_byte());
+            for call in descendants_between(block, from, to, &mut |n| n.kind() == "call_expression")
+            {
+                let Some((recv, m, c)) = method_call(src, call) else {
+                    continue;
+                };
+                if src.of(peel(recv)) != name {
+                    continue;
+                }
+                match (m.as_str(), call_args(c).as_slice()) {
+                    // Pushed on one path only: the list may not hold it.
+                    ("push", [e]) if !in_branch_between(src, call, block) => out.push(*e),
+                    ("len" | "is_empty" | "iter" | "clone" | "get" | "first" | "last", _) => {}
+                    _ => return None,
+                }
+            }
+            // Lent mutably or assigned again: elements the scanner does not see.
+            let changed_elsewhere = !descendants_between(block, from, to, &mut |n| {
+                let lent = n.kind() == "reference_expression"
+                    && src.of(n).starts_with("&mut")
+                    && field(n, "value").is_some_and(|v| src.of(peel(v)) == name);
+                let assigned = matches!(
+                    n.kind(),
+                    "assignment_expression" | "compound_assignment_expr"
+                ) && field(n, "left").is_some_and(|l| src.of(peel(l)) == name);
+                lent || assigned
+            })
+            .is_empty();
+            (!changed_elsewhere).then_some(out)
+        }
+        _ => None,
     }
 }
 

@@ -1882,9 +1882,14 @@ fn call_provenance(src: Src<'_>, node: Node<'_>) -> Option<Provenance> {
         None => method_call(src, node).map(|(_, n, _)| n)?,
     };
     let last = last_segment(&text);
+    // A function of the crate called by its bare name is judged by its body, which the
+    // link follows: `digest_pk(kind)` of a news digest is `format!("DIGEST#{kind}")`.
+    // Only a library's own names (`sha256(..)`, `Sha256::digest`, `md5::compute`) say
+    // what a call is.
+    let own_fn = !text.contains("::") && call_path(src, node).is_some();
     if let Some(h) = HASHERS.iter().find(|h| {
         text.split("::")
-            .any(|seg| seg == **h || seg.starts_with(*h))
+            .any(|seg| seg == **h || (!own_fn && seg.starts_with(*h)))
     }) {
         return Some(Provenance::Hashed {
             function: if last == "digest" || last == "finish" || last == "hash" {

@@ -122,11 +122,11 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
         if names.is_empty() {
             return None;
         }
-        // Whether a loop call in file `gi` can mean one of `names`: by name, then by
-        // its receiver's type when the tokens tell it.
+        // Whether a loop call in file `gi` can mean one of `names`: by its receiver's
+        // type when the tokens tell it, else by name, unless the name is too common to
+        // say or functions of two traits, types or files define it.
         let means_call = |gi: usize, lc: &LoopCall| {
             let types = lc.receiver.as_ref().and_then(|r| callers.types.of(r));
-
             names.iter().any(|t| {
                 *t.name == *lc.name
                     && crates.sees(crates.of(gi), t.krate)
@@ -135,12 +135,17 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
                             t.ty.is_some_and(|x| set.contains(x))
                                 || t.tr.is_some_and(|x| set.contains(x))
                         }
-                        None => !TOO_COMMON.contains(&t.name),
+                        None => {
+                            !TOO_COMMON.contains(&t.name)
+                                && !callers.ambiguous(gi, t.name, graphs, crates)
+                        }
                     }
             })
         };
         // Whether a call by `caller` (of unknown receiver, or on `self`) in file `gi`
-        // can mean one of `names`.
+        // can mean one of `names`, and only it: a name that functions of two traits,
+        // types or files define (`find_by_id` of eleven repositories) does not say which
+        // one a call means, unless it is called on `self`.
         let means = |gi: usize, caller: &FnNode, name: &str| {
             let on_self = caller
                 .self_only
@@ -151,7 +156,11 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
                 t.name == name
                     && !TOO_COMMON.contains(&t.name)
                     && crates.sees(crates.of(gi), t.krate)
-                    && (!on_self || (own.ty.is_some() && own.ty == t.ty))
+                    && if on_self {
+                        own.ty.is_some() && own.ty == t.ty
+                    } else {
+                        !callers.ambiguous(gi, name, graphs, crates)
+                    }
             })
         };
         // Whether code in file `gi` can name one of `names`' crates: the callers of a
@@ -289,6 +298,8 @@ pub struct Callers<K> {
     in_loops: HashMap<K, Vec<(u32, u32)>>,
     /// What loop calls' receivers are typed by.
     types: TypeIndex,
+    /// Name → the functions (file order) of that name.
+    defs: HashMap<K, Vec<(u32, u32)>>,
 }
 
 impl<'a> Callers<&'a str> {
@@ -312,6 +323,7 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
     ) -> Self {
         let mut calls: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
         let mut in_loops: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
+        let mut defs: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
         for (gi, g) in graphs.iter().enumerate() {
             for (ni, n) in g.iter().enumerate() {
                 if n.test || n.name.starts_with(ENTRY_PREFIX) {
@@ -321,6 +333,12 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
                 let (Ok(gi), Ok(ni)) = (u32::try_from(gi), u32::try_from(ni)) else {
                     continue;
                 };
+                match defs.get_mut(n.name.as_ref()) {
+                    Some(v) => v.push((gi, ni)),
+                    None => {
+                        defs.insert(key(n.name.as_ref()), vec![(gi, ni)]);
+                    }
+                }
                 for c in &n.calls {
                     match calls.get_mut(c.as_ref()) {
                         Some(v) => v.push((gi, ni)),
@@ -343,14 +361,43 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
             }
         }
         // Grown by pushes: give back what the lists grew beyond their length.
-        for v in calls.values_mut().chain(in_loops.values_mut()) {
+        for v in calls
+            .values_mut()
+            .chain(in_loops.values_mut())
+            .chain(defs.values_mut())
+        {
             v.shrink_to_fit();
         }
         Self {
             calls,
             in_loops,
             types: TypeIndex::build(graphs, types),
+            defs,
         }
+    }
+
+    /// Whether a call of `name` in file `gi` may mean two different functions, among
+    /// those its crate can name: methods of two traits or types (which one runs is the
+    /// receiver's type), or free functions of two files (`s3::restore` and
+    /// `restore::restore`), which a call graph by name does not tell apart.
+    /// (Implementations of one trait are one method: a loop over `storage.get(id)`
+    /// runs whichever is configured.)
+    fn ambiguous(&self, gi: usize, name: &str, graphs: &[&[FnNode]], crates: &Crates) -> bool {
+        let Some(defs) = self.defs.get(name) else {
+            return false;
+        };
+        let mut owners = defs
+            .iter()
+            .filter(|(f, _)| crates.sees(crates.of(gi), crates.of(*f as usize)))
+            .filter_map(|&(f, n)| {
+                let owner = graphs.get(f as usize)?.get(n as usize)?.owner.as_ref();
+                // A free function is its file's.
+                Some((owner, if owner.is_some() { u32::MAX } else { f }))
+            });
+        let Some(first) = owners.next() else {
+            return false;
+        };
+        owners.any(|o| o != first)
     }
 
     /// The functions (in file order, each once) that call one of `names`, in the

@@ -615,6 +615,18 @@ pub(super) fn link_files(
                 op.paginated |= helper.paginated;
             }
         }
+        // `repo.delete_item().key(..).send()` on a function of the crate named like
+        // the client's method, returning a builder that may set the table: the chain
+        // is not the whole request.
+        if op.complete_builder
+            && op.table.is_none()
+            && tables
+                .returned
+                .get(op.kind.sdk_method())
+                .is_some_and(|r| r.iter().any(|(tf, _)| tables.crates.file_sees(fi, *tf)))
+        {
+            op.complete_builder = false;
+        }
         let around = enclosing(op, fi);
         decide_heat(
             op,

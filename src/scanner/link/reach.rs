@@ -445,6 +445,7 @@ mod tests {
             impl_trait: None,
             returns: None,
             self_only: Vec::new(),
+            owner: None,
         }
     }
 

@@ -81,19 +81,21 @@ impl BlogRepo {
         Ok(serde_dynamo::from_items(out.items().to_vec())?)
     }
 
-    /// Anti-pattern: a Scan on every search request, filtered after reading.
+    /// Anti-pattern: a Scan of every page on every search request, filtered after reading.
     pub async fn search_titles(&self, needle: &str) -> Result<Vec<Blog>, Error> {
-        let out = self
+        let items = self
             .client
             .scan()
             .table_name(&self.table)
             .filter_expression("facet = :blog AND contains(title, :needle)")
             .expression_attribute_values(":blog", AttributeValue::S("BLOG".into()))
             .expression_attribute_values(":needle", AttributeValue::S(needle.to_string()))
-            .limit(20)
+            .into_paginator()
+            .items()
             .send()
+            .collect::<Result<Vec<_>, _>>()
             .await?;
-        Ok(serde_dynamo::from_items(out.items().to_vec())?)
+        Ok(serde_dynamo::from_items(items)?)
     }
 
     /// Anti-pattern: one GetItem round trip per tag row.

@@ -19,13 +19,13 @@ impl Orders {
     pub async fn place(&self, order_id: &str, customer: &str, status: OrderStatus, date: &str) -> Result<(), Error> {
         self.client
             .put_item()
+            //~^ low-cardinality-pk
             .table_name(&self.table)
             .item("OrderId", AttributeValue::S(order_id.into()))
             .item("CustomerId", AttributeValue::S(customer.into()))
             .item("OrderDate", AttributeValue::S(date.into()))
             .item("Status", AttributeValue::S(status.to_string()))
             .item("StatusShard", AttributeValue::S(status.to_string()))
-            //~^ low-cardinality-pk
             .item("StatusOrderDate", AttributeValue::S(format!("{}:{}", status.to_string(), date)))
             .send()
             .await?;
