@@ -17,7 +17,8 @@
 #   code-server (VS Code 1.100 for a browser) and playwright-core from npm, into
 #           target/test-tools/code-server, and Debian's Chromium (/usr/bin/chromium, or
 #           $DYNALINT_CHROMIUM): tests/lsp_vscode.rs drives the packaged extension in them
-#           (see install_code_server below).
+#           (see install_code_server below), and tests/html_report.rs opens
+#           `simulate --format html`'s page in the same playwright-core and Chromium.
 #
 # Each tool installs on its own: one failing does not stop the others; the script then
 # exits non-zero naming what failed.

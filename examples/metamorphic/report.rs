@@ -212,6 +212,24 @@ pub fn summary(
     s
 }
 
+/// What the output folder holds, written into it.
+const OUT_README: &str = "\
+# Metamorphic and seeded-defect cases
+
+Written by `cargo run --release --example metamorphic` (see the project's README).
+
+- `summary.txt`: invariance per rewrite, detection per defect kind, and why each could
+  not apply where it did not.
+- `rewrites/<rewrite>/<tree>--<file>-L<line>.md`: a rewrite after which the findings
+  changed: the findings lost and gained (a place shown as \"the site\" is inside the
+  call or the code the rewrite wrote), the original and the edited code, every finding
+  before and after.
+- `defects/<kind>/<tree>--<file>-L<line>--<variation>.md`: a defect whose finding did
+  not appear at the site, or that brought other new findings.
+- `harness-errors/<rewrite or defect>/`: variants that did not parse: the harness's
+  fault, not dynalint's.
+";
+
 /// The output folder.
 pub struct Out {
     root: PathBuf,
@@ -228,6 +246,8 @@ impl Out {
             }
         }
         std::fs::create_dir_all(root).map_err(|e| format!("{}: {e}", root.display()))?;
+        let readme = root.join("README.md");
+        std::fs::write(&readme, OUT_README).map_err(|e| format!("{}: {e}", readme.display()))?;
         Ok(Self {
             root: root.to_path_buf(),
             counter: AtomicUsize::new(0),

@@ -71,6 +71,18 @@ pub enum ListFormat {
     Json,
 }
 
+/// Output formats of `simulate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimulateFormat {
+    /// Aligned tables for a terminal.
+    Human,
+    /// The simulation's JSON (versioned by `schema_version`).
+    Json,
+    /// One self-contained HTML page: cost bars, partition heat, tables and indexes
+    /// with their code, and the findings at their source lines.
+    Html,
+}
+
 /// When to colour output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -208,8 +220,9 @@ pub struct SimulateArgs {
     /// Seed of the data generator: the same seed gives the same figures.
     #[arg(long, default_value_t = crate::simulate::run::DEFAULT_SEED)]
     pub seed: u64,
-    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
-    pub format: ListFormat,
+    /// Output format: `html` is one self-contained page to open from disk.
+    #[arg(long, value_enum, default_value_t = SimulateFormat::Human)]
+    pub format: SimulateFormat,
 }
 
 #[derive(Debug, Clone, Args)]

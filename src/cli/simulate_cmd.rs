@@ -1,6 +1,6 @@
 //! `dynalint simulate`: the model's figures, measured on synthetic data.
 
-use super::args::{ListFormat, SimulateArgs};
+use super::args::{SimulateArgs, SimulateFormat};
 
 use super::check::load_project;
 use super::out::{out, outln};
@@ -56,12 +56,33 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
                 inferred => inferred.describe(),
             };
             match args.format {
-                ListFormat::Human => out!("{}", simulate::render_human(&report)),
-                ListFormat::Json => {
+                SimulateFormat::Human => out!("{}", simulate::render_human(&report)),
+                SimulateFormat::Json => {
                     outln!(
                         "{}",
                         serde_json::to_string_pretty(&simulate::render_json(&report))
                             .unwrap_or_default()
+                    )
+                }
+                SimulateFormat::Html => {
+                    // The page shows `check`'s findings too, at their source lines.
+                    let analysis = crate::analysis::analyze_reporting(
+                        &project.model,
+                        &project.files,
+                        &project.other_languages,
+                        &crate::rules::RuleSelection::default(),
+                        &|_, _, _| {},
+                    );
+                    let mut files = project.files.clone();
+                    files.extend(project.model_file.clone());
+                    out!(
+                        "{}",
+                        crate::report::html::render(
+                            &project.model,
+                            &report,
+                            &analysis.diagnostics,
+                            &files
+                        )
                     )
                 }
             }

@@ -65,7 +65,8 @@ pub fn bind<'a>(model: &'a Model, op: &'a Operation) -> BoundOperation<'a> {
 }
 
 /// The name of the field or variable an expression reads: `orders_table` of
-/// `&self.config.orders_table.clone()`; `None` for calls and literals.
+/// `&self.config.orders_table.clone()`, and of a getter `self.db.orders_table()`;
+/// `None` for other calls and literals.
 pub fn holder_name(text: &str) -> Option<&str> {
     let mut t = text.trim().trim_start_matches('&').trim();
     t = t.strip_prefix("mut ").unwrap_or(t).trim_end_matches('?');
@@ -80,6 +81,10 @@ pub fn holder_name(text: &str) -> Option<&str> {
             t = rest;
         }
     }
+    // A method called on something with no arguments reads what it is named after.
+    if let Some(getter) = t.strip_suffix("()").filter(|g| g.contains('.')) {
+        t = getter;
+    }
     let last = t.rsplit(['.', ':']).next()?;
     let is_name = !last.is_empty()
         && last.chars().all(|c| c.is_alphanumeric() || c == '_')
@@ -90,7 +95,9 @@ pub fn holder_name(text: &str) -> Option<&str> {
 /// A table matches when any name the reference is known by is its name or in its refs;
 /// else, for a table whose name a deployment builds (`{Stage}-orders`, imported from a
 /// template), when the code builds the same shape (`format!("{}-orders", stage)`) or
-/// writes one instance of it (`"prod-orders"`) — and no other table's does.
+/// writes one instance of it (`"prod-orders"`) — and no other table's does; else, for a
+/// name the code builds around a table's name (`format!("{}{}", prefix, TABLE_USERS)`),
+/// the one table of that name.
 pub fn find_table<'a>(model: &'a Model, r: &Resolved) -> Option<&'a Table> {
     let names = r.names();
     if let Some(t) = model
@@ -115,10 +122,40 @@ pub fn find_table<'a>(model: &'a Model, r: &Resolved) -> Option<&'a Table> {
     };
     let mut matching = model.tables.iter().filter(fits);
     match (matching.next(), matching.next()) {
-        (Some(t), None) => Some(t),
+        (Some(t), None) => return Some(t),
         // Two built names fit: which one is meant is not known.
+        (Some(_), Some(_)) => return None,
+        _ => {}
+    }
+    let Resolved::Template { template: code } = r.innermost() else {
+        return None;
+    };
+    let core = affixed_name(code)?;
+    let mut named = model.tables.iter().filter(|t| t.name == core);
+    match (named.next(), named.next()) {
+        (Some(t), None) => Some(t),
         _ => None,
     }
+}
+
+/// The table name inside a name built with a deployment's prefix or suffix:
+/// `{}tsa_users` (`format!("{}{}", self.table_prefix, TABLE_USERS)`) and
+/// `{stage}-orders` are the tables the model names `tsa_users` and `orders`, whatever
+/// the deployment puts around them. `None` unless the holes are only at the ends and
+/// one piece of literal text sits between them (`{}-orders-{}-x` names no one table).
+fn affixed_name(template: &str) -> Option<&str> {
+    let mut rest = template;
+    let mut holes = 0;
+    while rest.starts_with('{') {
+        rest = &rest[rest.find('}')? + 1..];
+        holes += 1;
+    }
+    while rest.ends_with('}') {
+        rest = &rest[..rest.rfind('{')?];
+        holes += 1;
+    }
+    let core = rest.trim_matches(['-', '_', '.']);
+    (holes > 0 && !core.is_empty() && !core.contains(['{', '}'])).then_some(core)
 }
 
 /// A name template with every `{hole}` made one marker: `{}-orders` and
@@ -179,6 +216,9 @@ PK = "S"
         assert_eq!(holder_name("config::ORDERS"), Some("ORDERS"));
         assert_eq!(holder_name("table"), Some("table"));
         assert_eq!(holder_name("table_for(kind)"), None);
+        assert_eq!(holder_name("self.db.orders_table()"), Some("orders_table"));
+        assert_eq!(holder_name("orders_table()"), None);
+        assert_eq!(holder_name("self.db.table_for(kind)"), None);
         assert_eq!(holder_name("\"Orders\""), None);
         assert_eq!(holder_name("tables.0"), None);
     }
@@ -192,8 +232,18 @@ PK = "S"
             bind(&m, &by_field).table.map(|t| t.name.as_str()),
             Some("Orders")
         );
+        // A getter of that name reads it too.
+        let by_getter = op(unknown(), "self.client.orders_table()");
+        assert_eq!(
+            bind(&m, &by_getter).table.map(|t| t.name.as_str()),
+            Some("Orders")
+        );
         // Another field name, or a call, stays unbound and says why.
-        for text in ["&self.config.users_table", "table_name()"] {
+        for text in [
+            "&self.config.users_table",
+            "table_name()",
+            "tables.of(kind)",
+        ] {
             let o = op(unknown(), text);
             let b = bind(&m, &o);
             assert!(b.table.is_none());
@@ -248,5 +298,35 @@ id = "S"
         )
         .unwrap();
         assert!(find_table(&two, &template("{}-x")).is_none());
+    }
+
+    #[test]
+    fn a_deployment_prefix_or_suffix_around_a_table_name_binds_to_it() {
+        let m = crate::model::load_str(
+            std::path::Path::new("m.toml"),
+            "[[table]]\nname = \"tsa_users\"\nrefs = [\"TABLE_USERS\"]\npartition-key = \"id\"\n\
+             [table.attributes]\nid = \"S\"\n\
+             [[table]]\nname = \"orders\"\npartition-key = \"k\"\n[table.attributes]\nk = \"S\"\n",
+        )
+        .unwrap();
+        let name = |t: &str| {
+            find_table(
+                &m,
+                &Resolved::Template {
+                    template: t.to_string(),
+                },
+            )
+            .map(|t| t.name.clone())
+        };
+        // `format!("{}{}", self.table_prefix, TABLE_USERS)`, a stage before or after.
+        assert_eq!(name("{}tsa_users").as_deref(), Some("tsa_users"));
+        assert_eq!(name("{}-orders").as_deref(), Some("orders"));
+        assert_eq!(name("orders.{}").as_deref(), Some("orders"));
+        assert_eq!(name("{}{}orders_{}").as_deref(), Some("orders"));
+        // A hole inside the name, extra text, or no hole at all names no table.
+        assert_eq!(name("tsa_{}_users"), None);
+        assert_eq!(name("{}-orders-archive"), None);
+        assert_eq!(name("{}"), None);
+        assert_eq!(name("{}-{}"), None);
     }
 }

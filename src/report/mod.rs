@@ -4,6 +4,7 @@
 pub mod cost;
 pub mod diagnostic;
 pub mod github;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod position;

@@ -57,13 +57,13 @@ fn check_target(
     let declared = declared_values(target);
     // Without declared values, the code's writes (or the attribute's name) may show
     // the key takes few values.
-    let evidence = match declared {
+    let evidence = match &declared {
         None => few_values(
             target,
             &code,
             facts.operations.iter().any(|b| b.table.is_some()),
         ),
-        Some(_) => None,
+        Some(values) => declared_few(target, &code, values, min),
     };
     let values = declared.or_else(|| constant_values(&code)).or_else(|| {
         evidence
@@ -325,7 +325,13 @@ struct FewValues<'a> {
     /// attribute's name suggests it.
     certain: bool,
     why: String,
+    /// The model lists the values (a sized verdict needs only the load).
+    declared: bool,
 }
+
+/// Fewer distinct constants than this are few values: every item lands under one of
+/// a handful of partition keys.
+const FEW_CONSTANTS: u64 = 10;
 
 /// Words of an attribute name: `orderStatus`, `order_status`, `ORDER-STATUS` →
 /// `order`, `status`.
@@ -434,14 +440,16 @@ fn few_values<'a>(
             writes: shown,
             certain: true,
             why: format!("every write sets it to {}", quoted(&distinct)),
+            declared: false,
         });
     }
-    if all_constant && distinct.len() < 10 {
+    if all_constant && (distinct.len() as u64) < FEW_CONSTANTS {
         return Some(FewValues {
             kind: FewKind::Constants(distinct.len()),
             writes: shown,
             certain: true,
             why: format!("every write sets it to {}", quoted(&distinct)),
+            declared: false,
         });
     }
     if !gsi {
@@ -463,6 +471,7 @@ fn few_values<'a>(
             writes: shown,
             certain: true,
             why: why.to_string(),
+            declared: false,
         });
     }
     // The name alone: a guess, reported as one, and only when code is in view (one
@@ -482,9 +491,42 @@ fn few_values<'a>(
             writes: shown,
             certain: false,
             why,
+            declared: false,
         });
     }
     None
+}
+
+/// A GSI partition key whose few values the model lists (`values = ["model",
+/// "submodel"]`, or entities' constant key templates) but no load to size them with:
+/// said as the code's few constants are. A `cardinality` count says how many, not that
+/// they are few enough to matter without a load.
+fn declared_few<'a>(
+    target: &KeyTarget<'_>,
+    code: &'a [CodeKey<'a>],
+    values: &KeyValues,
+    min: u64,
+) -> Option<FewValues<'a>> {
+    let global = target
+        .index
+        .is_some_and(|i| i.kind == crate::model::IndexKind::Global);
+    let listed = !matches!(
+        target.table.cardinality(target.partition_key()),
+        crate::model::Cardinality::Declared(_)
+    );
+    if !global || !listed || values.count >= FEW_CONSTANTS.min(min) {
+        return None;
+    }
+    Some(FewValues {
+        kind: FewKind::Constants(values.count as usize),
+        writes: code
+            .iter()
+            .filter(|k| k.value.via != Via::KeyEquals && !k.cold)
+            .collect(),
+        certain: true,
+        why: values.why.clone(),
+        declared: true,
+    })
 }
 
 /// A GSI partition key of few values when the model declares no load to size it
@@ -574,10 +616,16 @@ fn without_load(
              the index a key of many values"
         ),
     };
-    d.help(format!(
-        "{fix}; declare `values`, `item-count` and the access pattern's `rate` in \
-         dynalint.toml for a sized verdict"
-    ));
+    d.help(match e.declared {
+        true => format!(
+            "{fix}; declare `item-count` and the access pattern's `rate` (or a `write-rate`) \
+             in dynalint.toml for a sized verdict"
+        ),
+        false => format!(
+            "{fix}; declare `values`, `item-count` and the access pattern's `rate` in \
+             dynalint.toml for a sized verdict"
+        ),
+    });
 }
 
 /// What makes the hottest value hot: an access pattern's reads or declared writes.
@@ -851,8 +899,16 @@ rate = 1
         let configured =
             format!("[rules]\nlow-cardinality-pk = {{ min-cardinality = 2 }}\n{ORDERS}");
         assert!(run_ops(&model(&configured), "low-cardinality-pk", &[]).is_empty());
+        // No load: the three values the model lists are said, unsized, on the index.
         let no_rate = ORDERS.replace("rate = 1", "");
-        assert!(run_ops(&model(&no_rate), "low-cardinality-pk", &[]).is_empty());
+        let d = run_ops(&model(&no_rate), "low-cardinality-pk", &[]);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert!(
+            d[0].message.contains(
+                "index `ByStatus` of `Orders` takes 3 values: `status` declares 3 values"
+            ),
+            "{d:#?}"
+        );
     }
 
     #[test]
@@ -950,6 +1006,52 @@ partition-key = "account_status"
         assert!(status(&[member("account_status", val(Provenance::GeneratedId, 10))]).is_empty());
         // No code on the table in view: nothing concluded from a name.
         assert!(found(&[op(OpKind::GetItem, "Elsewhere")]).is_empty());
+    }
+
+    #[test]
+    fn values_the_model_lists_for_a_gsi_key_without_a_load_are_few() {
+        // single-table-rs-cli: GSI `model` keyed by the entity type, two values.
+        let listed = model(&MEMBERS.replace(
+            "account_status = \"S\"",
+            "account_status = { type = \"S\", values = [\"ACTIVE\", \"CLOSED\"] }",
+        ));
+        let d = run_ops(
+            &listed,
+            "low-cardinality-pk",
+            &[member("account_status", val(Provenance::Param, 10))],
+        );
+        let on_status: Vec<_> = d
+            .iter()
+            .filter(|d| d.message.contains("`account_status`"))
+            .collect();
+        assert_eq!(on_status.len(), 1, "{d:#?}");
+        assert_eq!(on_status[0].severity, crate::report::Severity::Warning);
+        assert!(
+            on_status[0]
+                .message
+                .contains("takes 2 values: `account_status` declares 2 values"),
+            "{d:#?}"
+        );
+        assert!(on_status[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("`item-count`"));
+        // A `cardinality` count says how many, not that they are few: quiet without a
+        // load, as before.
+        let counted = model(&MEMBERS.replace(
+            "account_status = \"S\"",
+            "account_status = { type = \"S\", cardinality = 5 }",
+        ));
+        let d = run_ops(
+            &counted,
+            "low-cardinality-pk",
+            &[member("account_status", val(Provenance::Param, 10))],
+        );
+        assert!(
+            d.iter().all(|d| !d.message.contains("`account_status`")),
+            "{d:#?}"
+        );
     }
 
     #[test]

@@ -246,7 +246,13 @@ pub fn run_reporting(
                 r.plan = Some(plan);
             }
             Err(e) => {
-                if let Some(t) = bound.table {
+                // A batch's or transaction's table is its requests'.
+                let table = bound.table.or_else(|| {
+                    op.children
+                        .first()
+                        .and_then(|c| crate::facts::bind(model, c).table)
+                });
+                if let Some(t) = table {
                     r.table = Some(t.name.clone());
                 }
                 // A call with a broken filter still implements its pattern: the

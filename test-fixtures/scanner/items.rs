@@ -63,3 +63,33 @@ async fn put_maps(client: &Client, user_id: &str, status: OrderStatus, flag: boo
 async fn from_elsewhere(client: &Client, item: HashMap<String, AttributeValue>) {
     client.put_item().table_name("Users").set_item(Some(item)).send().await.ok();
 }
+
+// A key's text chosen by a `match` or an `if`: one of few constants (an enum's), the
+// one constant every branch gives, or unknown when a branch is not a constant.
+async fn put_rule(client: &Client, rule: &IpRule, note: Option<String>) {
+    let rule_type = match rule.rule_type {
+        IpRuleType::Allow => "allow",
+        IpRuleType::Block => "block",
+    };
+    let scope = if rule.global { "ALL" } else { "ALL" };
+    let label = match &note {
+        Some(n) => n.clone(),
+        None => "none".to_string(),
+    };
+    let source = match rule.source {
+        Source::Admin => "admin",
+        Source::Import => "import",
+        Source::Unknown => return,
+    };
+    client
+        .put_item()
+        .table_name("IpRules")
+        .item("id", AttributeValue::S(rule.id.to_string()))
+        .item("rule_type", AttributeValue::S(rule_type.to_string()))
+        .item("scope", AttributeValue::S(scope.into()))
+        .item("label", AttributeValue::S(label))
+        .item("source", AttributeValue::S(source.into()))
+        .send()
+        .await
+        .ok();
+}

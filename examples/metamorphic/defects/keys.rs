@@ -1,7 +1,7 @@
 //! A request keyed on an attribute the table is not keyed on: the key attribute's name
 //! (a literal in `.key(..)`, `.item(..)`, the key condition or its `#name`) replaced.
 
-use dynalint::model::Table;
+use dynalint::model::{OriginKind, Table};
 use dynalint::scanner::OpKind;
 
 use super::{legacy, lit, table, whole_chain, DefectCase, Expect};
@@ -53,6 +53,11 @@ fn literal_arg(cx: &Cx<'_>, r: std::ops::Range<usize>) -> Option<(std::ops::Rang
 
 pub fn wrong_key(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String> {
     let t = table(cx, run).ok_or("the site binds to no table of the model")?;
+    // A table nothing declares is keyed as its calls use it: the defect's call would
+    // redefine the key, not break it.
+    if t.origin.kind == OriginKind::Usage {
+        return Err("the table is declared nowhere: its key is what the calls use".into());
+    }
     let op = &cx.site.op;
     if op.index.is_some() {
         return Err("the request reads an index".into());

@@ -1,14 +1,34 @@
-//! `if` becomes `match`: `if c { a } else { b }` is `match c { true => { a } false => { b } }`,
-//! `if let P = e { a } else { b }` is `match e { P => { a } _ => { b } }`, for every `if`
-//! of the function holding the site.
+//! Control flow and the harness's control: `if` becomes `match` (`if c { a } else { b }`
+//! is `match c { true => { a } false => { b } }`, `if let P = e { a } else { b }` is
+//! `match e { P => { a } _ => { b } }`, for every `if` of the function holding the site);
+//! and a rewrite that only moves positions, which must always be invariant.
 
 use tree_sitter::Node;
 
-use super::{place, Cx, Made, Variant};
+use super::{before_item, before_statement, place, Cx, Made, Variant};
 use crate::edit::Edit;
 use crate::site::ifs_in;
 use crate::syntax::{descendants, text_of};
 
+/// The harness's own control: comment lines inserted before the site's item (and its
+/// statement, when it has one) move every position after them and change nothing else;
+/// anything but full invariance here is the harness's fault (its position mapping).
+pub fn shift(cx: &Cx<'_>) -> Made {
+    let place = place(cx)?;
+    let mut edits = vec![before_item(
+        place,
+        "// metamorphic control: positions move,\n// nothing else does",
+    )];
+    if place.statement.is_some() {
+        edits.push(before_statement(
+            place,
+            &["// metamorphic control".to_string()],
+        )?);
+    }
+    Ok(Variant::code(edits))
+}
+
+/// Every `if` of the site's function as a `match`.
 pub fn if_to_match(cx: &Cx<'_>) -> Made {
     let place = place(cx)?;
     let f = place.function.clone().ok_or("the site is in no function")?;

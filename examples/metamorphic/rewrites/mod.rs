@@ -57,6 +57,11 @@ pub struct Rewrite {
 /// Every rewrite, in the order reports list them.
 pub const REWRITES: &[Rewrite] = &[
     Rewrite {
+        name: "control-shift",
+        does: "a control: comment lines before the item and the statement move every position, nothing else",
+        make: control::shift,
+    },
+    Rewrite {
         name: "helper-fn",
         does: "the builder moves into a helper function; the site sends what it returns",
         make: helpers::helper_fn,

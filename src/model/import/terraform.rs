@@ -703,25 +703,36 @@ fn index(
         .value(name_e, 0)
         .ok_or("its `name` is not known statically")?;
     let mut fields = FieldSpans::default();
-    let partition_key = match (kind, i.attr("hash_key")) {
-        (_, Some(h)) => {
+    // The AWS provider's `key_schema { attribute_name, key_type }` blocks, in place
+    // of `hash_key` / `range_key`.
+    let schema = key_schema(i, &name, ctx)?;
+    let partition_key = match (kind, i.attr("hash_key"), &schema) {
+        (_, Some(h), _) => {
             fields.insert("partition-key", expr_span(h));
             ctx.value(h, 0).ok_or(format!(
                 "the `hash_key` of `{name}` is not known statically"
             ))?
         }
+        (_, None, Some(((hash, span), _))) => {
+            fields.insert("partition-key", *span);
+            hash.clone()
+        }
         // A local index shares the table's partition key.
-        (IndexKind::Local, None) => table.partition_key.clone(),
-        (IndexKind::Global, None) => return Err(format!("`{name}` has no `hash_key`")),
+        (IndexKind::Local, None, None) => table.partition_key.clone(),
+        (IndexKind::Global, None, None) => return Err(format!("`{name}` has no `hash_key`")),
     };
-    let sort_key = match i.attr("range_key") {
-        Some(r) => {
+    let sort_key = match (i.attr("range_key"), schema) {
+        (Some(r), _) => {
             fields.insert("sort-key", expr_span(r));
             Some(ctx.value(r, 0).ok_or(format!(
                 "the `range_key` of `{name}` is not known statically"
             ))?)
         }
-        None => None,
+        (None, Some((_, Some((range, span))))) => {
+            fields.insert("sort-key", span);
+            Some(range)
+        }
+        (None, _) => None,
     };
     let projection = match i
         .attr("projection_type")
@@ -765,6 +776,51 @@ fn index(
         name_span: expr_span(name_e),
         fields,
     })
+}
+
+/// An index's keys from `key_schema` blocks: the partition key and the sort key, each
+/// with the span of its `attribute_name`. `None` without such blocks; an error for
+/// keys of several attributes (up to four `HASH` and four `RANGE` attributes), which
+/// the model has no place for, or a name not known statically.
+#[allow(clippy::type_complexity)]
+fn key_schema(
+    i: Obj<'_>,
+    name: &str,
+    ctx: &Context<'_>,
+) -> Result<Option<((String, Span), Option<(String, Span)>)>, String> {
+    let blocks = i.nested("key_schema");
+    if blocks.is_empty() {
+        return Ok(None);
+    }
+    let (mut hash, mut range) = (Vec::new(), Vec::new());
+    for (k, _) in blocks {
+        let attr = k.attr("attribute_name").ok_or(format!(
+            "a `key_schema` of `{name}` has no `attribute_name`"
+        ))?;
+        let value = ctx.value(attr, 0).ok_or(format!(
+            "a `key_schema` attribute of `{name}` is not known statically"
+        ))?;
+        let key_type = k.attr("key_type").and_then(|e| ctx.value(e, 0));
+        match key_type.as_deref() {
+            Some("HASH") => hash.push((value, expr_span(attr))),
+            Some("RANGE") => range.push((value, expr_span(attr))),
+            _ => {
+                return Err(format!(
+                    "a `key_schema` of `{name}` has no `key_type` known statically"
+                ))
+            }
+        }
+    }
+    if hash.len() != 1 || range.len() > 1 {
+        return Err(format!(
+            "`{name}` is keyed on {} partition and {} sort key attributes, a multi-attribute \
+             key dynalint does not model",
+            hash.len(),
+            range.len()
+        ));
+    }
+    let range = range.pop();
+    Ok(hash.pop().map(|h| (h, range)))
 }
 
 /// `(variable, value)` pairs handed to programs: `variables = {..}` and

@@ -181,6 +181,15 @@ fn terraform_module_across_files_with_variables_locals_and_the_community_module(
         by_item.projection,
         Projection::Include(vec!["quantity".into()])
     );
+    // `key_schema` blocks name the keys.
+    let by_coupon = carts.index("ByCoupon").unwrap();
+    assert_eq!(
+        (
+            by_coupon.partition_key.as_str(),
+            by_coupon.sort_key.as_deref()
+        ),
+        ("couponId", Some("addedAt"))
+    );
     let lsi = carts.index("ByAddedAt").unwrap();
     assert_eq!(
         (lsi.kind, lsi.partition_key.as_str()),
@@ -467,6 +476,39 @@ fn deep_nesting_is_bounded() {
         ")".repeat(300)
     );
     let _ = import_file(Path::new("main.tf"), &deep_tf);
+}
+
+#[test]
+fn a_key_of_several_attributes_is_a_note() {
+    let tf = r#"
+resource "aws_dynamodb_table" "stores" {
+  name     = "stores"
+  hash_key = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+  global_secondary_index {
+    name = "ByRegionAndStore"
+    key_schema {
+      attribute_name = "region"
+      key_type       = "HASH"
+    }
+    key_schema {
+      attribute_name = "storeId"
+      key_type       = "HASH"
+    }
+    projection_type = "ALL"
+  }
+}
+"#;
+    let i = import_file(Path::new("main.tf"), tf);
+    assert!(table(&i, "stores").indexes.is_empty());
+    assert!(
+        notes(&i).contains("`ByRegionAndStore` is keyed on 2 partition and 0 sort key attributes"),
+        "{}",
+        notes(&i)
+    );
 }
 
 #[test]

@@ -457,6 +457,7 @@ impl Shift for crate::scanner::index::fold::HelperCall {
             escape: _,
             helper: _,
             args: _,
+            fallback: _,
         } = self;
         op.shift(by);
     }

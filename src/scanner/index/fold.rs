@@ -74,6 +74,10 @@ pub struct HelperCall {
     pub helper: String,
     /// Each argument of the call to the helper, when dynalint can follow it.
     pub args: Box<[Option<Resolved>]>,
+    /// `self.scan()`: a method of the crate's own type named like the API, which may
+    /// return the builder the chain continues. When no helper of that name returns
+    /// one, the chain is the request it starts (`op.kind`, as a client call's).
+    pub fallback: bool,
 }
 
 /// What [`fold_file`] makes of a chain that continues a helper's builder.
@@ -134,6 +138,13 @@ pub fn fold_file<'t>(
             _ => method_name(src, n),
         };
         let root = root_kind(cx, n, method);
+        // `self.scan()`: the crate's own method named like the API (a table wrapper's
+        // `fn scan(&self) -> ScanFluentBuilder`) or, when no such helper returns a
+        // builder, the request a client-like `self` starts: the link decides.
+        let own_method = match (root, method) {
+            (Some(_), Some(m)) if on_self(cx, n) => Some(m),
+            _ => None,
+        };
         // A method already named as a helper's: whatever `helper_name` says of this
         // call, it adds nothing (the name is kept once), so it is not asked. Every
         // `S(id.into())` of a generated file is such a call.
@@ -143,9 +154,20 @@ pub fn fold_file<'t>(
         {
             continue;
         }
-        let helper = match root {
-            Some(_) => None,
-            None => match helper_name(cx, n, method) {
+        let helper = match (root, own_method) {
+            (Some(_), Some(m)) => match helpers {
+                // Folded as the request it starts; the file is read again should a
+                // helper of this name return a builder.
+                HelperChains::NamesOnly => {
+                    if named.insert(m) {
+                        out.helper_names.push(m.to_string());
+                    }
+                    None
+                }
+                HelperChains::Fold => Some(m.to_string()),
+            },
+            (Some(_), None) => None,
+            (None, _) => match helper_name(cx, n, method) {
                 Some(h) if helpers == HelperChains::NamesOnly => {
                     // Each name once: every `S(id.into())` of a generated file names
                     // `into`.
@@ -161,17 +183,24 @@ pub fn fold_file<'t>(
         let kind = root.unwrap_or(OpKind::Query);
         let mut op = Operation::new(kind, path.clone(), span(n));
         op.method_span = method_span(n);
-        if helper.is_none() {
+        if root.is_some() {
             crate::scanner::index::expr_crate::fill(cx, n, &mut op);
         }
         let mut st = State::default();
         let top = climb_apply(cx, n, &mut op, &mut st, false);
         // Sent by the chain that starts it, every method known: what the chain does not
         // set, the request does not have.
-        op.complete_builder = helper.is_none() && st.sent && !st.foreign;
+        op.complete_builder = root.is_some() && st.sent && !st.foreign;
         let escape = follow_consumer(cx, top, &mut op, &mut st, 0);
         finish(cx, n, &mut op, &st);
         match helper {
+            // Neither a request of DynamoDB's nor a chain on one's builder.
+            Some(_) if own_method.is_some() && is_other_client(&op, &st, &escape) => {}
+            // Returned on to callers: the builder of a helper of its own, as a client
+            // call's would be.
+            Some(_) if own_method.is_some() && matches!(escape, Escape::Returned { .. }) => {
+                out.ops.push((op, escape));
+            }
             Some(helper) => {
                 let args = call_args(n)
                     .into_iter()
@@ -182,6 +211,7 @@ pub fn fold_file<'t>(
                     escape,
                     helper,
                     args,
+                    fallback: own_method.is_some(),
                 });
             }
             None if is_other_client(&op, &st, &escape) => {}
@@ -381,6 +411,15 @@ fn builder_type_kind(ty: &str) -> Option<OpKind> {
         })
         .collect();
     op_for_method(&snake)
+}
+
+/// Whether call `n` is a method called on `self` itself (`self.scan()`, not
+/// `self.client.scan()`).
+fn on_self(cx: &FileCx<'_>, n: Node<'_>) -> bool {
+    field(n, "function")
+        .filter(|f| node_kind(*f) == "field_expression")
+        .and_then(|f| field(f, "value"))
+        .is_some_and(|v| node_kind(v) == "self" || cx.src.of(v) == "self")
 }
 
 /// What starts a request here: `x.query()` with no arguments, or `QueryInput::builder()`.

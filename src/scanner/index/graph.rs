@@ -196,6 +196,9 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
     let mentions_warp = std::cell::OnceCell::new();
     let warp = || *mentions_warp.get_or_init(|| mentions(src, b"warp:"));
     let server_traits = server_traits(src, toks);
+    // Whether the file names tonic, looked at most once.
+    let mentions_tonic = std::cell::OnceCell::new();
+    let tonic = || *mentions_tonic.get_or_init(|| mentions(src, b"tonic"));
     // A loop keyword seen in a function, waiting for its body's `{` at the same depth.
     let mut pending_loop: Option<(String, Span, usize)> = None;
     // Async closures given to an iterator adaptor (`ids.iter().map(|id| async move {
@@ -334,7 +337,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         Some(k) => idents[..k].iter().map(|x| x.1.clone()).collect(),
                         None => Vec::new(),
                     };
-                    let entry = impl_entry(&attrs, &trait_path, &server_traits);
+                    let entry = impl_entry(&attrs, &trait_path, &server_traits, tonic());
                     attrs.clear();
                     pending = Some(Frame::Impl {
                         ty,
@@ -672,12 +675,24 @@ fn route_attr(attrs: &[String]) -> Option<String> {
         if a.starts_with("lambda_runtime::") || a.starts_with("lambda_http::") || a == "lambda" {
             return Some(format!("#[{a}] handler"));
         }
+        // lambda_appsync's resolvers: `#[appsync_operation(query(players))]`, dispatched
+        // by the `appsync_lambda_main!` the crate's main expands to.
+        if last == "appsync_operation" {
+            return Some(format!("AppSync resolver (#[{a}])"));
+        }
     }
     None
 }
 
 /// Every method of a tonic service impl or an async-graphql `#[Object]` is an entry.
-fn impl_entry(attrs: &[String], trait_path: &[String], server_traits: &[String]) -> Option<String> {
+/// `tonic_file`: the file names tonic (a `*Service` trait of the crate's own, in a file
+/// that does not, is a storage or domain trait: this-framework-links' `LinkService`).
+fn impl_entry(
+    attrs: &[String],
+    trait_path: &[String],
+    server_traits: &[String],
+    tonic_file: bool,
+) -> Option<String> {
     if let Some(a) = attrs.iter().find(|a| {
         let n = a.split(['(', ' ']).next().unwrap_or("");
         let last = n.rsplit("::").next().unwrap_or(n);
@@ -700,7 +715,9 @@ fn impl_entry(attrs: &[String], trait_path: &[String], server_traits: &[String])
     let tonic_attr = attrs.iter().any(|a| a.starts_with("tonic::async_trait"));
     if generated
         || tonic_attr
-        || (tr.ends_with("Service") && attrs.iter().any(|a| a.contains("async_trait")))
+        || (tonic_file
+            && tr.ends_with("Service")
+            && attrs.iter().any(|a| a.contains("async_trait")))
     {
         return Some(format!("tonic service `{tr}`"));
     }

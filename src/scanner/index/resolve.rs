@@ -21,6 +21,10 @@ use crate::scanner::syntax::nodes::{
 };
 use crate::scanner::syntax::scope::{lookup, Binding};
 
+/// More branches than this are not one of few values: a `match` of many arms, each a
+/// constant, is as good as unknown.
+const MAX_BRANCHES: usize = 16;
+
 /// Marks an `Unknown` reason as a pending reference (index into `FileCx::refs`).
 pub const PENDING: &str = "\u{0}pending:";
 
@@ -1475,6 +1479,7 @@ impl<'a> FileCx<'a> {
                 return v;
             }
             "identifier" => return self.identifier_value(node, depth),
+            "match_expression" | "if_expression" => return self.branches_value(node, depth),
             // `x as u8`: the value of `x`.
             "type_cast_expression" => {
                 if let Some(inner) = field(node, "value") {
@@ -1582,6 +1587,35 @@ impl<'a> FileCx<'a> {
         if let Some(p) = subtree_provenance(src, node) {
             v.provenance = p;
         }
+        v
+    }
+
+    /// `match rule.kind { Allow => "allow", Block => "block" }`: one constant on every
+    /// branch is that constant; constants that differ are one of few values (an enum's
+    /// text); a branch of anything else leaves the value unknown.
+    fn branches_value(&self, node: Node<'_>, depth: usize) -> ValueInfo {
+        let mut v = ValueInfo::unknown(span(node));
+        let mut ends = Vec::new();
+        crate::scanner::index::returns::tails(self.src, node, &mut ends, 0);
+        // An `if` without `else` ends in itself: `()` on the other path.
+        if ends.is_empty() || ends.len() > MAX_BRANCHES || ends.iter().any(|e| e.id() == node.id())
+        {
+            return v;
+        }
+        let values: Vec<ValueInfo> = ends.iter().map(|e| self.value_at(*e, depth + 1)).collect();
+        let constant =
+            |b: &ValueInfo| matches!(b.provenance, Provenance::Literal | Provenance::Constant);
+        if !values.iter().all(constant) {
+            return v;
+        }
+        let first = &values[0];
+        if first.literal.is_some() && values.iter().all(|b| b.literal == first.literal) {
+            let mut one = first.clone();
+            one.span = span(node);
+            return one;
+        }
+        v.provenance = Provenance::EnumLike;
+        v.ty = first.ty.filter(|t| values.iter().all(|b| b.ty == Some(*t)));
         v
     }
 

@@ -253,8 +253,9 @@ pub fn fn_returns(
 }
 
 /// The values a block or expression ends with, through `if`, `match` and blocks.
-/// Diverging ends (`panic!`, `return` handled elsewhere) add nothing.
-fn tails<'t>(src: Src<'t>, node: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
+/// Diverging ends (`panic!`, `return` handled elsewhere, a loop's `continue`) add
+/// nothing.
+pub(crate) fn tails<'t>(src: Src<'t>, node: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize) {
     if depth > MAX_TAIL_DEPTH {
         out.push(node);
         return;
@@ -309,7 +310,7 @@ fn tails<'t>(src: Src<'t>, node: Node<'t>, out: &mut Vec<Node<'t>>, depth: usize
             }
         }
         // Collected by `returns_in`, wherever they are.
-        "return_expression" => {}
+        "return_expression" | "continue_expression" | "break_expression" => {}
         "macro_invocation" if diverges(src, node) => {}
         _ => out.push(node),
     }

@@ -689,7 +689,25 @@ pub(super) fn link_files(
                 let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
                 // Only the helpers this file's crate can call: a chain on
                 // `recent_orders(&c)` is not every copy's `recent_orders`.
-                let visible = returned.filter(|(tf, _)| tables.crates.file_sees(fi, *tf));
+                let mut visible = returned
+                    .filter(|(tf, _)| tables.crates.file_sees(fi, *tf))
+                    .peekable();
+                // `self.scan()` with no helper of that name returning a builder: the
+                // request it starts, linked as a client call's.
+                if h.fallback && visible.peek().is_none() {
+                    let mut op = op.clone();
+                    let raw = linker.param_ref(fi, &op.table);
+                    linker.resolve_op(fi, &mut op, 0);
+                    finish(&mut op, escape, fi, cold_glob.as_deref());
+                    let per_call = match raw {
+                        Some(raw) if table_unknown(&op) => {
+                            passed_text(&mut op, linker.table_per_call(fi, &raw, None))
+                        }
+                        _ => None,
+                    };
+                    push_per_table(&mut ops, op, per_call);
+                    continue;
+                }
                 for (tf, ti) in visible {
                     let helper_op = &files[*tf].ops[*ti].0;
                     let mut base = helper_op.clone();
@@ -697,6 +715,8 @@ pub(super) fn link_files(
                     let mut op = op.clone();
                     linker.resolve_op(fi, &mut op, 0);
                     op.kind = base.kind;
+                    // What the chain leaves unset the helper may set.
+                    op.complete_builder = false;
                     op.method_span = if base.file == op.file {
                         base.method_span
                     } else {
@@ -713,7 +733,7 @@ pub(super) fn link_files(
                             if let Some(text) = linker.arg_text(site, &raw) {
                                 op.table_text = Some(text);
                             }
-                            linker.table_per_call(*tf, &raw, Some(site))
+                            passed_text(&mut op, linker.table_per_call(*tf, &raw, Some(site)))
                         }
                         _ => None,
                     };
@@ -751,7 +771,9 @@ pub(super) fn link_files(
                 linker.resolve_op(fi, &mut op, 0);
                 finish(&mut op, escape, fi, cold_glob.as_deref());
                 let per_call = match raw {
-                    Some(raw) if table_unknown(&op) => linker.table_per_call(fi, &raw, None),
+                    Some(raw) if table_unknown(&op) => {
+                        passed_text(&mut op, linker.table_per_call(fi, &raw, None))
+                    }
                     _ => None,
                 };
                 per_table(op, per_call)
@@ -1051,6 +1073,29 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
 }
 
 /// Whether a linked request's table is unknown.
+/// What the calls of a request's function pass its table parameter
+/// ([`Linker::table_per_call`]).
+enum Passed {
+    /// Several tables: the request is linked once per table.
+    Tables(Vec<(Resolved, Option<String>)>),
+    /// One argument, the same text at every call.
+    Text(String),
+    Nothing,
+}
+
+/// [`Linker::table_per_call`]'s tables; the one text every call passes is put in the
+/// request's `table_text` (what binding by `refs` reads).
+fn passed_text(op: &mut Operation, passed: Passed) -> Option<Vec<(Resolved, Option<String>)>> {
+    match passed {
+        Passed::Tables(tables) => Some(tables),
+        Passed::Text(text) => {
+            op.table_text = Some(text);
+            None
+        }
+        Passed::Nothing => None,
+    }
+}
+
 fn table_unknown(op: &Operation) -> bool {
     op.table
         .as_ref()
@@ -2143,7 +2188,25 @@ impl<'a> Linker<'a> {
     /// [`MAX_TABLE_SPLIT`] (a call whose table dynalint cannot follow gives one
     /// of unknown table). Each is a request the code makes; linked as one, its table
     /// is unknown, and none of them is judged.
-    fn table_per_call(
+    ///
+    /// With one table, the text every call passes it as (`&self.config.tables.journal`,
+    /// a field that does not resolve), which a table's `refs` may list as for a table
+    /// named there.
+    fn table_per_call(&self, fi: usize, raw: &PendingRef, site: Option<CallSite<'a>>) -> Passed {
+        match self.tables_passed(fi, raw, site) {
+            Some(tables) if tables.len() > 1 => Passed::Tables(tables),
+            Some(mut one) => match one.pop().and_then(|(_, text)| text) {
+                Some(text) => Passed::Text(text),
+                None => Passed::Nothing,
+            },
+            None => Passed::Nothing,
+        }
+    }
+
+    /// Each different table the calls of a request's function pass its table
+    /// parameter (through `site`, the helper call a chain continues), with the
+    /// argument's text; `None` past [`MAX_TABLE_SPLIT`] or for no parameter.
+    fn tables_passed(
         &self,
         fi: usize,
         raw: &PendingRef,
@@ -2199,7 +2262,7 @@ impl<'a> Linker<'a> {
                 return None;
             }
         }
-        (tables.len() > 1).then_some(tables)
+        Some(tables)
     }
 
     fn fn_map(&self, fi: usize, pr: &PendingRef, depth: usize) -> Option<AttrMap> {
@@ -2414,6 +2477,24 @@ impl<'a> Linker<'a> {
         }
     }
 
+    /// Whether `v` (in file `cf`) is a parameter that tests pass and no other call
+    /// does. (One no call passes is the crate's users' to give: unknown.)
+    fn only_tests_pass(&self, cf: usize, v: &Resolved) -> bool {
+        let Some(pr) = self.pending_ref(cf, Some(v)) else {
+            return false;
+        };
+        let RefKind::Param { function, .. } = &pr.kind else {
+            return false;
+        };
+        if self.tests_count.get() || !self.param_sites(cf, &pr, function).is_empty() {
+            return false;
+        }
+        self.tests_count.set(true);
+        let tested = !self.param_sites(cf, &pr, function).is_empty();
+        self.tests_count.set(false);
+        tested
+    }
+
     fn field(&self, fi: usize, text: &str, ty: &str, fields: &[Name], depth: usize) -> Resolved {
         let mut ty = ty.to_string();
         let Some((last, path)) = fields.split_last() else {
@@ -2447,6 +2528,19 @@ impl<'a> Linker<'a> {
         if visible.is_empty() {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         }
+        // A constructor that sets the field from a parameter no call outside tests
+        // passes (`with_client_and_table(client, table)`, for the tests' table) says
+        // nothing of the table the code names: the other constructors decide.
+        let production: Vec<(usize, &Resolved)> = visible
+            .iter()
+            .copied()
+            .filter(|(cf, v)| !self.only_tests_pass(*cf, v))
+            .collect();
+        let visible = if production.is_empty() {
+            visible
+        } else {
+            production
+        };
         let resolved: Vec<Resolved> = visible
             .into_iter()
             // `Clone` by hand (`table_name: self.table_name.clone()`) copies the

@@ -26,6 +26,11 @@ resource "aws_dynamodb_table" "carts" {
     type = "N"
   }
 
+  attribute {
+    name = "couponId"
+    type = "S"
+  }
+
   global_secondary_index {
     name               = "ByItem"
     hash_key           = "itemId"
@@ -34,6 +39,20 @@ resource "aws_dynamodb_table" "carts" {
     non_key_attributes = ["quantity"]
     read_capacity      = 2
     write_capacity     = 2
+  }
+
+  # The AWS provider's `key_schema` blocks in place of hash_key / range_key.
+  global_secondary_index {
+    name = "ByCoupon"
+    key_schema {
+      attribute_name = "couponId"
+      key_type       = "HASH"
+    }
+    key_schema {
+      attribute_name = "addedAt"
+      key_type       = "RANGE"
+    }
+    projection_type = "KEYS_ONLY"
   }
 
   local_secondary_index {

@@ -1,6 +1,8 @@
 // A service crate with several Lambda binaries, a GraphQL schema and a store layer.
 pub mod graphql;
+pub mod links;
 pub mod repo;
+pub mod resolvers;
 pub mod store;
 
 /// Each binary's `main`, written once.
