@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod attr;
 pub mod cli;
+pub mod encoding;
 pub mod engine;
 pub mod expr;
 pub mod facts;
