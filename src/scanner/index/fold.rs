@@ -883,10 +883,12 @@ fn apply<'t>(
             for (k, v, c) in entries {
                 match cx.string(k).value() {
                     Some(key) => {
+                        // A name handed in (`fn query_in(c, sk: &str)`): what the
+                        // calls pass, each caller's own when they differ.
                         op.names.insert(
                             key.to_string(),
                             NameArg {
-                                name: cx.string(v),
+                                name: cx.name(v),
                                 span: span(v),
                                 conditional: conditional || c,
                             },
@@ -1081,7 +1083,8 @@ pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
         None
     };
     ExprArg {
-        text: cx.string(a),
+        // An expression handed in is followed to what the calls pass, like a name.
+        text: cx.name(a),
         span: span(a),
         literal_start,
         conditional,

@@ -767,6 +767,23 @@ pub(super) fn link_files(
                     let mut it = each.into_iter();
                     return (it.next(), it.collect());
                 }
+                // A helper whose names or expressions are its parameters, which its
+                // calls give different values: one request per caller.
+                if let Some(calls) = linker.param_bindings(fi, &op) {
+                    let mut each: Vec<Operation> = Vec::new();
+                    for (site, sites) in calls {
+                        let mut one = op.clone();
+                        linker.at_call_site(site, || linker.resolve_op(fi, &mut one, 0));
+                        linker.loop_sites.replace(Some(sites));
+                        finish(&mut one, escape, fi, cold_glob.as_deref());
+                        linker.loop_sites.replace(None);
+                        if !each.contains(&one) {
+                            each.push(one);
+                        }
+                    }
+                    let mut it = each.into_iter();
+                    return (it.next(), it.collect());
+                }
                 let raw = linker.param_ref(fi, &op.table);
                 linker.resolve_op(fi, &mut op, 0);
                 finish(&mut op, escape, fi, cold_glob.as_deref());
@@ -1226,6 +1243,10 @@ struct CallSite<'a> {
     function: &'a str,
     args: &'a [Option<Resolved>],
 }
+
+/// One caller's binding of a helper's parameters: a call that passes one set of values,
+/// and every call (file, called name) that passes the same.
+type PerCaller<'a> = (CallSite<'a>, Vec<(usize, Span)>);
 
 /// A request's table read from a parameter whose calls pass different tables is linked
 /// once per table, up to this many; beyond it the table stays unknown.
@@ -1727,6 +1748,106 @@ impl<'a> Linker<'a> {
         let r = f();
         self.types_at.replace(outer);
         r
+    }
+
+    /// The parameter references a request holds in its expression attribute names and
+    /// expressions (`#sk` given `sk` of `fn query_in(c, sk: &str)`).
+    fn params_in(&self, fi: usize, op: &Operation) -> Vec<PendingRef> {
+        let mut found: Vec<PendingRef> = Vec::new();
+        let mut look = |r: &Resolved| {
+            let inner = match r {
+                Resolved::Const { value, .. } => value,
+                other => other,
+            };
+            if let Some(p) = self
+                .pending_ref(fi, Some(inner))
+                .filter(|p| matches!(p.kind, RefKind::Param { .. }))
+            {
+                found.push(p);
+            }
+        };
+        for e in [
+            &op.key_condition,
+            &op.filter,
+            &op.condition,
+            &op.projection,
+            &op.update,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            look(&e.text);
+        }
+        for n in op.names.values() {
+            look(&n.name);
+        }
+        found
+    }
+
+    /// For a request whose names or expressions are parameters of its function that
+    /// the function's calls give different values (`direct(c, "SK")` and `direct(c,
+    /// "Title")` for `#sk`), those calls: one per different set of values, at most
+    /// [`MAX_TABLE_SPLIT`], each with the calls that give it (a loop around one of
+    /// them repeats that request). `None` when the calls agree (the parameter is what
+    /// they all pass), or when the parameters are of more than one function.
+    fn param_bindings(&self, fi: usize, op: &Operation) -> Option<Vec<PerCaller<'a>>> {
+        let refs = self.params_in(fi, op);
+        let first = refs.first()?;
+        let RefKind::Param {
+            function, arity, ..
+        } = &first.kind
+        else {
+            return None;
+        };
+        let mut indexes: Vec<usize> = Vec::new();
+        for r in &refs {
+            match &r.kind {
+                RefKind::Param {
+                    function: f,
+                    arity: a,
+                    index,
+                    ..
+                } if f == function && a == arity => indexes.push(*index),
+                _ => return None,
+            }
+        }
+        indexes.sort_unstable();
+        indexes.dedup();
+        // An edit of what these calls pass links this request again.
+        self.read(&self.reads.as_ref().map(|_| intern(function)));
+        let mut out: Vec<PerCaller<'a>> = Vec::new();
+        let mut passed: Vec<Vec<Option<String>>> = Vec::new();
+        for (sf, site) in self.param_sites(fi, first, function) {
+            if site.args.len() != *arity {
+                continue;
+            }
+            // What the call passes, read where it is: `"SK"` and `SK` (a constant
+            // holding "SK") are one caller's request.
+            let values: Vec<Option<String>> = indexes
+                .iter()
+                .map(|i| {
+                    let mut v = site.args.get(*i)?.clone()?;
+                    self.resolve(sf, &mut v, 1);
+                    v.value().map(str::to_string)
+                })
+                .collect();
+            match passed.iter().position(|p| *p == values) {
+                Some(k) => out[k].1.push((sf, site.at)),
+                None => {
+                    passed.push(values);
+                    let call = CallSite {
+                        file: sf,
+                        function: &site.callee,
+                        args: &site.args,
+                    };
+                    out.push((call, vec![(sf, site.at)]));
+                }
+            }
+            if out.len() > MAX_TABLE_SPLIT {
+                return None;
+            }
+        }
+        (out.len() > 1).then_some(out)
     }
 
     /// The type parameter reference a request holds in its table, index, key or item
