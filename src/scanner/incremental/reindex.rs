@@ -485,7 +485,7 @@ impl Shift for FileIndex {
             returns,
             ctors: _,
             once_sets: _,
-            arg_sites: _,
+            arg_sites,
             site_keys: _,
             fns: _,
             types: _,
@@ -502,6 +502,9 @@ impl Shift for FileIndex {
         structs.shift(by);
         returns.shift(by);
         problems.shift(by);
+        for a in arg_sites {
+            a.at.shift(by);
+        }
     }
 }
 
