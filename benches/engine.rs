@@ -1,12 +1,20 @@
 //! Engine throughput on a large table with two GSIs: puts per second, queried items
 //! per second (table and GSI), and memory per item from the process's resident set
 //! (`/proc/self/status`; a counting allocator would need `unsafe`, forbidden here).
+//! Then durable puts (`serve --data-dir`'s `Database`, each answered once synced) by
+//! 1, 16 and 128 threads at once: what group commit gives as writers grow.
 //!
-//! `cargo bench --bench engine` (1M items); `ENGINE_BENCH_ITEMS=N` for another size.
+//! `cargo bench --bench engine` (1M items); `ENGINE_BENCH_ITEMS=N` for another size,
+//! `ENGINE_BENCH_DURABLE_SECS=S` for the seconds each durable run lasts (2).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::time::Instant;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use dynalint::engine::clock::Clock;
+use dynalint::engine::database::Database;
+use dynalint::engine::persist::StoreOptions;
 use dynalint::engine::Engine;
 use serde_json::json;
 
@@ -110,4 +118,57 @@ fn main() {
         "gsi query: {:.0} items/s ({items} items)",
         items as f64 / secs
     );
+
+    durable_puts();
+}
+
+/// Durable PutItems per second with 1, 16 and 128 writers, each waiting for its sync.
+fn durable_puts() {
+    let secs: f64 = std::env::var("ENGINE_BENCH_DURABLE_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2.0);
+    for writers in [1usize, 16, 128] {
+        let dir = tempfile::tempdir().unwrap();
+        let (db, _) = Database::open(dir.path(), Clock::system(), StoreOptions::default()).unwrap();
+        let db = Arc::new(db);
+        db.handle(
+            "CreateTable",
+            &json!({"TableName": "Durable", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}),
+        )
+        .unwrap();
+        let done = Arc::new(AtomicUsize::new(0));
+        let until = Instant::now() + Duration::from_secs_f64(secs);
+        let start = Instant::now();
+        let threads: Vec<_> = (0..writers)
+            .map(|w| {
+                let (db, done) = (Arc::clone(&db), Arc::clone(&done));
+                std::thread::spawn(move || {
+                    let mut i = 0;
+                    while Instant::now() < until {
+                        db.handle(
+                            "PutItem",
+                            &json!({"TableName": "Durable", "Item": {
+                                "pk": {"S": format!("w{w}-{i}")},
+                                "title": {"S": "a typical order line with a short title"}}}),
+                        )
+                        .unwrap();
+                        done.fetch_add(1, Ordering::Relaxed);
+                        i += 1;
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let n = done.load(Ordering::Relaxed);
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "durable puts, {writers} writers: {:.0} items/s ({n} in {secs:.2} s, each answered once synced)",
+            n as f64 / secs
+        );
+    }
 }

@@ -19,6 +19,15 @@
 #           $DYNALINT_CHROMIUM): tests/lsp_vscode.rs drives the packaged extension in them
 #           (see install_code_server below), and tests/html_report.rs opens
 #           `simulate --format html`'s page in the same playwright-core and Chromium.
+#   boto3 — the AWS SDK for Python, pinned with everything it needs by
+#           tests/sdk/python-requirements.txt, from PyPI into target/test-tools/python;
+#           tests/sdk_e2e.rs drives `dynalint serve` with it.
+#   the AWS SDK for JavaScript v3 (@aws-sdk/client-dynamodb, lib-dynamodb), pinned by
+#           tests/sdk/js/package-lock.json, from npm into target/test-tools/js-sdk
+#           (`npm ci`); tests/sdk_e2e.rs drives `dynalint serve` with it too.
+#           When a failed install finds its registry unreachable (no answer at all),
+#           target/test-tools/<tool>.unreachable says so and the SDK's test skips with
+#           that note, under CI too; any other failure fails.
 #
 # Each tool installs on its own: one failing does not stop the others; the script then
 # exits non-zero naming what failed.
@@ -157,7 +166,7 @@ unavailable() {
     if [ -n "${CI:-}" ]; then
         return 1
     fi
-    echo "install-test-tools: the VS Code test will be skipped" >&2
+    echo "install-test-tools: the ${1:-VS Code} test will be skipped" >&2
 }
 
 have_code_server() {
@@ -223,10 +232,94 @@ install_code_server() {
     apt-get -q update && apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=300 chromium
 }
 
+# A folder installed from a pinned list is current when it holds a copy of that list.
+current() {
+    cmp -s "$1" "$2/installed" 2>/dev/null
+}
+
+# An SDK whose registry does not answer at all cannot be installed on this machine,
+# CI's included: its test then skips with this note (target/test-tools/TOOL.unreachable)
+# instead of failing, and the rest of the suite still runs. Any other failure to
+# install (a pin the registry lacks, a broken package) fails.
+unreachable() { # TOOL REGISTRY
+    echo "install-test-tools: $2 does not answer: the $1 test will be skipped" >&2
+    echo "$2 did not answer when scripts/install-test-tools.sh ran ($(date -u +%FT%TZ))" \
+        >"$TOOLS/$1.unreachable"
+}
+
+# Whether PyPI (or the index pip is set to use) answers at all, whatever it answers.
+pypi_answers() {
+    local python="$1" index
+    index="${PIP_INDEX_URL:-$("$python" -m pip config get global.index-url 2>/dev/null)}"
+    "$python" - "${index:-https://pypi.org/simple}" <<'EOF'
+import sys
+import urllib.error
+import urllib.request
+
+try:
+    urllib.request.urlopen(sys.argv[1].rstrip("/") + "/boto3/", timeout=30)
+except urllib.error.HTTPError:
+    pass  # an answer, even an error, is a registry that answers
+except Exception:
+    sys.exit(1)
+EOF
+}
+
+install_boto3() {
+    local dir="$TOOLS/python" pins="tests/sdk/python-requirements.txt"
+    if current "$pins" "$dir"; then
+        echo "install-test-tools: boto3 already in $dir"
+        return 0
+    fi
+    local python="${PYTHON:-python3}"
+    if ! command -v "$python" >/dev/null; then
+        echo "install-test-tools: python3 is needed to install boto3 from PyPI" >&2
+        return 1
+    fi
+    rm -rf "$dir"
+    if ! "$python" -m pip install --quiet --disable-pip-version-check --no-deps \
+        --target "$dir" -r "$pins"; then
+        rm -rf "$dir"
+        pypi_answers "$python" && return 1
+        unreachable boto3 PyPI
+        return 0
+    fi
+    cp "$pins" "$dir/installed"
+    rm -f "$TOOLS/boto3.unreachable"
+    echo "install-test-tools: boto3 installed in $dir"
+}
+
+install_js_sdk() {
+    local dir="$TOOLS/js-sdk" lock="tests/sdk/js/package-lock.json"
+    if current "$lock" "$dir" && [ -d "$dir/node_modules/@aws-sdk/client-dynamodb" ]; then
+        echo "install-test-tools: the AWS SDK for JavaScript already in $dir"
+        return 0
+    fi
+    if ! command -v npm >/dev/null; then
+        echo "install-test-tools: npm is needed to install the AWS SDK for JavaScript" >&2
+        unavailable "JavaScript SDK"
+        return
+    fi
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    cp tests/sdk/js/package.json "$lock" "$dir/"
+    if ! (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error); then
+        rm -rf "$dir"
+        npm ping --loglevel=silent >/dev/null 2>&1 && return 1
+        unreachable js-sdk "the npm registry"
+        return 0
+    fi
+    cp "$lock" "$dir/installed"
+    rm -f "$TOOLS/js-sdk.unreachable"
+    echo "install-test-tools: the AWS SDK for JavaScript installed in $dir"
+}
+
 failed=()
 install_nvim || failed+=(nvim)
 install_hx || failed+=(hx)
 install_code_server || failed+=(code-server)
+install_boto3 || failed+=(boto3)
+install_js_sdk || failed+=(js-sdk)
 if [ ${#failed[@]} -gt 0 ]; then
     echo "install-test-tools: FAILED to install: ${failed[*]}" >&2
     exit 1

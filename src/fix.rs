@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::Path;
 
-use crate::report::{Diagnostic, Edit};
+use crate::diagnostic::{Diagnostic, Edit};
 use crate::source::{FilePath, SourceFile, Span};
 
 /// The new text of one file and how many fixes it took.
@@ -33,7 +33,7 @@ pub struct WriteError {
 pub fn apply(files: &[SourceFile], diagnostics: &[Diagnostic]) -> Vec<FixedFile> {
     // Accepted edits per file, kept sorted and disjoint.
     let mut accepted: BTreeMap<FilePath, (Vec<&Edit>, usize)> = BTreeMap::new();
-    let mut fixes: Vec<&crate::report::Fix> =
+    let mut fixes: Vec<&crate::diagnostic::Fix> =
         diagnostics.iter().filter_map(|d| d.fix.as_ref()).collect();
     fixes.sort_by_key(|f| f.edits.iter().map(|e| e.location.span.start).min());
     for fix in fixes {
@@ -122,7 +122,7 @@ fn disjoint(a: &Edit, b: &Edit) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{Category, Fix, Severity};
+    use crate::diagnostic::{Category, Fix, Severity};
     use crate::source::Location;
 
     fn file(text: &str) -> SourceFile {

@@ -399,8 +399,13 @@ fn analysis_reports_progress_through_every_phase() {
     let report = |phase: &'static str, done: usize, total: usize| {
         seen.lock().unwrap().push((phase, done, total));
     };
-    let a =
-        dynalint::analysis::analyze_reporting(&model, &files, &[], &Default::default(), &report);
+    let a = dynalint::project::Project::in_memory(model, files)
+        .analyze(
+            &Default::default(),
+            &report,
+            &dynalint::project::Cancel::new(),
+        )
+        .unwrap();
     assert!(!a.diagnostics.is_empty());
     let seen = seen.into_inner().unwrap();
     let phases: Vec<&str> = seen.iter().map(|s| s.0).fold(Vec::new(), |mut v, p| {

@@ -14,8 +14,8 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use dynalint::analysis::{analyze, Analysis};
 use dynalint::model::{load_file, Model};
+use dynalint::project::{Analyzed as Analysis, Cancel, Project};
 use dynalint::report::human;
 use dynalint::rules::RuleSelection;
 use dynalint::source::SourceFile;
@@ -179,4 +179,11 @@ fn markers_and_headers_parse() {
     let h = model_findings("// dynalint.toml: unused-index, low-cardinality-pk\nfn f() {}");
     assert_eq!(h.len(), 2);
     assert!(model_findings("fn f() {}").is_empty());
+}
+
+/// Analyses `files` against `model` as `check` does, through the project host.
+fn analyze(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analysis {
+    Project::in_memory(model.clone(), files.to_vec())
+        .analyze(selection, &|_, _, _| {}, &Cancel::new())
+        .expect("never cancelled")
 }

@@ -10,8 +10,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use dynalint::analysis;
 use dynalint::lsp::project::Project;
+use dynalint::model::Model;
+use dynalint::project::{self as host, Analyzed, Cancel};
 use dynalint::rules::RuleSelection;
 use dynalint::source::SourceFile;
 use proptest::prelude::*;
@@ -107,11 +108,9 @@ proptest! {
             let refs: Vec<&SourceFile> = open.iter().collect();
             project.analyze(&refs, None);
             let incremental = &project.snapshot.as_ref().unwrap().analysis;
-            let full = analysis::analyze(
-                project.model.as_ref().unwrap(),
+            let full = full_analysis(project.model.as_ref().unwrap(),
                 &open,
-                &RuleSelection::default(),
-            );
+                &RuleSelection::default());
             prop_assert_eq!(&incremental.operations, &full.operations, "after {:?}", e);
             prop_assert_eq!(&incremental.diagnostics, &full.diagnostics, "after {:?}", e);
             prop_assert_eq!(&incremental.problems, &full.problems, "after {:?}", e);
@@ -163,7 +162,7 @@ fn an_edit_inside_a_comment_or_body_reuses_the_link() {
         let file = SourceFile::new(root.join(file), edited);
         project.analyze(&[&file], None);
         assert!(project.link_was_incremental(), "{}", file.path.display());
-        let full = analysis::analyze(
+        let full = full_analysis(
             project.model.as_ref().unwrap(),
             &project_files(&root, &file),
             &RuleSelection::default(),
@@ -229,7 +228,7 @@ fn successive_edits_match_a_check_from_scratch() {
         if incremental {
             assert!(project.link_was_incremental(), "step {i}");
         }
-        let full = analysis::analyze(
+        let full = full_analysis(
             project.model.as_ref().unwrap(),
             &project_files(&root, &file),
             &RuleSelection::default(),
@@ -238,4 +237,11 @@ fn successive_edits_match_a_check_from_scratch() {
         assert_eq!(snap.analysis.diagnostics, full.diagnostics, "step {i}");
         assert_eq!(snap.analysis.operations, full.operations, "step {i}");
     }
+}
+
+/// A whole analysis of `files`, from scratch, through the project host.
+fn full_analysis(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analyzed {
+    host::Project::in_memory(model.clone(), files.to_vec())
+        .analyze(selection, &|_, _, _| {}, &Cancel::new())
+        .expect("never cancelled")
 }

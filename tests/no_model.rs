@@ -514,3 +514,33 @@ fn a_logical_id_written_twice_is_a_note_with_both_places() {
     let (out, _, _) = dynalint(&dir, &["model", "show"]);
     assert!(out.contains("key        partition id (S)"), "{out}");
 }
+
+#[test]
+fn a_variable_two_apps_bind_to_their_own_tables_binds_neither() {
+    // Two SAM apps in one repository, each handing its function `TABLE_NAME` for its
+    // own table: the model has no folder scope for a ref, so neither table is guessed.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("two-apps");
+    copy_dir(&root().join("test-fixtures/_no-model/two-apps"), &dir);
+    assert_eq!(call_tables(&dir), ["?", "?"]);
+    let (out, err, code) = dynalint(&dir, &["check"]);
+    // Bound to the orders table, payments' `get_item` was a rejected-request error.
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("rejected-request"), "{out}");
+    let note = err
+        .lines()
+        .find(|l| l.contains("`TABLE_NAME` names 2 tables"))
+        .unwrap_or_else(|| panic!("no note on the shared variable: {err}"));
+    assert!(note.contains("orders/template.yaml:6"), "{note}");
+    assert!(note.contains("payments/template.yaml:6"), "{note}");
+
+    let (out, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
+    assert!(!text.contains("refs = [\"TABLE_NAME\"]"), "{text}");
+    assert!(text.contains("`TABLE_NAME` names 2 tables"), "{text}");
+    let (out, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{out}{err}\n{text}");
+}

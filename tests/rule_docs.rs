@@ -7,8 +7,8 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use dynalint::analysis::analyze;
-use dynalint::model::load_file;
+use dynalint::model::{load_file, Model};
+use dynalint::project::{Analyzed, Cancel, Project};
 use dynalint::rules::{doc_section, RuleSelection, REGISTRY};
 use dynalint::source::SourceFile;
 
@@ -129,4 +129,11 @@ fn rules_readme_table_is_generated_from_the_registry() {
         readme.contains(&readme_table),
         "README.md's rules table is out of date; paste:\n{readme_table}"
     );
+}
+
+/// Analyses `files` against `model` as `check` does, through the project host.
+fn analyze(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analyzed {
+    Project::in_memory(model.clone(), files.to_vec())
+        .analyze(selection, &|_, _, _| {}, &Cancel::new())
+        .expect("never cancelled")
 }

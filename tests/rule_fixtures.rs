@@ -10,8 +10,8 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use dynalint::analysis::analyze;
-use dynalint::model::load_file;
+use dynalint::model::{load_file, Model};
+use dynalint::project::{Analyzed, Cancel, Project};
 use dynalint::report::human;
 use dynalint::rules::{RuleSelection, REGISTRY};
 use dynalint::source::SourceFile;
@@ -131,4 +131,11 @@ fn markers_parse() {
     assert!(m.contains(&(1, "x".to_string())));
     assert!(m.contains(&(1, "y".to_string())));
     assert!(m.contains(&(1, "z".to_string())));
+}
+
+/// Analyses `files` against `model` as `check` does, through the project host.
+fn analyze(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analyzed {
+    Project::in_memory(model.clone(), files.to_vec())
+        .analyze(selection, &|_, _, _| {}, &Cancel::new())
+        .expect("never cancelled")
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use dynalint::report::Diagnostic;
+use dynalint::diagnostic::Diagnostic;
 use regex::Regex;
 
 use crate::edit::{Anchor, Edited};

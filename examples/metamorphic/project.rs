@@ -9,9 +9,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use dynalint::analysis;
+use dynalint::diagnostic::Diagnostic;
 use dynalint::infer;
 use dynalint::model::{self, import::Imported, Model};
-use dynalint::report::Diagnostic;
 use dynalint::rules::RuleSelection;
 use dynalint::scanner::{self, FileIndex, Operation, ScanSettings};
 use dynalint::source::SourceFile;
@@ -143,12 +143,13 @@ impl Project {
                 if let Some(p) = patch {
                     p(&mut model);
                 }
-                let a = analysis::analyze_scanned_beside(
-                    &model,
-                    &files,
-                    &self.other_languages,
+                let a = analysis::analyze(
+                    analysis::Input {
+                        other_languages: &self.other_languages,
+                        ..analysis::Input::new(&model, &files, &selection)
+                    },
                     scanned,
-                    &selection,
+                    None,
                 );
                 (model, a)
             }
@@ -164,12 +165,13 @@ impl Project {
                 if let Some(p) = patch {
                     p(&mut model);
                 }
-                let a = analysis::analyze_scanned_beside(
-                    &model,
-                    &files,
-                    &self.other_languages,
+                let a = analysis::analyze(
+                    analysis::Input {
+                        other_languages: &self.other_languages,
+                        ..analysis::Input::new(&model, &files, &selection)
+                    },
                     scanned,
-                    &selection,
+                    None,
                 );
                 (model, a)
             }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::report::Diagnostic;
+use crate::diagnostic::Diagnostic;
 use crate::scanner::Operation;
 use crate::source::{FilePath, SourceFile, Span};
 

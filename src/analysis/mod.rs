@@ -1,5 +1,6 @@
-//! Binds operations to the model, runs the rules, applies suppressions: the one entry
-//! point ([`analyze`]) that the CLI and the LSP both call.
+//! Binds a scan's operations to the model, runs the rules, applies suppressions: the
+//! one entry point ([`analyze`]) that the project host (`crate::project`) calls for
+//! every front end, after it scanned the texts.
 
 pub mod baseline;
 pub mod rule_cache;
@@ -8,12 +9,12 @@ pub mod suppress;
 
 pub use rule_cache::RuleCache;
 
+use crate::diagnostic::sort;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::{bind, BoundOperation, ProjectFacts};
 use crate::model::Model;
-use crate::report::diagnostic::sort;
-use crate::report::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleContext, RuleSelection, REGISTRY};
-use crate::scanner::{self, Operation, ScanProblem, ScanSettings};
+use crate::scanner::{self, Operation, ScanProblem};
 use crate::source::SourceFile;
 use crate::workspace::OtherSources;
 
@@ -30,64 +31,55 @@ pub struct Analysis {
     pub rules_time: std::time::Duration,
 }
 
-/// Scans `files`, binds every operation to `model`, runs the selected rules and
-/// applies `// dynalint: allow(..)` comments.
-pub fn analyze(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analysis {
-    analyze_reporting(model, files, &[], selection, &|_, _, _| {})
+/// What an analysis reads besides the scan: the model, the texts, the rules to run.
+#[derive(Clone, Copy)]
+pub struct Input<'a> {
+    pub model: &'a Model,
+    /// The texts rules and allow comments read: every file scanned, or with a
+    /// streamed scan (`stream::scan_paths`) only those kept or read again.
+    pub files: &'a [SourceFile],
+    /// How many files were scanned (`files.len()` unless streamed).
+    pub checked: usize,
+    /// The project's sources in other languages that name DynamoDB (code that may
+    /// read the tables too; see [`crate::workspace::Sources::other_languages`]).
+    pub other_languages: &'a [OtherSources],
+    pub selection: &'a RuleSelection,
 }
 
-/// [`analyze`], reporting every phase as it goes (for the CLI's progress line), with
-/// the project's sources in other languages that name DynamoDB (code that may read
-/// the tables too; see [`crate::workspace::Sources::other_languages`]).
-pub fn analyze_reporting(
-    model: &Model,
-    files: &[SourceFile],
-    other_languages: &[OtherSources],
-    selection: &RuleSelection,
-    report: scanner::Report<'_>,
-) -> Analysis {
-    let settings = ScanSettings::from_model(model);
-    let scanned = scanner::scan_reporting(files, &settings, report);
-    report("checking rules", 0, 0);
-    finish(model, files, other_languages, scanned, selection, None)
+impl<'a> Input<'a> {
+    /// An input whose texts are every file scanned, with no other languages.
+    pub fn new(model: &'a Model, files: &'a [SourceFile], selection: &'a RuleSelection) -> Self {
+        Self {
+            model,
+            files,
+            checked: files.len(),
+            other_languages: &[],
+            selection,
+        }
+    }
 }
 
-/// [`analyze`] after its scan: for a caller that scans incrementally (the LSP keeps
-/// each file's [`scanner::FileIndex`], re-indexes only changed files and calls
-/// [`scanner::link`]). `files` are the texts the scan saw (for allow comments).
-pub fn analyze_scanned(
-    model: &Model,
-    files: &[SourceFile],
+/// The one entry point: binds every operation of `scanned` to the model, runs the
+/// selected rules and applies `// dynalint: allow(..)` comments. With `cache`, the
+/// rules' per-operation findings are reused where an operation is unchanged (see
+/// [`RuleCache`]: the editor's project keeps one between runs).
+pub fn analyze(
+    input: Input<'_>,
     scanned: scanner::ScanResult,
-    selection: &RuleSelection,
+    cache: Option<&mut RuleCache>,
 ) -> Analysis {
-    finish(model, files, &[], scanned, selection, None)
-}
-
-/// [`analyze_scanned`] with the project's sources in other languages that name
-/// DynamoDB (see [`analyze_reporting`]).
-pub fn analyze_scanned_beside(
-    model: &Model,
-    files: &[SourceFile],
-    other_languages: &[OtherSources],
-    scanned: scanner::ScanResult,
-    selection: &RuleSelection,
-) -> Analysis {
-    finish(model, files, other_languages, scanned, selection, None)
-}
-
-/// [`analyze_scanned_beside`] after [`stream::scan_paths`]: `files` holds only the
-/// texts later phases read, of `checked` files scanned.
-pub fn analyze_streamed(
-    model: &Model,
-    files: &[SourceFile],
-    checked: usize,
-    other_languages: &[OtherSources],
-    scanned: scanner::ScanResult,
-    selection: &RuleSelection,
-) -> Analysis {
-    let texts = Texts { files, checked };
-    finish_with(model, texts, other_languages, scanned, selection, None)
+    let texts = Texts {
+        files: input.files,
+        checked: input.checked,
+    };
+    finish_with(
+        input.model,
+        texts,
+        input.other_languages,
+        scanned,
+        input.selection,
+        cache,
+    )
 }
 
 /// The texts the rules and suppressions read, and how many files were checked.
@@ -95,41 +87,6 @@ pub fn analyze_streamed(
 struct Texts<'a> {
     files: &'a [SourceFile],
     checked: usize,
-}
-
-/// [`analyze_scanned`] with the rules' per-operation findings reused from `cache`
-/// where an operation is unchanged (see [`RuleCache`]).
-pub fn analyze_scanned_cached(
-    model: &Model,
-    files: &[SourceFile],
-    other_languages: &[OtherSources],
-    scanned: scanner::ScanResult,
-    selection: &RuleSelection,
-    cache: &mut RuleCache,
-) -> Analysis {
-    finish(
-        model,
-        files,
-        other_languages,
-        scanned,
-        selection,
-        Some(cache),
-    )
-}
-
-fn finish(
-    model: &Model,
-    files: &[SourceFile],
-    other_languages: &[OtherSources],
-    scanned: scanner::ScanResult,
-    selection: &RuleSelection,
-    cache: Option<&mut RuleCache>,
-) -> Analysis {
-    let texts = Texts {
-        files,
-        checked: files.len(),
-    };
-    finish_with(model, texts, other_languages, scanned, selection, cache)
 }
 
 fn finish_with(
@@ -253,8 +210,9 @@ fn dedup(diagnostics: &mut Vec<Diagnostic>) {
     *diagnostics = kept;
 }
 
-/// Runs every enabled rule over the model and the operations.
-pub fn run_rules(
+/// Runs every enabled rule over the model and the operations (the rules' own tests).
+#[cfg(test)]
+pub(crate) fn run_rules(
     model: &Model,
     operations: &[Operation],
     selection: &RuleSelection,
@@ -357,6 +315,7 @@ fn push_bound<'a>(model: &'a Model, op: &'a Operation, out: &mut Vec<BoundOperat
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scanner::ScanSettings;
 
     /// Runs of operations checked in parallel give every rule's findings in the order
     /// one run over all of them gives.

@@ -10,8 +10,8 @@
 
 use std::collections::HashMap;
 
+use crate::diagnostic::Diagnostic;
 use crate::model::Model;
-use crate::report::Diagnostic;
 use crate::rules::{RuleContext, RuleSelection, REGISTRY};
 use crate::scanner::{OpKind, Operation};
 use crate::source::{FilePath, Span};
@@ -168,7 +168,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::analysis::{analyze_scanned, analyze_scanned_cached};
+    use crate::analysis::{analyze, Input};
     use crate::scanner::{self, ScanSettings};
     use crate::source::SourceFile;
 
@@ -188,10 +188,7 @@ mod tests {
     fn run(model: &Model, files: &[SourceFile], cache: Option<&mut RuleCache>) -> Vec<Diagnostic> {
         let scanned = scanner::scan(files, &ScanSettings::from_model(model));
         let sel = RuleSelection::default();
-        match cache {
-            Some(c) => analyze_scanned_cached(model, files, &[], scanned, &sel, c).diagnostics,
-            None => analyze_scanned(model, files, scanned, &sel).diagnostics,
-        }
+        analyze(Input::new(model, files, &sel), scanned, cache).diagnostics
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::report::Diagnostic;
+use crate::diagnostic::Diagnostic;
 use crate::scanner::{self, FileIndex, Operation, ScanResult, ScanSettings};
 use crate::source::{FilePath, SourceFile};
 use crate::workspace::{read_source, read_text, Note};

@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::diagnostic::{Category, Diagnostic, Edit, Fix, Severity};
 use crate::model::Model;
-use crate::report::{Category, Diagnostic, Edit, Fix, Severity};
 use crate::rules::{self, RuleSelection, UNUSED_ALLOW};
 use crate::scanner::Operation;
 use crate::source::{FilePath, Location, SourceFile, Span};

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::report::Severity;
+use crate::diagnostic::Severity;
 
 const AFTER_HELP: &str = "\
 Exit codes:
@@ -251,6 +251,16 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
           default_value_t = crate::engine::server::DEFAULT_LIMITS.max_in_flight as u32)]
     pub max_in_flight: u32,
+    /// Keep tables and items in DIR (created if missing) across restarts: a write is
+    /// answered once it is on disk. Without it, everything is in memory.
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<std::path::PathBuf>,
+    /// With --data-dir: write a snapshot once the log holds more than MB megabytes (and
+    /// more than the last snapshot), so that a restart replays little.
+    #[arg(long, value_name = "MB", requires = "data_dir",
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20),
+          default_value_t = crate::engine::persist::StoreOptions::default().compact_after_bytes >> 20)]
+    pub compact_after: u64,
 }
 
 fn parse_timeout(s: &str) -> Result<f64, String> {

@@ -4,33 +4,32 @@
 use serde_json::{json, Value};
 
 use super::args::{CallsArgs, ListFormat};
-use super::check::load_project;
+use super::open::open;
 use super::out::outln;
 use super::EXIT_OK;
 use crate::facts::bind;
 use crate::model::Model;
+use crate::project::Texts;
 use crate::report::position::Positions;
-use crate::scanner::{self, AttrMap, ExprArg, Operation, Resolved, ScanSettings};
+use crate::scanner::{AttrMap, ExprArg, Operation, Resolved};
 use crate::source::SourceFile;
 
 pub(super) fn run(args: CallsArgs) -> i32 {
-    let mut project = match load_project(&args.project, false, None) {
+    let quiet = |_: &'static str, _: usize, _: usize| {};
+    let mut project = match open(&args.project, Texts::Kept, false, &quiet) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let scanned = match project.scanned.take() {
-        Some(s) => s,
-        None => scanner::scan(&project.files, &ScanSettings::from_model(&project.model)),
-    };
+    let scanned = project.scan(&quiet);
     let files: std::collections::HashMap<_, _> =
-        project.files.iter().map(|f| (&f.path, f)).collect();
+        project.files().iter().map(|f| (&f.path, f)).collect();
     let mut ops: Vec<&Operation> = scanned.operations.iter().collect();
     ops.sort_by_key(|o| (o.file.clone(), o.span.start));
     match args.format {
         ListFormat::Json => {
             let v: Vec<Value> = ops
                 .iter()
-                .map(|o| op_json(&project.model, o, files.get(&o.file).copied()))
+                .map(|o| op_json(project.model(), o, files.get(&o.file).copied()))
                 .collect();
             outln!(
                 "{}",
@@ -40,16 +39,16 @@ pub(super) fn run(args: CallsArgs) -> i32 {
         }
         ListFormat::Human => {
             for o in &ops {
-                print_human(&project.model, o, files.get(&o.file).copied(), 0);
+                print_human(project.model(), o, files.get(&o.file).copied(), 0);
             }
             outln!(
                 "{} DynamoDB call(s) in {} file(s)",
                 ops.len(),
-                project.files.len()
+                project.files().len()
             );
         }
     }
-    let positions = Positions::new(&project.files);
+    let positions = Positions::new(project.files());
     for p in &scanned.problems {
         eprintln!(
             "note: {}: {}",
@@ -57,12 +56,12 @@ pub(super) fn run(args: CallsArgs) -> i32 {
             p.message
         );
     }
-    for n in &project.model_notes {
+    for n in project.model_notes() {
         eprintln!("note: {n}");
     }
     // Said only when it is not the usual `dynalint.toml` (stderr stays quiet then).
-    if !matches!(project.source, crate::infer::ModelSource::Config(_)) {
-        eprintln!("note: model: {}", project.source.describe());
+    if !matches!(project.model_source(), crate::infer::ModelSource::Config(_)) {
+        eprintln!("note: model: {}", project.model_source().describe());
     }
     EXIT_OK
 }

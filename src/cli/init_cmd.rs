@@ -4,12 +4,13 @@
 use std::path::PathBuf;
 
 use super::args::InitArgs;
+use super::open::fail;
 use super::out::out;
 use super::{error, EXIT_OK};
 use crate::infer;
 use crate::model::CONFIG_FILE_NAME;
-use crate::scanner::{self, ScanSettings};
-use crate::workspace::{self, display_path};
+use crate::project::{Config, Open, Project};
+use crate::workspace::display_path;
 
 pub(super) fn run(a: InitArgs) -> i32 {
     let dir = a.path.unwrap_or_else(|| PathBuf::from("."));
@@ -23,18 +24,18 @@ pub(super) fn run(a: InitArgs) -> i32 {
             display_path(&target)
         ));
     }
-    let sources = match workspace::collect_sources(std::slice::from_ref(&dir), &dir, &[], None) {
-        Ok(s) => s,
-        Err(e) => return error(e),
+    let open = Open {
+        paths: vec![dir.clone()],
+        config: Config::Infer,
+        ..Open::default()
     };
-    let scanned = scanner::scan(&sources.files, &ScanSettings::default());
-    let inferred = infer::infer(
-        &dir,
-        workspace::Reach::Tree,
-        &scanned.tables,
-        &scanned.operations,
-        &sources.files,
-    );
+    let project = match Project::open(&open, &|_, _, _| {}) {
+        Ok(p) => p,
+        Err(e) => return fail(e, false),
+    };
+    let Some(inferred) = project.inferred() else {
+        return error("the model was read from a `dynalint.toml`, not inferred");
+    };
     if inferred.model.tables.is_empty() {
         // A `dynalint.toml` with no table would only turn inference off from then on.
         for n in &inferred.notes {

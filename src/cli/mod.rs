@@ -10,6 +10,7 @@ mod check;
 mod diff;
 mod init_cmd;
 mod model_cmd;
+mod open;
 mod out;
 mod progress;
 mod rules_cmd;
@@ -63,7 +64,17 @@ pub fn main(argv: Vec<OsString>) -> i32 {
                 max_in_flight: a.max_in_flight as usize,
                 ..defaults
             };
-            match crate::engine::server::run(std::net::SocketAddr::new(a.bind, a.port), limits) {
+            let data = crate::engine::server::DataDir {
+                path: a.data_dir,
+                options: crate::engine::persist::StoreOptions {
+                    compact_after_bytes: a.compact_after << 20,
+                },
+            };
+            match crate::engine::server::run(
+                std::net::SocketAddr::new(a.bind, a.port),
+                limits,
+                data,
+            ) {
                 Ok(()) => EXIT_OK,
                 Err(e) => error(e),
             }

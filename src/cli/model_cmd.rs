@@ -4,10 +4,12 @@ use std::path::PathBuf;
 
 use super::args::ProjectArgs;
 use super::args::{ModelArgs, ModelCommand};
-use super::check::{find_config, load_model, load_project, use_color};
+use super::check::use_color;
+use super::open::{fail, open};
 use super::out::{out, outln};
 use super::EXIT_OK;
 use crate::model::{IndexKind, Model};
+use crate::project::{find_config, require_config, Texts};
 use crate::workspace::display_path;
 
 pub(super) fn run(cmd: ModelCommand) -> i32 {
@@ -31,13 +33,13 @@ fn check(a: ModelArgs) -> i32 {
     let color = use_color(a.color);
     if config.is_none() {
         match find_config(&paths, None) {
-            Err(code) => return code,
+            Err(e) => return fail(e, color),
             // No `dynalint.toml`: the model `check` infers is the one to validate.
             Ok(None) => return check_inferred(paths, color),
             Ok(Some(_)) => {}
         }
     }
-    match load_model(&paths, config.as_deref(), color) {
+    match require_config(&paths, config.as_deref()).map_err(|e| fail(e, color)) {
         Ok((m, file)) => {
             outln!("`{}` is valid: {}", display_path(&file.path), counts(&m));
             outln!(
@@ -76,28 +78,29 @@ fn check_inferred(paths: Vec<PathBuf>, color: bool) -> i32 {
         config: None,
         stdin_filename: None,
     };
-    let project = match load_project(&args, color, None) {
+    let quiet = |_: &'static str, _: usize, _: usize| {};
+    let project = match open(&args, Texts::Kept, color, &quiet) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    for n in &project.model_notes {
+    for n in project.model_notes() {
         eprintln!("note: {n}");
     }
-    if project.model.tables.is_empty() {
+    if project.model().tables.is_empty() {
         outln!(
             "no `dynalint.toml`, and no template or `create_table` call declares a table: there is no model to check (`dynalint check` runs every rule that needs none)"
         );
         return EXIT_OK;
     }
     let inferred = crate::infer::Inferred {
-        model: project.model,
-        source: project.source,
-        notes: project.model_notes,
+        model: project.model().clone(),
+        source: project.model_source().clone(),
+        notes: project.model_notes().to_vec(),
         located: Vec::new(),
         files: Vec::new(),
     };
     let text = crate::infer::init::render(&inferred);
-    let path = crate::infer::model_path(&project.root);
+    let path = crate::infer::model_path(project.root());
     match crate::model::load_str(&path, &text) {
         Ok(m) => {
             outln!(
@@ -132,13 +135,13 @@ fn show(a: ModelArgs) -> i32 {
     let color = use_color(a.color);
     if config.is_none() {
         match find_config(&paths, None) {
-            Err(code) => return code,
+            Err(e) => return fail(e, color),
             // No `dynalint.toml`: the model a check would infer, and where it is from.
             Ok(None) => return show_inferred(paths, color),
             Ok(Some(_)) => {}
         }
     }
-    match load_model(&paths, config.as_deref(), color) {
+    match require_config(&paths, config.as_deref()).map_err(|e| fail(e, color)) {
         Ok((m, _)) => {
             out!("{}", crate::model::show::render(&m));
             EXIT_OK
@@ -153,17 +156,18 @@ fn show_inferred(paths: Vec<PathBuf>, color: bool) -> i32 {
         config: None,
         stdin_filename: None,
     };
-    let project = match load_project(&args, color, None) {
+    let quiet = |_: &'static str, _: usize, _: usize| {};
+    let project = match open(&args, Texts::Kept, color, &quiet) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    for n in &project.model_notes {
+    for n in project.model_notes() {
         eprintln!("note: {n}");
     }
     outln!(
         "no `dynalint.toml`: model {} (`dynalint init` writes it out)\n",
-        project.source.describe()
+        project.model_source().describe()
     );
-    out!("{}", crate::model::show::render(&project.model));
+    out!("{}", crate::model::show::render(project.model()));
     EXIT_OK
 }

@@ -2,32 +2,28 @@
 
 use super::args::{SimulateArgs, SimulateFormat};
 
-use super::check::load_project;
+use super::open::open;
 use super::out::{out, outln};
 use super::progress::Progress;
 use super::{error, EXIT_OK};
 use crate::infer::ModelSource;
-use crate::scanner::{self, ScanSettings};
+use crate::project::{Cancel, Texts};
 use crate::simulate::{self, SimulateOptions};
 use crate::workspace::display_path;
 
 pub(super) fn run(args: SimulateArgs) -> i32 {
     // Generating and replaying the data takes seconds: each phase shows on a terminal.
     let progress = Progress::for_stderr(false);
-    let project = match load_project(&args.project, false, progress.as_ref()) {
-        Ok(p) => p,
-        Err(code) => return code,
-    };
     let report = |phase: &'static str, done: usize, total: usize| {
         if let Some(p) = &progress {
             p.set(phase, done, total);
         }
     };
-    let scanned = scanner::scan_reporting(
-        &project.files,
-        &ScanSettings::from_model(&project.model),
-        &report,
-    );
+    let mut project = match open(&args.project, Texts::Kept, false, &report) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let scanned = project.scan(&report);
     let options = SimulateOptions {
         scale: args.scale,
         seed: args.seed,
@@ -40,9 +36,9 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
         }
     };
     let result = simulate::run_reporting(
-        &project.model,
+        project.model(),
         &scanned.operations,
-        &project.files,
+        project.files(),
         &options,
         &simulating,
     );
@@ -51,7 +47,7 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
         Ok(mut report) => {
             // Without a `dynalint.toml`, the model's path is where one would be: say
             // where the model came from instead.
-            report.model = match &project.source {
+            report.model = match project.model_source() {
                 ModelSource::Config(p) => display_path(p),
                 inferred => inferred.describe(),
             };
@@ -66,22 +62,19 @@ pub(super) fn run(args: SimulateArgs) -> i32 {
                 }
                 SimulateFormat::Html => {
                     // The page shows `check`'s findings too, at their source lines.
-                    let analysis = crate::analysis::analyze_reporting(
-                        &project.model,
-                        &project.files,
-                        &project.other_languages,
-                        &crate::rules::RuleSelection::default(),
-                        &|_, _, _| {},
-                    );
-                    let mut files = project.files.clone();
-                    files.extend(project.model_file.clone());
+                    let selection = crate::rules::RuleSelection::default();
+                    let analyzed = match project.analyze(&selection, &|_, _, _| {}, &Cancel::new())
+                    {
+                        Ok(a) => a,
+                        Err(e) => return error(e),
+                    };
                     out!(
                         "{}",
-                        crate::report::html::render(
-                            &project.model,
+                        simulate::html::render(
+                            project.model(),
                             &report,
-                            &analysis.diagnostics,
-                            &files
+                            &analyzed.diagnostics,
+                            &analyzed.files
                         )
                     )
                 }

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::args::Format;
-use crate::report::Diagnostic;
+use crate::diagnostic::Diagnostic;
 
 /// One rule's count, and how many of its findings `--fix` can fix.
 struct Row {

@@ -20,6 +20,10 @@ pub enum ErrorKind {
     MissingAuthenticationToken,
     AccessDenied,
     InternalServer,
+    /// DynamoDB Streams: a read before the oldest record still kept (24 hours).
+    TrimmedDataAccess,
+    /// DynamoDB Streams: a shard iterator used more than 15 minutes after it was given.
+    ExpiredIterator,
 }
 
 impl ErrorKind {
@@ -38,6 +42,8 @@ impl ErrorKind {
             Self::MissingAuthenticationToken => "MissingAuthenticationTokenException",
             Self::AccessDenied => "AccessDeniedException",
             Self::InternalServer => "InternalServerError",
+            Self::TrimmedDataAccess => "TrimmedDataAccessException",
+            Self::ExpiredIterator => "ExpiredIteratorException",
         }
     }
 

@@ -4,20 +4,26 @@
 //! DynamoDB measures it), [`schema`] and [`keys`] (a table's shape and key rules),
 //! [`table`] (ordered storage with index maintenance), [`exprs`], [`keycond`] and
 //! [`eval`] (expressions over items), [`capacity`], the operations in [`ops`], and
-//! [`wire`] with [`db::Engine::handle`], the JSON entry point.
+//! [`wire`] with [`Engine::handle`] (`dispatch.rs`, above the operations and
+//! [`partiql`]), the JSON entry point.
 
 pub mod capacity;
+pub mod clock;
+pub mod database;
 pub mod db;
+mod dispatch;
 pub mod error;
 pub mod eval;
 pub mod exprs;
 pub mod http;
+pub mod journal;
 pub mod keycond;
 pub mod keys;
 pub mod legacy;
 pub mod number;
 pub mod ops;
 pub mod partiql;
+pub mod persist;
 pub mod schema;
 pub mod server;
 pub mod size;

@@ -13,6 +13,7 @@ use serde_json::{json, Map, Value};
 use super::db::Engine;
 use super::error::{DynamoError, DynamoResult, ErrorKind};
 use super::eval::{get_path, Step};
+use super::ops;
 use super::validate::Constraints;
 use super::value::Item;
 use super::wire::{item_from_json, item_to_json, Body};
@@ -829,7 +830,7 @@ fn run(
                 }
                 "Scan"
             });
-            let answer = engine.handle(op, &with_placeholders(body, parsed))?;
+            let answer = ops::request(engine, op, &with_placeholders(body, parsed))?;
             let items = answer["Items"]
                 .as_array()
                 .map(|a| {
@@ -852,7 +853,7 @@ fn run(
                 "ConditionExpression": "attribute_not_exists(#k)",
                 "ExpressionAttributeNames": {"#k": hash},
             });
-            match engine.handle("PutItem", &body) {
+            match ops::request(engine, "PutItem", &body) {
                 Err(e) if e.kind == ErrorKind::ConditionalCheckFailed => Err(DynamoError::new(
                     ErrorKind::DuplicateItem,
                     "Duplicate primary key exists in table",
@@ -876,7 +877,11 @@ fn run(
             body.insert("Key".into(), key);
             body.insert("UpdateExpression".into(), json!(update));
             body.insert("ConditionExpression".into(), json!(cond.join(" AND ")));
-            engine.handle("UpdateItem", &with_maps(body, &names, &parsed.values))?;
+            ops::request(
+                engine,
+                "UpdateItem",
+                &with_maps(body, &names, &parsed.values),
+            )?;
             Ok(Outcome::Written)
         }
         Statement::Delete { table, conjuncts } => {
@@ -887,7 +892,7 @@ fn run(
             if let Some(c) = join(&rest) {
                 body.insert("ConditionExpression".into(), json!(c));
             }
-            engine.handle("DeleteItem", &with_placeholders(body, parsed))?;
+            ops::request(engine, "DeleteItem", &with_placeholders(body, parsed))?;
             Ok(Outcome::Written)
         }
     }
@@ -1051,10 +1056,18 @@ pub fn execute_transaction(engine: &mut Engine, body: &Value) -> DynamoResult<Va
         ));
     }
     if gets.is_empty() {
-        engine.handle("TransactWriteItems", &json!({ "TransactItems": writes }))?;
+        ops::request(
+            engine,
+            "TransactWriteItems",
+            &json!({ "TransactItems": writes }),
+        )?;
         return Ok(json!({}));
     }
-    let answer = engine.handle("TransactGetItems", &json!({ "TransactItems": gets }))?;
+    let answer = ops::request(
+        engine,
+        "TransactGetItems",
+        &json!({ "TransactItems": gets }),
+    )?;
     let responses: Vec<Value> = answer["Responses"].as_array().cloned().unwrap_or_default();
     Ok(json!({ "Responses": responses }))
 }

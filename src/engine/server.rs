@@ -4,18 +4,23 @@
 //! `application/x-amz-json-1.0` body. Bad JSON, unknown operations, oversized bodies,
 //! late requests and a busy server get DynamoDB-shaped errors (a request too broken for
 //! hyper to read as HTTP gets hyper's bare `400`/`431`); nothing a client sends stops
-//! it. The transport is [`super::http`].
+//! it. The transport is [`super::http`]; what it serves is a [`Database`], in memory or
+//! kept in a data directory (`--data-dir`), with its background work (Time to Live,
+//! stream trimming, log compaction) running beside it.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
 use thiserror::Error;
 
-use super::db::Engine;
+use super::clock::Clock;
+use super::database::{BackgroundThread, Database, BACKGROUND_EVERY};
 use super::error::{DynamoError, ErrorKind};
 use super::http::{Handler, Incoming, Limits, Listener, Load, Reply, Stop, Transport};
+use super::persist::{PersistError, StoreOptions};
 use super::wire::error_to_json;
 
 /// Largest request body accepted (DynamoDB's limit for a BatchWriteItem is 16 MB).
@@ -33,6 +38,8 @@ pub enum ServeError {
     Bind { addr: SocketAddr, message: String },
     #[error("cannot serve: {0}")]
     Serve(String),
+    #[error("data directory {0}")]
+    Data(#[from] PersistError),
 }
 
 /// The limits by default, chosen for a test suite pointed at `serve`:
@@ -52,9 +59,11 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     max_buffered_bytes: 256 << 20,
 };
 
-/// A running HTTP endpoint over one in-memory engine.
+/// A running HTTP endpoint over one database.
 pub struct Server {
     http: Listener,
+    /// Runs the database's background work while the server lives.
+    _background: BackgroundThread,
 }
 
 /// Reads a [`Server`]'s load from another thread.
@@ -87,14 +96,27 @@ impl Server {
 
     /// [`Server::bind`] with other connection limits.
     pub fn bind_with(addr: SocketAddr, limits: Limits) -> Result<Server, ServeError> {
-        let engine = Arc::new(Mutex::new(Engine::new()));
-        let http = Listener::bind(addr, limits, handler(Arc::clone(&engine))).map_err(|e| {
+        let db = Arc::new(Database::in_memory(Clock::system()));
+        Server::bind_database(addr, limits, db, BACKGROUND_EVERY)
+    }
+
+    /// Binds `addr` over `db`, running its background work every `every`.
+    pub fn bind_database(
+        addr: SocketAddr,
+        limits: Limits,
+        db: Arc<Database>,
+        every: Duration,
+    ) -> Result<Server, ServeError> {
+        let http = Listener::bind(addr, limits, handler(Arc::clone(&db))).map_err(|e| {
             ServeError::Bind {
                 addr,
                 message: e.to_string(),
             }
         })?;
-        Ok(Server { http })
+        Ok(Server {
+            http,
+            _background: db.start_background(every),
+        })
     }
 
     /// The address actually bound.
@@ -130,12 +152,12 @@ impl Server {
     }
 }
 
-/// The HTTP handler over an engine: DynamoDB's JSON protocol.
-pub fn handler(engine: Arc<Mutex<Engine>>) -> Handler {
-    Arc::new(move |incoming: &Incoming| answer(&engine, incoming))
+/// The HTTP handler over a database: DynamoDB's JSON protocol.
+pub fn handler(db: Arc<Database>) -> Handler {
+    Arc::new(move |incoming: &Incoming| answer(&db, incoming))
 }
 
-fn answer(engine: &Mutex<Engine>, incoming: &Incoming) -> Reply {
+fn answer(db: &Database, incoming: &Incoming) -> Reply {
     let (status, payload) = match incoming {
         Incoming::Request { method, body, .. } => {
             let target = incoming.header("X-Amz-Target");
@@ -143,7 +165,7 @@ fn answer(engine: &Mutex<Engine>, incoming: &Incoming) -> Reply {
                 // A plain GET is a health check, as on DynamoDB's endpoint.
                 (200, Value::String("healthy: dynalint serve".into()))
             } else {
-                dispatch(engine, target, body)
+                dispatch(db, target, body)
             }
         }
         Incoming::TooLarge => error(
@@ -186,7 +208,7 @@ fn reply((status, payload): (u16, Value)) -> Reply {
     }
 }
 
-fn dispatch(engine: &Mutex<Engine>, target: Option<&str>, body: &[u8]) -> (u16, Value) {
+fn dispatch(db: &Database, target: Option<&str>, body: &[u8]) -> (u16, Value) {
     let Some(op) = target.and_then(|t| {
         t.strip_prefix(TARGET_PREFIX)
             .or_else(|| t.strip_prefix(STREAMS_TARGET_PREFIX))
@@ -208,14 +230,10 @@ fn dispatch(engine: &Mutex<Engine>, target: Option<&str>, body: &[u8]) -> (u16, 
             }
         }
     };
-    let mut engine = engine.lock().unwrap_or_else(|p| p.into_inner());
-    // The engine answers every input with a value or an error; should a bug panic
-    // anyway, the client gets a 500 and the server keeps serving.
-    let result =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.handle(op, &json)));
-    match result {
-        Ok(Ok(v)) => (200, v),
-        Ok(Err(e)) => error(
+    // A panic in the engine is a 500 (Database::handle catches it).
+    match durable_wait(db, || db.handle(op, &json)) {
+        Ok(v) => (200, v),
+        Err(e) => error(
             if e.kind == ErrorKind::InternalServer {
                 500
             } else {
@@ -223,10 +241,21 @@ fn dispatch(engine: &Mutex<Engine>, target: Option<&str>, body: &[u8]) -> (u16, 
             },
             e,
         ),
-        Err(_) => error(
-            500,
-            DynamoError::new(ErrorKind::InternalServer, "Internal server error"),
-        ),
+    }
+}
+
+/// Runs `f` on this runtime worker; when the database is durable, `f` waits for a
+/// sync, so the worker hands its other connections to another thread meanwhile
+/// (`block_in_place`): requests keep arriving during a sync, and the next sync
+/// acknowledges them all (group commit) instead of one per worker.
+fn durable_wait<T>(db: &Database, f: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    let multi_thread =
+        Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread);
+    if db.is_durable() && multi_thread {
+        tokio::task::block_in_place(f)
+    } else {
+        f()
     }
 }
 
@@ -234,13 +263,34 @@ fn error(status: u16, e: DynamoError) -> (u16, Value) {
     (status, error_to_json(&e))
 }
 
-/// Serves an in-memory DynamoDB on `addr` until the process ends, saying where on
-/// stderr. Binds loopback unless the caller passes another address.
-pub fn run(addr: SocketAddr, limits: Limits) -> Result<(), ServeError> {
-    let server = Server::bind_with(addr, limits)?;
+/// Where `run` keeps its data: nowhere (in memory), or a data directory.
+#[derive(Debug, Clone, Default)]
+pub struct DataDir {
+    /// The directory, created if missing; `None` keeps everything in memory.
+    pub path: Option<PathBuf>,
+    /// When the log is compacted into a snapshot.
+    pub options: StoreOptions,
+}
+
+/// Serves DynamoDB on `addr` until the process ends, in memory or kept in `data`,
+/// saying where on stderr (and, with a data directory, what it held). Binds loopback
+/// unless the caller passes another address.
+pub fn run(addr: SocketAddr, limits: Limits, data: DataDir) -> Result<(), ServeError> {
+    let (db, kept) = match &data.path {
+        Some(dir) => {
+            let (db, recovery) = Database::open(dir, Clock::system(), data.options)?;
+            eprintln!("dynalint serve: loaded {recovery}");
+            (db, format!("DynamoDB kept in {}", dir.display()))
+        }
+        None => (
+            Database::in_memory(Clock::system()),
+            "in-memory DynamoDB".to_string(),
+        ),
+    };
+    let server = Server::bind_database(addr, limits, Arc::new(db), BACKGROUND_EVERY)?;
     let bound = server.local_addr().unwrap_or(addr);
     eprintln!(
-        "dynalint serve: in-memory DynamoDB listening on http://{bound}{}",
+        "dynalint serve: {kept} listening on http://{bound}{}",
         if bound.ip().is_loopback() {
             " (loopback only)"
         } else {

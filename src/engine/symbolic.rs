@@ -393,21 +393,32 @@ pub fn same_verdict_form(table: &TableSchema, req: &SymbolicRequest) -> Option<S
     Some(form)
 }
 
+/// The most combinations of key attributes for a request's unknown `#names` tried.
+const MAX_NAME_COMBINATIONS: usize = 256;
+
 /// Validates `req` against `table` without data: DynamoDB's rejections, each marked
 /// decided or not. An empty list means DynamoDB accepts the request for every value
 /// the unknowns could take (as far as the representatives explore).
 pub fn validate(table: &TableSchema, req: &SymbolicRequest) -> Vec<Verdict> {
-    // A name the table does not use, for `#names` the code does not show.
+    // A name the table does not use, for `#names` the code does not show: one for
+    // each, since two names the code does not show need not be one attribute.
     const UNKNOWN_NAME: &str = "dynalint_unknown_attribute";
+    let unknown: Vec<&String> = req
+        .names
+        .iter()
+        .filter(|(_, v)| v.is_none())
+        .map(|(k, _)| k)
+        .collect();
     let base = Choice {
         names: req
             .names
             .iter()
             .map(|(k, v)| {
-                (
-                    k.clone(),
-                    v.clone().unwrap_or_else(|| UNKNOWN_NAME.to_string()),
-                )
+                let stand_in = || {
+                    let i = unknown.iter().position(|u| *u == k).unwrap_or(0);
+                    format!("{UNKNOWN_NAME}_{i}")
+                };
+                (k.clone(), v.clone().unwrap_or_else(stand_in))
             })
             .collect(),
         values: req
@@ -429,16 +440,45 @@ pub fn validate(table: &TableSchema, req: &SymbolicRequest) -> Vec<Verdict> {
             .collect(),
     };
     let mut variants = Vec::new();
-    for (k, v) in &req.names {
-        if v.is_none() {
-            let keys = table
-                .keys
-                .attributes()
-                .chain(table.indexes.iter().flat_map(|i| i.keys.attributes()));
-            for key in keys {
+    let mut keys: Vec<&str> = table
+        .keys
+        .attributes()
+        .chain(table.indexes.iter().flat_map(|i| i.keys.attributes()))
+        .map(|k| k.name.as_str())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    // Each unknown `#name` is one of the key attributes or none of them. Every
+    // combination, while few enough: `#pk = :p AND begins_with(#sk, :s)` is accepted
+    // only when both name the key, together.
+    let options = keys.len() + 1;
+    let combinations = u32::try_from(unknown.len())
+        .ok()
+        .and_then(|n| options.checked_pow(n))
+        .filter(|n| *n <= MAX_NAME_COMBINATIONS);
+    match combinations {
+        Some(n) => {
+            for code in 1..n {
                 let mut c = base.clone();
-                c.names.insert(k.clone(), key.name.clone());
+                let mut rest = code;
+                for k in &unknown {
+                    let o = rest % options;
+                    rest /= options;
+                    if o > 0 {
+                        c.names.insert((*k).clone(), keys[o - 1].to_string());
+                    }
+                }
                 variants.push(c);
+            }
+        }
+        // Too many to try: one name at a time.
+        None => {
+            for k in &unknown {
+                for key in &keys {
+                    let mut c = base.clone();
+                    c.names.insert((*k).clone(), key.to_string());
+                    variants.push(c);
+                }
             }
         }
     }
@@ -540,6 +580,30 @@ mod tests {
             "Query condition missed key schema element: customer"
         );
         assert!(v[0].decided);
+    }
+
+    #[test]
+    fn two_unknown_names_may_be_the_partition_and_the_sort_key_together() {
+        // A helper handed both key names: `#pk` and `#sk` are unknown, and one
+        // condition per key is what they are when they name the key.
+        let mut r = query("#pk = :pk AND begins_with(#sk, :prefix)");
+        r.names.insert("#pk".into(), None);
+        r.names.insert("#sk".into(), None);
+        r.values
+            .insert(":pk".into(), SymbolicValue::Typed(AttributeType::S));
+        r.values
+            .insert(":prefix".into(), SymbolicValue::Typed(AttributeType::S));
+        let v = validate(&table(), &r);
+        assert!(v.iter().all(|x| !x.decided), "{v:?}");
+        // The same names on one attribute twice stay a certain rejection.
+        let mut r = query("#a = :pk AND #a = :prefix");
+        r.names.insert("#a".into(), None);
+        r.values
+            .insert(":pk".into(), SymbolicValue::Typed(AttributeType::S));
+        r.values
+            .insert(":prefix".into(), SymbolicValue::Typed(AttributeType::S));
+        let v = validate(&table(), &r);
+        assert!(v.first().is_some_and(|x| x.decided), "{v:?}");
     }
 
     #[test]

@@ -3,13 +3,22 @@
 //! (index keys + table key); reads project the table's item through the index's
 //! projection, so an index can never drift from the table and costs little memory.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::Bound;
 
-use super::keys::{index_entry, Bounded, IndexEntry, PrimaryKey, Sort, WriteKind};
+use super::clock::Clock;
+use super::journal::{Change, Journal};
+use super::keys::{index_entry, key_item, Bounded, IndexEntry, PrimaryKey, Sort, WriteKind};
+use super::number::Number;
 use super::schema::{IndexSchema, Projection, TableSchema};
 use super::size::item_size;
-use super::value::{Item, KeyValue};
+use super::value::{AttributeValue, Item, KeyValue};
+
+/// How long a stream keeps a record: DynamoDB Streams trims records after 24 hours.
+pub const STREAM_RETENTION_SECONDS: f64 = 24.0 * 3600.0;
+
+/// Time to Live ignores an expiry time more than five years in the past.
+pub const TTL_MAX_AGE_SECONDS: f64 = 5.0 * 365.0 * 86400.0;
 
 /// How a table is billed (`BillingMode`), with its provisioned throughput.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,6 +44,9 @@ pub struct StreamRecord {
     pub created: f64,
     /// Size of the images kept.
     pub size: u64,
+    /// Time to Live deleted the item: the record's `userIdentity` is the DynamoDB
+    /// service.
+    pub by_ttl: bool,
 }
 
 /// A table's stream: its view type, its label (part of its ARN) and its records.
@@ -43,9 +55,43 @@ pub struct StreamState {
     /// `KEYS_ONLY`, `NEW_IMAGE`, `OLD_IMAGE` or `NEW_AND_OLD_IMAGES`.
     pub view_type: String,
     pub label: String,
-    pub records: Vec<StreamRecord>,
+    /// Records oldest first, at consecutive positions; those older than 24 hours are
+    /// dropped from the front as new ones arrive and by [`Table::trim_stream`].
+    pub records: VecDeque<StreamRecord>,
     /// The next record's position.
     pub next: u64,
+}
+
+impl StreamState {
+    /// A stream with no records yet.
+    pub fn new(view_type: impl Into<String>, label: impl Into<String>) -> StreamState {
+        StreamState {
+            view_type: view_type.into(),
+            label: label.into(),
+            records: VecDeque::new(),
+            next: 0,
+        }
+    }
+
+    /// The position of the oldest record still kept at `now` (the trim horizon): the
+    /// next record's position when every record is older than 24 hours.
+    pub fn trim_horizon(&self, now: f64) -> u64 {
+        self.records
+            .iter()
+            .find(|r| r.created >= now - STREAM_RETENTION_SECONDS)
+            .map_or(self.next, |r| r.seq)
+    }
+
+    /// Drops the records older than 24 hours at `now`.
+    fn trim(&mut self, now: f64) {
+        while self
+            .records
+            .front()
+            .is_some_and(|r| r.created < now - STREAM_RETENTION_SECONDS)
+        {
+            self.records.pop_front();
+        }
+    }
 }
 
 /// One table: schema, items, index entries.
@@ -66,6 +112,13 @@ pub struct Table {
     /// Parallel to `schema.indexes`.
     indexes: Vec<BTreeSet<IndexEntry>>,
     total_bytes: u64,
+    /// Where stream records and journal entries read their time.
+    pub(crate) clock: Clock,
+    /// Where writes are journalled for a durable store; `None` in memory.
+    pub(crate) journal: Option<Journal>,
+    /// Where Time to Live's next sweep resumes (it examines a bounded number of items
+    /// at a time, so a large table never holds the engine for long).
+    ttl_cursor: Option<PrimaryKey>,
 }
 
 impl Table {
@@ -82,6 +135,9 @@ impl Table {
             items: BTreeMap::new(),
             indexes,
             total_bytes: 0,
+            clock: Clock::default(),
+            journal: None,
+            ttl_cursor: None,
         }
     }
 
@@ -125,6 +181,12 @@ impl Table {
     /// Stores `item` under `pk` (already validated), replacing and returning any old
     /// item, and updates every index.
     pub fn put(&mut self, pk: PrimaryKey, item: Item) -> Option<Item> {
+        self.put_at(pk, item, None)
+    }
+
+    /// [`Table::put`] at time `at` (the clock's time when `None`): a durable store
+    /// replays a write at the time it was first made, so its stream record is the same.
+    pub(crate) fn put_at(&mut self, pk: PrimaryKey, item: Item, at: Option<f64>) -> Option<Item> {
         let old = self.take(&pk);
         for (i, index) in self.schema.indexes.iter().enumerate() {
             // Index keys were validated before the write; a value that still fails here
@@ -136,16 +198,54 @@ impl Table {
             }
         }
         self.total_bytes += item_size(&item);
-        if self.stream.is_some() && old.as_ref() != Some(&item) {
-            self.record(&pk, old.clone(), Some(item.clone()));
+        if (self.stream.is_some() || self.journal.is_some()) && old.as_ref() != Some(&item) {
+            self.changed(&pk, old.clone(), Some(&item), at, false);
         }
         self.items.insert(pk, item);
         old
     }
 
-    /// Appends a change to the stream, when there is one.
-    fn record(&mut self, pk: &PrimaryKey, old: Option<Item>, new: Option<Item>) {
-        let keys = super::keys::key_item(&self.schema.keys, pk);
+    /// Tells the stream and the journal (whichever there are) about a change.
+    fn changed(
+        &mut self,
+        pk: &PrimaryKey,
+        old: Option<Item>,
+        new: Option<&Item>,
+        at: Option<f64>,
+        by_ttl: bool,
+    ) {
+        let at = at.unwrap_or_else(|| self.clock.now());
+        if let Some(journal) = &self.journal {
+            journal.push(match new {
+                Some(item) => Change::Put {
+                    table: self.schema.name.clone(),
+                    item: item.clone(),
+                    at,
+                },
+                None => Change::Delete {
+                    table: self.schema.name.clone(),
+                    key: key_item(&self.schema.keys, pk),
+                    at,
+                    by_ttl,
+                },
+            });
+        }
+        if self.stream.is_some() {
+            self.record(pk, old, new.cloned(), at, by_ttl);
+        }
+    }
+
+    /// Appends a change to the stream, when there is one, and trims what is older than
+    /// 24 hours.
+    fn record(
+        &mut self,
+        pk: &PrimaryKey,
+        old: Option<Item>,
+        new: Option<Item>,
+        created: f64,
+        by_ttl: bool,
+    ) {
+        let keys = key_item(&self.schema.keys, pk);
         let Some(s) = self.stream.as_mut() else {
             return;
         };
@@ -154,12 +254,8 @@ impl Table {
             (Some(_), Some(_)) => "MODIFY",
             (Some(_), None) => "REMOVE",
         };
-        let created = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs_f64())
-            .unwrap_or(0.0);
         let size = old.as_ref().map_or(0, item_size) + new.as_ref().map_or(0, item_size);
-        s.records.push(StreamRecord {
+        s.records.push_back(StreamRecord {
             seq: s.next,
             event,
             keys,
@@ -167,17 +263,79 @@ impl Table {
             new,
             created,
             size,
+            by_ttl,
         });
         s.next += 1;
+        s.trim(created);
+    }
+
+    /// Drops the stream records older than 24 hours at `now`.
+    pub fn trim_stream(&mut self, now: f64) {
+        if let Some(s) = self.stream.as_mut() {
+            s.trim(now);
+        }
     }
 
     /// Deletes the item with key `pk`, returning it.
     pub fn remove(&mut self, pk: &PrimaryKey) -> Option<Item> {
+        self.remove_at(pk, None, false)
+    }
+
+    /// [`Table::remove`] at time `at` (the clock's when `None`), by Time to Live or not.
+    pub(crate) fn remove_at(
+        &mut self,
+        pk: &PrimaryKey,
+        at: Option<f64>,
+        by_ttl: bool,
+    ) -> Option<Item> {
         let old = self.take(pk)?;
-        if self.stream.is_some() {
-            self.record(pk, Some(old.clone()), None);
+        if self.stream.is_some() || self.journal.is_some() {
+            self.changed(pk, Some(old.clone()), None, at, by_ttl);
         }
         Some(old)
+    }
+
+    /// Time to Live's background work on this table at `now`: examines up to `budget`
+    /// items from where the last sweep stopped and deletes those whose TTL attribute
+    /// is a Number of epoch seconds in the past (at most five years: DynamoDB ignores
+    /// older ones). Returns how many it deleted. Nothing when TTL is disabled.
+    pub fn expire(&mut self, now: f64, budget: usize) -> usize {
+        let Some(attr) = self.ttl.clone() else {
+            self.ttl_cursor = None;
+            return 0;
+        };
+        let (Ok(now_n), Ok(oldest)) = (
+            Number::parse(&format!("{now:.3}")),
+            Number::parse(&format!("{:.3}", now - TTL_MAX_AGE_SECONDS)),
+        ) else {
+            return 0;
+        };
+        let mut expired = Vec::new();
+        let mut examined = 0;
+        let mut last = None;
+        for (pk, item) in self.scan_from(self.ttl_cursor.clone()) {
+            if examined == budget {
+                break;
+            }
+            examined += 1;
+            last = Some(pk);
+            if let Some(AttributeValue::N(at)) = item.get(&attr) {
+                if *at < now_n && *at >= oldest {
+                    expired.push(pk.clone());
+                }
+            }
+        }
+        // A sweep that reached the end starts again from the beginning next time.
+        let next = if examined == budget {
+            last.cloned()
+        } else {
+            None
+        };
+        self.ttl_cursor = next;
+        for pk in &expired {
+            self.remove_at(pk, Some(now), true);
+        }
+        expired.len()
     }
 
     /// Deletes the item with key `pk` from the table and its indexes, recording
@@ -480,5 +638,54 @@ mod tests {
                 .count(),
             0
         );
+    }
+
+    #[test]
+    fn time_to_live_deletes_only_numbers_of_epoch_seconds_in_the_past_five_years() {
+        let now = 1_700_000_000.0;
+        let mut t = Table::new(schema(), 0.0);
+        let put_exp = |t: &mut Table, sk: i64, exp: Option<AttributeValue>| {
+            let mut item = Item::new();
+            item.insert("pk".into(), AttributeValue::S("a".into()));
+            item.insert("sk".into(), AttributeValue::N(Number::from_i64(sk)));
+            item.insert("g".into(), AttributeValue::S("G".into()));
+            if let Some(exp) = exp {
+                item.insert("exp".into(), exp);
+            }
+            let key = item_primary_key(&t.schema, &item).unwrap();
+            t.put(key, item);
+        };
+        let n = |s: &str| Some(AttributeValue::N(Number::parse(s).unwrap()));
+        put_exp(&mut t, 1, n("1699999999")); // a second ago: deleted
+        put_exp(&mut t, 2, n("1700000000")); // now: not yet in the past
+        put_exp(&mut t, 3, Some(AttributeValue::S("1699999999".into()))); // not a Number
+        put_exp(&mut t, 4, n("1500000000")); // more than five years ago: ignored
+        put_exp(&mut t, 5, n("1600000000.5")); // three years ago: deleted
+        put_exp(&mut t, 6, None);
+        assert_eq!(t.expire(now, 100), 0, "TTL is not enabled");
+        t.ttl = Some("exp".into());
+        assert_eq!(t.expire(now, 100), 2);
+        let left: Vec<String> = sorts(t.items.values().cloned());
+        assert_eq!(left, ["2", "3", "4", "6"]);
+        // The index entries went with the items.
+        assert_eq!(t.index_item_count(0), 4);
+    }
+
+    #[test]
+    fn time_to_live_sweeps_a_bounded_number_of_items_at_a_time() {
+        let mut t = Table::new(schema(), 0.0);
+        t.ttl = Some("exp".into());
+        for sk in 0..10 {
+            let mut item = Item::new();
+            item.insert("pk".into(), AttributeValue::S("a".into()));
+            item.insert("sk".into(), AttributeValue::N(Number::from_i64(sk)));
+            item.insert("exp".into(), AttributeValue::N(Number::from_i64(100)));
+            let key = item_primary_key(&t.schema, &item).unwrap();
+            t.put(key, item);
+        }
+        assert_eq!(t.expire(200.0, 4), 4);
+        assert_eq!(t.expire(200.0, 4), 4);
+        assert_eq!(t.expire(200.0, 4), 2);
+        assert_eq!(t.item_count(), 0);
     }
 }

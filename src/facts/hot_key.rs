@@ -3,8 +3,8 @@
 //! items per second the hottest value must serve (from access patterns' `rate`,
 //! `limit` and the item counts), and the shard count that would spread it.
 
+use crate::facts::shards::{required_shards, Io, ShardPlan};
 use crate::model::{AccessPattern, Cardinality, Index, KeyTemplate, Model, Table, TemplatePart};
-use crate::simulate::shards::{required_shards, Io, ShardPlan};
 use crate::source::Span;
 
 /// A table (its primary key) or one of its indexes.

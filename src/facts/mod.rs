@@ -3,19 +3,22 @@
 //! keys, read costs, the requests on each path. This layer sits below the rules and
 //! the driver that runs them ([`crate::analysis`]): it imports neither.
 
+pub mod align;
 pub mod bind;
 pub mod call_cost;
+pub mod call_plan;
 pub mod conditions;
 pub mod entity_of;
-pub mod figures;
 pub mod hot_key;
 pub mod index_key_check;
 pub mod key_access;
 pub mod key_shape;
 pub mod partiql;
 pub mod paths;
+pub mod plan;
 pub mod read_cost;
 pub mod request;
+pub mod shards;
 pub mod sort_key_template;
 pub mod spend;
 

@@ -6,9 +6,9 @@
 use indexmap::IndexMap;
 
 use crate::facts::conditions::{Term, TermOp};
+use crate::model::facts::entity_constant;
 use crate::model::{Cardinality, Index, Presence, Table};
 use crate::scanner::{OpKind, Operation, ValueInfo};
-use crate::simulate::domain::entity_constant;
 
 /// Bytes one read capacity unit covers (a strongly consistent read of up to 4 KB).
 pub const READ_UNIT_BYTES: f64 = 4096.0;

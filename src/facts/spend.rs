@@ -7,11 +7,11 @@
 use serde::Serialize;
 
 use super::call_cost::CallCost;
+use crate::facts::call_plan::{implements, plan_keys};
+use crate::facts::plan::plan_pattern;
 use crate::model::{BillingMode, Model, Table, TableClass};
 use crate::pricing::{self, CapacityMode, Monthly, Prices, UnitsPerSecond};
 use crate::scanner::Operation;
-use crate::simulate::ops::{implements, plan_keys};
-use crate::simulate::plan::plan_pattern;
 
 /// How often a call (or write, or loop element) happens, and why that figure.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -38,7 +38,7 @@ impl CallRate {
     /// `at 50 calls/s (the `rate` of access pattern `latest blogs`)`, `at 1 call/s (no
     /// rate is declared for it)`.
     pub fn describe(&self) -> String {
-        let n = super::figures::units(self.per_second);
+        let n = crate::figures::units(self.per_second);
         let what = if n == "1" {
             self.what.trim_end_matches('s')
         } else {
@@ -147,7 +147,7 @@ pub fn month_text(m: &Monthly, mode: CapacityMode) -> Option<String> {
             CapacityMode::OnDemand => "on-demand".to_string(),
             CapacityMode::Provisioned => format!(
                 "provisioned (at {} utilisation)",
-                super::figures::percent(m.target_utilization)
+                crate::figures::percent(m.target_utilization)
             ),
         }
     ))
@@ -231,12 +231,12 @@ impl Priced {
     }
 
     /// Both modes' figures, for the structured outputs.
-    pub fn money(&self) -> Option<crate::report::Money> {
+    pub fn money(&self) -> Option<crate::diagnostic::Money> {
         if !self.missing.is_empty() {
             return None;
         }
         let m = self.monthly.as_ref()?;
-        Some(crate::report::Money {
+        Some(crate::diagnostic::Money {
             on_demand: m.on_demand,
             provisioned: m.provisioned,
         })
@@ -251,7 +251,7 @@ pub fn finding_cost(
     written: &Priced,
     fixed: Option<&Priced>,
     adds: Option<&Priced>,
-) -> crate::report::Cost {
+) -> crate::diagnostic::Cost {
     let mut missing: Vec<String> = Vec::new();
     for p in std::iter::once(written).chain(fixed).chain(adds) {
         for m in &p.missing {
@@ -260,7 +260,7 @@ pub fn finding_cost(
             }
         }
     }
-    crate::report::Cost {
+    crate::diagnostic::Cost {
         text,
         rate_per_second: rate.per_second,
         rate_from: rate.from.clone(),
@@ -275,11 +275,11 @@ pub fn finding_cost(
     }
 }
 
-/// What the code's calls cost a month (see [`crate::report::Estimate`]): each call
+/// What the code's calls cost a month (see [`crate::diagnostic::Estimate`]): each call
 /// that is not cold priced by [`call_cost`](super::call_cost) at its [`call_rate`].
 /// A batch or transaction is one call; its requests are inside it.
-pub fn estimate(model: &Model, operations: &[Operation]) -> crate::report::Estimate {
-    use crate::report::{CallEstimate, Estimate, Unpriced};
+pub fn estimate(model: &Model, operations: &[Operation]) -> crate::diagnostic::Estimate {
+    use crate::diagnostic::{CallEstimate, Estimate, Unpriced};
     let prices = Prices::for_model(model);
     let mut out = Estimate {
         prices: prices.describe(),

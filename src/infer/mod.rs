@@ -7,6 +7,7 @@
 
 pub mod from_code;
 pub mod init;
+pub mod shared_refs;
 pub mod usage;
 
 use std::path::{Path, PathBuf};
@@ -110,6 +111,9 @@ pub fn infer_with(
             ..Imported::default()
         },
     );
+    // Before the calls are bound to the declared tables: a ref two of them answer to
+    // binds neither.
+    code_notes.extend(shared_refs::drop_shared(&mut imported.tables));
     if !ops.is_empty() {
         let mut declared = Model::empty(Arc::from(model_path(root)));
         declared.tables = std::mem::take(&mut imported.tables);

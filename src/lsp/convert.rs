@@ -5,8 +5,8 @@ use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, NumberOrString, Position, Range,
 };
 
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::ModelProblem;
-use crate::report::{Diagnostic, Severity};
 use crate::source::{SourceFile, Span};
 
 use super::uri;
@@ -149,7 +149,7 @@ pub fn model_problem(p: &ModelProblem, config: &SourceFile) -> lsp_types::Diagno
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Category;
+    use crate::diagnostic::Category;
 
     #[test]
     fn ranges_count_utf16_units_after_non_ascii_text() {

@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 
 use crate::facts::call_cost::call_cost;
 use crate::facts::spend::{call_rate, call_units, class_of, mode_of, Priced};
-use crate::facts::{figures, BoundOperation};
+use crate::facts::BoundOperation;
+use crate::figures;
 use crate::model::{Index, IndexKind, Model, Projection, Table};
 use crate::pricing::bill::{per_call_on_demand, per_million_calls};
 use crate::pricing::Prices;

@@ -85,7 +85,7 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{Category, Diagnostic, Severity};
+    use crate::diagnostic::{Category, Diagnostic, Severity};
     use crate::source::Span;
 
     /// One finding per file, and a panic for files containing `boom`.

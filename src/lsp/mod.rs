@@ -15,6 +15,7 @@ pub mod guard;
 pub mod handlers;
 pub mod project;
 pub mod server;
+pub mod session;
 pub mod transport;
 pub mod uri;
 
@@ -28,6 +29,7 @@ use lsp_types::{
 };
 
 pub use server::{Server, ServerOptions};
+pub use session::Session;
 
 /// Why the server stopped abnormally.
 #[derive(Debug, thiserror::Error)]
@@ -97,7 +99,7 @@ pub fn serve(connection: Connection, options: ServerOptions) -> Result<(), LspEr
         .and_then(|w| w.dynamic_registration)
         .unwrap_or(false);
     if watch {
-        register_watchers(&mut server);
+        register_watchers(server.session());
     }
     server.run()
 }
@@ -105,7 +107,7 @@ pub fn serve(connection: Connection, options: ServerOptions) -> Result<(), LspEr
 /// Asks the client to tell us about `.rs`, `dynalint.toml` and `Cargo.toml` files
 /// changed outside the editor (a manifest decides which crates' functions a call can
 /// reach), and templates (an inferred model is read from them).
-fn register_watchers(server: &mut Server) {
+fn register_watchers(session: &mut Session) {
     let watchers = [
         "**/dynalint.toml",
         "**/*.rs",
@@ -126,5 +128,5 @@ fn register_watchers(server: &mut Server) {
             register_options: serde_json::to_value(options).ok(),
         }],
     };
-    server.send_request("client/registerCapability", params);
+    session.send_request("client/registerCapability", params);
 }

@@ -670,27 +670,20 @@ impl Project {
                         &scanned.operations,
                         healthy_files,
                     );
-                    let a = analysis::analyze_scanned_cached(
-                        &inf.model,
-                        healthy_files,
-                        &self.other_languages,
-                        scanned,
-                        &selection,
-                        rule_cache,
-                    );
+                    let input = analysis::Input {
+                        other_languages: &self.other_languages,
+                        ..analysis::Input::new(&inf.model, healthy_files, &selection)
+                    };
+                    let a = analysis::analyze(input, scanned, Some(rule_cache));
                     (a, Some(inf))
                 }
-                None => (
-                    analysis::analyze_scanned_cached(
-                        model,
-                        healthy_files,
-                        &self.other_languages,
-                        scanned,
-                        &selection,
-                        rule_cache,
-                    ),
-                    None,
-                ),
+                None => {
+                    let input = analysis::Input {
+                        other_languages: &self.other_languages,
+                        ..analysis::Input::new(model, healthy_files, &selection)
+                    };
+                    (analysis::analyze(input, scanned, Some(rule_cache)), None)
+                }
             }
         }));
         // A crash leaves a file out of the indexes: their paths are no longer the files'.
@@ -700,7 +693,10 @@ impl Project {
             Err(_) => {
                 // Whatever the panic left half-done is not reused.
                 self.link_state = LinkState::new();
-                let run = |fs: &[SourceFile]| analysis::analyze(model, fs, &selection);
+                let run = |fs: &[SourceFile]| {
+                    let scanned = scanner::scan(fs, &ScanSettings::from_model(model));
+                    analysis::analyze(analysis::Input::new(model, fs, &selection), scanned, None)
+                };
                 let g = guard::analyze_guarded(healthy_files, &run);
                 crashed.extend(g.crashed);
                 (g.analysis, crashed, None, None)
@@ -731,7 +727,13 @@ mod tests {
         }
         let files: Vec<SourceFile> = files.into_values().collect();
         let model = project.model.as_ref().unwrap();
-        key(&analysis::analyze(model, &files, &RuleSelection::default()))
+        let scanned = scanner::scan(&files, &ScanSettings::from_model(model));
+        let selection = RuleSelection::default();
+        key(&analysis::analyze(
+            analysis::Input::new(model, &files, &selection),
+            scanned,
+            None,
+        ))
     }
 
     fn key(a: &Analysis) -> Vec<(PathBuf, usize, &'static str)> {

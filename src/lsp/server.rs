@@ -1,168 +1,57 @@
-//! The server's state and main loop: documents, projects, debounced analysis,
-//! publishing, and dispatch of every message to its handler (one per file in
-//! `handlers/`). Every handler runs behind `catch_unwind`.
+//! The message loop: each message from the client to its handler (one per file in
+//! `handlers/`), each behind `catch_unwind`, and the debounced analysis when the
+//! client is quiet. Above the handlers and the session they work on (`session.rs`):
+//! it holds the shutdown state, nothing else.
 
-use std::collections::{HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
-use lsp_types::{
-    DiagnosticSeverity, LogMessageParams, MessageType, NumberOrString, PublishDiagnosticsParams,
-    Uri,
-};
-use serde::de::DeserializeOwned;
+use lsp_types::MessageType;
 use serde_json::Value;
 
-use crate::infer::InferNote;
-use crate::model::CONFIG_FILE_NAME;
-use crate::report::Diagnostic;
-use crate::source::SourceFile;
-
-use super::convert;
-use super::document::Document;
 use super::guard::panic_message;
 use super::handlers;
-use super::project::{FileHook, Project, Snapshot};
-use super::uri;
+use super::session::{error, params, HandlerResult, Session};
 use super::LspError;
 
-/// How the server behaves; [`ServerOptions::from_env`] is what `dynalint lsp` uses.
-#[derive(Clone)]
-pub struct ServerOptions {
-    /// Changes closer together than this are a burst: the project is analysed once
-    /// the burst has been quiet this long. A change after a pause is analysed as
-    /// soon as the messages already queued are handled (which folds them in too).
-    pub debounce: Duration,
-    /// Run on every file before analysis: a fault-injection seam for tests.
-    pub file_hook: Option<Arc<FileHook>>,
-}
-
-/// Default burst window: short enough to feel instant, long enough to fold a burst
-/// of edits (multi-cursor typing, a paste split into changes) into one analysis.
-pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(20);
-
-impl Default for ServerOptions {
-    fn default() -> Self {
-        Self {
-            debounce: DEFAULT_DEBOUNCE,
-            file_hook: None,
-        }
-    }
-}
-
-impl ServerOptions {
-    /// Options from the environment:
-    /// - `DYNALINT_LSP_DEBOUNCE_MS`: the debounce in milliseconds;
-    /// - `DYNALINT_LSP_PANIC_ON`: analysis panics on any file containing this text.
-    ///   It exists so that tests can check that a panic in analysis is contained.
-    pub fn from_env() -> Self {
-        let mut o = Self::default();
-        if let Some(ms) = std::env::var("DYNALINT_LSP_DEBOUNCE_MS")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-        {
-            o.debounce = Duration::from_millis(ms);
-        }
-        if let Ok(marker) = std::env::var("DYNALINT_LSP_PANIC_ON") {
-            if !marker.is_empty() {
-                o.file_hook = Some(Arc::new(move |f: &SourceFile| {
-                    if f.text.contains(marker.as_str()) {
-                        panic!(
-                            "injected panic: `{}` contains DYNALINT_LSP_PANIC_ON",
-                            f.path.display()
-                        );
-                    }
-                }));
-            }
-        }
-        o
-    }
-}
-
-/// The code of the diagnostic that stands in for a file whose analysis panicked.
-pub const CRASH_CODE: &str = "internal-error";
+pub use super::session::{ServerOptions, CRASH_CODE, DEFAULT_DEBOUNCE};
 
 /// The running server.
 pub struct Server {
-    conn: Connection,
-    options: ServerOptions,
-    /// Open documents by canonical path.
-    pub docs: HashMap<PathBuf, Document>,
-    /// Projects by the canonical path of their `dynalint.toml`.
-    pub projects: HashMap<PathBuf, Project>,
-    /// Projects with changes not analysed yet, and when to analyse them.
-    dirty: HashSet<PathBuf>,
-    deadline: Option<Instant>,
-    /// When the last change was scheduled, to tell a burst from a pause.
-    last_change: Option<Instant>,
-    /// URIs with diagnostics published, by project: cleared when they drop out.
-    published: HashMap<PathBuf, HashSet<Uri>>,
-    /// What was last sent for each file that is not open: re-analysing after every
-    /// keystroke must not re-send the whole workspace's unchanged findings.
-    closed_sent: HashMap<Uri, Sent>,
+    session: Session,
     shutdown: bool,
-    next_request: u64,
-}
-
-/// What a request handler returns: a result value or a protocol error.
-pub type HandlerResult = Result<Value, ResponseError>;
-
-/// A protocol error answer.
-pub fn error(code: ErrorCode, message: impl Into<String>) -> ResponseError {
-    ResponseError {
-        code: code as i32,
-        message: message.into(),
-        data: None,
-    }
-}
-
-/// Decodes a message's params, answering `InvalidParams` when they do not fit.
-pub fn params<P: DeserializeOwned>(method: &str, value: Value) -> Result<P, ResponseError> {
-    serde_json::from_value(value).map_err(|e| {
-        error(
-            ErrorCode::InvalidParams,
-            format!("invalid params for `{method}`: {e}"),
-        )
-    })
 }
 
 impl Server {
     /// A server over an initialised connection.
     pub fn new(conn: Connection, options: ServerOptions) -> Self {
         Self {
-            conn,
-            options,
-            docs: HashMap::new(),
-            projects: HashMap::new(),
-            dirty: HashSet::new(),
-            deadline: None,
-            last_change: None,
-            published: HashMap::new(),
-            closed_sent: HashMap::new(),
+            session: Session::new(conn, options),
             shutdown: false,
-            next_request: 0,
         }
+    }
+
+    /// The state the handlers work on.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
     }
 
     /// Serves until `exit`.
     pub fn run(&mut self) -> Result<(), LspError> {
         loop {
-            let msg = match self.deadline {
-                Some(deadline) => match self.conn.receiver.recv_deadline(deadline) {
+            let msg = match self.session.deadline {
+                Some(deadline) => match self.session.conn.receiver.recv_deadline(deadline) {
                     Ok(m) => Some(m),
                     Err(e) if e.is_timeout() => None,
                     Err(_) => return self.disconnected(),
                 },
-                None => match self.conn.receiver.recv() {
+                None => match self.session.conn.receiver.recv() {
                     Ok(m) => Some(m),
                     Err(_) => return self.disconnected(),
                 },
             };
             match msg {
-                None => self.flush_dirty(),
+                None => self.session.flush_dirty(),
                 Some(Message::Request(req)) => self.on_request(req),
                 Some(Message::Notification(n)) if n.method == "exit" => {
                     return if self.shutdown {
@@ -197,7 +86,7 @@ impl Server {
                 error: None,
             },
             Ok(Err(err)) => {
-                self.log(
+                self.session.log(
                     MessageType::WARNING,
                     format!("`{method}` failed: {}", err.message),
                 );
@@ -212,7 +101,7 @@ impl Server {
                     "internal error in `{method}`: {}",
                     panic_message(payload.as_ref())
                 );
-                self.log(MessageType::ERROR, msg.clone());
+                self.session.log(MessageType::ERROR, msg.clone());
                 Response {
                     id,
                     result: None,
@@ -220,7 +109,7 @@ impl Server {
                 }
             }
         };
-        self.send(response.into());
+        self.session.send(response.into());
     }
 
     fn dispatch_request(&mut self, req: Request) -> HandlerResult {
@@ -235,9 +124,11 @@ impl Server {
                 self.shutdown = true;
                 Ok(Value::Null)
             }
-            "textDocument/hover" => handlers::hover::handle(self, params(&req.method, req.params)?),
+            "textDocument/hover" => {
+                handlers::hover::handle(&mut self.session, params(&req.method, req.params)?)
+            }
             "textDocument/codeAction" => {
-                handlers::code_action::handle(self, params(&req.method, req.params)?)
+                handlers::code_action::handle(&mut self.session, params(&req.method, req.params)?)
             }
             other => Err(error(
                 ErrorCode::MethodNotFound,
@@ -251,8 +142,10 @@ impl Server {
         let outcome = catch_unwind(AssertUnwindSafe(|| self.dispatch_notification(n)));
         match outcome {
             Ok(Ok(())) => {}
-            Ok(Err(err)) => self.log(MessageType::WARNING, format!("`{method}`: {}", err.message)),
-            Err(payload) => self.log(
+            Ok(Err(err)) => self
+                .session
+                .log(MessageType::WARNING, format!("`{method}`: {}", err.message)),
+            Err(payload) => self.session.log(
                 MessageType::ERROR,
                 format!(
                     "internal error in `{method}`: {}",
@@ -265,504 +158,31 @@ impl Server {
     fn dispatch_notification(&mut self, n: Notification) -> Result<(), ResponseError> {
         let m = n.method.as_str();
         match m {
-            "textDocument/didOpen" => handlers::did_open::handle(self, params(m, n.params)?),
-            "textDocument/didChange" => handlers::did_change::handle(self, params(m, n.params)?),
-            "textDocument/didSave" => handlers::did_save::handle(self, params(m, n.params)?),
-            "textDocument/didClose" => handlers::did_close::handle(self, params(m, n.params)?),
+            "textDocument/didOpen" => {
+                handlers::did_open::handle(&mut self.session, params(m, n.params)?)
+            }
+            "textDocument/didChange" => {
+                handlers::did_change::handle(&mut self.session, params(m, n.params)?)
+            }
+            "textDocument/didSave" => {
+                handlers::did_save::handle(&mut self.session, params(m, n.params)?)
+            }
+            "textDocument/didClose" => {
+                handlers::did_close::handle(&mut self.session, params(m, n.params)?)
+            }
             "workspace/didChangeWatchedFiles" => {
-                handlers::did_change_watched_files::handle(self, params(m, n.params)?)
+                handlers::did_change_watched_files::handle(&mut self.session, params(m, n.params)?)
             }
             "initialized" => Ok(()),
             // `$/` notifications may be ignored (cancellation, tracing, progress).
             _ if m.starts_with("$/") => Ok(()),
             other => {
-                self.log(
+                self.session.log(
                     MessageType::LOG,
                     format!("ignoring unknown notification `{other}`"),
                 );
                 Ok(())
             }
         }
-    }
-
-    /// Sends a message to the client; a gone client is noticed by the main loop.
-    pub fn send(&self, msg: Message) {
-        let _ = self.conn.sender.send(msg);
-    }
-
-    /// Sends a request whose answer we do not wait for.
-    pub fn send_request(&mut self, method: &str, params: impl serde::Serialize) {
-        self.next_request += 1;
-        let id = format!("dynalint-{}", self.next_request);
-        self.send(Request::new(id.into(), method.to_string(), params).into());
-    }
-
-    /// Logs to the client's output (`window/logMessage`) and to stderr.
-    pub fn log(&self, typ: MessageType, message: impl Into<String>) {
-        let message = message.into();
-        eprintln!("dynalint lsp: {message}");
-        let params = LogMessageParams { typ, message };
-        self.send(Notification::new("window/logMessage".into(), params).into());
-    }
-
-    /// The `dynalint.toml` governing `path`: the nearest one above it, on disk or
-    /// open in the editor. A `dynalint.toml` governs itself. Without one, a Rust file
-    /// belongs to the project at its root (`workspace::project_root`), whose model is
-    /// inferred; the path is where that project's `dynalint.toml` would be.
-    pub fn config_of(&self, path: &Path) -> Option<PathBuf> {
-        if path.file_name().is_some_and(|n| n == CONFIG_FILE_NAME) {
-            return Some(path.to_path_buf());
-        }
-        let declared = path.ancestors().skip(1).find_map(|dir| {
-            let c = dir.join(CONFIG_FILE_NAME);
-            (self.docs.contains_key(&c) || c.is_file()).then_some(c)
-        });
-        declared.or_else(|| {
-            let dir = path.parent()?;
-            let root = crate::workspace::project_root(dir);
-            let root = std::fs::canonicalize(&root).unwrap_or(root);
-            Some(root.join(CONFIG_FILE_NAME))
-        })
-    }
-
-    /// The project of `config`, created (and its model loaded) on first use.
-    pub fn project(&mut self, config: &Path) -> &mut Project {
-        let text = self.docs.get(config).map(|d| d.file.text.clone());
-        self.projects
-            .entry(config.to_path_buf())
-            .or_insert_with(|| Project::new(config.to_path_buf(), text.as_deref()))
-    }
-
-    /// Marks a project for analysis: right after the queued messages when the user
-    /// had paused, else once the burst of changes has been quiet for the debounce.
-    pub fn schedule(&mut self, config: &Path) {
-        self.dirty.insert(config.to_path_buf());
-        let now = Instant::now();
-        let burst = self
-            .last_change
-            .is_some_and(|t| now.duration_since(t) < self.options.debounce);
-        self.last_change = Some(now);
-        self.deadline = Some(if burst {
-            now + self.options.debounce
-        } else {
-            now
-        });
-    }
-
-    /// Analyses every project with pending changes.
-    fn flush_dirty(&mut self) {
-        self.deadline = None;
-        let dirty: Vec<PathBuf> = self.dirty.drain().collect();
-        for config in dirty {
-            self.analyze_and_publish(&config);
-        }
-    }
-
-    /// Brings a project's analysis up to date now (before answering a request
-    /// about it), if it has pending changes or was never analysed.
-    pub fn flush(&mut self, config: &Path) {
-        let never = self
-            .projects
-            .get(config)
-            .is_none_or(|p| p.snapshot.is_none());
-        if self.dirty.remove(config) || never {
-            self.analyze_and_publish(config);
-        }
-        if self.dirty.is_empty() {
-            self.deadline = None;
-        }
-    }
-
-    /// Open Rust documents governed by `config`.
-    fn open_sources(&self, config: &Path) -> Vec<&Document> {
-        self.docs
-            .values()
-            .filter(|d| d.file.path.extension().is_some_and(|e| e == "rs"))
-            .filter(|d| self.config_of(&d.file.path).as_deref() == Some(config))
-            .collect()
-    }
-
-    /// Analyses a project and publishes diagnostics for its open documents, every other
-    /// file with findings, and its `dynalint.toml`.
-    pub fn analyze_and_publish(&mut self, config: &Path) {
-        if !self.projects.contains_key(config) {
-            self.project(config);
-        }
-        let open: Vec<SourceFile> = self
-            .open_sources(config)
-            .into_iter()
-            .map(|d| d.file.clone())
-            .collect();
-        let open_refs: Vec<&SourceFile> = open.iter().collect();
-        let hook = self.options.file_hook.clone();
-        let Some(project) = self.projects.get_mut(config) else {
-            return;
-        };
-        let notes = project.analyze(&open_refs, hook.as_deref());
-        for n in notes {
-            self.log(MessageType::WARNING, n);
-        }
-        self.publish(config);
-    }
-
-    /// Publishes the project's current snapshot: its open documents and `dynalint.toml`
-    /// always, every other file with diagnostics only when what they are made of
-    /// changed since last sent (a keystroke changes one file's findings, rarely the
-    /// whole workspace's), and an empty list where a file's diagnostics are gone.
-    // `Uri` hashes its text; the lint sees a `Cell` inside it that never affects hashing.
-    #[allow(clippy::mutable_key_type)]
-    fn publish(&mut self, config: &Path) {
-        let Some(project) = self.projects.get(config) else {
-            return;
-        };
-        let mut out: Vec<PublishDiagnosticsParams> = Vec::new();
-        let mut unchanged: Vec<Uri> = Vec::new();
-        let mut sent_closed: Vec<(Uri, Sent)> = Vec::new();
-        let open = self.open_sources(config);
-        let by_file = project
-            .snapshot
-            .as_ref()
-            .map(ByFile::new)
-            .unwrap_or_default();
-        for doc in &open {
-            let diagnostics = project
-                .snapshot
-                .as_ref()
-                .map(|s| file_diagnostics(project, s, &doc.file.path, by_file.of(&doc.file.path)))
-                .unwrap_or_default();
-            out.push(PublishDiagnosticsParams {
-                uri: doc.uri.clone(),
-                diagnostics,
-                version: Some(doc.version),
-            });
-        }
-        // Files that are not open get their findings too, as from `cargo check` in
-        // rust-analyzer: a loop in one file makes a finding in another, and the
-        // Problems panel should list the workspace.
-        if let Some(snap) = project.snapshot.as_ref() {
-            let mut closed: Vec<&Path> = by_file
-                .files
-                .keys()
-                .copied()
-                .filter(|p| *p != config && !open.iter().any(|d| &*d.file.path == *p))
-                .collect();
-            closed.sort();
-            for path in closed {
-                let Some(uri) = uri::from_path(path) else {
-                    continue;
-                };
-                let inputs = by_file.of(path);
-                let texts = texts_of(snap, path, inputs);
-                let model = project.model.is_some();
-                let last = self.closed_sent.get(&uri);
-                if last.is_some_and(|s| s.is_made_of(inputs, &texts, model)) {
-                    unchanged.push(uri);
-                    continue;
-                }
-                // Other inputs can still make the same diagnostics (a label's file
-                // edited elsewhere than where it points): those are not sent again.
-                let diagnostics = file_diagnostics(project, snap, path, inputs);
-                let same = last.is_some_and(|s| s.diagnostics == diagnostics);
-                let sent = Sent::new(inputs, &texts, model, diagnostics.clone());
-                sent_closed.push((uri.clone(), sent));
-                if same {
-                    unchanged.push(uri);
-                    continue;
-                }
-                out.push(PublishDiagnosticsParams {
-                    uri,
-                    diagnostics,
-                    version: None,
-                });
-            }
-        }
-        let config_doc = self.docs.get(config);
-        // An inferred project's `dynalint.toml` does not exist: nothing to publish on.
-        let config_uri = match config_doc {
-            Some(d) => Some(d.uri.clone()),
-            None if project.inferred => None,
-            None => uri::from_path(config),
-        };
-        if let Some(uri) = config_uri {
-            out.push(PublishDiagnosticsParams {
-                uri,
-                diagnostics: config_diagnostics(project, by_file.of(config)),
-                version: config_doc.map(|d| d.version),
-            });
-        }
-        let now: HashSet<Uri> = out.iter().map(|p| p.uri.clone()).chain(unchanged).collect();
-        // An open document's diagnostics are sent with it; a closed file's again only
-        // when they change.
-        let open_uris: Vec<Uri> = open.iter().map(|d| d.uri.clone()).collect();
-        for uri in &open_uris {
-            self.closed_sent.remove(uri);
-        }
-        self.closed_sent.extend(sent_closed);
-        let before = self.published.insert(config.to_path_buf(), now.clone());
-        for gone in before.into_iter().flatten().filter(|u| !now.contains(u)) {
-            self.closed_sent.remove(&gone);
-            out.push(PublishDiagnosticsParams {
-                uri: gone,
-                diagnostics: Vec::new(),
-                version: None,
-            });
-        }
-        for p in out {
-            self.send(Notification::new("textDocument/publishDiagnostics".into(), p).into());
-        }
-    }
-
-    /// Clears the diagnostics of a document (closed, or no longer in a project).
-    pub fn clear(&mut self, uri: &Uri) {
-        for set in self.published.values_mut() {
-            set.remove(uri);
-        }
-        self.closed_sent.remove(uri);
-        let p = PublishDiagnosticsParams {
-            uri: uri.clone(),
-            diagnostics: Vec::new(),
-            version: None,
-        };
-        self.send(Notification::new("textDocument/publishDiagnostics".into(), p).into());
-    }
-
-    /// Drops a project whose `dynalint.toml` is gone, clearing what it published.
-    pub fn remove_project(&mut self, config: &Path) {
-        self.projects.remove(config);
-        self.dirty.remove(config);
-        for uri in self.published.remove(config).into_iter().flatten() {
-            self.clear(&uri);
-        }
-    }
-
-    /// The document at `uri` and its project, or an error saying why there is none.
-    pub fn locate(&self, uri: &Uri) -> Result<(PathBuf, PathBuf), ResponseError> {
-        let path = uri::to_path(uri).ok_or_else(|| {
-            error(
-                ErrorCode::InvalidParams,
-                format!("`{}` is not a file dynalint can read", uri.as_str()),
-            )
-        })?;
-        let config = self.config_of(&path).ok_or_else(|| {
-            error(
-                ErrorCode::InvalidParams,
-                format!(
-                    "`{}` is outside every dynalint project (no `{CONFIG_FILE_NAME}` above it)",
-                    path.display()
-                ),
-            )
-        })?;
-        Ok((path, config))
-    }
-}
-
-/// A snapshot's findings, crashes and inference notes by the file they are in,
-/// gathered in one pass (publishing looks up every file with any).
-#[derive(Default)]
-struct ByFile<'s> {
-    files: HashMap<&'s Path, FileInputs<'s>>,
-}
-
-/// What one file's diagnostics are made of.
-#[derive(Default)]
-struct FileInputs<'s> {
-    findings: Vec<&'s Diagnostic>,
-    crashes: Vec<&'s str>,
-    notes: Vec<&'s InferNote>,
-}
-
-impl<'s> ByFile<'s> {
-    fn new(snap: &'s Snapshot) -> Self {
-        let mut files: HashMap<&Path, FileInputs<'_>> = HashMap::new();
-        for d in &snap.analysis.diagnostics {
-            files.entry(&d.location.file).or_default().findings.push(d);
-        }
-        for c in &snap.crashed {
-            files.entry(&c.file).or_default().crashes.push(&c.message);
-        }
-        for n in &snap.model_notes {
-            files.entry(&n.file).or_default().notes.push(n);
-        }
-        Self { files }
-    }
-
-    fn of(&self, path: &Path) -> &FileInputs<'s> {
-        static NONE: FileInputs<'static> = FileInputs {
-            findings: Vec::new(),
-            crashes: Vec::new(),
-            notes: Vec::new(),
-        };
-        self.files.get(path).unwrap_or(&NONE)
-    }
-}
-
-/// The texts a file's diagnostics take their ranges from: its own, then those its
-/// findings' labels point into (the same spans in another text are other ranges).
-fn texts_of<'s>(
-    snap: &'s Snapshot,
-    path: &Path,
-    inputs: &FileInputs<'_>,
-) -> Vec<Option<&'s Arc<str>>> {
-    let label_files = inputs
-        .findings
-        .iter()
-        .flat_map(|d| &d.labels)
-        .map(|l| &*l.location.file);
-    std::iter::once(path)
-        .chain(label_files)
-        .map(|p| snap.file(p).map(|f| &f.text))
-        .collect()
-}
-
-/// What a closed file's last sent diagnostics were made of. The same findings, notes
-/// and texts make the same diagnostics, which are then neither converted nor sent
-/// again.
-struct Sent {
-    findings: Vec<Diagnostic>,
-    crashes: Vec<String>,
-    notes: Vec<InferNote>,
-    /// Kept alive here, so an equal pointer is the same text.
-    texts: Vec<Option<Arc<str>>>,
-    model: bool,
-    /// What was sent.
-    diagnostics: Vec<lsp_types::Diagnostic>,
-}
-
-impl Sent {
-    fn new(
-        inputs: &FileInputs<'_>,
-        texts: &[Option<&Arc<str>>],
-        model: bool,
-        diagnostics: Vec<lsp_types::Diagnostic>,
-    ) -> Self {
-        Self {
-            findings: inputs.findings.iter().map(|d| (*d).clone()).collect(),
-            crashes: inputs.crashes.iter().map(|c| c.to_string()).collect(),
-            notes: inputs.notes.iter().map(|n| (*n).clone()).collect(),
-            texts: texts.iter().map(|t| t.cloned()).collect(),
-            model,
-            diagnostics,
-        }
-    }
-
-    fn is_made_of(
-        &self,
-        inputs: &FileInputs<'_>,
-        texts: &[Option<&Arc<str>>],
-        model: bool,
-    ) -> bool {
-        let same_text = |a: &Option<Arc<str>>, b: &Option<&Arc<str>>| match (a, b) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        self.model == model
-            && self.findings.len() == inputs.findings.len()
-            && self
-                .findings
-                .iter()
-                .zip(&inputs.findings)
-                .all(|(a, b)| a == *b)
-            && self.crashes.len() == inputs.crashes.len()
-            && self
-                .crashes
-                .iter()
-                .zip(&inputs.crashes)
-                .all(|(a, b)| a == b)
-            && self.notes.len() == inputs.notes.len()
-            && self.notes.iter().zip(&inputs.notes).all(|(a, b)| a == *b)
-            && self.texts.len() == texts.len()
-            && self.texts.iter().zip(texts).all(|(a, b)| same_text(a, b))
-    }
-}
-
-/// Diagnostics of one Rust file from a snapshot, plus a stand-in for a crash.
-fn file_diagnostics(
-    project: &Project,
-    snap: &Snapshot,
-    path: &Path,
-    inputs: &FileInputs<'_>,
-) -> Vec<lsp_types::Diagnostic> {
-    let Some(file) = snap.file(path).filter(|_| project.model.is_some()) else {
-        return Vec::new();
-    };
-    let file_of = |p: &Path| snap.file(p);
-    let mut out: Vec<lsp_types::Diagnostic> = inputs
-        .findings
-        .iter()
-        .map(|d| convert::diagnostic(d, file, file_of))
-        .collect();
-    for c in &inputs.crashes {
-        out.push(crash_diagnostic(c));
-    }
-    out.extend(
-        inputs
-            .notes
-            .iter()
-            .map(|n| convert::inference_note(n, file)),
-    );
-    out
-}
-
-/// Diagnostics of `dynalint.toml`: model problems, and findings rules place in it.
-fn config_diagnostics(project: &Project, inputs: &FileInputs<'_>) -> Vec<lsp_types::Diagnostic> {
-    let mut out: Vec<lsp_types::Diagnostic> = project
-        .model_problems
-        .iter()
-        .map(|p| convert::model_problem(p, &project.config))
-        .collect();
-    // Findings against an older text of the file would point at the wrong place.
-    if let (true, Some(snap)) = (out.is_empty(), &project.snapshot) {
-        let file_of = |p: &Path| snap.file(p);
-        out.extend(
-            inputs
-                .findings
-                .iter()
-                .map(|d| convert::diagnostic(d, &project.config, file_of)),
-        );
-    }
-    out
-}
-
-fn crash_diagnostic(message: &str) -> lsp_types::Diagnostic {
-    lsp_types::Diagnostic {
-        range: Default::default(),
-        severity: Some(DiagnosticSeverity::ERROR),
-        code: Some(NumberOrString::String(CRASH_CODE.into())),
-        code_description: None,
-        source: Some(convert::SOURCE.into()),
-        message: format!(
-            "dynalint failed while analysing this file, so its findings are missing: {message}\n\
-             help: please report this with the file's contents"
-        ),
-        related_information: None,
-        tags: None,
-        data: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_change_after_a_pause_is_analysed_at_once_and_a_burst_waits() {
-        let (conn, _client) = Connection::memory();
-        let debounce = Duration::from_secs(60);
-        let mut s = Server::new(
-            conn,
-            ServerOptions {
-                debounce,
-                ..ServerOptions::default()
-            },
-        );
-        let p = Path::new("/p/dynalint.toml");
-        let start = Instant::now();
-        s.schedule(p);
-        assert!(s.deadline.is_some_and(|d| d <= Instant::now()));
-        // A second change right after the first is a burst: wait for quiet.
-        s.schedule(p);
-        assert!(s.deadline.is_some_and(|d| d >= start + debounce));
-        assert!(s.dirty.contains(p));
     }
 }

@@ -320,6 +320,22 @@ impl Entity {
     }
 }
 
+/// Lowercase letters and digits only: `BLOG_TAG_RELATION` and `BlogTagRelation` agree.
+fn normalize(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The value of a type attribute that names `entity`, if exactly one does.
+pub fn entity_constant<'a>(values: &'a ValueSet, entity: &str) -> Option<&'a str> {
+    let want = normalize(entity);
+    let mut hits = values.values().into_iter().filter(|v| normalize(v) == want);
+    let first = hits.next()?;
+    hits.next().is_none().then_some(first)
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;

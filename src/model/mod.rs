@@ -8,6 +8,7 @@
 pub mod facts;
 pub mod import;
 pub mod load;
+pub mod price_figure;
 mod pricing_read;
 pub mod problem;
 mod read;

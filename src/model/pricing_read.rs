@@ -8,7 +8,7 @@ use super::problem::{ModelProblem, ProblemKind};
 use super::read::bad_choice;
 use super::toml_read::{entries, Fields};
 use super::types::{PriceOverride, PricingSettings, ReservedCapacity, TableClass};
-use crate::pricing::Figure;
+use crate::model::price_figure::Figure;
 use crate::source::Span;
 
 const IA: &str = "standard-infrequent-access";

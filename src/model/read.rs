@@ -14,7 +14,7 @@ use super::toml_read::{
 };
 use super::types::*;
 use crate::attr::AttributeType;
-use crate::report::Severity;
+use crate::diagnostic::Severity;
 use crate::source::Span;
 
 const TOP_FIELDS: &[&str] = &[

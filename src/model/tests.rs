@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::*;
 use crate::attr::AttributeType;
-use crate::report::Severity;
+use crate::diagnostic::Severity;
 use crate::source::Span;
 
 const DESIGN: &str = include_str!("../../test-fixtures/examples/design/dynalint.toml");

@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 
 use super::template::KeyTemplate;
 use crate::attr::AttributeType;
-use crate::report::Severity;
+use crate::diagnostic::Severity;
 use crate::source::{FilePath, Span};
 
 /// The whole `dynalint.toml`.
@@ -88,8 +88,8 @@ pub struct PriceOverride {
     /// `None`: the model's region.
     pub region: Option<String>,
     pub class: TableClass,
-    /// The figure's key, one of `crate::pricing::Figure`'s.
-    pub figure: crate::pricing::Figure,
+    /// The figure's key, one of `crate::model::price_figure::Figure`'s.
+    pub figure: crate::model::price_figure::Figure,
     /// In the figure's unit (dollars per million request units, per unit-hour, per
     /// GB-month).
     pub value: f64,

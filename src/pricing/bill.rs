@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::book::{MissingPrice, Prices};
-use super::figure::Figure;
+use crate::model::price_figure::Figure;
 use crate::model::TableClass;
 
 /// Request units a workload uses per second, by how they are priced.
@@ -250,7 +250,7 @@ pub fn dollars(x: f64) -> String {
     if x < 100.0 {
         return format!("${x:.2}");
     }
-    format!("${}", crate::facts::figures::count(x))
+    format!("${}", crate::figures::count(x))
 }
 
 /// Dollars per million calls, for figures too small to read per call: `$0.0625`.

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use indexmap::IndexMap;
 
-use super::figure::Figure;
+use crate::model::price_figure::Figure;
 use crate::model::{Model, ReservedCapacity, TableClass};
 
 /// The region a model's tables are in when `[pricing]` does not say.

@@ -6,8 +6,7 @@
 
 pub mod bill;
 pub mod book;
-pub mod figure;
 
+pub use crate::model::price_figure::Figure;
 pub use bill::{dollars, monthly, CapacityMode, Monthly, UnitsPerSecond};
 pub use book::{bundled, MissingPrice, Price, PriceBook, Prices};
-pub use figure::Figure;

@@ -1,7 +1,8 @@
 //! `--format github`: GitHub Actions workflow annotations.
 
 use super::position::Positions;
-use super::{Diagnostic, Severity, Unread};
+use super::Unread;
+use crate::diagnostic::{Diagnostic, Severity};
 
 /// One `::error file=…,line=…,col=…,title=…::message` line per diagnostic, and one
 /// `::error file=…` per source file that could not be read (the run fails on it).

@@ -9,7 +9,7 @@ use codespan_reporting::diagnostic::{
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::Buffer, Config};
 
-use super::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{ModelError, ModelProblem};
 use crate::source::{FilePath, SourceFile};
 use crate::workspace::display_path;
@@ -165,7 +165,7 @@ fn clamp(r: std::ops::Range<usize>, len: usize) -> std::ops::Range<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Category;
+    use crate::diagnostic::Category;
     use crate::source::Span;
 
     #[test]

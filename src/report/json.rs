@@ -16,7 +16,8 @@
 use serde_json::{json, Value};
 
 use super::position::Positions;
-use super::{Diagnostic, Severity, Unread};
+use super::Unread;
+use crate::diagnostic::{Diagnostic, Severity};
 
 /// Counts shown in the summary.
 #[derive(Debug, Clone, Default)]
@@ -29,7 +30,7 @@ pub struct Summary {
     /// skipped-files = "allow"` they are only `notes`).
     pub unread: Vec<Unread>,
     /// What the code's calls cost a month, and the gate against a baseline's.
-    pub cost: Option<super::Estimate>,
+    pub cost: Option<crate::diagnostic::Estimate>,
     pub cost_gate: Option<CostGate>,
 }
 
@@ -129,7 +130,11 @@ pub fn render(
 }
 
 /// `summary.cost`: the estimate, each call with its place, and the gate.
-fn cost(e: &super::Estimate, gate: Option<&CostGate>, positions: &Positions<'_>) -> Value {
+fn cost(
+    e: &crate::diagnostic::Estimate,
+    gate: Option<&CostGate>,
+    positions: &Positions<'_>,
+) -> Value {
     let place = |l: &crate::source::Location| {
         let r = positions.range(l);
         (r.file, r.line, r.column)

@@ -6,7 +6,8 @@
 use serde_json::{json, Value};
 
 use super::position::Positions;
-use super::{Diagnostic, Severity, Unread};
+use super::Unread;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{doc_section, RuleMeta, REGISTRY, UNUSED_ALLOW};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -147,7 +148,7 @@ fn physical(r: &super::position::Range) -> Value {
 }
 
 /// A SARIF `fix`: the edits grouped by file, each a deleted region and the text put in.
-fn fix(f: &super::Fix, positions: &Positions<'_>) -> Value {
+fn fix(f: &crate::diagnostic::Fix, positions: &Positions<'_>) -> Value {
     let mut changes: Vec<(String, Vec<Value>)> = Vec::new();
     for e in &f.edits {
         let r = positions.range(&e.location);

@@ -1,7 +1,7 @@
 //! What a rule sees while it runs, and how it reports.
 
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{Model, RuleLevel};
-use crate::report::{Diagnostic, Severity};
 use crate::source::{FilePath, Span};
 
 use super::{Rule, RuleMeta};

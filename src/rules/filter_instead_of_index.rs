@@ -7,17 +7,17 @@
 
 use super::{Rule, RuleContext, RuleMeta};
 use crate::attr::AttributeType;
+use crate::diagnostic::Cost;
 use crate::expr::ExprKind;
 use crate::facts::call_cost::{self, call_cost, CallCost, Kept};
 use crate::facts::conditions::{and_terms, file_span, parse_condition_arg, Term, TermOp};
-use crate::facts::figures;
 use crate::facts::read_cost::{self, rcu_for};
 use crate::facts::sort_key_template::{serving_template, TemplateFit, TemplateKey};
 use crate::facts::spend::{call_rate, call_units, finding_cost, mode_of, storage_monthly, Priced};
 use crate::facts::BoundOperation;
+use crate::figures;
 use crate::model::{Cardinality, Index, IndexKind, Model, Projection, Table};
 use crate::pricing::{Prices, UnitsPerSecond};
-use crate::report::Cost;
 use crate::scanner::{OpKind, Operation};
 
 crate::declare_rule! {

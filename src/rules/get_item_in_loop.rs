@@ -3,14 +3,14 @@
 use std::collections::HashSet;
 
 use super::{Rule, RuleContext, RuleMeta};
+use crate::diagnostic::Cost;
 use crate::facts::call_cost::call_cost;
-use crate::facts::figures;
 use crate::facts::key_access::{addressed, Via};
 use crate::facts::spend::{call_rate, call_units, finding_cost, mode_of, CallRate, Priced};
 use crate::facts::{BoundOperation, ProjectFacts};
+use crate::figures;
 use crate::model::Model;
 use crate::pricing::{Prices, UnitsPerSecond};
-use crate::report::Cost;
 use crate::scanner::{OpKind, Operation};
 
 crate::declare_rule! {

@@ -1,19 +1,20 @@
 //! `low-cardinality-pk`: prose in `rules/low-cardinality-pk.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::facts::figures::{count as group, units as trim};
+use crate::diagnostic::Cost;
+use crate::diagnostic::Severity;
 use crate::facts::hot_key::{declared_values, hottest_pattern, shard_plan, KeyTarget};
 use crate::facts::hot_key::{hottest_write, write_shard_plan, KeyValues, PatternLoad, WriteLoad};
 use crate::facts::key_access::{addressed, written, AttrValue, Via};
 use crate::facts::key_shape::{key_shape, KeyShape};
+use crate::facts::shards::ShardPlan;
 use crate::facts::spend::{finding_cost, mode_of, CallRate, Priced};
 use crate::facts::{call_cost, read_cost};
 use crate::facts::{BoundOperation, ProjectFacts};
+use crate::figures::{count as group, units as trim};
 use crate::model::Model;
 use crate::pricing::{Prices, UnitsPerSecond};
-use crate::report::{Cost, Severity};
 use crate::scanner::Operation;
-use crate::simulate::shards::ShardPlan;
 
 crate::declare_rule! {
     pub LowCardinalityPk,
@@ -989,7 +990,7 @@ partition-key = "account_status"
             member("is_active", lit("false", 20)),
         ]);
         assert_eq!(d.len(), 1, "{d:?}");
-        assert_eq!(d[0].0, crate::report::Severity::Warning);
+        assert_eq!(d[0].0, crate::diagnostic::Severity::Warning);
         assert!(d[0].1.contains("takes 2 values, a boolean's"), "{d:?}");
         // A parameter under a status-like name: only the name says so.
         let status = |ops: &[crate::scanner::Operation]| {
@@ -1000,7 +1001,7 @@ partition-key = "account_status"
         };
         let d = status(&[member("account_status", val(Provenance::Param, 10))]);
         assert_eq!(d.len(), 1, "{d:?}");
-        assert_eq!(d[0].0, crate::report::Severity::Info);
+        assert_eq!(d[0].0, crate::diagnostic::Severity::Info);
         assert!(d[0].1.contains("likely takes few values"), "{d:?}");
         // A generated id under the same name: many values, nothing to say.
         assert!(status(&[member("account_status", val(Provenance::GeneratedId, 10))]).is_empty());
@@ -1025,7 +1026,7 @@ partition-key = "account_status"
             .filter(|d| d.message.contains("`account_status`"))
             .collect();
         assert_eq!(on_status.len(), 1, "{d:#?}");
-        assert_eq!(on_status[0].severity, crate::report::Severity::Warning);
+        assert_eq!(on_status[0].severity, crate::diagnostic::Severity::Warning);
         assert!(
             on_status[0]
                 .message
@@ -1114,7 +1115,7 @@ SK = "S"
         let m = model(MEMBERS);
         let d = run_ops(&m, "low-cardinality-pk", &[op(OpKind::GetItem, "Members")]);
         assert_eq!(d.len(), 1, "{d:#?}");
-        assert_eq!(d[0].severity, crate::report::Severity::Info);
+        assert_eq!(d[0].severity, crate::diagnostic::Severity::Info);
         assert!(
             d[0].message.contains("`is_active` is named like a boolean"),
             "{d:#?}"

@@ -2,6 +2,7 @@
 
 use super::{Rule, RuleContext, RuleMeta};
 use crate::attr::AttributeType;
+use crate::diagnostic::{Category, Severity};
 use crate::facts::entity_of::entity_of;
 use crate::facts::index_key_check::{
     bad_index_key_writes, index_key_writes, BadIndexKeyWrite, BadKeyValue,
@@ -9,7 +10,6 @@ use crate::facts::index_key_check::{
 use crate::facts::key_access::{written, AttrValue, Via};
 use crate::facts::{BoundOperation, ProjectFacts};
 use crate::model::{Entity, Index, Table};
-use crate::report::{Category, Severity};
 use crate::scanner::{OpKind, Operation};
 
 crate::declare_rule! {
@@ -260,7 +260,7 @@ fn missing_from_sparse(
 mod tests {
     use super::super::test_support::*;
     use crate::attr::AttributeType;
-    use crate::report::Severity;
+    use crate::diagnostic::Severity;
     use crate::scanner::{OpKind, Provenance};
 
     const BLOG: &str = r#"

@@ -22,9 +22,9 @@ mod test_support;
 
 pub use context::{RuleContext, RuleSelection};
 
+use crate::diagnostic::Category;
 use crate::facts::{BoundOperation, ProjectFacts};
 use crate::model::Model;
-use crate::report::Category;
 
 /// What every rule declares about itself. `doc` is its `rules/<id>.md` page.
 #[derive(Debug)]
@@ -60,7 +60,7 @@ macro_rules! declare_rule {
         impl $name {
             pub const META: $crate::rules::RuleMeta = $crate::rules::RuleMeta {
                 id: $id,
-                category: $crate::report::Category::$cat,
+                category: $crate::diagnostic::Category::$cat,
                 summary: $summary,
                 doc: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/", $id, ".md")),
             };

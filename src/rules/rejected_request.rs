@@ -11,6 +11,7 @@ use std::sync::{Mutex, OnceLock};
 use serde_json::{json, Value};
 
 use super::{Rule, RuleContext, RuleMeta};
+use crate::diagnostic::{Edit, Fix};
 use crate::engine::symbolic::{same_verdict_form, validate, SymbolicRequest, Verdict};
 use crate::engine::{Engine, TableSchema};
 use crate::expr::key_condition::{check_key_condition, KeyAttribute, KeySchema};
@@ -20,7 +21,6 @@ use crate::facts::index_key_check::bad_index_key_writes;
 use crate::facts::paths::witness_paths;
 use crate::facts::request::{check_exprs, locate, static_exprs, symbolic};
 use crate::facts::BoundOperation;
-use crate::report::{Edit, Fix};
 use crate::scanner::{OpKind, Operation};
 use crate::source::{Location, Span};
 
@@ -1562,13 +1562,13 @@ projection = "KEYS_ONLY"
     }
 
     /// Applies a fix's edits to `text`, as `check --fix` does.
-    fn apply(text: &str, fix: &crate::report::Fix) -> String {
+    fn apply(text: &str, fix: &crate::diagnostic::Fix) -> String {
         let path = fix.edits[0].location.file.clone();
         let file = crate::source::SourceFile::new(path.to_path_buf(), text.to_string());
-        let mut d = crate::report::Diagnostic::new(
+        let mut d = crate::diagnostic::Diagnostic::new(
             "rejected-request",
-            crate::report::Category::Correctness,
-            crate::report::Severity::Error,
+            crate::diagnostic::Category::Correctness,
+            crate::diagnostic::Severity::Error,
             path,
             crate::source::Span::new(0, 0),
             "",
@@ -1601,7 +1601,7 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
             ..Default::default()
         };
         let file = crate::source::SourceFile::new("src/orders.rs", code);
-        let before = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+        let before = crate::rules::test_support::analyze(&m, &[file], &selection);
         assert_eq!(before.len(), 1, "{before:#?}");
         let fixed = apply(code, before[0].fix.as_ref().expect("a fix"));
         // The names setter goes right after the filter, on its own line like the rest.
@@ -1613,7 +1613,7 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
         );
         assert!(fixed.contains("AND #status = :s"), "{fixed}");
         let file = crate::source::SourceFile::new("src/orders.rs", fixed.clone());
-        let after = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+        let after = crate::rules::test_support::analyze(&m, &[file], &selection);
         assert!(after.is_empty(), "{fixed}\n{after:#?}");
     }
 
@@ -1654,20 +1654,20 @@ async fn shipped(client: &Client, customer: &str) -> Result<(), Error> {
     }
 
     /// The rule's findings on `code` (one file, only this rule).
-    fn check(m: &crate::model::Model, code: &str) -> Vec<crate::report::Diagnostic> {
+    fn check(m: &crate::model::Model, code: &str) -> Vec<crate::diagnostic::Diagnostic> {
         let selection = crate::rules::RuleSelection {
             only: Some(vec!["rejected-request".to_string()]),
             ..Default::default()
         };
         let file = crate::source::SourceFile::new("src/orders.rs", code);
-        crate::analysis::analyze(m, &[file], &selection).diagnostics
+        crate::rules::test_support::analyze(m, &[file], &selection)
     }
 
     /// Applies the finding's fix and checks the result is clean.
     fn fixed_is_clean(
         m: &crate::model::Model,
         code: &str,
-        d: &crate::report::Diagnostic,
+        d: &crate::diagnostic::Diagnostic,
     ) -> String {
         let fixed = apply(code, d.fix.as_ref().expect("a fix"));
         let after = check(m, &fixed);
@@ -1911,10 +1911,10 @@ async fn recent(client: &Client, customer: &str, since: Option<i64>) -> Result<(
                 "async fn save(client: &Client, c: &str, d: &str) -> Result<(), Error> {{\n    client{write}.send().await?;\n    Ok(())\n}}\n"
             );
             let file = crate::source::SourceFile::new("src/orders.rs", code.clone());
-            let got = crate::analysis::analyze(&m, &[file], &selection).diagnostics;
+            let got = crate::rules::test_support::analyze(&m, &[file], &selection);
             let rules: Vec<&str> = got.iter().map(|d| d.rule).collect();
             assert_eq!(rules, vec![owner], "{code}\n{got:#?}");
-            assert_eq!(got[0].severity, crate::report::Severity::Error);
+            assert_eq!(got[0].severity, crate::diagnostic::Severity::Error);
         }
     }
 }

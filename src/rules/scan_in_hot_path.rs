@@ -1,12 +1,13 @@
 //! `scan-in-hot-path`: prose in `rules/scan-in-hot-path.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
+use crate::diagnostic::Cost;
 use crate::facts::call_cost::{call_cost, CallCost};
 use crate::facts::read_cost;
 use crate::facts::spend::{call_rate, call_units, finding_cost, mode_of, Priced};
-use crate::facts::{figures, BoundOperation};
+use crate::facts::BoundOperation;
+use crate::figures;
 use crate::pricing::{Prices, UnitsPerSecond};
-use crate::report::Cost;
 use crate::scanner::OpKind;
 
 crate::declare_rule! {

@@ -4,17 +4,24 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::analysis::run_rules;
+use crate::analysis::{self, run_rules, Input};
 use crate::attr::AttributeType;
+use crate::diagnostic::Diagnostic;
 use crate::model::{load_str, Model};
-use crate::report::Diagnostic;
 use crate::scanner::{
     AttrArg, AttrMap, ExprArg, LoopInfo, NameArg, OpKind, Operation, Provenance, Resolved,
     ValueInfo,
 };
-use crate::source::Span;
+use crate::source::{SourceFile, Span};
 
 use super::RuleSelection;
+
+/// Scans `files` and analyses them as `check` does (every rule the selection keeps,
+/// allow comments applied): a rule's findings on real code.
+pub fn analyze(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Vec<Diagnostic> {
+    let scanned = crate::scanner::scan(files, &crate::scanner::ScanSettings::from_model(model));
+    analysis::analyze(Input::new(model, files, selection), scanned, None).diagnostics
+}
 
 /// Builds an [`Operation`] the way the scanner fills one in.
 pub struct Op(pub Operation);

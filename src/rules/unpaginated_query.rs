@@ -13,15 +13,15 @@
 use std::collections::BTreeMap;
 
 use super::{Rule, RuleContext, RuleMeta};
+use crate::diagnostic::Severity;
 use crate::expr::ExprKind;
 use crate::facts::conditions::{and_terms, parse_condition_arg, Term};
-use crate::facts::figures;
 use crate::facts::key_access::written;
 use crate::facts::key_shape::{key_shape, KeyShape};
 use crate::facts::read_cost::{items_read, Spread, PAGE_BYTES};
 use crate::facts::{BoundOperation, ProjectFacts};
+use crate::figures;
 use crate::model::{Index, Table};
-use crate::report::Severity;
 use crate::scanner::{ColdReason, OpKind, Operation};
 
 crate::declare_rule! {
@@ -67,7 +67,9 @@ impl Rule for UnpaginatedQuery {
             .help("drop the limit and read pages (`into_paginator()` or a `last_evaluated_key` loop) until enough items matched, or move the filtered attribute into the key (see `filter-instead-of-index`)");
             return;
         }
-        if let Some(limit) = limit {
+        // A limit set only on some runs (`set_limit(opts.limit)`) leaves the others
+        // reading one whole page.
+        if let Some(limit) = limit.filter(|l| !l.nullable) {
             // A bounded read: one page is what the code asks for, unless `n` items
             // cannot fit in 1 MB.
             let n = limit.literal.as_deref().and_then(|l| l.parse::<u64>().ok());
@@ -128,6 +130,17 @@ fn truncation(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         return;
     };
     if op.index.is_some() && bound.index.is_none() {
+        // A Scan of an index the model does not bind (`index_name(opts.index)`, maybe
+        // none) still reads a whole table or index: without figures the finding never
+        // rested on which one. With figures, the index might be a small sparse one.
+        if op.kind == OpKind::Scan && table.item_count.is_none() && table.entities.is_empty() {
+            let target = format!("`{}` or an index of it", table.name);
+            let note = format!(
+                "the model lacks `item-count` of table `{}`: assuming the table and its indexes exceed 1 MB",
+                table.name
+            );
+            report(cx, op, Some(&target), note);
+        }
         return;
     }
     let key_terms = match (&op.kind, &op.key_condition) {
@@ -223,10 +236,20 @@ impl Unsized<'_> {
         }
     }
 
-    /// "the whole item collection of one `pk`", or a range of it.
+    /// "the whole item collection of one `pk`", or a range of it; with both of an
+    /// index's keys fixed, the items that share them (an index's key, unlike a
+    /// table's, can repeat), not a range.
     fn what(&self) -> String {
         let pk = self.partition_key();
-        if self.key_terms.len() > 1 {
+        let eq = |attr: &str| {
+            self.key_terms
+                .iter()
+                .any(|t| t.attr == attr && t.op.is_eq())
+        };
+        let index_sk = self.bound.index.and_then(|i| i.sort_key.as_deref());
+        if let Some(sk) = index_sk.filter(|sk| eq(sk)) {
+            format!("every item that shares one `{pk}` and one `{sk}`")
+        } else if self.key_terms.len() > 1 {
             format!("a range of the item collection of one `{pk}`")
         } else {
             format!("the whole item collection of one `{pk}`")
@@ -238,7 +261,11 @@ impl Unsized<'_> {
 fn unsized_query<'a>(bound: &'a BoundOperation<'a>) -> Option<Unsized<'a>> {
     let op = bound.op;
     // A limit bounds the read (or is reported with its filter): see `check_operation`.
-    if op.kind != OpKind::Query || op.paginated || op.exclusive_start_key || op.limit.is_some() {
+    if op.kind != OpKind::Query
+        || op.paginated
+        || op.exclusive_start_key
+        || op.limit.as_ref().is_some_and(|l| !l.nullable)
+    {
         return None;
     }
     if matches!(op.context.cold, Some(ColdReason::Test | ColdReason::Bench)) {
@@ -470,7 +497,7 @@ fn report(cx: &mut RuleContext<'_>, op: &Operation, target: Option<&str>, note: 
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{lit, map, model, op, run, val, Op};
-    use crate::report::Severity;
+    use crate::diagnostic::Severity;
     use crate::scanner::OpKind::{PutItem, Query, Scan};
     use crate::scanner::{Provenance, ValueInfo};
     use crate::source::Span;
@@ -529,6 +556,7 @@ AggregateId = "S"
 Version = "N"
 email = { type = "S", unique = true }
 kind = "S"
+postedOn = "S"
 
 [[table.index]]
 name = "ByEmail"
@@ -539,7 +567,28 @@ projection = "ALL"
 name = "ByKind"
 partition-key = "kind"
 projection = "ALL"
+
+[[table.index]]
+name = "ByKindTime"
+partition-key = "kind"
+sort-key = "postedOn"
+projection = "ALL"
 "#;
+
+    /// `index_name(opts.index)`: an index the model cannot bind.
+    fn unbound_index(mut op: Op) -> Op {
+        op.0.index = Some(crate::scanner::Resolved::unknown("a parameter"));
+        op
+    }
+
+    /// `set_limit(opts.limit)`: a limit set on some runs only.
+    fn maybe_limit(mut op: Op) -> Op {
+        if let Some(l) = op.0.limit.as_mut() {
+            l.nullable = true;
+            l.literal = None;
+        }
+        op
+    }
 
     /// The code reads only the first item of the page (`items.first()`).
     fn first_item(mut op: Op) -> Op {
@@ -575,6 +624,26 @@ projection = "ALL"
                 vec!["`scan` of `Elsewhere`"],
             ),
             ("paginated scan", Op::new(Scan, "BlogApp").paginated(), vec![]),
+            (
+                "a scan of an index only the caller names, without figures",
+                unbound_index(Op::new(Scan, "Events")),
+                vec!["`scan` of `Events` or an index of it"],
+            ),
+            (
+                "a scan of an index only the caller names, with figures",
+                unbound_index(Op::new(Scan, "BlogApp")),
+                vec![],
+            ),
+            (
+                "a limit set only when the caller gives one",
+                maybe_limit(Op::new(Scan, "Events").limit("n")),
+                vec!["`scan` of `Events` is sent once"],
+            ),
+            (
+                "a limit of unknown value, always set",
+                Op::new(Query, "Events").key("AggregateId = :a").limit("n"),
+                vec![],
+            ),
             ("bounded scan", Op::new(Scan, "BlogApp").limit("10"), vec![]),
             (
                 "a limit too big for one page",
@@ -648,6 +717,17 @@ projection = "ALL"
                     op
                 },
                 vec!["`query` of `Events` is sent once and stops at 1 MB: it reads the whole item collection of one `AggregateId`"],
+            ),
+            (
+                "both keys of an index, in a function that lists them",
+                {
+                    let mut op = Op::new(Query, "Events")
+                        .index("ByKindTime")
+                        .key("kind = :k AND postedOn = :d");
+                    op.0.context.function = Some("Store::list_posted".into());
+                    op
+                },
+                vec!["it reads every item that shares one `kind` and one `postedOn`"],
             ),
             (
                 "only the first item is read",

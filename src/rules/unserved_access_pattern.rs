@@ -2,9 +2,9 @@
 
 use super::{Rule, RuleContext, RuleMeta};
 use crate::facts::entity_of::text_fits;
-use crate::facts::figures::{bytes, group};
 use crate::facts::key_access::{addressed, Via};
 use crate::facts::BoundOperation;
+use crate::figures::{bytes, group};
 use crate::model::{AccessPattern, Entity, Index, KeyTemplate, Model, Presence, Table};
 use crate::scanner::OpKind;
 use crate::source::{FilePath, Span};

@@ -1,13 +1,13 @@
 //! `unused-index`: prose in `rules/unused-index.md`.
 
 use super::{Rule, RuleContext, RuleMeta};
+use crate::diagnostic::{Cost, Severity};
 use crate::facts::call_cost;
-use crate::facts::figures::{bytes, group};
 use crate::facts::spend::{finding_cost, mode_of, storage_monthly, CallRate, Priced};
 use crate::facts::{BoundOperation, ProjectFacts};
+use crate::figures::{bytes, group};
 use crate::model::{Index, Model, OriginKind, Presence, Projection, Table};
 use crate::pricing::{dollars, Prices, UnitsPerSecond};
-use crate::report::{Cost, Severity};
 
 crate::declare_rule! {
     pub UnusedIndex,

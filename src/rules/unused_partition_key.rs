@@ -5,9 +5,9 @@
 //! every write would be charged once instead of twice.
 
 use super::{Rule, RuleContext, RuleMeta};
-use crate::facts::figures::{bytes, group, units};
 use crate::facts::partiql::{self, Statement};
 use crate::facts::{BoundOperation, ProjectFacts};
+use crate::figures::{bytes, group, units};
 use crate::model::{Cardinality, Index, IndexKind, Model, Projection, Table};
 use crate::scanner::OpKind;
 

@@ -7,8 +7,8 @@ use serde_json::{json, Map, Value};
 use crate::engine::wire::value_to_json;
 use crate::engine::{AttributeValue, DynamoError, Engine, KeyValue};
 
-use super::plan::{Access, ReadPlan, SortCondition};
 use super::replay::{CallCost, ConcreteSort};
+use crate::facts::plan::{Access, ReadPlan, SortCondition};
 
 /// A call never pages more than this; far above any 1 MB-paged partition we
 /// generate, it only guards against a request that never finishes.

@@ -6,8 +6,8 @@ use indexmap::IndexMap;
 
 use crate::model::{AccessPattern, Model};
 
-use super::plan::{serving_targets, Access, ReadPlan};
 use super::report::{Coverage, EntityReport, UnreadIndex, UnservedPattern};
+use crate::facts::plan::{serving_targets, Access, ReadPlan};
 
 /// A pattern's key attributes.
 fn key_attrs(p: &AccessPattern) -> Vec<&str> {
@@ -130,8 +130,8 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::facts::plan::plan_pattern;
     use crate::model::load_str;
-    use crate::simulate::plan::plan_pattern;
 
     const MODEL: &str = r#"
 [[table]]

@@ -17,10 +17,12 @@
 use indexmap::IndexMap;
 
 use crate::attr::AttributeType;
+use crate::model::facts::entity_constant;
 use crate::model::{Entity, KeyTemplate, Table, ValueSet};
 
-use super::align::{align, Slot};
 use super::notes::Note;
+use crate::facts::align::{align, Slot};
+use crate::facts::plan::parse_range;
 
 /// Domains smaller than this keep their full size when the data is scaled down:
 /// shard suffixes and small enums are design, not volume.
@@ -77,29 +79,6 @@ pub fn scaled_domain(full: u64, scale: f64) -> u64 {
         return full.max(1);
     }
     ((full as f64 * scale).round() as u64).clamp(KEEP_SMALL_DOMAIN, full)
-}
-
-/// A `{lo..hi}` placeholder: a shard range written in an access pattern.
-pub fn parse_range(name: &str) -> Option<(i64, i64)> {
-    let (lo, hi) = name.split_once("..")?;
-    let (lo, hi) = (lo.trim().parse().ok()?, hi.trim().parse().ok()?);
-    (lo <= hi).then_some((lo, hi))
-}
-
-/// Lowercase letters and digits only: `BLOG_TAG_RELATION` and `BlogTagRelation` agree.
-fn normalize(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The value of a type attribute that names `entity`, if exactly one does.
-pub fn entity_constant<'a>(values: &'a ValueSet, entity: &str) -> Option<&'a str> {
-    let want = normalize(entity);
-    let mut hits = values.values().into_iter().filter(|v| normalize(v) == want);
-    let first = hits.next()?;
-    hits.next().is_none().then_some(first)
 }
 
 /// The table's primary-key attributes' templates of an entity, parsed.

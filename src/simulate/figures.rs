@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::model::{Index, Table, ValueSet};
 
 use super::notes::Note;
-use super::shards::{items_per_unit, required_shards, Io, ShardPlan};
+use crate::facts::shards::{items_per_unit, required_shards, Io, ShardPlan};
 
 /// Items one read unit covers at the table's `avg-item-size` (16 for 250 B).
 pub fn items_per_rcu(table: &Table) -> Result<f64, Note> {

@@ -202,7 +202,7 @@ pub fn render_human(report: &SimulationReport) -> String {
                 if pl.requests_per_call() > 1 {
                     let _ = write!(s, " ×{}", pl.requests_per_call());
                 }
-                if !pl.filters.is_empty() && pl.access != super::plan::Access::Scan {
+                if !pl.filters.is_empty() && pl.access != crate::facts::plan::Access::Scan {
                     s.push_str(" + filter");
                 }
                 s
@@ -253,7 +253,7 @@ pub fn render_human(report: &SimulationReport) -> String {
     }
     if !report.operations.is_empty() {
         out.push_str(
-            "\ncode operations (per call, at full scale; reads measured on the data, writes, batches and transactions by the model's figures)\n",
+            "\ncode operations (per call, at full scale; Query, GetItem and Scan measured on the data, writes, batches, transactions and PartiQL statements by the model's figures)\n",
         );
         let mut rows = vec![vec![
             "location".to_string(),
@@ -389,7 +389,7 @@ fn render_cost(out: &mut String, report: &SimulationReport) {
         out,
         "\nmonthly cost at {}: on-demand / provisioned at {} utilisation",
         p.describe,
-        crate::facts::figures::percent(p.target_utilization)
+        crate::figures::percent(p.target_utilization)
     );
     let mut rows = vec![vec![
         "table".to_string(),
@@ -414,7 +414,7 @@ fn render_cost(out: &mut String, report: &SimulationReport) {
                 .map_or("-".into(), |m| m.label().to_string()),
             c.total
                 .break_even_utilization
-                .map_or("-".into(), crate::facts::figures::percent),
+                .map_or("-".into(), crate::figures::percent),
         ]);
     }
     table(out, &rows, "  ");

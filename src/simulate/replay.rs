@@ -18,11 +18,11 @@ use crate::engine::table::project_index;
 use crate::engine::{AttributeValue, IndexKind, Item, KeyValue, Number, Projection};
 use crate::model::{KeyTemplate, TemplatePart};
 
-use super::align::{align, Slot};
 use super::calls::run_request;
-use super::domain::parse_range;
 use super::generate::{GeneratedTable, Sample};
-use super::plan::{Access, ReadPlan, SortCondition};
+use crate::facts::align::{align, Slot};
+use crate::facts::plan::parse_range;
+use crate::facts::plan::{Access, ReadPlan, SortCondition};
 
 /// A Query or Scan page stops after 1 MB of data read.
 pub const PAGE_BYTES: u64 = 1024 * 1024;

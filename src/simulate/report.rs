@@ -6,9 +6,9 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::notes::Note;
-use super::plan::ReadPlan;
 use super::replay::Measured;
-use super::shards::ShardPlan;
+use crate::facts::plan::ReadPlan;
+use crate::facts::shards::ShardPlan;
 
 /// Version of the JSON shape; bumped on any breaking change.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -15,11 +15,11 @@ use crate::source::SourceFile;
 use super::coverage;
 use super::generate::{generate_table_reporting, planned_items, GeneratedEntity, GeneratedTable};
 use super::notes::Note;
-use super::ops::{implements, plan_operation, SkipReason};
-use super::plan::{plan_pattern, Access, ReadPlan};
 use super::replay::{measure, Measured};
 use super::report::*;
-use super::shards::{
+use crate::facts::call_plan::{implements, plan_operation, SkipReason};
+use crate::facts::plan::{plan_pattern, Access, ReadPlan};
+use crate::facts::shards::{
     required_shards, shards_for_units, Io, PARTITION_MAX_RCU, PARTITION_MAX_WCU, WRITE_UNIT_BYTES,
 };
 
@@ -246,18 +246,26 @@ pub fn run_reporting(
                 r.plan = Some(plan);
             }
             Err(e) => {
-                // A batch's or transaction's table is its requests'.
-                let table = bound.table.or_else(|| {
-                    op.children
-                        .first()
-                        .and_then(|c| crate::facts::bind(model, c).table)
-                });
+                // A batch's or transaction's table is its requests', a statement's
+                // the one its text names.
+                let table = bound
+                    .table
+                    .or_else(|| {
+                        op.children
+                            .first()
+                            .and_then(|c| crate::facts::bind(model, c).table)
+                    })
+                    .or_else(|| {
+                        let text = op.statement.as_ref()?.text.value()?;
+                        let name = crate::facts::partiql::table(text)?;
+                        model.tables.iter().find(|t| t.is_named_by(&name))
+                    });
                 if let Some(t) = table {
                     r.table = Some(t.name.clone());
                 }
                 // A call with a broken filter still implements its pattern: the
                 // pattern is covered (the filter is reported on its own).
-                if let Ok(keys) = super::ops::plan_keys(model, op) {
+                if let Ok(keys) = crate::facts::call_plan::plan_keys(model, op) {
                     for pr in &patterns {
                         if pr.plan.as_ref().is_some_and(|pp| implements(&keys, pp)) {
                             r.patterns.push(pr.name.clone());
@@ -273,7 +281,7 @@ pub fn run_reporting(
                     // Writes, batches and transactions are costed by the model's figures
                     // (`estimate`), request by request: there is no read to replay.
                     SkipReason::Write(_) | SkipReason::Unsupported(_) => {
-                        r.served_by = served_by(op, &bound);
+                        r.served_by = served_by(op, table);
                     }
                     e => {
                         r.served_by = e.to_string();
@@ -333,9 +341,9 @@ pub fn run_reporting(
 
 /// How a call that is not one read is served: `PutItem table `Orders``, `BatchGetItem
 /// of 2 requests on `Orders``.
-fn served_by(op: &Operation, bound: &crate::facts::BoundOperation<'_>) -> String {
+fn served_by(op: &Operation, table: Option<&crate::model::Table>) -> String {
     if op.children.is_empty() {
-        return match bound.table {
+        return match table {
             Some(t) => format!("{} table `{}`", op.kind.api_name(), t.name),
             None => format!("{} {}", op.kind.api_name(), op.table_label()),
         };
@@ -417,7 +425,7 @@ fn partition_load(
         .and_then(|(_, v)| KeyTemplate::parse(v).ok())
         .is_some_and(|t| {
             t.placeholders()
-                .all(|p| super::domain::parse_range(p).is_some())
+                .all(|p| crate::facts::plan::parse_range(p).is_some())
         });
     let (spread, requests_per_sec) = if plan.access == Access::Scan {
         (Spread::Everything, rate)
@@ -495,7 +503,7 @@ fn declared_partition_items(model: &Model, plan: &ReadPlan) -> Option<f64> {
     let drawn = !writers.is_empty()
         && writers
             .iter()
-            .all(|e| super::domain::entity_constant(values, &e.name).is_none());
+            .all(|e| crate::model::facts::entity_constant(values, &e.name).is_none());
     if !drawn {
         return None;
     }

@@ -104,3 +104,19 @@ async fn partiql(client: &Client) {
 async fn parallel_scan(client: &Client) {
     client.scan().table_name("Big").segment(0).total_segments(4).send().await.ok();
 }
+
+// A select the code picks at run time is no value (not the text of its `else`);
+// `set_select(Some(..))` names its variant.
+async fn count_or_all(client: &Client, count_only: bool) {
+    let _ = client
+        .scan()
+        .table_name("Audit")
+        .select(if count_only {
+            Select::Count
+        } else {
+            Select::AllAttributes
+        })
+        .send()
+        .await;
+    let _ = client.scan().table_name("Audit").set_select(Some(Select::Count)).send().await;
+}

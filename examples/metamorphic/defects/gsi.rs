@@ -1,6 +1,7 @@
 //! Key design from the model and the code: a GSI added to the model (with an access
-//! pattern that reads it, so it is used), whose partition key the site's put writes as
-//! one constant, or as a boolean.
+//! pattern that reads it, so it is used, ten times a second where the model states the
+//! table's load), whose partition key the site's put writes as one constant, or as a
+//! boolean.
 
 use std::sync::Arc;
 
@@ -35,6 +36,12 @@ fn add_index(table: String, index: String, attr: String) -> crate::rewrites::Pat
         let Some(t) = m.tables.iter_mut().find(|t| t.name == table) else {
             return;
         };
+        // A table whose model states its write load is sized by it: one constant that
+        // carries a few writes a second is no hot partition. The pattern states a
+        // modest read rate of its own, whose reads of the one value are what one
+        // partition cannot serve; without a stated load the rule says what the code
+        // shows, unsized.
+        let rate = t.write_rate.map(|_| 10.0);
         t.attributes.insert(
             attr.clone(),
             Attribute {
@@ -68,7 +75,7 @@ fn add_index(table: String, index: String, attr: String) -> crate::rewrites::Pat
                 .collect(),
             order: None,
             limit: None,
-            rate: None,
+            rate,
             span: Default::default(),
             name_span: Default::default(),
             fields: Default::default(),

@@ -1,7 +1,8 @@
 //! A table's settings besides its keys: Time to Live (`UpdateTimeToLive`,
 //! `DescribeTimeToLive`) and tags (`TagResource`, `UntagResource`,
-//! `ListTagsOfResource`, by table ARN). Stored and described; the engine does not
-//! expire items by itself.
+//! `ListTagsOfResource`, by table ARN). Items whose TTL attribute has passed are
+//! deleted by background work ([`crate::engine::db::Engine::expire_items`], run by
+//! `dynalint serve` every second), as DynamoDB deletes them some time after expiry.
 
 use serde_json::{json, Value};
 

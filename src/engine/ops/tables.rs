@@ -1,7 +1,5 @@
 //! CreateTable, DescribeTable, DeleteTable and ListTables.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use serde_json::{json, Map, Value};
 
 use crate::attr::AttributeType;
@@ -365,6 +363,7 @@ pub fn schema_from_request(body: &Value) -> DynamoResult<(TableSchema, Billing)>
 fn stream_spec(
     b: &Body<'_>,
     current: Option<&StreamState>,
+    now: f64,
 ) -> DynamoResult<Option<Option<StreamState>>> {
     let Some(spec) = b.object("StreamSpecification")? else {
         return Ok(None);
@@ -397,19 +396,7 @@ fn stream_spec(
             "Table already has an enabled stream",
         ));
     }
-    Ok(Some(Some(StreamState {
-        view_type: view.to_string(),
-        label: format!("{:.3}", now()),
-        records: Vec::new(),
-        next: 0,
-    })))
-}
-
-fn now() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
+    Ok(Some(Some(StreamState::new(view, format!("{now:.3}")))))
 }
 
 /// `CreateTable`: the table is ACTIVE at once (no CREATING phase in memory).
@@ -422,10 +409,11 @@ pub fn create_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
         ));
     }
     let name = schema.name.clone();
-    let mut table = Table::new(schema, now());
+    let now = engine.clock().now();
+    let mut table = Table::new(schema, now);
     table.billing = billing;
-    table.stream = stream_spec(&Body::new(body)?, None)?.flatten();
-    engine.tables.insert(name.clone(), table);
+    table.stream = stream_spec(&Body::new(body)?, None, now)?.flatten();
+    engine.insert_table(table);
     let table = engine.table(&name)?;
     Ok(json!({ "TableDescription": describe(table) }))
 }
@@ -687,8 +675,9 @@ pub fn update_table(engine: &mut Engine, body: &Value) -> DynamoResult<Value> {
     let pt = b.object("ProvisionedThroughput")?;
     throughput_constraints(&mut c, pt, "provisionedThroughput")?;
     c.finish()?;
+    let now = engine.clock().now();
     let table = engine.table_mut(name)?;
-    if let Some(stream) = stream_spec(&b, table.stream.as_ref())? {
+    if let Some(stream) = stream_spec(&b, table.stream.as_ref(), now)? {
         if stream.is_none() && table.stream.is_none() {
             return Err(DynamoError::validation("Table already has no stream"));
         }

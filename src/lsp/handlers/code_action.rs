@@ -10,10 +10,10 @@ use lsp_types::{
 use serde_json::Value;
 
 use crate::analysis::suppress::parse_allows;
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::lsp::project::Snapshot;
-use crate::lsp::server::{HandlerResult, Server};
+use crate::lsp::session::{HandlerResult, Session};
 use crate::lsp::{convert, uri};
-use crate::report::{Diagnostic, Fix};
 use crate::rules::UNUSED_ALLOW;
 use crate::scanner::Operation;
 use crate::source::{SourceFile, Span};
@@ -22,7 +22,7 @@ use crate::source::{SourceFile, Span};
 pub const REASON_PLACEHOLDER: &str = "<reason>";
 
 /// Lists the quick fixes for the findings overlapping the requested range.
-pub fn handle(s: &mut Server, p: CodeActionParams) -> HandlerResult {
+pub fn handle(s: &mut Session, p: CodeActionParams) -> HandlerResult {
     let (path, config) = s.locate(&p.text_document.uri)?;
     let wants_quickfix = p.context.only.as_ref().is_none_or(|only| {
         only.iter()
@@ -160,7 +160,7 @@ mod tests {
     use lsp_types::Position;
 
     use super::*;
-    use crate::report::{Category, Severity};
+    use crate::diagnostic::{Category, Severity};
     use crate::scanner::OpKind;
 
     fn diag(file: &SourceFile, needle: &str) -> Diagnostic {

@@ -4,11 +4,11 @@ use lsp_server::{ErrorCode, ResponseError};
 use lsp_types::DidChangeTextDocumentParams;
 
 use super::is_config;
-use crate::lsp::server::{error, Server};
+use crate::lsp::session::{error, Session};
 use crate::lsp::uri;
 
 /// Applies the edits to the open document and schedules its project.
-pub fn handle(s: &mut Server, p: DidChangeTextDocumentParams) -> Result<(), ResponseError> {
+pub fn handle(s: &mut Session, p: DidChangeTextDocumentParams) -> Result<(), ResponseError> {
     let Some(path) = uri::to_path(&p.text_document.uri) else {
         return Ok(());
     };

@@ -5,11 +5,11 @@ use lsp_server::ResponseError;
 use lsp_types::{DidChangeWatchedFilesParams, FileChangeType};
 
 use super::{is_config, other_file, OtherFile};
-use crate::lsp::server::Server;
+use crate::lsp::session::Session;
 use crate::lsp::uri;
 
 /// Reloads models and disk copies of changed files and re-checks their projects.
-pub fn handle(s: &mut Server, p: DidChangeWatchedFilesParams) -> Result<(), ResponseError> {
+pub fn handle(s: &mut Session, p: DidChangeWatchedFilesParams) -> Result<(), ResponseError> {
     for change in p.changes {
         let Some(path) = uri::to_path(&change.uri) else {
             continue;

@@ -4,12 +4,12 @@ use lsp_server::ResponseError;
 use lsp_types::DidCloseTextDocumentParams;
 
 use super::is_config;
-use crate::lsp::server::Server;
+use crate::lsp::session::Session;
 use crate::lsp::uri;
 
 /// Forgets the document, clears its diagnostics and re-checks its project with the
 /// disk copy (unsaved edits in it may have made calls elsewhere hot).
-pub fn handle(s: &mut Server, p: DidCloseTextDocumentParams) -> Result<(), ResponseError> {
+pub fn handle(s: &mut Session, p: DidCloseTextDocumentParams) -> Result<(), ResponseError> {
     let Some(path) = uri::to_path(&p.text_document.uri) else {
         return Ok(());
     };

@@ -5,12 +5,12 @@ use lsp_types::{DidOpenTextDocumentParams, MessageType};
 
 use super::{is_config, is_tracked};
 use crate::lsp::document::Document;
-use crate::lsp::server::Server;
+use crate::lsp::session::Session;
 use crate::lsp::uri;
 use crate::source::SourceFile;
 
 /// Records the document and schedules its project's analysis.
-pub fn handle(s: &mut Server, p: DidOpenTextDocumentParams) -> Result<(), ResponseError> {
+pub fn handle(s: &mut Session, p: DidOpenTextDocumentParams) -> Result<(), ResponseError> {
     let item = p.text_document;
     let Some(path) = uri::to_path(&item.uri).filter(|p| is_tracked(p)) else {
         return Ok(());

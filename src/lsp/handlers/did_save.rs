@@ -4,13 +4,13 @@ use lsp_server::ResponseError;
 use lsp_types::DidSaveTextDocumentParams;
 
 use super::{is_config, is_manifest, is_tracked, other_file, OtherFile};
-use crate::lsp::server::Server;
+use crate::lsp::session::Session;
 use crate::lsp::uri;
 
 /// Re-reads the saved file's disk copy; a saved `dynalint.toml` re-checks the project,
 /// a saved `Cargo.toml` links it again (the link reads manifests from disk), a saved
 /// template is read again when the model is inferred.
-pub fn handle(s: &mut Server, p: DidSaveTextDocumentParams) -> Result<(), ResponseError> {
+pub fn handle(s: &mut Session, p: DidSaveTextDocumentParams) -> Result<(), ResponseError> {
     let Some(path) = uri::to_path(&p.text_document.uri) else {
         return Ok(());
     };

@@ -6,14 +6,14 @@ use serde_json::Value;
 
 use crate::analysis::suppress::parse_allows;
 use crate::facts::bind;
-use crate::lsp::server::{HandlerResult, Server};
+use crate::lsp::session::{HandlerResult, Session};
 use crate::lsp::{convert, describe};
 use crate::rules;
 use crate::scanner::Operation;
 use crate::source::{SourceFile, Span};
 
 /// Answers a hover, or `null` when there is nothing to say at that position.
-pub fn handle(s: &mut Server, p: HoverParams) -> HandlerResult {
+pub fn handle(s: &mut Session, p: HoverParams) -> HandlerResult {
     let at = p.text_document_position_params;
     let (path, config) = s.locate(&at.text_document.uri)?;
     if super::is_config(&path) {

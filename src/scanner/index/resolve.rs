@@ -718,6 +718,11 @@ impl<'a> FileCx<'a> {
             if let Some(kind) = self.type_param_ref(node, &split_path(path), true) {
                 return self.pending(path, kind);
             }
+            // `required_env("TABLE")`: a helper of this file that reads the environment
+            // variable its parameter names.
+            if let Some(var) = self.env_helper_var(node, path, &args, depth) {
+                return var;
+            }
             // Maybe a function of the crate: the link phase looks at what it returns.
             return self.pending(path, self.call_kind(node, path));
         }
@@ -793,6 +798,77 @@ impl<'a> FileCx<'a> {
                 lookup(self.src, n, self.src.of(n)),
                 Some(Binding::Param { ty: Some(t) }) if self.src.of(t).trim_start_matches('&').trim().starts_with("Option<")
             )
+    }
+
+    /// `required_env("TABLE")` where this file's `fn required_env(name: &str)` returns
+    /// `env::var(name)` (unwrapped or its error mapped): the variable the argument
+    /// names, as `env::var("TABLE")` is.
+    fn env_helper_var(
+        &self,
+        call: Node<'_>,
+        path: &str,
+        args: &[Node<'_>],
+        depth: usize,
+    ) -> Option<Resolved> {
+        let src = self.src;
+        if path.contains("::") || args.is_empty() {
+            return None;
+        }
+        self.whole_file_lookup_of(path);
+        let root = ancestors(src, call).last()?;
+        let ranges = self.functions(root).get(path)?;
+        let [(start, end)] = ranges.as_slice() else {
+            return None;
+        };
+        let f = root
+            .descendant_for_byte_range(*start, *end)
+            .filter(|f| f.kind() == "function_item")?;
+        let params: Vec<Node<'_>> = field(f, "parameters")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| p.kind() == "parameter")
+            .collect();
+        if params.len() != args.len() {
+            return None;
+        }
+        // The body is one expression: `env::var(name)` under unwrapping and error
+        // mapping.
+        let body = field(f, "body")?;
+        let parts = named_children(body);
+        let [tail] = parts.as_slice() else {
+            return None;
+        };
+        let mut e = peel(*tail);
+        while let Some((recv, name, _)) = method_call(src, e) {
+            if !matches!(
+                name.as_str(),
+                "map_err"
+                    | "unwrap"
+                    | "expect"
+                    | "ok"
+                    | "context"
+                    | "with_context"
+                    | "ok_or"
+                    | "ok_or_else"
+                    | "unwrap_or_else"
+                    | "unwrap_or_default"
+                    | "unwrap_or"
+            ) {
+                return None;
+            }
+            e = peel(recv);
+        }
+        let read = call_path(src, e)?;
+        if !(read.ends_with("env::var") || read == "var") {
+            return None;
+        }
+        let named = call_args(e).first().map(|a| src.of(peel(*a)))?;
+        let index = params.iter().position(|p| {
+            field(*p, "pattern").is_some_and(|pt| src.of(pt).trim_start_matches("mut ") == named)
+        })?;
+        let arg = self.string_at(*args.get(index)?, depth + 1);
+        arg.value().map(|v| Resolved::Env { var: v.to_string() })
     }
 
     /// The parameter `name` of the function around `at`, as a reference to the
@@ -1193,6 +1269,12 @@ impl<'a> FileCx<'a> {
         let mut fields = Vec::new();
         let mut cur = node;
         for _ in 0..8 {
+            // `self.config.as_ref().unwrap().orders_table`: an `Option` field opened on
+            // the way reads the same field (a field's type is kept without its
+            // `Option`, see [`field_type_name`]).
+            while let Some(recv) = opened(src, cur) {
+                cur = recv;
+            }
             if cur.kind() != "field_expression" {
                 break;
             }
@@ -2043,6 +2125,29 @@ pub fn type_name(t: &str) -> String {
     }
     let base = t.split('<').next().unwrap_or(t);
     last_segment(base).trim_end_matches('>').to_string()
+}
+
+/// The type a struct field's value is followed as: [`type_name`] of what an `Option`
+/// holds, since a chain reads through it only after opening it (`.as_ref().unwrap()`).
+pub fn field_type_name(t: &str) -> String {
+    let t = t.trim();
+    let inner = t
+        .strip_prefix("Option<")
+        .or_else(|| t.strip_prefix("std::option::Option<"))
+        .and_then(|rest| rest.strip_suffix('>'));
+    type_name(inner.unwrap_or(t))
+}
+
+/// `recv.as_ref()`, `recv.unwrap()`, `recv.expect("..")` and the like: the receiver,
+/// whose value the call hands through, opened or borrowed.
+fn opened<'t>(src: Src<'t>, n: Node<'t>) -> Option<Node<'t>> {
+    let n = peel(n);
+    let (recv, name, call) = method_call(src, n)?;
+    let opens = matches!(
+        name.as_str(),
+        "as_ref" | "as_deref" | "as_mut" | "unwrap" | "expect" | "clone" | "borrow"
+    );
+    (opens && call_args(call).len() <= 1).then(|| peel(recv))
 }
 
 /// The name of the function around a node.

@@ -109,7 +109,7 @@ pub fn items_per_unit(io: Io, avg_item_size: u64) -> f64 {
 /// per-partition limit (strongly consistent reads, or writes), with the steps.
 ///
 /// ```
-/// use dynalint::simulate::shards::{required_shards, Io};
+/// use dynalint::facts::shards::{required_shards, Io};
 /// // DOMAIN.md §3: 3M orders, 20% OPEN, 250 B each.
 /// let plan = required_shards(Io::Read, 3_000_000.0 * 0.2, 250);
 /// assert_eq!(plan.items_per_unit, 16.0);

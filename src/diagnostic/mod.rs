@@ -1,4 +1,10 @@
-//! The one `Diagnostic` type every renderer, the CI gate and the LSP consume.
+//! A finding: the one `Diagnostic` type, with its `Severity`, `Category` and `Fix`,
+//! that the rules make and every renderer, the CI gate and the LSP consume. Below
+//! them all, and below the model, whose `[rules]` and `fail-on` name severities.
+
+pub mod cost;
+
+pub use cost::{CallEstimate, Cost, Estimate, Money, Unpriced};
 
 use std::fmt;
 use std::str::FromStr;
@@ -120,7 +126,7 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     pub fix: Option<Fix>,
     /// What the reported pattern costs a month, as written and as fixed.
-    pub cost: Option<Box<super::Cost>>,
+    pub cost: Option<Box<Cost>>,
 }
 
 impl Diagnostic {
@@ -191,7 +197,7 @@ impl Diagnostic {
     }
 
     /// Sets the cost line in place.
-    pub fn cost(&mut self, cost: super::Cost) -> &mut Self {
+    pub fn cost(&mut self, cost: Cost) -> &mut Self {
         self.cost = Some(Box::new(cost));
         self
     }

@@ -7,7 +7,13 @@ use serde::Serialize;
 use crate::model::{AccessPattern, Index, KeyTemplate, Model, Order, Table};
 
 use super::align::{align, Slot};
-use super::domain::parse_range;
+
+/// A `{lo..hi}` placeholder: a shard range written in an access pattern.
+pub fn parse_range(name: &str) -> Option<(i64, i64)> {
+    let (lo, hi) = name.split_once("..")?;
+    let (lo, hi) = (lo.trim().parse().ok()?, hi.trim().parse().ok()?);
+    (lo <= hi).then_some((lo, hi))
+}
 
 /// The API that serves a read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -5,12 +5,12 @@
 //! Values the scanner could not resolve become placeholders (`{pk}`; a
 //! `format!("USER#{}", id)` becomes `USER#{p0}`), filled from generated items.
 
+use super::bind;
 use crate::expr::{self, Comparator, Condition, Function, Operand, PathElement};
-use crate::facts::bind;
 use crate::model::{KeyTemplate, Model};
 use crate::scanner::{ExprArg, OpKind, Operation, Resolved, ValueInfo};
 
-use super::domain::parse_range;
+use super::plan::parse_range;
 use super::plan::{Access, ReadPlan, SortCondition};
 
 /// Why a code operation is not simulated.

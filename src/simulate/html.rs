@@ -10,13 +10,13 @@
 
 use std::fmt::Write as _;
 
+use super::render::number;
+use super::report::{SimulationReport, Spend};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::facts::shards::{PARTITION_MAX_RCU, PARTITION_MAX_WCU};
 use crate::model::{IndexKind, Model, Projection};
 use crate::pricing::dollars;
 use crate::report::position::Positions;
-use crate::report::{Diagnostic, Severity};
-use crate::simulate::render::number;
-use crate::simulate::report::{SimulationReport, Spend};
-use crate::simulate::shards::{PARTITION_MAX_RCU, PARTITION_MAX_WCU};
 use crate::source::SourceFile;
 
 /// Lines shown around a finding's line.
@@ -161,7 +161,7 @@ fn header(out: &mut String, r: &SimulationReport, findings: &[Diagnostic]) {
         total(|s| s.provisioned).unwrap_or(f64::NAN),
         total(|s| s.on_demand).map_or("–".into(), dollars),
         total(|s| s.provisioned).map_or("–".into(), dollars),
-        crate::facts::figures::percent(r.prices.target_utilization),
+        crate::figures::percent(r.prices.target_utilization),
         findings.len(),
         count(Severity::Error),
         count(Severity::Warning),
@@ -192,7 +192,7 @@ fn cost(out: &mut String, r: &SimulationReport) {
             c.total.cheaper.map_or("–", |m| m.label()),
             c.total
                 .break_even_utilization
-                .map_or("–".into(), crate::facts::figures::percent),
+                .map_or("–".into(), crate::figures::percent),
             name = esc(&t.name),
         );
     }
@@ -273,7 +273,7 @@ fn heat(out: &mut String, r: &SimulationReport) {
             if scan {
                 "every partition (Scan)".to_string()
             } else {
-                crate::facts::figures::percent(share)
+                crate::figures::percent(share)
             },
         );
     }
@@ -290,11 +290,11 @@ fn heat(out: &mut String, r: &SimulationReport) {
                 out,
                 "<tr data-filter=\"{t} {i}\"><td>{t} / {i}</td><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"barcell\">{}</td><td class=\"num\">{}</td><td class=\"num {}\">{}</td></tr>",
                 esc(&h.value),
-                crate::facts::figures::percent(h.share),
+                crate::figures::percent(h.share),
                 bar(share, share > 1.0),
                 wcu.map_or("–".into(), number),
                 if share > 1.0 { "hot" } else { "ok" },
-                wcu.map_or("no write-rate".into(), |_| crate::facts::figures::percent(share)),
+                wcu.map_or("no write-rate".into(), |_| crate::figures::percent(share)),
                 t = esc(&t.name),
                 i = esc(&i.name),
             );
