@@ -149,6 +149,9 @@ fn render_op(op: &Operation, files: &[SourceFile], out: &mut String, ind: &str) 
     if let Some(s) = &op.select {
         flags.push(format!("select={s}"));
     }
+    if !op.select_choices.is_empty() {
+        flags.push(format!("select in [{}]", op.select_choices.join(", ")));
+    }
     if op.paginated {
         flags.push("paginated".into());
     }

@@ -98,11 +98,10 @@ pub fn symbolic(bound: &BoundOperation<'_>) -> Option<(TableSchema, SymbolicRequ
 }
 
 /// The request parameters the scanner records as setters but does not read into the
-/// [`Operation`]: the legacy (pre-expression) parameters. A rusoto literal's
-/// `key_conditions` is read as the key condition it means (`key_conditions.rs`) and
-/// is no setter.
+/// [`Operation`]: the legacy (pre-expression) parameters. `key_conditions` (a rusoto
+/// literal's, or aws-sdk's `key_conditions`/`set_key_conditions`) is read as the key
+/// condition it means, unknown when its map is not read (`key_conditions.rs`).
 const UNFOLLOWED_PARAMETERS: &[&str] = &[
-    "key_conditions",
     "query_filter",
     "scan_filter",
     "expected",

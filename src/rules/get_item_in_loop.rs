@@ -66,10 +66,12 @@ fn check(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         _ => return,
     };
     let table = match (bound.table, op.children.as_slice()) {
-        (Some(t), _) => format!("`{}`", t.name),
+        (Some(t), _) => format!(" on `{}`", t.name),
         // A batch or transaction names its table on its one request.
-        (None, [child]) => child.table_label(),
-        (None, _) => op.table_label(),
+        (None, [child]) => format!(" on {}", child.table_label()),
+        // An item handed in by the caller: its table is the caller's.
+        (None, []) if op.table.is_none() => String::new(),
+        (None, _) => format!(" on {}", op.table_label()),
     };
     let per_batch = BATCH_GET_MAX_KEYS;
     let line = cost_line(cx.model, bound);
@@ -77,7 +79,7 @@ fn check(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         op.file.clone(),
         op.method_span,
         format!(
-            "{what} on {table} runs once per element: n elements cost n sequential \
+            "{what}{table} runs once per element: n elements cost n sequential \
              round trips"
         ),
     )
@@ -166,17 +168,16 @@ fn one_key_per_call(op: &Operation) -> bool {
         let calls: Vec<_> = setters.iter().filter(|s| s.is(method)).collect();
         matches!(calls.as_slice(), [c] if c.method == method && !c.conditional)
     };
-    let [child] = op.children.as_slice() else {
-        return false;
-    };
     if op.batch_size.is_some() {
         return false;
     }
-    match op.kind {
-        OpKind::BatchGetItem => {
+    match (op.kind, op.children.as_slice()) {
+        (OpKind::BatchGetItem, [child]) => {
             single(&op.setters, "request_items") && single(&child.setters, "keys")
         }
-        OpKind::TransactGetItems => single(&op.setters, "transact_items"),
+        // One `transact_items(item)` call adds one item, whatever it is: a `Get` the
+        // caller built and handed in (`read_single(item)`) is one still.
+        (OpKind::TransactGetItems, [] | [_]) => single(&op.setters, "transact_items"),
         _ => false,
     }
 }

@@ -66,6 +66,9 @@ impl Rule for RejectedRequest {
         // DynamoDB answers with its first error; the engine's first verdict is that
         // one. Verdicts that depend on a value the code does not show are not findings.
         let verdict = first_verdict(&schema, &req);
+        if verdict.as_ref().is_none_or(|v| !v.decided) && select_choice_verdict(cx, bound) {
+            return;
+        }
         let conditional = has_conditional_parts(op);
         if let Some(verdict) = verdict.filter(|v| v.decided) {
             let located = expr_error(op, &schema, req.index.as_deref())
@@ -589,6 +592,52 @@ fn path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>, schema: &T
         );
         return;
     }
+}
+
+/// A `select` whose argument is an `if`/`match` giving different values: each value
+/// is a request the code can send, judged alone. Reports the first one DynamoDB
+/// rejects (true when it did).
+fn select_choice_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -> bool {
+    let op = bound.op;
+    for choice in &op.select_choices {
+        let mut one = op.clone();
+        one.select = Some(choice.clone());
+        one.select_choices = Vec::new();
+        let b = BoundOperation {
+            op: &one,
+            table: bound.table,
+            index: bound.index,
+            unbound: None,
+            parent: bound.parent,
+        };
+        let Some((schema, req)) = symbolic(&b) else {
+            continue;
+        };
+        let Some(verdict) = first_verdict(&schema, &req).filter(|v| v.decided) else {
+            continue;
+        };
+        let setter = op.setter("select");
+        let span = setter.map_or(op.method_span, |s| s.span);
+        let d = cx.report(
+            op.file.clone(),
+            span,
+            format!(
+                "{} is rejected when `select` is `{choice}`: {} \"{}\"",
+                target(bound, &schema),
+                verdict.error.name(),
+                verdict.message
+            ),
+        );
+        if let Some(help) = help(&one, &verdict, None, &schema) {
+            d.help(help);
+        }
+        d.note(
+            "the argument of `select` gives one value per branch; dynalint assumes each \
+             branch can run",
+        );
+        return true;
+    }
+    false
 }
 
 /// The placeholder verdict DynamoDB gives every one of `requests`, when it is the

@@ -3,12 +3,23 @@
 //! Two mistakes of reading one page: a Scan (or a Query over a collection the model
 //! says exceeds 1 MB) sent once, which silently stops at 1 MB; and `limit(n)` next to
 //! a filter, which caps the items read rather than returned.
+//!
+//! A Query over an item collection nothing sizes is a question, not a proven defect:
+//! it is asked once per table and index, listing the calls ([`check_project`]), and a
+//! call is warned of on its own only when the code shows that the collection grows
+//! past any bound (a write that adds an item per value of the sort key, or a function
+//! that lists the whole collection).
+
+use std::collections::BTreeMap;
 
 use super::{Rule, RuleContext, RuleMeta};
+use crate::diagnostic::Severity;
 use crate::expr::ExprKind;
 use crate::facts::conditions::{and_terms, parse_condition_arg, Term};
+use crate::facts::key_access::written;
+use crate::facts::key_shape::{key_shape, KeyShape};
 use crate::facts::read_cost::{items_read, Spread, PAGE_BYTES};
-use crate::facts::BoundOperation;
+use crate::facts::{BoundOperation, ProjectFacts};
 use crate::figures;
 use crate::model::{Index, Table};
 use crate::scanner::{ColdReason, OpKind, Operation};
@@ -70,6 +81,33 @@ impl Rule for UnpaginatedQuery {
         }
         truncation(cx, bound);
     }
+
+    /// The Queries whose key range nothing sizes, per table and index: a call the code
+    /// shows can pass a page is warned of; the others are one question.
+    fn check_project(&self, cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>) {
+        let mut by_target: BTreeMap<(&str, Option<&str>), Vec<Unsized<'_>>> = BTreeMap::new();
+        for q in facts.operations.iter().filter_map(unsized_query) {
+            let key = (
+                q.table.name.as_str(),
+                q.bound.index.map(|i| i.name.as_str()),
+            );
+            by_target.entry(key).or_default().push(q);
+        }
+        for qs in by_target.values_mut() {
+            qs.sort_by(|a, b| {
+                (&a.bound.op.file, a.bound.op.span.start)
+                    .cmp(&(&b.bound.op.file, b.bound.op.span.start))
+            });
+            let mut asked: Vec<&Unsized<'_>> = Vec::new();
+            for q in qs.iter() {
+                match growth(facts, q) {
+                    Some(why) => growing(cx, q, why),
+                    None => asked.push(q),
+                }
+            }
+            ask(cx, facts, &asked);
+        }
+    }
 }
 
 /// The 1 MB finding: reported when the model shows the read can exceed a page, or for
@@ -127,10 +165,9 @@ fn truncation(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
                         figures::count(read.items)
                     );
                     report(cx, op, Some(&target), note);
-                } else {
-                    let missing = format!("`avg-item-size` of table `{}`", table.name);
-                    unknown_key_range(cx, bound, &key_terms, &target, &missing);
                 }
+                // A Query's unsized key range: judged with the others on its table
+                // (`check_project`).
                 return;
             };
             if bytes <= PAGE_BYTES {
@@ -161,53 +198,268 @@ fn truncation(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
             );
             report(cx, op, Some(&target), note);
         }
-        Err(missing) => unknown_key_range(cx, bound, &key_terms, &target, &missing.0),
+        // Judged with the other Queries of its table (`check_project`).
+        Err(_) => {}
     }
 }
 
-/// A Query whose key range the model cannot size: one page silently drops what lies
-/// past 1 MB, so it is flagged unless the read is bounded another way: its key
-/// selects at most one item, or the code reads only the first item of the page.
-fn unknown_key_range(
-    cx: &mut RuleContext<'_>,
-    bound: &BoundOperation<'_>,
-    key_terms: &[Term],
-    target: &str,
-    missing: &str,
-) {
+/// A Query, sent once, over a key range the model cannot size: one page silently
+/// drops what lies past 1 MB, unless the read is bounded another way (its key selects
+/// at most one item, or the code reads only the first item of the page).
+struct Unsized<'a> {
+    bound: &'a BoundOperation<'a>,
+    table: &'a Table,
+    /// The figure the model lacks (`` `item-count` of table `Events` ``).
+    missing: String,
+    /// The key condition's terms.
+    key_terms: Vec<Term>,
+}
+
+impl Unsized<'_> {
+    fn partition_key(&self) -> &str {
+        self.bound
+            .index
+            .map_or(&self.table.partition_key, |i| &i.partition_key)
+    }
+
+    fn sort_key(&self) -> Option<&str> {
+        match self.bound.index {
+            Some(i) => i.sort_key.as_deref(),
+            None => self.table.sort_key.as_deref(),
+        }
+    }
+
+    fn target(&self) -> String {
+        match self.bound.index {
+            Some(i) => format!("index `{}` of `{}`", i.name, self.table.name),
+            None => format!("`{}`", self.table.name),
+        }
+    }
+
+    /// "the whole item collection of one `pk`", or a range of it; with both of an
+    /// index's keys fixed, the items that share them (an index's key, unlike a
+    /// table's, can repeat), not a range.
+    fn what(&self) -> String {
+        let pk = self.partition_key();
+        let eq = |attr: &str| {
+            self.key_terms
+                .iter()
+                .any(|t| t.attr == attr && t.op.is_eq())
+        };
+        let index_sk = self.bound.index.and_then(|i| i.sort_key.as_deref());
+        if let Some(sk) = index_sk.filter(|sk| eq(sk)) {
+            format!("every item that shares one `{pk}` and one `{sk}`")
+        } else if self.key_terms.len() > 1 {
+            format!("a range of the item collection of one `{pk}`")
+        } else {
+            format!("the whole item collection of one `{pk}`")
+        }
+    }
+}
+
+/// The Query `bound` when it is one whose key range nothing sizes (see [`Unsized`]).
+fn unsized_query<'a>(bound: &'a BoundOperation<'a>) -> Option<Unsized<'a>> {
     let op = bound.op;
-    let Some(table) = bound.table else {
-        return;
+    // A limit bounds the read (or is reported with its filter): see `check_operation`.
+    if op.kind != OpKind::Query
+        || op.paginated
+        || op.exclusive_start_key
+        || op.limit.as_ref().is_some_and(|l| !l.nullable)
+    {
+        return None;
+    }
+    if matches!(op.context.cold, Some(ColdReason::Test | ColdReason::Bench)) {
+        return None;
+    }
+    let table = bound.table?;
+    if op.index.is_some() && bound.index.is_none() {
+        return None;
+    }
+    let key_terms = match parse_condition_arg(op.key_condition.as_deref()?, ExprKind::KeyCondition)
+    {
+        Some(Ok(c)) => and_terms(&c, &op.names).terms,
+        _ => return None,
     };
-    if selects_one_item(table, bound.index, key_terms) {
-        return;
+    let missing = match items_read(table, bound.index, op, &key_terms, Spread::Largest) {
+        Ok(read) if read.bytes.is_some() => return None,
+        Ok(_) => format!("`avg-item-size` of table `{}`", table.name),
+        Err(missing) => missing.0,
+    };
+    if selects_one_item(table, bound.index, &key_terms) {
+        return None;
     }
     // `items.first()` and the like: the code wants one item, and no later page holds
     // it. With a filter the first match can lie on a later page, so that still counts.
     if op.first_item_only && op.filter.is_none() {
-        return;
+        return None;
     }
-    let pk = bound
-        .index
-        .map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
-    let index_sk = bound.index.and_then(|i| i.sort_key.as_deref());
-    let eq = |attr: &str| key_terms.iter().any(|t| t.attr == attr && t.op.is_eq());
-    let what = match index_sk {
-        // Both of an index's keys fixed: the items that share them (an index's key,
-        // unlike a table's, can repeat), not a range.
-        Some(sk) if eq(sk) => format!("every item that shares one `{pk}` and one `{sk}`"),
-        _ if key_terms.len() > 1 => format!("a range of the item collection of one `{pk}`"),
-        _ => format!("the whole item collection of one `{pk}`"),
+    Some(Unsized {
+        bound,
+        table,
+        missing,
+        key_terms,
+    })
+}
+
+/// What in the code shows that an unsized collection grows past any bound.
+enum Growth<'a> {
+    /// A write adds an item to the collection per value of its sort key (an event per
+    /// version, a subscriber per email), or, on an index without a sort key, puts
+    /// items of many keys under a few partition key values.
+    Appends {
+        write: &'a BoundOperation<'a>,
+        span: crate::source::Span,
+        /// The attribute whose values tell the items apart.
+        per: String,
+    },
+    /// The Query's own function says it lists the collection: `list_subscribers`,
+    /// `get_all_books`.
+    ListsAll { function: String },
+}
+
+/// Why `q`'s collection can pass a page, when the code shows it.
+fn growth<'a>(facts: &ProjectFacts<'a>, q: &Unsized<'a>) -> Option<Growth<'a>> {
+    appending_write(facts, q).or_else(|| {
+        let function = q.bound.op.context.function.as_deref()?;
+        let name = function.rsplit("::").next().unwrap_or(function);
+        name.split('_')
+            .any(|w| w.eq_ignore_ascii_case("list") || w.eq_ignore_ascii_case("all"))
+            .then(|| Growth::ListsAll {
+                function: function.to_string(),
+            })
+    })
+}
+
+/// A write of `q`'s table whose items land in `q`'s collection and grow it: the
+/// partition key set and the sort key set to a value of many (a parameter, a
+/// generated id, a template of one, a value computed at run time rather than a
+/// constant or an enum's); on an index without a sort key, the partition
+/// key set to one of a few values while the table's key takes many. Writes in tests
+/// and one-off binaries do not count: they say nothing of what the service stores.
+fn appending_write<'a>(facts: &ProjectFacts<'a>, q: &Unsized<'a>) -> Option<Growth<'a>> {
+    let pk = q.partition_key();
+    let many = |v: &crate::scanner::ValueInfo| key_shape(v) == KeyShape::Varying;
+    // A sort key the code computes (`event.seq_nr().to_string()`) rather than spells
+    // as a constant or an enum's value tells items of one collection apart as well.
+    let not_fixed = |v: &crate::scanner::ValueInfo| {
+        matches!(key_shape(v), KeyShape::Varying | KeyShape::Unknown) && v.literal.is_none()
     };
-    cx.report(
+    facts.operations.iter().find_map(|w| {
+        let same_table = w.table.is_some_and(|t| std::ptr::eq(t, q.table));
+        if !same_table || w.op.context.cold.is_some() {
+            return None;
+        }
+        let attrs = written(w.op);
+        let get = |name: &str| attrs.iter().find(|a| a.attribute == name && !a.conditional);
+        get(pk)?;
+        match q.sort_key() {
+            Some(sk) => {
+                let v = get(sk).filter(|v| not_fixed(v.value))?;
+                Some(Growth::Appends {
+                    write: w,
+                    span: v.span,
+                    per: sk.to_string(),
+                })
+            }
+            None => {
+                let p = get(pk)?;
+                if !key_shape(p.value).is_low_cardinality() {
+                    return None;
+                }
+                let table_key = std::iter::once(q.table.partition_key.as_str())
+                    .chain(q.table.sort_key.as_deref());
+                let per = table_key
+                    .into_iter()
+                    .find(|k| get(k).is_some_and(|v| many(v.value)))?;
+                Some(Growth::Appends {
+                    write: w,
+                    span: p.span,
+                    per: per.to_string(),
+                })
+            }
+        }
+    })
+}
+
+/// A Query the code shows can pass a page: warned of at its call.
+fn growing(cx: &mut RuleContext<'_>, q: &Unsized<'_>, why: Growth<'_>) {
+    let op = q.bound.op;
+    let d = cx.report(
         op.file.clone(),
         op.method_span,
         format!(
-            "`query` of {target} is sent once and stops at 1 MB: it reads {what}, and every item past the first page is silently dropped"
+            "`query` of {} is sent once and stops at 1 MB: it reads {}, and every item past the first page is silently dropped",
+            q.target(),
+            q.what()
         ),
-    )
-    .note(format!(
-        "the model lacks {missing}, so whether the key range can exceed 1 MB is unknown; with `item-count` and `avg-item-size` (and the partition key's `cardinality` or `values`) dynalint stays silent when it fits in one page"
+    );
+    match why {
+        Growth::Appends { write, span, per } => {
+            let w = write.op;
+            d.label(
+                w.file.clone(),
+                span,
+                format!(
+                    "`{}` adds an item per `{per}` to one `{}`'s collection",
+                    w.kind.sdk_method(),
+                    q.partition_key()
+                ),
+            );
+        }
+        Growth::ListsAll { function } => {
+            d.note(format!(
+                "`{function}` returns the whole collection, which grows with the data: nothing bounds it to one page"
+            ));
+        }
+    }
+    d.note(format!(
+        "the model lacks {}; with `item-count` and `avg-item-size` (and the partition key's `cardinality` or `values`) dynalint stays silent when the key range fits in one page",
+        q.missing
+    ))
+    .help(format!(
+        "{PAGINATE_HELP}; or bound the read with `limit(n)` and hand `last_evaluated_key` back to the caller"
+    ));
+}
+
+/// The Queries of one table (or index) whose collection nothing sizes: one question,
+/// at the first of them, listing the others.
+fn ask(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, qs: &[&Unsized<'_>]) {
+    let Some(first) = qs.first() else {
+        return;
+    };
+    let op = first.bound.op;
+    let calls = match qs.len() {
+        1 => "this `query` reads it".to_string(),
+        n => format!("{n} `query` calls read it"),
+    };
+    let pk = first.partition_key();
+    let d = cx.report(
+        op.file.clone(),
+        op.method_span,
+        format!(
+            "how large can one `{pk}`'s item collection of {} grow? {calls} as one page, which stops at 1 MB and silently drops the rest",
+            first.target()
+        ),
+    );
+    d.severity = Severity::Info.min(d.severity);
+    for q in &qs[1..] {
+        let o = q.bound.op;
+        d.label(
+            o.file.clone(),
+            o.method_span,
+            format!("reads {} as one page", q.what()),
+        );
+    }
+    if qs.len() > 1 {
+        let places: Vec<String> = qs
+            .iter()
+            .map(|q| facts.place(&q.bound.op.file, q.bound.op.method_span))
+            .collect();
+        d.note(format!("read as one page at {}", places.join(", ")));
+    }
+    d.note(format!(
+        "the model lacks {}: declare `item-count` and `avg-item-size` of `{}` (and `{pk}`'s `cardinality` or `values`) and dynalint warns at each call whose key range can exceed 1 MB, and stays silent where it fits",
+        first.missing, first.table.name
     ))
     .help(format!(
         "{PAGINATE_HELP}; or bound the read with `limit(n)` and hand `last_evaluated_key` back to the caller"
@@ -244,8 +496,11 @@ fn report(cx: &mut RuleContext<'_>, op: &Operation, target: Option<&str>, note: 
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{model, run, Op};
-    use crate::scanner::OpKind::{Query, Scan};
+    use super::super::test_support::{lit, map, model, op, run, val, Op};
+    use crate::diagnostic::Severity;
+    use crate::scanner::OpKind::{PutItem, Query, Scan};
+    use crate::scanner::{Provenance, ValueInfo};
+    use crate::source::Span;
 
     const BLOG: &str = r#"
 [[table]]
@@ -428,16 +683,16 @@ projection = "ALL"
             ),
             ("query of a whole key without figures", Op::new(Query, "Audit").key("Id = :i"), vec![]),
             (
-                "an aggregate's events, without figures",
+                "an aggregate's events, without figures: a question",
                 Op::new(Query, "Events").key("AggregateId = :a"),
                 vec![
-                    "`query` of `Events` is sent once and stops at 1 MB: it reads the whole item collection of one `AggregateId`",
+                    "how large can one `AggregateId`'s item collection of `Events` grow? this `query` reads it as one page",
                 ],
             ),
             (
-                "the events after a sequence, without figures",
+                "the events after a sequence, without figures: a question",
                 Op::new(Query, "Events").key("AggregateId = :a AND Version > :v"),
-                vec!["it reads a range of the item collection of one `AggregateId`"],
+                vec!["how large can one `AggregateId`'s item collection"],
             ),
             (
                 "one event by its full key",
@@ -455,8 +710,23 @@ projection = "ALL"
                 vec!["index `ByKind` of `Events`", "one `kind`"],
             ),
             (
-                "both keys of an index, without figures",
-                Op::new(Query, "Events").index("ByKindTime").key("kind = :k AND postedOn = :d"),
+                "a function that lists the collection",
+                {
+                    let mut op = Op::new(Query, "Events").key("AggregateId = :a");
+                    op.0.context.function = Some("Store::list_events".into());
+                    op
+                },
+                vec!["`query` of `Events` is sent once and stops at 1 MB: it reads the whole item collection of one `AggregateId`"],
+            ),
+            (
+                "both keys of an index, in a function that lists them",
+                {
+                    let mut op = Op::new(Query, "Events")
+                        .index("ByKindTime")
+                        .key("kind = :k AND postedOn = :d");
+                    op.0.context.function = Some("Store::list_posted".into());
+                    op
+                },
                 vec!["it reads every item that shares one `kind` and one `postedOn`"],
             ),
             (
@@ -516,6 +786,93 @@ projection = "ALL"
             notes.contains("the model lacks `item-count` of table `Events`"),
             "{notes}"
         );
+        assert_eq!(got[0].severity, Severity::Info);
+    }
+
+    fn at(mut op: Op, start: usize) -> Op {
+        op.0.span = Span::new(start, start + 10);
+        op.0.method_span = op.0.span;
+        op
+    }
+
+    /// Queries of one unsized collection are one question, at the first of them; a
+    /// query of another index is another.
+    #[test]
+    fn unsized_collections_are_asked_about_once_per_table_and_index() {
+        let m = model(BLOG);
+        let got = run(
+            "unpaginated-query",
+            &m,
+            &[
+                at(Op::new(Query, "Events").key("AggregateId = :a"), 300),
+                at(
+                    Op::new(Query, "Events").key("AggregateId = :a AND Version > :v"),
+                    100,
+                ),
+                at(
+                    Op::new(Query, "Events")
+                        .key("AggregateId = :a")
+                        .filter("attribute_exists(kind)"),
+                    200,
+                ),
+                at(
+                    Op::new(Query, "Events").index("ByKind").key("kind = :k"),
+                    400,
+                ),
+            ],
+        );
+        let shown: Vec<(usize, usize, Severity)> = got
+            .iter()
+            .map(|d| (d.location.span.start, d.labels.len(), d.severity))
+            .collect();
+        assert_eq!(
+            shown,
+            vec![(100, 2, Severity::Info), (400, 0, Severity::Info)],
+            "{got:#?}"
+        );
+        assert!(got[0]
+            .message
+            .contains("3 `query` calls read it as one page"));
+    }
+
+    /// A write that adds an event per `Version` to an aggregate's collection shows the
+    /// collection grows: each Query of it is warned of, pointing at the write. A write
+    /// of one fixed sort key (a snapshot) or in a test shows nothing.
+    #[test]
+    fn a_write_that_appends_to_the_collection_makes_each_query_a_warning() {
+        let m = model(BLOG);
+        let put = |sk: ValueInfo| {
+            let mut w = op(PutItem, "Events");
+            w.item = Some(map(vec![
+                ("AggregateId", val(Provenance::Param, 500)),
+                ("Version", sk),
+            ]));
+            Op(w)
+        };
+        let query = || at(Op::new(Query, "Events").key("AggregateId = :a"), 100);
+        let appended = run(
+            "unpaginated-query",
+            &m,
+            &[query(), put(val(Provenance::Param, 520))],
+        );
+        assert_eq!(appended.len(), 1, "{appended:#?}");
+        assert_eq!(appended[0].severity, Severity::Warning);
+        assert!(appended[0]
+            .message
+            .contains("is sent once and stops at 1 MB"));
+        assert!(
+            appended[0].labels[0].message.contains(
+                "`put_item` adds an item per `Version` to one `AggregateId`'s collection"
+            ),
+            "{:#?}",
+            appended[0].labels
+        );
+        let fixed = run("unpaginated-query", &m, &[query(), put(lit("0", 520))]);
+        assert_eq!(fixed[0].severity, Severity::Info, "{fixed:#?}");
+        let mut in_test = put(val(Provenance::Param, 520));
+        in_test.0.context.cold = Some(crate::scanner::ColdReason::Test);
+        let tested = run("unpaginated-query", &m, &[query(), in_test]);
+        assert_eq!(tested[0].severity, Severity::Info, "{tested:#?}");
     }
 
     #[test]

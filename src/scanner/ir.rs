@@ -434,8 +434,12 @@ pub struct Operation {
     /// its operations at once).
     pub limit: Option<Box<ValueInfo>>,
     pub scan_index_forward: Option<bool>,
-    /// `Select` as DynamoDB spells it (`COUNT`, `ALL_ATTRIBUTES`, ...).
+    /// `Select` as DynamoDB spells it (`COUNT`, `ALL_ATTRIBUTES`, ...), when the code
+    /// gives one value.
     pub select: Option<String>,
+    /// The values an `if`/`match` argument of `select` gives, one per branch, when they
+    /// differ (`select` is then `None`): each is a request the code can send.
+    pub select_choices: Vec<String>,
     /// Every setter call of the chain, in source order (empty for struct literals).
     pub setters: Vec<SetterCall>,
     /// Read through `into_paginator()` or an `exclusive_start_key` loop.
@@ -506,6 +510,7 @@ impl Operation {
             limit: None,
             scan_index_forward: None,
             select: None,
+            select_choices: Vec::new(),
             setters: Vec::new(),
             paginated: false,
             exclusive_start_key: false,

@@ -100,6 +100,8 @@ pub enum Setter {
     ExclusiveStartKey,
     Segment,
     TotalSegments,
+    /// A Query's legacy `key_conditions(attr, Condition)` or `set_key_conditions(map)`.
+    KeyConditions,
     /// `request_items(table, ..)` of a batch.
     RequestItems,
     /// `transact_items(..)` of a transaction.
@@ -144,6 +146,7 @@ pub fn setter(name: &str) -> Option<(Setter, bool)> {
         "segment" => Setter::Segment,
         "total_segments" => Setter::TotalSegments,
         "request_items" => Setter::RequestItems,
+        "key_conditions" => Setter::KeyConditions,
         "transact_items" => Setter::TransactItems,
         "put" | "update" | "delete" | "condition_check" | "get" | "put_request"
         | "delete_request" => Setter::Wrapped,
@@ -154,7 +157,6 @@ pub fn setter(name: &str) -> Option<(Setter, bool)> {
         | "client_request_token"
         | "attributes_to_get"
         | "conditional_operator"
-        | "key_conditions"
         | "query_filter"
         | "scan_filter"
         | "expected"

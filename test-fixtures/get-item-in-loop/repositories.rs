@@ -1,6 +1,7 @@
 // Repositories behind traits, read in loops through the trait's method. A call by a
 // method name means the implementations of one trait; a name that methods of several
-// traits define (`find_by_id` of every repository) does not say which one runs.
+// traits define (`find_by_id` of every repository) says which one runs only through the
+// receiver's type.
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
@@ -100,6 +101,7 @@ impl CustomerRepository for DynamoCustomerRepository {
         let res = self
             .client
             .get_item()
+            //~^ get-item-in-loop
             .table_name("Orders")
             .key("PK", AttributeValue::S(format!("CUSTOMER#{id}")))
             .key("SK", AttributeValue::S("PROFILE".into()))
@@ -110,9 +112,8 @@ impl CustomerRepository for DynamoCustomerRepository {
 }
 
 /// One order read, then one customer per line: the order's read is not repeated. Which
-/// `find_by_id` runs in the loop is the receiver's type (the customers'), which a call
-/// graph by name does not know: neither read is attributed to the loop (the customers'
-/// N+1 goes unreported until the receiver's type is followed).
+/// `find_by_id` runs in the loop is the receiver's type, `C: CustomerRepository`: the
+/// customers' read is the N+1, the orders' is not.
 pub async fn order_with_buyers<R: OrderRepository, C: CustomerRepository>(
     orders: &R,
     customers: &C,

@@ -142,3 +142,28 @@ pub async fn import_finished(client: &Client, games: &[Game]) -> Result<(), Erro
     }
     Ok(())
 }
+
+/// Two players' games of one day, their keys pushed one by one into the list: every
+/// key has both key attributes.
+pub async fn head_to_head(client: &Client, a: &str, b: &str, day: &str) -> Result<(), Error> {
+    let mut keys = Vec::new();
+    let mut first = HashMap::new();
+    first.insert("UserId".to_string(), AttributeValue::S(a.to_string()));
+    first.insert("GameDate".to_string(), AttributeValue::S(day.to_string()));
+    keys.push(first);
+    let mut second = HashMap::new();
+    second.insert("UserId".to_string(), AttributeValue::S(b.to_string()));
+    second.insert("GameDate".to_string(), AttributeValue::S(day.to_string()));
+    keys.push(second);
+    let mut request_items = HashMap::new();
+    request_items.insert(
+        GAMES_TABLE.to_string(),
+        KeysAndAttributes::builder().set_keys(Some(keys)).build()?,
+    );
+    client
+        .batch_get_item()
+        .set_request_items(Some(request_items))
+        .send()
+        .await?;
+    Ok(())
+}

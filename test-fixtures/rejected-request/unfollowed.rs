@@ -42,7 +42,7 @@ pub async fn two_players(client: &Client, a: &str, b: &str) -> Result<(), Error>
 // ---- must not be flagged ----
 
 /// The legacy `KeyConditions` map through the SDK's setter, built by `insert`: the
-/// key condition is there, in a parameter the engine's request does not carry.
+/// key condition is there, `UserId = :value`.
 pub async fn games_of_legacy(client: &Client, user: &str) -> Result<(), Error> {
     let mut conditions = HashMap::new();
     conditions.insert(

@@ -1,6 +1,9 @@
 // Queries over key ranges the model cannot size (no `item-count`/`avg-item-size`):
 // one page silently drops what lies past 1 MB, unless the read is bounded another way.
-use aws_sdk_dynamodb::types::AttributeValue;
+// Where the code shows the collection grows (the store appends an event per version,
+// a function lists the collection), each read is warned of; elsewhere it is a
+// question, asked once per table and index.
+use aws_sdk_dynamodb::types::{AttributeValue, Select};
 use aws_sdk_dynamodb::Client;
 
 const EVENTS_TABLE: &str = "Events";
@@ -11,6 +14,20 @@ pub struct EventStore {
 }
 
 impl EventStore {
+    /// Appends an event: one more item in the aggregate's collection per version.
+    pub async fn append(&self, event: &Event) -> Result<(), Error> {
+        self.client
+            .put_item()
+            .table_name(EVENTS_TABLE)
+            .item("AggregateId", AttributeValue::S(event.aggregate_id.clone()))
+            .item("Version", AttributeValue::N(event.version.to_string()))
+            .item("EventType", AttributeValue::S(event.event_type.clone()))
+            .condition_expression("attribute_not_exists(Version)")
+            .send()
+            .await?;
+        Ok(())
+    }
+
     /// Replays an aggregate: every event it ever had, from one page.
     pub async fn load(&self, aggregate_id: &str) -> Result<Vec<Event>, Error> {
         let out = self
@@ -46,7 +63,8 @@ impl EventStore {
     }
 
     /// The latest event of a type: only the first item is read, but after a filter,
-    /// which the first page may hold no match of.
+    /// which the first page may hold no match of. Nothing shows how many events share
+    /// a type: a question.
     pub async fn latest_of(&self, event_type: &str, after: &str) -> Result<Option<Event>, Error> {
         let out = self
             .client
@@ -122,6 +140,36 @@ pub async fn account_by_email(client: &Client, email: &str) -> Result<Vec<Accoun
         .send()
         .await?;
     out.items().iter().map(Account::from_item).collect()
+}
+
+/// An owner's accounts and how many there are: one question about `owner-index`, at
+/// the first of the two reads.
+pub async fn accounts_of(client: &Client, owner: &str) -> Result<Vec<Account>, Error> {
+    let out = client
+        .query()
+        //~^ unpaginated-query
+        .table_name(ACCOUNTS_TABLE)
+        .index_name("owner-index")
+        .key_condition_expression("#o = :o")
+        .expression_attribute_names("#o", "owner")
+        .expression_attribute_values(":o", AttributeValue::S(owner.to_string()))
+        .send()
+        .await?;
+    out.items().iter().map(Account::from_item).collect()
+}
+
+pub async fn count_accounts_of(client: &Client, owner: &str) -> Result<usize, Error> {
+    let out = client
+        .query()
+        .table_name(ACCOUNTS_TABLE)
+        .index_name("owner-index")
+        .key_condition_expression("#o = :o")
+        .expression_attribute_names("#o", "owner")
+        .expression_attribute_values(":o", AttributeValue::S(owner.to_string()))
+        .select(Select::Count)
+        .send()
+        .await?;
+    Ok(out.count() as usize)
 }
 
 /// An owner's first account, as a handler written with `match` and `if let` reads it.

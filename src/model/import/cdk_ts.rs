@@ -12,6 +12,9 @@
 //! scanner's alone. Anything else in a value (a variable, a call) is unknown, and a
 //! table whose keys are unknown is a note.
 
+use std::collections::btree_map::Entry;
+use std::collections::BTreeMap;
+
 use super::shape::{attribute, blank_table};
 use super::{Found, Imported};
 use crate::attr::AttributeType;
@@ -205,6 +208,8 @@ enum Val {
     Num(String),
     /// `dynamodb.AttributeType.STRING`, `table.tableName`, `this`.
     Path(Vec<String>),
+    /// `process.env.TABLE ?? 'orders'` (or `||`): a value with its default.
+    Or(Box<Val>, Box<Val>),
     Other,
 }
 
@@ -260,6 +265,11 @@ impl Reader<'_> {
         self.peek() == Some(&Tok::Punct(c))
     }
 
+    /// Whether the token after the current one is `c`.
+    fn next_is(&self, c: char) -> bool {
+        self.toks.get(self.pos + 1).map(|(t, _)| t) == Some(&Tok::Punct(c))
+    }
+
     /// Skips one value's tokens up to a `,` or a closing bracket at depth 0.
     fn skip_value(&mut self) {
         let mut depth = 0usize;
@@ -283,6 +293,9 @@ impl Reader<'_> {
         self.pos += 1;
         let mut path = vec![first];
         while self.is('.') || self.is('?') || self.is('!') {
+            if self.is('?') && self.next_is('?') {
+                break;
+            }
             self.pos += 1;
             if let Some(Tok::Ident(n)) = self.peek().cloned() {
                 self.pos += 1;
@@ -374,12 +387,179 @@ impl Reader<'_> {
             }
             _ => Val::Other,
         };
+        // `process.env.TABLE ?? 'orders'`: the value or its default.
+        if matches!(v, Val::Path(_))
+            && ((self.is('?') && self.next_is('?')) || (self.is('|') && self.next_is('|')))
+        {
+            self.pos += 2;
+            let default = self.value(depth + 1);
+            return match default {
+                Val::Str(_) => Val::Or(Box::new(v), Box::new(default)),
+                _ => Val::Other,
+            };
+        }
         // `a.b()`, `x as T`, `a + b`: not a literal.
         if !matches!(self.peek(), None | Some(Tok::Punct(',' | '}' | ']' | ')'))) {
             self.skip_value();
             return Val::Other;
         }
         v
+    }
+}
+
+/// The string literals an app gives names once: its constants (`const ORDERS_TABLE =
+/// 'orders'`, a class's `static readonly`, a Python module's `ORDERS = "orders"`) and
+/// the props its constructs are given (`new OrdersStack(app, 'Orders', { auditTable:
+/// 'audit' })`), each kept only when every assignment gives it the same value (`None`
+/// once two differ).
+#[derive(Default)]
+struct Known {
+    consts: BTreeMap<String, Option<String>>,
+    props: BTreeMap<String, Option<String>>,
+}
+
+fn remember(map: &mut BTreeMap<String, Option<String>>, key: String, value: String) {
+    match map.entry(key) {
+        Entry::Vacant(e) => {
+            e.insert(Some(value));
+        }
+        Entry::Occupied(mut e) => {
+            if e.get().as_deref() != Some(value.as_str()) {
+                e.insert(None);
+            }
+        }
+    }
+}
+
+impl Known {
+    /// Reads one file's tokens into what is known.
+    fn read(&mut self, toks: &[(Tok, usize)], len: usize, python: bool) {
+        let tok = |i: usize| toks.get(i).map(|(t, _)| t);
+        for (i, (t, _)) in toks.iter().enumerate() {
+            let Tok::Ident(name) = t else { continue };
+            // `const NAME = 'x'` (a `: string` annotation skipped), never `a.NAME =`, a
+            // keyword argument `f(name="x")` or a comparison.
+            let before = i.checked_sub(1).and_then(tok);
+            if matches!(before, Some(Tok::Punct('.' | '(' | ',' | '?' | '!' | '='))) {
+                continue;
+            }
+            let mut j = i + 1;
+            if tok(j) == Some(&Tok::Punct(':')) {
+                j += 1;
+                while matches!(tok(j), Some(Tok::Ident(_) | Tok::Punct('.' | '<' | '>'))) {
+                    j += 1;
+                }
+            }
+            if tok(j) != Some(&Tok::Punct('=')) || matches!(tok(j + 1), Some(Tok::Punct(_))) {
+                continue;
+            }
+            let Some(Tok::Str(value)) = tok(j + 1) else {
+                continue;
+            };
+            // `'a' + b`, `'a'.concat()`: not the whole value.
+            if matches!(
+                tok(j + 2),
+                Some(Tok::Punct('+' | '.' | '(' | '[' | '?' | '|' | '&'))
+            ) {
+                continue;
+            }
+            remember(&mut self.consts, name.clone(), value.clone());
+        }
+        // The props of every construct: `new X(scope, 'Id', {..})`, or in Python any
+        // call's keyword arguments.
+        let mut r = Reader {
+            toks,
+            pos: 0,
+            len,
+            python,
+        };
+        while r.pos < toks.len() {
+            let at = r.pos;
+            let call = match &toks[at].0 {
+                Tok::Ident(w) if w == "new" => {
+                    r.pos += 1;
+                    true
+                }
+                Tok::Ident(_) if python => true,
+                _ => false,
+            };
+            if !call {
+                r.pos += 1;
+                continue;
+            }
+            let _ = r.path();
+            if !r.is('(') {
+                r.pos = r.pos.max(at + 1);
+                continue;
+            }
+            r.pos += 1;
+            let args = arguments(&mut r);
+            let props = if python { args.last() } else { args.get(2) };
+            if let Some(Val::Obj(entries)) = props {
+                for (k, v, _) in entries {
+                    if let Val::Str(v) = v {
+                        remember(&mut self.props, k.clone(), v.clone());
+                    }
+                }
+            }
+            r.pos = r.pos.max(at + 1);
+        }
+    }
+
+    fn constant(&self, name: &str) -> Option<&str> {
+        self.consts.get(name)?.as_deref()
+    }
+
+    fn prop(&self, name: &str) -> Option<&str> {
+        self.props.get(name)?.as_deref()
+    }
+}
+
+/// What a construct's `tableName` says of the table's name.
+enum TableName {
+    /// Spelled out, or a constant or prop the app spells once.
+    Known(String),
+    /// Read from the deploying environment (`process.env.SESSIONS_TABLE`), with the
+    /// default the app falls back on.
+    Env {
+        var: String,
+        default: Option<String>,
+    },
+    Unknown,
+}
+
+fn table_name(v: &Val, known: &Known) -> TableName {
+    let valid = |s: &str| crate::model::KeyTemplate::parse(s).is_ok();
+    match v {
+        Val::Str(s) if valid(s) => TableName::Known(s.clone()),
+        Val::Path(p) => {
+            let segs: Vec<&str> = p.iter().map(String::as_str).collect();
+            match segs.as_slice() {
+                ["process", "env", var] => TableName::Env {
+                    var: (*var).to_string(),
+                    default: None,
+                },
+                [name] => known
+                    .constant(name)
+                    .or_else(|| known.prop(&camel(name)))
+                    .filter(|s| valid(s))
+                    .map_or(TableName::Unknown, |s| TableName::Known(s.to_string())),
+                [.., "props", name] => known
+                    .prop(name)
+                    .filter(|s| valid(s))
+                    .map_or(TableName::Unknown, |s| TableName::Known(s.to_string())),
+                _ => TableName::Unknown,
+            }
+        }
+        Val::Or(value, default) => match (table_name(value, known), &**default) {
+            (TableName::Env { var, .. }, Val::Str(d)) if valid(d) => TableName::Env {
+                var,
+                default: Some(d.clone()),
+            },
+            (TableName::Known(s), _) => TableName::Known(s),
+            _ => TableName::Unknown,
+        },
+        _ => TableName::Unknown,
     }
 }
 
@@ -403,11 +583,15 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
     let mut index_calls = Vec::new();
     let mut env = Vec::new();
     let mut looks_up_others = false;
-    for (path, text) in files {
-        let toks = tokens(text, dialect);
+    let toks_of: Vec<Vec<(Tok, usize)>> = files.iter().map(|(_, t)| tokens(t, dialect)).collect();
+    let mut known = Known::default();
+    for ((_, text), toks) in files.iter().zip(&toks_of) {
+        known.read(toks, text.len(), python);
+    }
+    for ((path, text), toks) in files.iter().zip(&toks_of) {
         let mut found = Found::new(path.clone(), OriginKind::Cdk);
         let mut r = Reader {
-            toks: &toks,
+            toks,
             pos: 0,
             len: text.len(),
             python,
@@ -417,7 +601,7 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
             match &toks[at].0 {
                 Tok::Ident(w) if w == "new" => {
                     r.pos += 1;
-                    let var = assigned_name(&toks, at);
+                    let var = assigned_name(toks, at);
                     let callee = r.path();
                     let Some(args) = call_arguments(&mut r, &mut env) else {
                         continue;
@@ -425,9 +609,8 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
                     if let (Some(id), Some(props)) = (args.get(1), args.get(2)) {
                         if props.get("partitionKey").is_some() {
                             let offset = toks[at].1;
-                            if let Some(t) =
-                                table(id, props, offset, text, &mut found, callee_name(&callee))
-                            {
+                            let cx = (text.as_str(), &known, callee_name(&callee));
+                            if let Some(t) = table(id, props, offset, &mut found, cx) {
                                 decls.push(Decl { var, table: t });
                             }
                         }
@@ -447,7 +630,7 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
                     } else {
                         IndexKind::Local
                     };
-                    let owner = receiver(&toks, at);
+                    let owner = receiver(toks, at);
                     r.pos += 1;
                     if r.is('(') {
                         r.pos += 1;
@@ -474,7 +657,7 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
                         && w != "environment"
                         && at.checked_sub(1).map(|p| &toks[p].0) != Some(&Tok::Punct('.')) =>
                 {
-                    let var = assigned_name(&toks, at);
+                    let var = assigned_name(toks, at);
                     let callee = r.path();
                     let Some(args) = call_arguments(&mut r, &mut env) else {
                         continue;
@@ -505,9 +688,8 @@ pub fn import_app_in(files: &[(FilePath, String)], dialect: Dialect) -> Imported
                     if let (Some(id), Some(props)) = (args.get(1), args.get(2)) {
                         if props.get("partitionKey").is_some() {
                             let offset = toks[at].1;
-                            if let Some(t) =
-                                table(id, props, offset, text, &mut found, callee_name(&callee))
-                            {
+                            let cx = (text.as_str(), &known, callee_name(&callee));
+                            if let Some(t) = table(id, props, offset, &mut found, cx) {
                                 decls.push(Decl { var, table: t });
                             }
                         }
@@ -714,9 +896,8 @@ fn table(
     id: &Val,
     props: &Val,
     offset: usize,
-    text: &str,
     found: &mut Found,
-    callee: &str,
+    (text, known, callee): (&str, &Known, &str),
 ) -> Option<Table> {
     let line = line_of(text, offset);
     let id = id.text().map_or_else(|| callee.to_string(), str::to_string);
@@ -728,9 +909,15 @@ fn table(
         );
         return None;
     };
-    let name = match props.get("tableName") {
-        Some(Val::Str(s)) if crate::model::KeyTemplate::parse(s).is_ok() => s.clone(),
-        Some(_) => {
+    let mut env_ref = None;
+    let name = match props.get("tableName").map(|v| table_name(v, known)) {
+        Some(TableName::Known(s)) => s,
+        // Named at deploy time: the code that reads the same variable names it.
+        Some(TableName::Env { var, default }) => {
+            env_ref = Some(var);
+            default.unwrap_or_else(|| id.clone())
+        }
+        Some(TableName::Unknown) => {
             found.note_at(
                 Span::new(offset, offset),
                 line,
@@ -747,6 +934,7 @@ fn table(
     };
     let span = Span::new(offset, offset);
     let mut t = blank_table(name, span, span, found.origin(line, Some(id)));
+    t.refs.extend(env_ref);
     if let Some(s) = props.span_of("partitionKey") {
         t.fields.insert("partition-key", s);
     }

@@ -166,7 +166,10 @@ pub fn discover_to(root: &Path, max_depth: Option<usize>) -> Imported {
         let texts: Vec<(FilePath, String)> = files
             .iter()
             .filter_map(|p| Some((Arc::from(p.as_path()), read(p, &mut out.notes)?)))
-            .filter(|(_, t)| cdk_ts::mentions_table(t) || t.contains("environment"))
+            // The app's entry point too: the props it gives a stack can name a table.
+            .filter(|(_, t)| {
+                cdk_ts::mentions_table(t) || t.contains("environment") || t.contains("Stack")
+            })
             .collect();
         if texts.iter().any(|(_, t)| cdk_ts::mentions_table(t)) {
             merge(&mut out, cdk_ts::import_app(&texts));

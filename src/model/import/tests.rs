@@ -432,6 +432,8 @@ fn truncated_files_never_panic() {
         "describe/payments.json",
         "broken/no-keys.yaml",
         "cdk-ts/lib/shop-stack.ts",
+        "cdk-ts-names/lib/billing-stack.ts",
+        "cdk-ts-names/bin/billing.ts",
     ];
     for rel in files {
         let p = fixture(rel);
@@ -569,6 +571,47 @@ fn cdk_typescript_when_cdk_out_is_not_there() {
     // and tests are not read.
     assert!(i.notes.is_empty(), "{}", notes(&i));
     assert!(!i.tables.iter().any(|t| t.partition_key == "x"));
+}
+
+/// A stack's `tableName` as CDK apps write it: a constant of the file, a prop the app
+/// gives the stack, an environment variable read at deploy time. Tables whose names
+/// stay unknown go by their construct ids, each its own table.
+#[test]
+fn cdk_typescript_table_names_from_constants_props_and_the_environment() {
+    let i = discover(&fixture("cdk-ts-names"));
+    assert_eq!(
+        names(&i),
+        [
+            "billing-customers",
+            "billing-invoices",
+            "Ledger",
+            "billing-payments",
+            "Refunds",
+            "Rates",
+            "Holidays"
+        ],
+        "{}",
+        notes(&i)
+    );
+    assert_eq!(table(&i, "billing-customers").refs, ["CUSTOMERS_TABLE"]);
+    let invoices = table(&i, "billing-invoices");
+    assert_eq!(invoices.sort_key.as_deref(), Some("invoiceId"));
+    assert_eq!(invoices.refs, ["INVOICES_TABLE"]);
+    // Named by the deploying environment: code reading the same variable binds to it.
+    assert_eq!(table(&i, "billing-payments").refs, ["PAYMENTS_TABLE"]);
+    assert_eq!(table(&i, "Refunds").refs, ["REFUNDS_TABLE"]);
+    assert_eq!(table(&i, "Rates").partition_key, "currency");
+    assert_eq!(table(&i, "Holidays").partition_key, "date");
+    // The two stack instances name their ledgers differently: not a name to guess.
+    let n = notes(&i);
+    assert!(
+        n.contains("the `tableName` of `Ledger` is not known statically"),
+        "{n}"
+    );
+    assert!(
+        !n.contains("`Invoices`") && !n.contains("`Customers`"),
+        "{n}"
+    );
 }
 
 /// Spans of imported fields stay inside their file, even for a value cut off at the end.

@@ -487,9 +487,10 @@ impl Shift for FileIndex {
             returns,
             ctors: _,
             once_sets: _,
-            arg_sites: _,
+            arg_sites,
             site_keys: _,
             fns: _,
+            types: _,
             problems,
             chained: _,
             text: _,
@@ -503,6 +504,9 @@ impl Shift for FileIndex {
         structs.shift(by);
         returns.shift(by);
         problems.shift(by);
+        for a in arg_sites {
+            a.at.shift(by);
+        }
     }
 }
 
@@ -534,6 +538,7 @@ impl Shift for Operation {
             limit,
             scan_index_forward: _,
             select: _,
+            select_choices: _,
             setters,
             paginated: _,
             exclusive_start_key: _,

@@ -324,6 +324,7 @@ fn link_facts(f: &FileIndex) -> String {
         arg_sites: _,
         site_keys: _,
         fns,
+        types,
         problems: _,
         chained,
         text: _,
@@ -338,7 +339,7 @@ fn link_facts(f: &FileIndex) -> String {
     let text = format!(
         "{path:?}{module:?}{candidate:?}{generated:?}{returned:?}{templates:?}{continued:?}\
          {consts:?}{field_inits:?}{field_types:?}{uses:?}{structs:?}{returns:?}\
-         {once_sets:?}{fns:?}{chained:?}{ctors:?}{deferred:?}"
+         {once_sets:?}{fns:?}{types:?}{chained:?}{ctors:?}{deferred:?}"
     );
     let mut out = without_spans(&with_refs(&text, f));
     // The maps a function returns are copied into callers with spans one level deep

@@ -13,9 +13,10 @@ use crate::scanner::index::resolve::{FileCx, RefKind, PENDING};
 use crate::scanner::ir::Resolved;
 use crate::scanner::syntax::names::{intern, Name};
 use crate::scanner::syntax::nodes::{
-    call_arg_count, call_args, call_path, field, last_segment, method_name, no_args, peel,
+    call_arg_count, call_args, call_path, field, last_segment, method_name, no_args, peel, span,
     type_segment,
 };
+use crate::source::Span;
 
 /// One call of a function by name, with what it passes. Every file's sites live until
 /// the link, and the same callee and type names recur across a tree: they are
@@ -33,6 +34,9 @@ pub struct ArgSite {
     pub args: Box<[Option<Resolved>]>,
     /// In test code: a test names its own table, not the one the service uses.
     pub test: bool,
+    /// The called name: which loop, if any, repeats the call (a request linked once
+    /// per caller is repeated only by a loop around its own caller's call).
+    pub at: Span,
 }
 
 /// What a call site is matched on ([`calls`]), without its arguments' values: a file
@@ -152,10 +156,30 @@ pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<Ar
                 method,
                 args: values,
                 test: test_file || cx.is_test_code(n),
+                at: callee_span(n),
             });
         }
     }
     out
+}
+
+/// The span of the name a call calls: `f` of `f(..)`, `a::f(..)`, `x.f(..)` and
+/// `f::<T>(..)`.
+fn callee_span(call: Node<'_>) -> Span {
+    let mut f = field(call, "function").unwrap_or(call);
+    for _ in 0..4 {
+        let inner = match f.kind() {
+            "field_expression" => field(f, "field"),
+            "scoped_identifier" => field(f, "name"),
+            "generic_function" => field(f, "function"),
+            _ => None,
+        };
+        match inner {
+            Some(i) => f = i,
+            None => break,
+        }
+    }
+    span(f)
 }
 
 /// An argument's value, when it may name something: a literal, a constant, an env var,

@@ -887,10 +887,12 @@ fn apply<'t>(
             for (k, v, c) in entries {
                 match cx.string(k).value() {
                     Some(key) => {
+                        // A name handed in (`fn query_in(c, sk: &str)`): what the
+                        // calls pass, each caller's own when they differ.
                         op.names.insert(
                             key.to_string(),
                             NameArg {
-                                name: cx.string(v),
+                                name: cx.name(v),
                                 span: span(v),
                                 conditional: conditional || c,
                             },
@@ -952,10 +954,30 @@ fn apply<'t>(
         Setter::ConsistentRead => op.consistent_read = first.and_then(|a| bool_lit(cx, a)),
         Setter::ScanIndexForward => op.scan_index_forward = first.and_then(|a| bool_lit(cx, a)),
         Setter::Limit => op.limit = first.map(|a| Box::new(limit_value(cx, a, maybe_unset))),
-        Setter::Select => op.select = first.and_then(|a| select_variant(&src, peel(a))),
+        Setter::Select => {
+            let choices = first.map(|a| select_choices(cx, a)).unwrap_or_default();
+            op.select = None;
+            op.select_choices = Vec::new();
+            match choices.as_slice() {
+                [one] => op.select = Some(one.clone()),
+                [_, _, ..] => op.select_choices = choices,
+                [] => {}
+            }
+        }
         Setter::ExclusiveStartKey => op.exclusive_start_key = true,
         Setter::TotalSegments => op.total_segments = first.map(|a| Box::new(cx.value(a))),
         Setter::Segment | Setter::Ignored | Setter::Terminal | Setter::Paginator => {}
+        Setter::KeyConditions => match (set, args.as_slice()) {
+            (false, [k, v]) => crate::scanner::index::key_conditions::apply_entries(
+                cx,
+                op,
+                &[(*k, *v, conditional)],
+                true,
+                method_span(call),
+            ),
+            (true, [map]) => crate::scanner::index::key_conditions::apply(cx, op, *map),
+            _ => {}
+        },
         Setter::RequestItems => {
             crate::scanner::index::batch::request_items(cx, op, &args, set, conditional)
         }
@@ -1065,7 +1087,8 @@ pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
         None
     };
     ExprArg {
-        text: cx.string(a),
+        // An expression handed in is followed to what the calls pass, like a name.
+        text: cx.name(a),
         span: span(a),
         literal_start,
         conditional,
@@ -1080,26 +1103,112 @@ fn bool_lit(cx: &FileCx<'_>, a: Node<'_>) -> Option<bool> {
     }
 }
 
-/// `Select::AllProjectedAttributes` → `ALL_PROJECTED_ATTRIBUTES`. Only a path names a
-/// variant: an `if`, a `match` or a variable is a value the code picks at run time, and
-/// its source text is no value (`if count { Select::Count } else { .. }` is not
-/// `ALL_ATTRIBUTES\n }`).
-fn select_variant(src: &Src<'_>, arg: Node<'_>) -> Option<String> {
-    match node_kind(arg) {
-        "scoped_identifier" => Some(select_name(last_segment(src.of(arg)))),
-        // `set_select(Some(Select::Count))`.
-        "call_expression" if field(arg, "function").is_some_and(|f| src.of(f) == "Some") => {
-            let inner = named_children(field(arg, "arguments")?);
-            match inner.as_slice() {
-                [one] => select_variant(src, peel(*one)),
-                _ => None,
-            }
+/// What DynamoDB's `Select` can be.
+const SELECT_VALUES: [&str; 4] = [
+    "ALL_ATTRIBUTES",
+    "ALL_PROJECTED_ATTRIBUTES",
+    "SPECIFIC_ATTRIBUTES",
+    "COUNT",
+];
+
+/// The `Select` values an argument gives, as DynamoDB spells them, without repeats:
+/// one for `Select::Count` (by any path to the enum), `Select::from("COUNT")` or a
+/// string; one per branch of an `if` or `match` (`if count { Select::Count } else {
+/// Select::AllAttributes }`). Empty when a value, or a branch's, is not one of these:
+/// the value is then unknown, never the argument's text.
+fn select_choices(cx: &FileCx<'_>, a: Node<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![(a, 0usize)];
+    while let Some((n, depth)) = todo.pop() {
+        let n = peel(n);
+        if matches!(n.kind(), "if_expression" | "match_expression") {
+            let Some(branches) = branch_values(n).filter(|_| depth < 8) else {
+                return Vec::new();
+            };
+            todo.extend(branches.into_iter().rev().map(|b| (b, depth + 1)));
+            continue;
         }
-        _ => None,
+        let Some(v) = select_value(cx, n) else {
+            return Vec::new();
+        };
+        if !out.contains(&v) {
+            out.push(v);
+        }
     }
+    out
 }
 
-/// `AllProjectedAttributes` → `ALL_PROJECTED_ATTRIBUTES`.
+/// One `Select` value: `Select::AllAttributes`, `types::Select::Count`,
+/// `Select::from("COUNT")`, `"COUNT"`.
+fn select_value(cx: &FileCx<'_>, n: Node<'_>) -> Option<String> {
+    let src = cx.src;
+    let v = match n.kind() {
+        "scoped_identifier" => {
+            let text = src.of(n);
+            let mut segs = text.rsplit("::").map(str::trim);
+            let variant = segs.next()?;
+            (segs.next()? == "Select").then(|| select_name(variant))?
+        }
+        "call_expression" if call_path(src, n).is_some_and(|p| p.ends_with("Select::from")) => {
+            cx.string(*call_args(n).first()?).value()?.to_string()
+        }
+        // `set_select(Some(Select::Count))`.
+        "call_expression" if call_path(src, n).is_some_and(|p| p == "Some") => {
+            return match call_args(n).as_slice() {
+                [one] => select_value(cx, peel(*one)),
+                _ => None,
+            };
+        }
+        _ => cx.string(n).value()?.to_string(),
+    };
+    SELECT_VALUES.contains(&v.as_str()).then_some(v)
+}
+
+/// The value of each branch of an `if` (with its `else`) or a `match`: the tail
+/// expression of each block. `None` when a branch has none (it returns, or the `if`
+/// has no `else`).
+fn branch_values<'t>(n: Node<'t>) -> Option<Vec<Node<'t>>> {
+    let tail = |b: Node<'t>| -> Option<Node<'t>> {
+        let b = peel(b);
+        if b.kind() != "block" {
+            return Some(b);
+        }
+        let last = named_children(b).into_iter().last()?;
+        (!matches!(
+            last.kind(),
+            "expression_statement" | "let_declaration" | "line_comment" | "block_comment"
+        ))
+        .then_some(last)
+    };
+    let mut out = Vec::new();
+    match n.kind() {
+        "if_expression" => {
+            out.push(tail(field(n, "consequence")?)?);
+            let alt = field(n, "alternative")?;
+            let inner = named_children(alt).into_iter().next()?;
+            match inner.kind() {
+                "if_expression" => out.push(inner),
+                _ => out.push(tail(inner)?),
+            }
+        }
+        "match_expression" => {
+            let body = field(n, "body")?;
+            for arm in named_children(body)
+                .into_iter()
+                .filter(|c| c.kind() == "match_arm")
+            {
+                out.push(tail(field(arm, "value")?)?);
+            }
+            if out.is_empty() {
+                return None;
+            }
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+/// `Select::AllProjectedAttributes` → `ALL_PROJECTED_ATTRIBUTES`.
 fn select_name(variant: &str) -> String {
     let mut out = String::new();
     for (i, c) in variant.chars().enumerate() {

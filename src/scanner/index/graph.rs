@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use crate::scanner::index::context::{is_test_attr, LoopShape};
+use crate::scanner::index::types::{receiver_at, returned, Receiver};
 use crate::scanner::syntax::lex::{Tok, Token};
 pub use crate::scanner::syntax::names::{intern, Name};
 use crate::source::Span;
@@ -32,6 +33,14 @@ pub struct FnNode {
     pub starts_server: bool,
     /// Calls made inside a `for`/`while`/`loop` body of this function.
     pub loop_calls: Vec<LoopCall>,
+    /// The trait of the `impl` it is in (`Storage` of `impl Storage for Dynamo`), or
+    /// the trait that declares it (a default method).
+    pub impl_trait: Option<Name>,
+    /// The core of the type it returns (`UserRepo` of `-> &Self::UserRepo`).
+    pub returns: Option<Name>,
+    /// The names of `calls` it calls only on `self` or `Self::`: methods of its own
+    /// type, not a same-named function of another (sorted).
+    pub self_only: Vec<Name>,
     /// For a method, what a call of its name means: the trait it implements (`impl
     /// Trait for Type`) or declares, else its type; `None` for a free function. Two
     /// functions of one name with different owners (or free functions of two files)
@@ -49,6 +58,11 @@ pub struct LoopCall {
     pub span: Span,
     /// Whether it pages through a read or retries rather than walks a collection.
     pub shape: LoopShape,
+    /// The method call's receiver, when the tokens tell its type: a common name
+    /// (`get`) is followed through it, and any name only to the types it can be.
+    pub receiver: Option<Receiver>,
+    /// Where the call is: which of a generic function's callers it is.
+    pub at: Span,
 }
 
 /// Keywords and std names that look like calls but never name a crate function. A
@@ -165,6 +179,8 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
     // a name is called many times, and interning every occurrence was a third of
     // this walk. Indexed like `fns` (only functions read from a `fn` get calls here).
     let mut called_names: Vec<Vec<Cow<'_, str>>> = Vec::new();
+    // Each call again, with whether it is on `self`/`Self::` (indexed like `fns`).
+    let mut self_calls: Vec<Vec<(Cow<'_, str>, bool)>> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     // The indexes of the `Frame::Fn`s on `stack`, innermost last: which function a
     // token is in, asked at every identifier, without walking the stack.
@@ -189,6 +205,9 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
     // repo.get(id).await })`): each element's future makes the calls inside, as a loop
     // body would. (last token index, adaptor name, its span)
     let mut adaptors: Vec<(usize, String, Span)> = Vec::new();
+    // Where each function's `fn` token is and the `impl` type it is in (indexed like
+    // `fns`): what a loop call's receiver is looked up in.
+    let mut fn_starts: Vec<(usize, Option<String>)> = Vec::new();
     let mut i = 0usize;
     while i < toks.len() {
         let t = toks[i];
@@ -269,7 +288,14 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         main,
                         starts_server: false,
                         loop_calls: Vec::new(),
+                        impl_trait: impl_trait.map(intern),
+                        returns: returned(src, toks, i + 1),
+                        self_only: Vec::new(),
                     });
+                    if fn_starts.len() < fns.len() {
+                        fn_starts.resize(fns.len(), (i, None));
+                    }
+                    fn_starts[fns.len() - 1] = (i, impl_ty.map(str::to_owned));
                     attrs.clear();
                     pending = Some(Frame::Fn {
                         index: fns.len() - 1,
@@ -399,6 +425,16 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                                 called_names.resize_with(fi + 1, Vec::new);
                             }
                             called_names[fi].push(w.clone());
+                            let on_self = i >= 2
+                                && ((prev.is_some_and(|p| p.is_punct(b'.'))
+                                    && toks[i - 2].is_ident(src, "self"))
+                                    || (i >= 3
+                                        && prev.is_some_and(|p| p.is_punct(b':'))
+                                        && toks[i - 3].is_ident(src, "Self")));
+                            if self_calls.len() <= fi {
+                                self_calls.resize_with(fi + 1, Vec::new);
+                            }
+                            self_calls[fi].push((w.clone(), on_self));
                             adaptors.retain(|(end, _, _)| *end > i);
                             let in_loop = innermost_loop(&stack);
                             // The innermost repetition: an adaptor inside the loop, or
@@ -411,11 +447,16 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                                 None => in_loop,
                             };
                             if let Some((kind, span)) = repeat {
+                                let (start, ty) = fn_starts
+                                    .get(fi)
+                                    .map_or((0, None), |(s, t)| (*s, t.as_deref()));
                                 f.loop_calls.push(LoopCall {
                                     name: intern(&w),
                                     kind: intern(kind),
                                     span,
                                     shape: LoopShape::default(),
+                                    receiver: receiver_at(src, toks, i, start, ty),
+                                    at: Span::new(t.start as usize, t.end as usize),
                                 });
                             }
                         }
@@ -499,6 +540,22 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
         names.dedup();
         f.calls.extend(names.iter().map(|w| intern(w)));
     }
+    for (f, mut calls) in fns.iter_mut().zip(self_calls) {
+        calls.sort_unstable();
+        calls.dedup();
+        // Sorted by name, `false` before `true`: a name whose first entry is on
+        // `self` is called on nothing else.
+        let mut last: Option<&str> = None;
+        for (name, on_self) in &calls {
+            if last == Some(name.as_ref()) {
+                continue;
+            }
+            last = Some(name.as_ref());
+            if *on_self {
+                f.self_only.push(intern(name));
+            }
+        }
+    }
     // Entry points registered by name (routes, service_fn) in this file.
     for f in &mut fns {
         if f.entry.is_none() {
@@ -526,6 +583,9 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                 main: false,
                 starts_server: false,
                 loop_calls: Vec::new(),
+                impl_trait: None,
+                returns: None,
+                self_only: Vec::new(),
                 owner: None,
             });
         }
@@ -863,6 +923,9 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
         main: false,
         starts_server: false,
         loop_calls: Vec::new(),
+        impl_trait: None,
+        returns: None,
+        self_only: Vec::new(),
         owner: None,
     };
     if is_def {

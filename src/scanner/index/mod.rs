@@ -17,6 +17,7 @@ pub(super) mod pieces;
 pub(super) mod resolve;
 pub(super) mod returns;
 pub(super) mod sparse;
+pub(super) mod types;
 
 use std::sync::Arc;
 
@@ -31,6 +32,7 @@ use crate::scanner::index::items::{struct_defs, StructDef};
 use crate::scanner::index::pieces::{Sizes, REF_STRIDE, SIZES};
 use crate::scanner::index::resolve::{impl_type, type_name, FileCx, PendingRef, RefKind};
 use crate::scanner::index::returns::{fn_returns, once_sets, FnReturn, OnceSet};
+use crate::scanner::index::types::{type_facts, TypeFacts};
 use crate::scanner::ir::{Operation, Resolved, ScanProblem};
 use crate::scanner::sdk::{GENERATED_HEADER, MARKERS};
 use crate::scanner::syntax::lex::{shadow_text, tokenize, Tok, Token};
@@ -120,6 +122,9 @@ pub struct FileIndex {
     /// its `arg_sites` ([`index_lean_with_args`]).
     pub site_keys: Vec<SiteKey>,
     pub fns: Vec<FnNode>,
+    /// Field types and trait bounds the file declares, from its tokens: what a loop
+    /// call's receiver is typed by (see `types.rs`).
+    pub types: TypeFacts,
     pub problems: Vec<ScanProblem>,
     /// For a file the pre-filter ruled out: the names of calls whose result it chains
     /// into a builder setter (`base(&c).send()`, `self.everything().limit(5)`) or hands
@@ -161,6 +166,7 @@ impl FileIndex {
             arg_sites: Vec::new(),
             site_keys: Vec::new(),
             fns: Vec::new(),
+            types: TypeFacts::default(),
             problems: Vec::new(),
             chained: Vec::new(),
             text: None,
@@ -632,18 +638,22 @@ fn index_until_parsed(
                     &made
                 }
             };
-            let (fns, names) = rayon::join(
-                || lexical_graph(text, &tokens),
+            let ((fns, types), names) = rayon::join(
+                || (lexical_graph(text, &tokens), type_facts(bytes, &tokens)),
                 || index_pieces(&mut idx, text, parse_text, &cut, helpers, args),
             );
             idx.fns = fns;
+            idx.types = types;
             if let Some(names) = names {
                 shrink(&mut idx);
                 return Indexed::Done(idx, names);
             }
             // A piece was not what the whole parse gives: parsed whole below.
         }
-        None => idx.fns = lexical_graph(text, &tokens),
+        None => {
+            idx.fns = lexical_graph(text, &tokens);
+            idx.types = type_facts(bytes, &tokens);
+        }
     }
     // A file without calls only needs its items: keep their bytes, blank the rest,
     // so the parse costs what the items cost (see the module docs).
@@ -1044,6 +1054,7 @@ fn take_joined(idx: &mut FileIndex, joined: FileIndex) {
         candidate: _,
         generated: _,
         fns: _,
+        types: _,
         chained: _,
         text: _,
         deferred: _,
@@ -1146,6 +1157,7 @@ fn join_lists(idx: &mut FileIndex, part: FileIndex) {
         generated: _,
         ref_pieces: _,
         fns: _,
+        types: _,
         problems: _,
         chained: _,
         text: _,

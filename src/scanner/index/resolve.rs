@@ -69,6 +69,23 @@ pub enum RefKind {
         /// count is of another function of the same name.
         arity: usize,
     },
+    /// `T::TABLE` or `T::table_name()` with `T` a generic parameter of `function` (in
+    /// impl `self_ty`), or of its `impl`: what the type each caller gives `T` holds
+    /// (`Repository::<User>::new(..)`, `repo.find::<User>(..)`). `position` counts
+    /// the function's type parameters, or, for the impl's (`of_impl`), the arguments of
+    /// the impl's type (`Repository<T>`).
+    TypeParam {
+        function: Name,
+        self_ty: Option<Name>,
+        /// How many parameters it takes (not counting `self`), as for `Param`.
+        arity: usize,
+        of_impl: bool,
+        position: usize,
+        /// The path after `T` (`TABLE`, `table_name`).
+        rest: Path,
+        /// `T::table_name()`: a function's result, not a constant.
+        call: bool,
+    },
     /// How many values `low..high` (or `low..=high`) holds, `high` a constant: a shard
     /// count. `% SHARDS` is `Count { low: 0, inclusive: false }`.
     Count {
@@ -697,6 +714,10 @@ impl<'a> FileCx<'a> {
                 }
                 _ => {}
             }
+            // `T::table_name()` of a type parameter: what each caller's type returns.
+            if let Some(kind) = self.type_param_ref(node, &split_path(path), true) {
+                return self.pending(path, kind);
+            }
             // `required_env("TABLE")`: a helper of this file that reads the environment
             // variable its parameter names.
             if let Some(var) = self.env_helper_var(node, path, &args, depth) {
@@ -1008,6 +1029,61 @@ impl<'a> FileCx<'a> {
         join_parts(&parts)
     }
 
+    /// `T::TABLE` / `T::table_name()` with `T` a type parameter in scope at `node`:
+    /// the reference to what each caller gives `T` (see [`RefKind::TypeParam`]).
+    fn type_param_ref(&self, node: Node<'_>, segments: &[Name], call: bool) -> Option<RefKind> {
+        let src = self.src;
+        let (first, rest) = segments.split_first()?;
+        if rest.is_empty() {
+            return None;
+        }
+        let f = ancestors(src, node).find(|a| a.kind() == "function_item")?;
+        let function = field(f, "name").map(|n| src.of(n).to_string())?;
+        let names_of = |params: Option<Node<'_>>| -> Vec<String> {
+            params
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| p.kind() == "type_parameter")
+                .filter_map(|p| field(p, "name").map(|n| src.of(n).to_string()))
+                .collect()
+        };
+        let arity = field(f, "parameters")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| p.kind() == "parameter")
+            .count();
+        let own = names_of(field(f, "type_parameters"));
+        let (of_impl, position) = match own.iter().position(|n| **n == **first) {
+            Some(i) => (false, i),
+            None => {
+                let imp = ancestors(src, f).find(|a| a.kind() == "impl_item")?;
+                if !names_of(field(imp, "type_parameters"))
+                    .iter()
+                    .any(|n| **n == **first)
+                {
+                    return None;
+                }
+                // `impl<T: Entity> Repository<T>`: `T`'s place among the type's arguments.
+                let args = field(imp, "type").and_then(|t| field(t, "type_arguments"))?;
+                let i = named_children(args)
+                    .iter()
+                    .position(|a| src.of(*a) == &**first)?;
+                (true, i)
+            }
+        };
+        Some(RefKind::TypeParam {
+            function: intern(&function),
+            self_ty: self.impl_name(f),
+            arity,
+            of_impl,
+            position,
+            rest: rest.to_vec().into(),
+            call,
+        })
+    }
+
     /// A path as a reference: `names::TABLE`, `Self::TABLE`, `TABLE`.
     pub fn path_ref(&self, node: Node<'_>) -> RefKind {
         RefKind::Path {
@@ -1158,6 +1234,9 @@ impl<'a> FileCx<'a> {
     fn path(&self, node: Node<'_>) -> Resolved {
         let text = self.src.of(node);
         let segments = split_path(text);
+        if let Some(kind) = self.type_param_ref(node, &segments, false) {
+            return self.pending(text, kind);
+        }
         if segments.len() == 1 && segments[0].chars().any(|c| c.is_ascii_lowercase()) {
             // A lowercase single name that is no local: a fn item or a glob import.
             if !segments[0]

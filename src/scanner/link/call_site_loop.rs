@@ -10,11 +10,14 @@ use std::sync::Arc;
 // `names.rs` explains.
 use foldhash::{HashMap, HashMapExt, HashSet};
 
-use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX};
+use crate::scanner::index::graph::{FnNode, LoopCall, ENTRY_PREFIX};
+use crate::scanner::index::types::{Receiver, TypeFacts};
 use crate::scanner::index::FileIndex;
 use crate::scanner::ir::{CallStep, LoopInfo, Operation};
 use crate::scanner::link::crates::Crates;
 use crate::scanner::sdk::op_for_method;
+use crate::scanner::syntax::names::Name;
+use crate::source::Span;
 
 /// How many callers up a loop is looked for (`handler → service → repo`).
 const MAX_DEPTH: usize = 3;
@@ -63,49 +66,118 @@ const TOO_COMMON: &[&str] = &[
     "await",
 ];
 
+/// A call by its file and the called name's span: for a request linked once per
+/// caller of a generic function, the calls that make it (a loop around another
+/// caller's call is not its).
+pub type Site = (usize, Span);
+
+/// One function a loop call may mean: its name, its crate, and the `impl` type and
+/// trait it is a method of.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Target<'g> {
+    name: &'g str,
+    krate: u32,
+    ty: Option<&'g str>,
+    tr: Option<&'g str>,
+}
+
+impl<'g> Target<'g> {
+    fn of(f: &'g FnNode, krate: u32) -> Self {
+        let name: &str = &f.name;
+        let q: &str = &f.qualified;
+        let ty = q
+            .strip_suffix(name)
+            .and_then(|t| t.strip_suffix("::"))
+            .filter(|t| !t.is_empty());
+        Self {
+            name,
+            krate,
+            ty,
+            tr: f.impl_trait.as_deref(),
+        }
+    }
+}
+
 /// When the operation's function is called inside a loop (directly or a few callers
 /// up), the loop, with the function that holds it.
 /// `around` is the index in its file's graph of the function the operation is in.
 /// A caller counts only if its crate can name the function it calls (its own crate's
-/// or a dependency's): names are followed as (name, crate of the function).
+/// or a dependency's): names are followed as (name, crate of the function). A loop
+/// call whose receiver's type the tokens tell (`self.storage.get(id)` with `storage:
+/// Arc<dyn Storage>`) means only the methods of that type or trait; one whose receiver
+/// is not known means any function of the name, unless the name is too common to say.
 pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
     op: &Operation,
     fi: usize,
     around: usize,
     graphs: &[&[FnNode]],
     files: &[Arc<FileIndex>],
-    (callers, crates): (&Callers<K>, &Crates),
+    (callers, crates, only): (&Callers<K>, &Crates, Option<&[Site]>),
 ) -> Option<LoopInfo> {
     let start = graphs.get(fi)?.get(around)?;
-    let mut names: Vec<(&str, u32)> = vec![(start.name.as_ref(), crates.of(fi))];
-    let mut seen: HashSet<(&str, u32)> = names.iter().copied().collect();
-    for _ in 0..MAX_DEPTH {
-        names.retain(|(n, _)| !TOO_COMMON.contains(n) && op_for_method(n).is_none());
+    let mut names: Vec<Target<'_>> = vec![Target::of(start, crates.of(fi))];
+    let mut seen: HashSet<Target<'_>> = names.iter().copied().collect();
+    for depth in 0..MAX_DEPTH {
+        names.retain(|t| op_for_method(t.name).is_none());
         if names.is_empty() {
             return None;
         }
-        // Whether code in file `gi` calling `name` can mean one of `names`, and only
-        // it: a name that functions of two traits, types or files define (`find_by_id` of
-        // eleven repositories) does not say which one a call means.
-        let means = |gi: usize, name: &str| {
-            names
-                .iter()
-                .any(|(n, c)| *n == name && crates.sees(crates.of(gi), *c))
-                && !callers.ambiguous(gi, name, graphs, crates)
+        // Whether a loop call in file `gi` can mean one of `names`: by its receiver's
+        // type when the tokens tell it, else by name, unless the name is too common to
+        // say or functions of two traits, types or files define it.
+        let means_call = |gi: usize, lc: &LoopCall| {
+            let types = lc.receiver.as_ref().and_then(|r| callers.types.of(r));
+            names.iter().any(|t| {
+                *t.name == *lc.name
+                    && crates.sees(crates.of(gi), t.krate)
+                    && match &types {
+                        Some(set) => {
+                            t.ty.is_some_and(|x| set.contains(x))
+                                || t.tr.is_some_and(|x| set.contains(x))
+                        }
+                        None => {
+                            !TOO_COMMON.contains(&t.name)
+                                && !callers.ambiguous(gi, t.name, graphs, crates)
+                        }
+                    }
+            })
+        };
+        // Whether a call by `caller` (of unknown receiver, or on `self`) in file `gi`
+        // can mean one of `names`, and only it: a name that functions of two traits,
+        // types or files define (`find_by_id` of eleven repositories) does not say which
+        // one a call means, unless it is called on `self`.
+        let means = |gi: usize, caller: &FnNode, name: &str| {
+            let on_self = caller
+                .self_only
+                .binary_search_by(|n| (**n).cmp(name))
+                .is_ok();
+            let own = Target::of(caller, crates.of(gi));
+            names.iter().any(|t| {
+                t.name == name
+                    && !TOO_COMMON.contains(&t.name)
+                    && crates.sees(crates.of(gi), t.krate)
+                    && if on_self {
+                        own.ty.is_some() && own.ty == t.ty
+                    } else {
+                        !callers.ambiguous(gi, name, graphs, crates)
+                    }
+            })
         };
         // Whether code in file `gi` can name one of `names`' crates: the callers of a
         // name in the other copies of a crate (a monorepo of look-alike services) are
         // left out before their calls are read.
-        let sees_one = |gi: usize| names.iter().any(|(_, c)| crates.sees(crates.of(gi), *c));
+        let sees_one = |gi: usize| names.iter().any(|t| crates.sees(crates.of(gi), t.krate));
         // The first caller in file order (so the answer does not depend on hashing)
         // whose loop calls one of the names once per iteration: a loop that pages
         // through the read or retries it is no repetition, and the search goes on up.
-        let found = Callers::of(&callers.in_loops, &names, sees_one)
+        let found = Callers::of(&callers.in_loops, names.iter().map(|t| t.name), sees_one)
             .into_iter()
             .find_map(|(gi, ni)| {
                 let caller = graphs.get(gi)?.get(ni)?;
                 let lc = caller.loop_calls.iter().find(|c| {
-                    means(gi, c.name.as_ref()) && c.shape.repeats(&c.kind, op.exclusive_start_key)
+                    means_call(gi, c)
+                        && c.shape.repeats(&c.kind, op.exclusive_start_key)
+                        && (depth > 0 || only.is_none_or(|o| o.contains(&(gi, c.at))))
                 })?;
                 Some((gi, caller, lc))
             });
@@ -122,15 +194,28 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
                 elements: None,
             });
         }
-        let mut next: Vec<(&str, u32)> = Vec::new();
-        for (gi, ni) in Callers::of(&callers.calls, &names, sees_one) {
+        let mut next: Vec<Target<'_>> = Vec::new();
+        let untyped = names
+            .iter()
+            .filter(|t| !TOO_COMMON.contains(&t.name))
+            .map(|t| t.name);
+        for (gi, ni) in Callers::of(&callers.calls, untyped, sees_one) {
             let Some(caller) = graphs.get(gi).and_then(|g| g.get(ni)) else {
                 continue;
             };
-            if !caller.calls.iter().any(|c| means(gi, c.as_ref())) {
+            if !caller.calls.iter().any(|c| means(gi, caller, c.as_ref())) {
                 continue;
             }
-            let key = (caller.name.as_ref(), crates.of(gi));
+            let key = Target::of(caller, crates.of(gi));
+            // A method that calls a function of its own name on another type
+            // (`SeaOrmRepo::find_by_id` calling sea-orm's `Entity::find_by_id`) is
+            // another API's, not a call of the one searched for.
+            let delegates = names.iter().any(|t| {
+                t.name == key.name && t.ty.is_some() && key.ty.is_some() && t.ty != key.ty
+            });
+            if delegates {
+                continue;
+            }
             if seen.insert(key) {
                 next.push(key);
             }
@@ -138,6 +223,66 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
         names = next;
     }
     None
+}
+
+/// The types the code declares, for typing a loop call's receiver: each field name's
+/// types, each function name's return types, and each generic parameter's or
+/// associated type's bounds, over the whole tree (a name means any of them).
+#[derive(Default)]
+pub struct TypeIndex {
+    fields: HashMap<Name, Vec<Name>>,
+    returns: HashMap<Name, Vec<Name>>,
+    bounds: HashMap<Name, Vec<Name>>,
+}
+
+impl TypeIndex {
+    fn build(graphs: &[&[FnNode]], types: &[&TypeFacts]) -> Self {
+        fn add(map: &mut HashMap<Name, Vec<Name>>, k: &Name, v: &Name) {
+            let list = map.entry(Name::clone(k)).or_default();
+            if !list.contains(v) {
+                list.push(Name::clone(v));
+            }
+        }
+        let mut out = Self::default();
+        for g in graphs {
+            for f in g.iter() {
+                if let Some(r) = &f.returns {
+                    add(&mut out.returns, &f.name, r);
+                }
+            }
+        }
+        for t in types {
+            for (k, v) in &t.fields {
+                add(&mut out.fields, k, v);
+            }
+            for (k, v) in &t.bounds {
+                add(&mut out.bounds, k, v);
+            }
+        }
+        out
+    }
+
+    /// The types a receiver can be: what it names, and what those names are bound to
+    /// (`T: Storage`, `type Repo: UserRepo`), two steps deep. `None` when nothing
+    /// tells.
+    fn of<'s>(&'s self, r: &'s Receiver) -> Option<HashSet<&'s str>> {
+        let first: Vec<&Name> = match r {
+            Receiver::Type(t) => vec![t],
+            Receiver::Field(f) => self.fields.get(f)?.iter().collect(),
+            Receiver::Returned(m) => self.returns.get(m)?.iter().collect(),
+        };
+        let mut set: HashSet<&str> = HashSet::default();
+        let mut todo: Vec<(&Name, u8)> = first.into_iter().map(|t| (t, 0)).collect();
+        while let Some((t, depth)) = todo.pop() {
+            if !set.insert(t.as_ref()) || depth >= 2 {
+                continue;
+            }
+            for b in self.bounds.get(t).into_iter().flatten() {
+                todo.push((b, depth + 1));
+            }
+        }
+        (!set.is_empty()).then_some(set)
+    }
 }
 
 /// Who calls each name, built once per link: the search below runs for every
@@ -151,25 +296,31 @@ pub struct Callers<K> {
     calls: HashMap<K, Vec<(u32, u32)>>,
     /// Name → the functions (file order) that call it inside a loop.
     in_loops: HashMap<K, Vec<(u32, u32)>>,
+    /// What loop calls' receivers are typed by.
+    types: TypeIndex,
     /// Name → the functions (file order) of that name.
     defs: HashMap<K, Vec<(u32, u32)>>,
 }
 
 impl<'a> Callers<&'a str> {
-    pub fn new(graphs: &[&'a [FnNode]]) -> Self {
-        Self::build(graphs, |n| n)
+    pub fn new(graphs: &[&'a [FnNode]], types: &[&TypeFacts]) -> Self {
+        Self::build(graphs, types, |n| n)
     }
 }
 
 impl Callers<Box<str>> {
     /// Callers that outlive the graph they were built from.
-    pub fn owned(graphs: &[&[FnNode]]) -> Self {
-        Self::build(graphs, Box::from)
+    pub fn owned(graphs: &[&[FnNode]], types: &[&TypeFacts]) -> Self {
+        Self::build(graphs, types, Box::from)
     }
 }
 
 impl<K: Borrow<str> + Hash + Eq> Callers<K> {
-    fn build<'a>(graphs: &[&'a [FnNode]], key: impl Fn(&'a str) -> K) -> Self {
+    fn build<'a>(
+        graphs: &[&'a [FnNode]],
+        types: &[&TypeFacts],
+        key: impl Fn(&'a str) -> K,
+    ) -> Self {
         let mut calls: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
         let mut in_loops: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
         let mut defs: HashMap<K, Vec<(u32, u32)>> = HashMap::new();
@@ -220,6 +371,7 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
         Self {
             calls,
             in_loops,
+            types: TypeIndex::build(graphs, types),
             defs,
         }
     }
@@ -250,14 +402,13 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
 
     /// The functions (in file order, each once) that call one of `names`, in the
     /// files `keep` lets through.
-    fn of(
+    fn of<'n>(
         map: &HashMap<K, Vec<(u32, u32)>>,
-        names: &[(&str, u32)],
+        names: impl Iterator<Item = &'n str>,
         keep: impl Fn(usize) -> bool,
     ) -> Vec<(usize, usize)> {
         let mut out: Vec<(usize, usize)> = names
-            .iter()
-            .filter_map(|(n, _)| map.get(n))
+            .filter_map(|n| map.get(n))
             .flatten()
             .map(|&(g, n)| (g as usize, n as usize))
             .filter(|(g, _)| keep(*g))

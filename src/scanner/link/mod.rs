@@ -25,6 +25,7 @@ use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use crate::scanner::index::items::{serialise, StructDef};
 use crate::scanner::index::resolve::{count_between, PendingRef, RefKind, PENDING};
 use crate::scanner::index::returns::FnReturn;
+use crate::scanner::index::types::TypeFacts;
 use crate::scanner::index::{index_lean_with_args, index_source, FileIndex};
 use crate::scanner::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
@@ -112,7 +113,9 @@ fn link_taking(
     let graphs: Vec<&[FnNode]> = first.iter().map(|f| f.fns.as_slice()).collect();
     // The tables (mostly reading the manifests) and the callers are built side by
     // side: the link is otherwise one thread.
-    let (mut tables, callers) = rayon::join(|| Tables::new(&files), || Callers::new(&graphs));
+    let types: Vec<&TypeFacts> = first.iter().map(|f| &f.types).collect();
+    let (mut tables, callers) =
+        rayon::join(|| Tables::new(&files), || Callers::new(&graphs, &types));
     let mut whole = link_files(
         &files,
         &tables,
@@ -443,7 +446,8 @@ impl GraphFacts {
     pub(super) fn keep_callers(&mut self, files: &[Arc<FileIndex>]) {
         if self.callers.is_none() {
             let graphs: Vec<&[FnNode]> = files.iter().map(|f| f.fns.as_slice()).collect();
-            self.callers = Some(Callers::owned(&graphs));
+            let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
+            self.callers = Some(Callers::owned(&graphs, &types));
         }
     }
 }
@@ -552,7 +556,10 @@ pub(super) fn link_files(
     // Callers by name depend on names and calls only, so the hot-paths entries made
     // above do not change them.
     let built = match (callers, &graph.callers) {
-        (None, None) => Some(Callers::new(&graph_refs)),
+        (None, None) => {
+            let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
+            Some(Callers::new(&graph_refs, &types))
+        }
         _ => None,
     };
     let borrowed = callers.or(built.as_ref());
@@ -634,10 +641,14 @@ pub(super) fn link_files(
             op.context.in_loop = match (around, borrowed, &graph.callers) {
                 (None, _, _) => None,
                 (Some(i), Some(c), _) => {
-                    loop_at_call_site(op, fi, i, &graph_refs, files, (c, &tables.crates))
+                    let only = linker.loop_sites.borrow();
+                    let at = (c, &tables.crates, only.as_deref());
+                    loop_at_call_site(op, fi, i, &graph_refs, files, at)
                 }
                 (Some(i), None, Some(c)) => {
-                    loop_at_call_site(op, fi, i, &graph_refs, files, (c, &tables.crates))
+                    let only = linker.loop_sites.borrow();
+                    let at = (c, &tables.crates, only.as_deref());
+                    loop_at_call_site(op, fi, i, &graph_refs, files, at)
                 }
                 (Some(_), None, None) => None,
             };
@@ -739,6 +750,40 @@ pub(super) fn link_files(
             // The request linked, with the tables its calls give it when they are
             // several (see `per_table`).
             let link_one = |mut op: Operation, escape: &Escape| {
+                // A generic function's request: one per type its callers give it.
+                if let Some(bindings) = linker.type_bindings(fi, &op) {
+                    let mut each: Vec<Operation> = Vec::new();
+                    for b in bindings {
+                        let mut one = op.clone();
+                        let sites = b.sites.clone();
+                        linker.with_types(b, || linker.resolve_op(fi, &mut one, 0));
+                        linker.loop_sites.replace(Some(sites));
+                        finish(&mut one, escape, fi, cold_glob.as_deref());
+                        linker.loop_sites.replace(None);
+                        if !each.contains(&one) {
+                            each.push(one);
+                        }
+                    }
+                    let mut it = each.into_iter();
+                    return (it.next(), it.collect());
+                }
+                // A helper whose names or expressions are its parameters, which its
+                // calls give different values: one request per caller.
+                if let Some(calls) = linker.param_bindings(fi, &op) {
+                    let mut each: Vec<Operation> = Vec::new();
+                    for (site, sites) in calls {
+                        let mut one = op.clone();
+                        linker.at_call_site(site, || linker.resolve_op(fi, &mut one, 0));
+                        linker.loop_sites.replace(Some(sites));
+                        finish(&mut one, escape, fi, cold_glob.as_deref());
+                        linker.loop_sites.replace(None);
+                        if !each.contains(&one) {
+                            each.push(one);
+                        }
+                    }
+                    let mut it = each.into_iter();
+                    return (it.next(), it.collect());
+                }
                 let raw = linker.param_ref(fi, &op.table);
                 linker.resolve_op(fi, &mut op, 0);
                 finish(&mut op, escape, fi, cold_glob.as_deref());
@@ -1167,6 +1212,28 @@ struct Linker<'a> {
     /// While a helper's returned builder is resolved for one chain that continues it:
     /// that call, whose arguments are the helper's parameters.
     call_site: RefCell<Option<CallSite<'a>>>,
+    /// While a request is linked once per caller of a generic function: the types
+    /// that caller gives it (see [`TypeBinding`]).
+    types_at: RefCell<Option<TypeBinding>>,
+    /// While such a request's loop is looked for: the calls that make it, so that a
+    /// loop around another caller's call is not its.
+    loop_sites: RefCell<Option<Vec<(usize, Span)>>>,
+}
+
+/// The types one call of a generic function gives its type parameters: `function` (of
+/// impl `self_ty`), `of_fn` its own (`find::<User>(..)`) and `of_impl` the arguments of
+/// its impl's type (`Repository::<User>::new(..)` as the receiver).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct TypeBinding {
+    function: Name,
+    self_ty: Option<Name>,
+    /// The file of the call: the types are named there.
+    file: usize,
+    of_fn: Box<[Name]>,
+    of_impl: Box<[Name]>,
+    /// The calls that give these types (file, the called name): a loop around one of
+    /// them repeats this request.
+    sites: Vec<(usize, Span)>,
 }
 
 /// A call of a helper (`self.create_query(table, ..)` in `query_table`), in file `file`.
@@ -1176,6 +1243,10 @@ struct CallSite<'a> {
     function: &'a str,
     args: &'a [Option<Resolved>],
 }
+
+/// One caller's binding of a helper's parameters: a call that passes one set of values,
+/// and every call (file, called name) that passes the same.
+type PerCaller<'a> = (CallSite<'a>, Vec<(usize, Span)>);
 
 /// A request's table read from a parameter whose calls pass different tables is linked
 /// once per table, up to this many; beyond it the table stays unknown.
@@ -1219,6 +1290,8 @@ impl<'a> Linker<'a> {
             asked: RefCell::new(HashSet::new()),
             wanted: RefCell::default(),
             call_site: RefCell::new(None),
+            types_at: RefCell::new(None),
+            loop_sites: RefCell::new(None),
         }
     }
 
@@ -1600,6 +1673,7 @@ impl<'a> Linker<'a> {
                 })
             }
             RefKind::Once { path } => self.once_value(path, &pr.text, depth),
+            RefKind::TypeParam { .. } => self.type_param_value(fi, pr, depth),
             RefKind::Param {
                 function,
                 index,
@@ -1666,6 +1740,267 @@ impl<'a> Linker<'a> {
                 }
             }
         }
+    }
+
+    /// Runs `f` with the types of one caller of a generic function bound.
+    fn with_types<R>(&self, b: TypeBinding, f: impl FnOnce() -> R) -> R {
+        let outer = self.types_at.replace(Some(b));
+        let r = f();
+        self.types_at.replace(outer);
+        r
+    }
+
+    /// The parameter references a request holds in its expression attribute names and
+    /// expressions (`#sk` given `sk` of `fn query_in(c, sk: &str)`).
+    fn params_in(&self, fi: usize, op: &Operation) -> Vec<PendingRef> {
+        let mut found: Vec<PendingRef> = Vec::new();
+        let mut look = |r: &Resolved| {
+            let inner = match r {
+                Resolved::Const { value, .. } => value,
+                other => other,
+            };
+            if let Some(p) = self
+                .pending_ref(fi, Some(inner))
+                .filter(|p| matches!(p.kind, RefKind::Param { .. }))
+            {
+                found.push(p);
+            }
+        };
+        for e in [
+            &op.key_condition,
+            &op.filter,
+            &op.condition,
+            &op.projection,
+            &op.update,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            look(&e.text);
+        }
+        for n in op.names.values() {
+            look(&n.name);
+        }
+        found
+    }
+
+    /// For a request whose names or expressions are parameters of its function that
+    /// the function's calls give different values (`direct(c, "SK")` and `direct(c,
+    /// "Title")` for `#sk`), those calls: one per different set of values, at most
+    /// [`MAX_TABLE_SPLIT`], each with the calls that give it (a loop around one of
+    /// them repeats that request). `None` when the calls agree (the parameter is what
+    /// they all pass), or when the parameters are of more than one function.
+    fn param_bindings(&self, fi: usize, op: &Operation) -> Option<Vec<PerCaller<'a>>> {
+        let refs = self.params_in(fi, op);
+        let first = refs.first()?;
+        let RefKind::Param {
+            function, arity, ..
+        } = &first.kind
+        else {
+            return None;
+        };
+        let mut indexes: Vec<usize> = Vec::new();
+        for r in &refs {
+            match &r.kind {
+                RefKind::Param {
+                    function: f,
+                    arity: a,
+                    index,
+                    ..
+                } if f == function && a == arity => indexes.push(*index),
+                _ => return None,
+            }
+        }
+        indexes.sort_unstable();
+        indexes.dedup();
+        // An edit of what these calls pass links this request again.
+        self.read(&self.reads.as_ref().map(|_| intern(function)));
+        let mut out: Vec<PerCaller<'a>> = Vec::new();
+        let mut passed: Vec<Vec<Option<String>>> = Vec::new();
+        for (sf, site) in self.param_sites(fi, first, function) {
+            if site.args.len() != *arity {
+                continue;
+            }
+            // What the call passes, read where it is: `"SK"` and `SK` (a constant
+            // holding "SK") are one caller's request.
+            let values: Vec<Option<String>> = indexes
+                .iter()
+                .map(|i| {
+                    let mut v = site.args.get(*i)?.clone()?;
+                    self.resolve(sf, &mut v, 1);
+                    v.value().map(str::to_string)
+                })
+                .collect();
+            match passed.iter().position(|p| *p == values) {
+                Some(k) => out[k].1.push((sf, site.at)),
+                None => {
+                    passed.push(values);
+                    let call = CallSite {
+                        file: sf,
+                        function: &site.callee,
+                        args: &site.args,
+                    };
+                    out.push((call, vec![(sf, site.at)]));
+                }
+            }
+            if out.len() > MAX_TABLE_SPLIT {
+                return None;
+            }
+        }
+        (out.len() > 1).then_some(out)
+    }
+
+    /// The type parameter reference a request holds in its table, index, key or item
+    /// names, or expressions (`T::TABLE`, `T::KEY`), if any.
+    fn type_param_in(&self, fi: usize, op: &Operation) -> Option<PendingRef> {
+        let mut found: Option<PendingRef> = None;
+        let mut look = |r: Option<&Resolved>| {
+            if found.is_none() {
+                found = self
+                    .pending_ref(fi, r)
+                    .filter(|p| matches!(p.kind, RefKind::TypeParam { .. }));
+            }
+        };
+        look(op.table.as_ref());
+        look(op.index.as_ref());
+        for e in [
+            &op.key_condition,
+            &op.filter,
+            &op.condition,
+            &op.projection,
+            &op.update,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            look(Some(&e.text));
+        }
+        for n in op.names.values() {
+            look(Some(&n.name));
+        }
+        for m in [&op.key, &op.item].into_iter().flatten() {
+            for a in &m.attributes {
+                look(Some(&a.name));
+            }
+        }
+        found
+    }
+
+    /// For a request of a generic function that names a type parameter's constant or
+    /// function (`T::TABLE`), the types its callers give it: one binding per
+    /// different one, when there are at most [`MAX_TABLE_SPLIT`] (a caller whose types
+    /// the code does not show gives one with none, whose values stay unknown).
+    fn type_bindings(&self, fi: usize, op: &Operation) -> Option<Vec<TypeBinding>> {
+        let pr = self.type_param_in(fi, op)?;
+        let RefKind::TypeParam {
+            function,
+            self_ty,
+            of_impl,
+            ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let mut out: Vec<TypeBinding> = Vec::new();
+        let sites = self.tables.type_sites.get(function).into_iter().flatten();
+        for &(sf, si) in sites {
+            if !self.sees(sf, fi) {
+                continue;
+            }
+            let Some(site) = self.files.get(sf).and_then(|f| f.types.sites.get(si)) else {
+                continue;
+            };
+            // Another type's method of the name, or a call that shows no type for `T`.
+            let relevant = if *of_impl {
+                !site.self_types.is_empty() && site.self_type.as_ref() == self_ty.as_ref()
+            } else {
+                !site.fn_types.is_empty()
+            };
+            if !relevant {
+                continue;
+            }
+            let b = TypeBinding {
+                function: function.clone(),
+                self_ty: self_ty.clone(),
+                file: sf,
+                of_fn: site.fn_types.clone(),
+                of_impl: site.self_types.clone(),
+                sites: vec![(sf, site.at)],
+            };
+            match out
+                .iter_mut()
+                .find(|o| o.of_fn == b.of_fn && o.of_impl == b.of_impl)
+            {
+                Some(same) => same.sites.push((sf, site.at)),
+                None => out.push(b),
+            }
+            if out.len() > MAX_TABLE_SPLIT {
+                return None;
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// `T::TABLE` / `T::table_name()` for the type the caller being linked gives `T`
+    /// ([`Linker::types_at`]); unknown otherwise, since each caller may give another.
+    fn type_param_value(&self, fi: usize, pr: &PendingRef, depth: usize) -> Resolved {
+        let RefKind::TypeParam {
+            function,
+            self_ty,
+            of_impl,
+            position,
+            rest,
+            call,
+            ..
+        } = &pr.kind
+        else {
+            return Resolved::unknown("internal: not a type parameter");
+        };
+        let bound = self.types_at.borrow().clone();
+        let ty = bound
+            .as_ref()
+            .filter(|b| b.function == *function && b.self_ty == *self_ty)
+            .and_then(|b| {
+                let list = if *of_impl { &b.of_impl } else { &b.of_fn };
+                Some((b.file, list.get(*position)?.clone()))
+            });
+        let Some((file, ty)) = ty else {
+            let _ = fi;
+            return Resolved::unknown(format!(
+                "`{}` depends on the type each caller of `{function}` gives it",
+                pr.text
+            ));
+        };
+        let mut segments: Vec<Name> = vec![ty.clone()];
+        segments.extend(rest.iter().cloned());
+        let text = segments.iter().map(|s| &**s).collect::<Vec<_>>().join("::");
+        let module = self
+            .files
+            .get(file)
+            .map(|f| f.module.clone())
+            .unwrap_or_default();
+        let kind = if *call {
+            RefKind::Call {
+                segments: segments.into(),
+                module,
+                self_ty: None,
+            }
+        } else {
+            RefKind::Path {
+                segments: segments.into(),
+                module,
+                self_ty: None,
+            }
+        };
+        let sub = PendingRef {
+            text: intern(&text),
+            kind,
+        };
+        // Read where the call is, with the caller's own types bound, if any.
+        let outer = self.types_at.replace(None);
+        let v = self.pending(file, &sub, depth + 1);
+        self.types_at.replace(outer);
+        v
     }
 
     /// The text of the argument `site` passes for parameter `param` of its function.
@@ -2191,14 +2526,23 @@ impl<'a> Linker<'a> {
         cands: Vec<(usize, usize)>,
         path_of: &dyn Fn(usize, usize) -> &'a [Name],
     ) -> Vec<(usize, usize)> {
-        if let Some(c) = cands.iter().find(|(cf, _)| *cf == fi) {
-            return vec![*c];
+        // Several in the file (`User::TABLE` and `Order::TABLE` for `T::TABLE`) or in
+        // the module are all kept: the caller checks that they agree, rather than the
+        // first standing for the others.
+        let own: Vec<(usize, usize)> = cands.iter().copied().filter(|(cf, _)| *cf == fi).collect();
+        if !own.is_empty() {
+            return own;
         }
-        if let Some(c) = cands.iter().find(|(cf, ci)| {
-            let p = path_of(*cf, *ci);
-            p[..p.len().saturating_sub(1)] == *module
-        }) {
-            return vec![*c];
+        let in_module: Vec<(usize, usize)> = cands
+            .iter()
+            .copied()
+            .filter(|(cf, ci)| {
+                let p = path_of(*cf, *ci);
+                p[..p.len().saturating_sub(1)] == *module
+            })
+            .collect();
+        if !in_module.is_empty() {
+            return in_module;
         }
         cands
     }

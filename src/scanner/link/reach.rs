@@ -442,6 +442,9 @@ mod tests {
             main: false,
             starts_server: false,
             loop_calls: Vec::new(),
+            impl_trait: None,
+            returns: None,
+            self_only: Vec::new(),
             owner: None,
         }
     }

@@ -43,6 +43,9 @@ pub(in crate::scanner) struct Tables {
     pub once_sets: Vec<(usize, usize)>,
     /// Callee name → (file, index into `arg_sites`).
     pub arg_sites: ByName,
+    /// Callee name → (file, index into `types.sites`): calls that show the types they
+    /// give a generic function.
+    pub type_sites: ByName,
     /// Parameter position → function → (file, index into `templates`) of the
     /// builders helpers receive.
     pub received: HashMap<usize, ByName>,
@@ -85,6 +88,9 @@ impl Tables {
     fn update(&mut self, fi: usize, f: &FileIndex, add: bool) {
         for (i, a) in f.arg_sites.iter().enumerate() {
             put(&mut self.arg_sites, &a.callee, (fi, i), add);
+        }
+        for (i, s) in f.types.sites.iter().enumerate() {
+            put(&mut self.type_sites, &s.callee, (fi, i), add);
         }
         for (i, r) in f.returns.iter().enumerate() {
             if let Some(last) = r.path.last() {

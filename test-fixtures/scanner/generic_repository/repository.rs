@@ -1,0 +1,46 @@
+// One repository for every entity: the table and key come from `T`.
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::Client;
+
+pub struct Repository<T: Entity> {
+    client: Client,
+    _entity: PhantomData<T>,
+}
+
+impl<T: Entity> Repository<T> {
+    pub fn new(client: Client) -> Self {
+        Self {
+            client,
+            _entity: PhantomData,
+        }
+    }
+
+    pub async fn get(&self, id: &str) -> Result<Option<T>, Error> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(T::TABLE)
+            .key(T::KEY, AttributeValue::S(id.to_owned()))
+            .send()
+            .await?;
+        Ok(out.item.map(serde_dynamo::from_item).transpose()?)
+    }
+
+    pub async fn all(&self) -> Result<Vec<T>, Error> {
+        let out = self.client.scan().table_name(T::table_name()).send().await?;
+        Ok(serde_dynamo::from_items(out.items.unwrap_or_default())?)
+    }
+}
+
+/// A free function generic over the entity, given it by a turbofish.
+pub async fn delete_entity<T: Entity>(client: &Client, id: &str) -> Result<(), Error> {
+    client
+        .delete_item()
+        .table_name(T::TABLE)
+        .key(T::KEY, AttributeValue::S(id.to_owned()))
+        .send()
+        .await?;
+    Ok(())
+}
