@@ -4,7 +4,7 @@ use lsp_server::{ErrorCode, ResponseError};
 use lsp_types::DidChangeTextDocumentParams;
 
 use super::is_config;
-use crate::lsp::session::{error, Session};
+use crate::lsp::session::{error, Change, Session};
 use crate::lsp::uri;
 
 /// Applies the edits to the open document and schedules its project.
@@ -29,7 +29,7 @@ pub fn handle(s: &mut Session, p: DidChangeTextDocumentParams) -> Result<(), Res
     };
     if is_config(&path) {
         // Every open file of the project is re-checked against the edited model.
-        s.project(&config).reload_model(Some(&text));
+        s.change(&config, Change::Model(Some(text)));
     }
     s.schedule(&config);
     Ok(())
