@@ -473,3 +473,32 @@ fn a_newer_edit_cancels_the_analysis_of_an_older_one() {
     assert_eq!(versions, vec![json!(3)], "published versions");
     c.shutdown();
 }
+
+/// A document over the size the scanner reads is not dropped quietly: the user is
+/// told (`window/showMessage`) and its diagnostics say so at the top of the file.
+#[test]
+fn a_document_too_large_to_check_is_said_so() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    c.initialize(&root);
+    let path = root.join("src/huge.rs");
+    let line = "pub fn f() -> u32 { 1 }\n";
+    let bytes = dynalint::workspace::MAX_FILE_BYTES as usize + line.len();
+    std::fs::write(&path, line.repeat(bytes / line.len() + 1)).unwrap();
+    let (u, _) = c.open(&path, "rust");
+    let shown = c.notification("window/showMessage");
+    let message = shown["message"].as_str().unwrap();
+    assert!(
+        message.contains("does not check") && message.contains("huge.rs"),
+        "{message}"
+    );
+    let d = c.diagnostics(&u);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0]["code"], "file-too-large");
+    assert_eq!(d[0]["range"]["start"], json!({ "line": 0, "character": 0 }));
+    assert!(
+        d[0]["message"].as_str().unwrap().contains("larger than"),
+        "{d:#?}"
+    );
+    c.shutdown();
+}

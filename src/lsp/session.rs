@@ -226,6 +226,27 @@ impl Session {
         self.send(Notification::new("window/logMessage".into(), params).into());
     }
 
+    /// Tells the user (`window/showMessage`) that a document is too large to check,
+    /// when an edit or its opening made it so (`was_large`: it already was). Its
+    /// diagnostics say so too, at the top of the file.
+    pub fn say_if_too_large(&self, path: &Path, was_large: bool) {
+        let Some(doc) = self.docs.get(path) else {
+            return;
+        };
+        if was_large || too_large_diagnostic(&doc.file).is_none() {
+            return;
+        }
+        let params = lsp_types::ShowMessageParams {
+            typ: MessageType::WARNING,
+            message: format!(
+                "dynalint does not check {}: {}",
+                path.display(),
+                crate::workspace::too_large_message(doc.file.text.len() as u64)
+            ),
+        };
+        self.send(Notification::new("window/showMessage".into(), params).into());
+    }
+
     /// The `dynalint.toml` governing `path`: the nearest one above it, on disk or
     /// open in the editor. A `dynalint.toml` governs itself. Without one, a Rust file
     /// belongs to the project at its root (`workspace::project_root`), whose model is
@@ -453,11 +474,15 @@ impl Session {
             .map(ByFile::new)
             .unwrap_or_default();
         for doc in &open {
-            let diagnostics = project
-                .snapshot
-                .as_ref()
-                .map(|s| file_diagnostics(project, s, &doc.file.path, by_file.of(&doc.file.path)))
-                .unwrap_or_default();
+            let mut diagnostics: Vec<lsp_types::Diagnostic> =
+                too_large_diagnostic(&doc.file).into_iter().collect();
+            diagnostics.extend(
+                (project.snapshot.as_ref())
+                    .map(|s| {
+                        file_diagnostics(project, s, &doc.file.path, by_file.of(&doc.file.path))
+                    })
+                    .unwrap_or_default(),
+            );
             out.push(PublishDiagnosticsParams {
                 uri: doc.uri.clone(),
                 diagnostics,
@@ -754,6 +779,26 @@ fn config_diagnostics(project: &Project, inputs: &FileInputs<'_>) -> Vec<lsp_typ
         );
     }
     out
+}
+
+/// The code of the diagnostic at the top of a document too large to check.
+pub const TOO_LARGE_CODE: &str = "file-too-large";
+
+/// The diagnostic at the top of a document over the size the scanner reads
+/// (`workspace::MAX_FILE_BYTES`), which is analysed as if empty; `None` for others.
+pub fn too_large_diagnostic(file: &SourceFile) -> Option<lsp_types::Diagnostic> {
+    let bytes = file.text.len() as u64;
+    (bytes > crate::workspace::MAX_FILE_BYTES).then(|| lsp_types::Diagnostic {
+        range: Default::default(),
+        severity: Some(DiagnosticSeverity::WARNING),
+        code: Some(NumberOrString::String(TOO_LARGE_CODE.into())),
+        source: Some(convert::SOURCE.into()),
+        message: format!(
+            "this file is not checked: {}",
+            crate::workspace::too_large_message(bytes)
+        ),
+        ..Default::default()
+    })
 }
 
 fn crash_diagnostic(message: &str) -> lsp_types::Diagnostic {

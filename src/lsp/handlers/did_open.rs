@@ -23,6 +23,7 @@ pub fn handle(s: &mut Session, p: DidOpenTextDocumentParams) -> Result<(), Respo
             file: SourceFile::new(path.clone(), item.text),
         },
     );
+    s.say_if_too_large(&path, false);
     let Some(config) = s.config_of(&path) else {
         s.log(
             MessageType::LOG,
