@@ -502,3 +502,29 @@ fn a_document_too_large_to_check_is_said_so() {
     );
     c.shutdown();
 }
+
+/// Header blocks with two Content-Length headers, or none, are refused, and the
+/// server reads the next message right after their bodies and answers it.
+#[test]
+fn header_blocks_with_two_lengths_or_none_are_refused_and_reading_goes_on() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    c.initialize(&root);
+    let body = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+    let two = format!(
+        "Content-Length: 3\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    c.send_raw(two.as_bytes());
+    c.send_raw(format!("Content-Type: x\r\n\r\n{body}").as_bytes());
+    for _ in 0..2 {
+        let e = c.notification(UNPARSED);
+        assert_eq!(e["error"]["code"], -32700, "{e}");
+    }
+    let r = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&root.join("src/repo.rs")) }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    c.shutdown();
+}
