@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod attr;
 pub mod cli;
 pub mod diagnostic;
+pub mod encoding;
 pub mod engine;
 pub mod expr;
 pub mod facts;

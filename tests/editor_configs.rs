@@ -1,5 +1,5 @@
 //! The editor set-ups, read as files: Helix's `languages.toml` parses and starts
-//! `dynalint lsp` for Rust and TOML inside a dynalint project. (A real Helix is driven
+//! `dynalint lsp` for Rust and TOML in a Rust project, with or without a `dynalint.toml`. (A real Helix is driven
 //! with this file in tests/lsp_helix.rs, a real Neovim in tests/lsp_neovim.rs.)
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -22,8 +22,14 @@ fn helix_languages_toml_names_the_server_for_rust_and_toml() {
         .map(|a| a.as_str().unwrap())
         .collect();
     assert_eq!(args, ["lsp"], "the subcommand that exists: {args:?}");
-    let roots = server["required-root-patterns"].as_array().unwrap();
-    assert!(roots.iter().any(|r| r.as_str() == Some("dynalint.toml")));
+    // Zero configuration: a cargo project or a folder of Rust files starts it too.
+    let roots: Vec<&str> = server["required-root-patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(roots, ["dynalint.toml", "Cargo.toml", "*.rs"]);
     let languages = t["language"].as_array().unwrap();
     for name in ["rust", "toml"] {
         let lang = languages

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 /// The crate's top-level modules, lowest first: each may import only those before it.
 const LAYERS: &[&str] = &[
     "source",
+    "encoding",
     "attr",
     "figures",
     "diagnostic",

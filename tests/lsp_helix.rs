@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use lsp_support::fixture_copy;
+use lsp_support::{copy_of, fixture_copy};
 
 fn hx() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("DYNALINT_HX") {
@@ -124,23 +124,10 @@ fn picker_rows<'a>(screen: &'a str, code: &str) -> Vec<(bool, &'a str, &'a str)>
         .collect()
 }
 
-#[test]
-fn helix_shows_dynalint_diagnostics() {
-    let (Some(hx), true) = (hx(), have_tmux()) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "hx or tmux not found: run scripts/install-test-tools.sh (or set DYNALINT_HX)"
-        );
-        // Straight to stderr: the test harness captures `eprintln!` of passing tests.
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "\n\n  ***** SKIPPED helix_shows_dynalint_diagnostics: no hx or tmux. *****\n  \
-             Run scripts/install-test-tools.sh (or set DYNALINT_HX) to test the Helix set-up.\n"
-        );
-        return;
-    };
-    let (tmp, root) = fixture_copy();
-    let home = tmp.path().join("home");
+/// Starts Helix with the shipped `languages.toml` in `root` on `file`, in a tmux
+/// server of its own (socket and home under `tmp`).
+fn start_helix(hx: &Path, tmp: &Path, root: &Path, file: &str) -> Tmux {
+    let home = tmp.join("home");
     let config = home.join(".config/helix");
     std::fs::create_dir_all(&config).unwrap();
     // The user's side of the set-up: the shipped languages.toml as it is, and one
@@ -164,7 +151,7 @@ fn helix_shows_dynalint_diagnostics() {
     );
     let var = |k: &str, v: &Path| format!("{k}={}", v.display());
     let tmux = Tmux {
-        socket: tmp.path().join("tmux.sock"),
+        socket: tmp.join("tmux.sock"),
     };
     let started = tmux.run(&[
         "new-session",
@@ -185,13 +172,38 @@ fn helix_shows_dynalint_diagnostics() {
         &var("XDG_STATE_HOME", &home.join(".local/state")),
         &path,
         hx.to_str().unwrap(),
-        "src/repo.rs",
+        file,
     ]);
     assert!(
         started.status.success(),
         "tmux: {}",
         String::from_utf8_lossy(&started.stderr)
     );
+
+    tmux
+}
+
+/// The missing-Helix skip (a failure under CI).
+fn skip(test: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "hx or tmux not found: run scripts/install-test-tools.sh (or set DYNALINT_HX)"
+    );
+    // Straight to stderr: the test harness captures `eprintln!` of passing tests.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "\n\n  ***** SKIPPED {test}: no hx or tmux. *****\n  \
+         Run scripts/install-test-tools.sh (or set DYNALINT_HX) to test the Helix set-up.\n"
+    );
+}
+
+#[test]
+fn helix_shows_dynalint_diagnostics() {
+    let (Some(hx), true) = (hx(), have_tmux()) else {
+        return skip("helix_shows_dynalint_diagnostics");
+    };
+    let (tmp, root) = fixture_copy();
+    let tmux = start_helix(&hx, tmp.path(), &root, "src/repo.rs");
 
     // The two scans (lines 13 and 33): a marker in the gutter and a dynalint message
     // at the end of each.
@@ -241,6 +253,40 @@ fn helix_shows_dynalint_diagnostics() {
             !s.contains("severity") && cursor_line(s) == Some(line)
         });
     }
+    tmux.text(":q!");
+    tmux.keys(&["Enter"]);
+}
+
+#[test]
+fn helix_starts_without_a_dynalint_toml_on_a_sam_project() {
+    let (Some(hx), true) = (hx(), have_tmux()) else {
+        return skip("helix_starts_without_a_dynalint_toml_on_a_sam_project");
+    };
+    // A cargo project whose only declaration is its SAM template: the root patterns
+    // start the server, which binds the handler's calls to the template's table.
+    let (tmp, root) = copy_of("_no-model/sam-handler");
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"orders\"\n").unwrap();
+    let tmux = start_helix(&hx, tmp.path(), &root, "src/main.rs");
+    // The Query that misses the partition key (line 14) and the GSI read of an
+    // attribute the index does not project (line 22).
+    tmux.wait_for("diagnostics on lines 14 and 22", |s| {
+        [14, 22]
+            .iter()
+            .all(|&n| row(s, n).is_some_and(|r| r.starts_with('●')))
+    });
+    tmux.keys(&["Space", "d"]);
+    let screen = tmux.wait_for("the diagnostics picker", |s| {
+        !picker_rows(s, "rejected-request").is_empty()
+            && !picker_rows(s, "unprojected-attribute").is_empty()
+    });
+    let rejected = picker_rows(&screen, "rejected-request");
+    assert!(
+        rejected
+            .iter()
+            .any(|(_, severity, m)| *severity == "ERROR" && m.contains("is rejected")),
+        "{rejected:?}\n{screen}"
+    );
+    tmux.keys(&["Escape"]);
     tmux.text(":q!");
     tmux.keys(&["Enter"]);
 }

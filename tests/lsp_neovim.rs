@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use lsp_support::fixture_copy;
+use lsp_support::{copy_of, fixture_copy};
 use serde_json::Value;
 
 fn nvim() -> Option<PathBuf> {
@@ -29,25 +29,12 @@ fn lua_string(p: &Path) -> String {
     format!("{:?}", p.display().to_string())
 }
 
-#[test]
-fn neovim_shows_dynalint_diagnostics() {
-    let Some(nvim) = nvim() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "nvim not found: run scripts/install-test-tools.sh (or set DYNALINT_NVIM)"
-        );
-        // Straight to stderr: the test harness captures `eprintln!` of passing tests.
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "\n\n  ***** SKIPPED neovim_shows_dynalint_diagnostics: no nvim. *****\n  \
-             Run scripts/install-test-tools.sh (or set DYNALINT_NVIM) to test the Neovim set-up.\n"
-        );
-        return;
-    };
-    let (tmp, root) = fixture_copy();
-    let home = tmp.path().join("home");
+/// Runs headless Neovim with the shipped set-up in `root` on `file` until at least
+/// `wanted` diagnostics arrive; returns what it saw: `ok`, `diagnostics`, `clients`.
+fn neovim_report(nvim: &Path, tmp: &Path, root: &Path, file: &str, wanted: usize) -> Value {
+    let home = tmp.join("home");
     std::fs::create_dir_all(&home).unwrap();
-    let out = tmp.path().join("diagnostics.json");
+    let out = tmp.join("diagnostics.json");
     let editors = Path::new(env!("CARGO_MANIFEST_DIR")).join("editors/neovim");
     // The user's side of the set-up: the shipped config on the runtimepath, the
     // binary under test instead of the one on PATH, and `vim.lsp.enable`.
@@ -62,7 +49,7 @@ vim.lsp.enable('dynalint')
     );
     let probe = format!(
         r#"
-local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) >= 2 end, 50)
+local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) >= {wanted} end, 50)
 local found = {{}}
 for _, d in ipairs(vim.diagnostic.get(0)) do
   table.insert(found, {{ lnum = d.lnum, col = d.col, code = d.code, source = d.source,
@@ -77,24 +64,21 @@ vim.cmd('qa!')
 "#,
         out = lua_string(&out),
     );
-    std::fs::write(tmp.path().join("init.lua"), init).unwrap();
-    std::fs::write(tmp.path().join("probe.lua"), probe).unwrap();
+    std::fs::write(tmp.join("init.lua"), init).unwrap();
+    std::fs::write(tmp.join("probe.lua"), probe).unwrap();
 
-    let mut child = Command::new(&nvim)
-        .current_dir(&root)
+    let mut child = Command::new(nvim)
+        .current_dir(root)
         .env("HOME", &home)
         .env("XDG_CONFIG_HOME", home.join(".config"))
         .env("XDG_DATA_HOME", home.join(".local/share"))
         .env("XDG_STATE_HOME", home.join(".local/state"))
         .env("XDG_CACHE_HOME", home.join(".cache"))
         .args(["--headless", "-n", "-i", "NONE", "-u"])
-        .arg(tmp.path().join("init.lua"))
-        .arg("src/repo.rs")
+        .arg(tmp.join("init.lua"))
+        .arg(file)
         .arg("-c")
-        .arg(format!(
-            "luafile {}",
-            tmp.path().join("probe.lua").display()
-        ))
+        .arg(format!("luafile {}", tmp.join("probe.lua").display()))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -115,7 +99,30 @@ vim.cmd('qa!')
             String::from_utf8_lossy(&result.stderr)
         )
     });
-    let report: Value = serde_json::from_str(&report).unwrap();
+    serde_json::from_str(&report).unwrap()
+}
+
+/// The missing-Neovim skip (a failure under CI).
+fn skip(test: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "nvim not found: run scripts/install-test-tools.sh (or set DYNALINT_NVIM)"
+    );
+    // Straight to stderr: the test harness captures `eprintln!` of passing tests.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "\n\n  ***** SKIPPED {test}: no nvim. *****\n  \
+         Run scripts/install-test-tools.sh (or set DYNALINT_NVIM) to test the Neovim set-up.\n"
+    );
+}
+
+#[test]
+fn neovim_shows_dynalint_diagnostics() {
+    let Some(nvim) = nvim() else {
+        return skip("neovim_shows_dynalint_diagnostics");
+    };
+    let (tmp, root) = fixture_copy();
+    let report = neovim_report(&nvim, tmp.path(), &root, "src/repo.rs", 2);
     let clients = report["clients"].as_array().unwrap();
     assert!(
         clients
@@ -144,4 +151,33 @@ vim.cmd('qa!')
     assert!(lines[0].1.contains("every request"), "{report:#}");
     assert_eq!(lines[1].0, 32);
     assert!(lines[1].1.contains("per iteration"), "{report:#}");
+}
+
+#[test]
+fn neovim_starts_without_a_dynalint_toml_on_a_sam_project() {
+    let Some(nvim) = nvim() else {
+        return skip("neovim_starts_without_a_dynalint_toml_on_a_sam_project");
+    };
+    // A cargo project whose only declaration is its SAM template: the server starts at
+    // the project's root and binds the handler's calls to the template's table.
+    let (tmp, root) = copy_of("_no-model/sam-handler");
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"orders\"\n").unwrap();
+    let report = neovim_report(&nvim, tmp.path(), &root, "src/main.rs", 2);
+    let clients = report["clients"].as_array().unwrap();
+    assert!(
+        clients
+            .iter()
+            .any(|c| c["name"] == "dynalint" && c["root"] == root.display().to_string()),
+        "the dynalint client is attached at the cargo project's root: {report:#}"
+    );
+    assert_eq!(report["ok"], true, "diagnostics arrived: {report:#}");
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    for code in ["rejected-request", "unprojected-attribute"] {
+        assert!(codes.contains(&code), "{code}: {report:#}");
+    }
 }

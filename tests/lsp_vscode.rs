@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use lsp_support::fixture_copy;
+use lsp_support::{copy_of, fixture_copy};
 use serde_json::{json, Value};
 
 struct Tools {
@@ -86,26 +86,28 @@ fn read_all(paths: &[PathBuf]) -> String {
         .collect()
 }
 
-#[test]
-fn vscode_shows_dynalint_diagnostics() {
-    let tools = match tools() {
-        Ok(t) => t,
-        Err(why) => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "{why}: run scripts/install-test-tools.sh and scripts/test"
-            );
-            // Straight to stderr: the test harness captures `eprintln!` of passing tests.
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "\n\n  ***** SKIPPED vscode_shows_dynalint_diagnostics: {why}. *****\n  \
-                 Run scripts/install-test-tools.sh, then scripts/test, to test the VS Code extension.\n"
-            );
-            return;
-        }
-    };
-    let (tmp, root) = fixture_copy();
-    let t = tmp.path();
+/// What a run of VS Code on a project showed and left behind.
+struct Run {
+    /// `{ before: [row], after: [row] }`: the Problems panel's rows, before and after
+    /// the restart command (the same rows without a restart).
+    report: Value,
+    /// The dynalint output channel's log.
+    channel: String,
+    /// One line per server start, as the wrapper the setting names recorded it.
+    calls: String,
+}
+
+/// Installs the packaged extension in a fresh code-server, opens `root` in headless
+/// Chromium, opens `file` and reads the Problems panel once `count` rows name `code`;
+/// with `restart`, runs "dynalint: Restart Server" and reads it again.
+fn run(
+    tools: &Tools,
+    t: &Path,
+    root: &Path,
+    (file, code, count): (&str, &str, usize),
+    restart: bool,
+) -> Run {
+    let starts = if restart { 2 } else { 1 };
     let home = t.join("home");
     let user_data = t.join("user-data");
     let extensions = t.join("extensions");
@@ -214,7 +216,10 @@ fn vscode_shows_dynalint_diagnostics() {
             "DYNALINT_E2E_URL",
             format!("{url}?folder={}", root.display()),
         )
-        .env("DYNALINT_E2E_FILE", "repo.rs")
+        .env("DYNALINT_E2E_FILE", file)
+        .env("DYNALINT_E2E_CODE", code)
+        .env("DYNALINT_E2E_COUNT", count.to_string())
+        .env("DYNALINT_E2E_RESTART", if restart { "1" } else { "0" })
         .env("PLAYWRIGHT_CORE", &tools.playwright)
         .env("CHROMIUM", &tools.chromium)
         .env("HOME", &home)
@@ -257,7 +262,7 @@ fn vscode_shows_dynalint_diagnostics() {
     while drive.status.success()
         && Instant::now() < deadline
         && !(activated(&read_all(&logs()))
-            && channel().matches("Sending request 'initialize").count() >= 2)
+            && channel().matches("Sending request 'initialize").count() >= starts)
     {
         std::thread::sleep(Duration::from_millis(200));
     }
@@ -269,17 +274,53 @@ fn vscode_shows_dynalint_diagnostics() {
         read_all(&logs()),
     );
     let report: Value = serde_json::from_str(report.trim()).unwrap();
-
-    // Activation.
     let log = read_all(&logs());
     assert!(
         activated(&log),
         "no activation in the extension host's log:\n{log}"
     );
+    Run {
+        report,
+        channel: channel(),
+        calls: std::fs::read_to_string(&calls).unwrap_or_default(),
+    }
+}
+
+/// The missing-tools skip (a failure under CI).
+fn skip(test: &str, why: &str) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{why}: run scripts/install-test-tools.sh and scripts/test"
+    );
+    // Straight to stderr: the test harness captures `eprintln!` of passing tests.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "\n\n  ***** SKIPPED {test}: {why}. *****\n  \
+         Run scripts/install-test-tools.sh, then scripts/test, to test the VS Code extension.\n"
+    );
+}
+
+#[test]
+fn vscode_shows_dynalint_diagnostics() {
+    let tools = match tools() {
+        Ok(t) => t,
+        Err(why) => return skip("vscode_shows_dynalint_diagnostics", &why),
+    };
+    let (tmp, root) = fixture_copy();
+    let Run {
+        report,
+        channel,
+        calls,
+    } = run(
+        &tools,
+        tmp.path(),
+        &root,
+        ("repo.rs", "scan-in-hot-path", 2),
+        true,
+    );
 
     // The settings: the binary they name, run as `<path> lsp` with the extra
     // environment; once at start and once more for the restart command.
-    let calls = std::fs::read_to_string(&calls).unwrap();
     let starts: Vec<&str> = calls.lines().collect();
     assert_eq!(
         starts,
@@ -289,7 +330,6 @@ fn vscode_shows_dynalint_diagnostics() {
         ],
         "started at activation and by the restart command"
     );
-    let channel = channel();
     assert_eq!(
         channel.matches("Sending request 'initialize").count(),
         2,
@@ -320,4 +360,46 @@ fn vscode_shows_dynalint_diagnostics() {
         assert_eq!(hot[1].0, "[Ln 33, Col 24]", "{key}: {rows:#?}");
         assert!(hot[1].1.contains("per iteration"), "{key}: {rows:#?}");
     }
+}
+
+#[test]
+fn vscode_starts_without_a_dynalint_toml_on_a_sam_project() {
+    let tools = match tools() {
+        Ok(t) => t,
+        Err(why) => {
+            return skip(
+                "vscode_starts_without_a_dynalint_toml_on_a_sam_project",
+                &why,
+            )
+        }
+    };
+    // A cargo project whose only declaration is its SAM template: the server binds
+    // the handler's calls to the template's table.
+    let (tmp, root) = copy_of("_no-model/sam-handler");
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"orders\"\n").unwrap();
+    let Run { report, .. } = run(
+        &tools,
+        tmp.path(),
+        &root,
+        ("main.rs", "rejected-request", 1),
+        false,
+    );
+    let rows: Vec<&str> = report["before"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    for code in ["rejected-request", "unprojected-attribute"] {
+        assert!(
+            rows.iter().any(|r| r.lines().any(|f| f == code)),
+            "{code}: {rows:#?}"
+        );
+    }
+    assert!(
+        rows.iter().any(|r| r.contains("rejected-request")
+            && r.contains("missed key schema element: PK")
+            && r.contains("[Ln 16, Col 36]")),
+        "the key condition that misses the partition key: {rows:#?}"
+    );
 }

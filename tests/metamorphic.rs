@@ -51,6 +51,7 @@ const CHOSEN: &[(&str, usize)] = &[
     ("undefined-placeholder", 4),
     ("wrong-key", 0),
     ("get-per-element", 0),
+    ("no-pagination", 0),
 ];
 
 #[test]

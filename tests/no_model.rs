@@ -440,3 +440,77 @@ fn a_helper_s_table_parameter_is_what_its_callers_pass_or_unknown() {
     assert_eq!(code, 0, "{err}");
     assert!(!text.contains("{table}"), "{text}");
 }
+
+#[test]
+fn a_template_saved_as_utf16_or_with_a_byte_order_mark_is_read() {
+    let utf16 = |text: &str, be: bool| -> Vec<u8> {
+        let mut out: Vec<u8> = if be {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        for u in text.encode_utf16() {
+            out.extend(if be { u.to_be_bytes() } else { u.to_le_bytes() });
+        }
+        out
+    };
+    let (_tmp, dir) = project("sam-handler");
+    let text = std::fs::read_to_string(dir.join("template.yaml")).unwrap();
+    let mut bom = vec![0xEF, 0xBB, 0xBF];
+    bom.extend(text.as_bytes());
+    for (saved_as, bytes) in [
+        ("UTF-16LE", utf16(&text, false)),
+        ("UTF-16BE", utf16(&text, true)),
+        ("UTF-8 with a BOM", bom),
+    ] {
+        std::fs::write(dir.join("template.yaml"), bytes).unwrap();
+        let (out, err, code) = dynalint(&dir, &["check"]);
+        assert_eq!(code, 1, "{saved_as}: {out}{err}");
+        assert!(
+            out.contains("model: 1 table inferred from template.yaml"),
+            "{saved_as}: {out}{err}"
+        );
+        assert!(
+            out.contains("missed key schema element: PK"),
+            "{saved_as}: {out}"
+        );
+        // The index's projection is shown where the template declares it, on the
+        // line it is on.
+        assert!(out.contains("template.yaml:41:13"), "{saved_as}: {out}");
+        assert!(!err.contains("not UTF-8"), "{saved_as}: {err}");
+    }
+}
+
+#[test]
+fn a_logical_id_written_twice_is_a_note_with_both_places() {
+    let (_tmp, dir) = project("sam-handler");
+    let text = std::fs::read_to_string(dir.join("template.yaml")).unwrap();
+    let again = "\n  OrdersTable:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !Sub \"${Stage}-orders\"\n      AttributeDefinitions:\n        - AttributeName: id\n          AttributeType: S\n      KeySchema:\n        - AttributeName: id\n          KeyType: HASH\n";
+    let text = text.replace(
+        "\n  OrdersFunction:",
+        &format!("{again}\n  OrdersFunction:"),
+    );
+    std::fs::write(dir.join("template.yaml"), &text).unwrap();
+    let line = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| *l == "  OrdersTable:")
+        .map(|(i, _)| i + 1)
+        .collect::<Vec<_>>();
+    assert_eq!(line.len(), 2);
+    let (out, err, _) = dynalint(&dir, &["check"]);
+    let note = err
+        .lines()
+        .find(|l| l.contains("written twice"))
+        .unwrap_or_else(|| panic!("no note: {err}\n{out}"));
+    assert_eq!(
+        note,
+        format!(
+            "note: template.yaml:{}: logical id `OrdersTable` is written twice in `Resources`, at line {} and at line {}: only the one at line {} is read; rename or remove the other",
+            line[1], line[0], line[1], line[1]
+        )
+    );
+    // The one read is the second: keyed by `id`.
+    let (out, _, _) = dynalint(&dir, &["model", "show"]);
+    assert!(out.contains("key        partition id (S)"), "{out}");
+}

@@ -156,6 +156,44 @@ fn published_crates_meet_their_labels() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The corpus compiles, so the grammar must read all of it: `check` of every pinned
+/// crate's sources and of every fixture notes no syntax error. (The fetched
+/// repositories, which CI cannot see, are checked by the scorer: its `SYNTAX` lines.)
+#[test]
+fn the_corpus_yields_no_syntax_error_note() {
+    let mut trees: Vec<(String, PathBuf)> = crate_sources()
+        .into_iter()
+        .filter(|(name, _)| root().join("realworld/crates").join(name).is_dir())
+        .map(|(name, dir)| (name, dir.join("src")))
+        .collect();
+    trees.push(("test-fixtures".into(), root().join("test-fixtures")));
+    assert!(trees.len() >= 3, "{trees:?}");
+    let mut found = Vec::new();
+    for (name, tree) in &trees {
+        let out = Command::new(env!("CARGO_BIN_EXE_dynalint"))
+            .args(["check", "--format", "json", "--exit-zero", "--quiet", "."])
+            .current_dir(tree)
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+            panic!(
+                "{name}: no JSON report: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        found.extend(
+            report["notes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .filter(|n| n.contains("syntax error"))
+                .map(|n| format!("{name}: {n}")),
+        );
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
 /// Every corpus entry can be scored: its three files parse, the pin is a full commit,
 /// labels name a rule dynalint has and a line range that is one, and the model loads.
 /// (The trees themselves need `scripts/realworld-fetch`, which CI cannot run.)

@@ -9,8 +9,11 @@ if not configs.dynalint then
     default_config = {
       cmd = { 'dynalint', 'lsp' },
       filetypes = { 'rust', 'toml' },
-      root_dir = util.root_pattern('dynalint.toml'),
-      single_file_support = false,
+      -- A dynalint.toml's folder, else the repository's or the cargo project's; a
+      -- loose Rust file is a project of its own (the model is inferred without a
+      -- dynalint.toml).
+      root_dir = util.root_pattern('dynalint.toml', '.git', 'Cargo.toml'),
+      single_file_support = true,
     },
     docs = {
       description = 'dynalint: DynamoDB access-pattern linter for Rust (`dynalint lsp`).',

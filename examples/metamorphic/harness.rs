@@ -2,7 +2,8 @@
 //! variant analysed and compared with the untouched tree. Shared by the example and
 //! the CI-sized test (`tests/metamorphic.rs`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -32,7 +33,16 @@ struct Job<'a> {
     variant: Variant,
     /// What a defect must add (none for a rewrite).
     expect: Option<defects::Expect>,
+    /// The baseline the variant is compared with (an index into the check's
+    /// baselines), when not the untouched tree.
+    baseline: Option<usize>,
     label: String,
+}
+
+/// A baseline analysed: its text (with the map back to the original) and its run.
+struct Analysed {
+    edited: edit::Edited,
+    run: Run,
 }
 
 /// Runs the rewrites and defects `selected` keeps (by name) over every site of the tree,
@@ -86,6 +96,9 @@ pub fn check(
     }
     let mut not_applicable = Vec::new();
     let mut jobs: Vec<Job<'_>> = Vec::new();
+    // Baselines by (site, key), each analysed once.
+    let mut baselines: Vec<(&Site, usize, Arc<Variant>)> = Vec::new();
+    let mut baseline_at: HashMap<(usize, String), usize> = HashMap::new();
     for (si, s) in sites.iter().enumerate() {
         let Some((tree, _)) = trees.get(&s.file) else {
             continue;
@@ -107,6 +120,7 @@ pub fn check(
                     what: ri,
                     variant,
                     expect: None,
+                    baseline: None,
                     label: String::new(),
                 }),
                 Err(why) => not_applicable.push((ri, why)),
@@ -116,26 +130,46 @@ pub fn check(
             if !selected(d.name) {
                 continue;
             }
+            let what = REWRITES.len() + di;
             match (d.make)(&cx, &base) {
-                Ok(cases) => jobs.extend(
-                    cases
+                Ok(cases) => {
+                    for c in cases
                         .into_iter()
                         .take(cases_per_defect.unwrap_or(usize::MAX))
-                        .map(|c| Job {
+                    {
+                        let baseline = c.baseline.map(|b| {
+                            *baseline_at.entry((si, b.key)).or_insert_with(|| {
+                                baselines.push((s, what, b.variant));
+                                baselines.len() - 1
+                            })
+                        });
+                        jobs.push(Job {
                             site: s,
-                            what: REWRITES.len() + di,
+                            what,
                             variant: c.variant,
                             expect: Some(c.expect),
+                            baseline,
                             label: c.label,
-                        }),
-                ),
-                Err(why) => not_applicable.push((REWRITES.len() + di, why)),
+                        });
+                    }
+                }
+                Err(why) => not_applicable.push((what, why)),
             }
         }
     }
+    let analysed: Vec<Result<Analysed, String>> = baselines
+        .par_iter()
+        .map(|(s, what, v)| analyse(project, &trees, s, names[*what], v))
+        .collect();
     let cases = jobs
         .par_iter()
-        .map(|j| (j.what, evaluate(project, &base, &trees, j, norm, names)))
+        .map(|j| {
+            let baseline = j.baseline.map(|b| &analysed[b]);
+            (
+                j.what,
+                evaluate(project, &base, baseline, &trees, j, norm, names),
+            )
+        })
         .collect();
     Ok(Checked {
         sites,
@@ -144,18 +178,17 @@ pub fn check(
     })
 }
 
-/// Analyses one variant and compares its findings with the untouched tree's.
-fn evaluate(
+/// A variant of the site's file analysed: its text mapped back to the original (the
+/// site marked), and its run; or why the harness got it wrong (it does not parse).
+fn analyse(
     project: &Project,
-    base: &Run,
     trees: &BTreeMap<usize, (tree_sitter::Tree, bool)>,
-    job: &Job<'_>,
-    norm: &Normalizer,
-    names: &[&str],
-) -> Result<Case, String> {
-    let s = job.site;
+    s: &Site,
+    name: &str,
+    variant: &Variant,
+) -> Result<Analysed, String> {
     let file = &project.files[s.file];
-    let mut edited = edit::apply(&file.text, &job.variant.edits)?;
+    let mut edited = edit::apply(&file.text, &variant.edits)?;
     let site_range = match &s.chain {
         Ok(c) => c.top.start.min(s.op.span.start)..c.top.end.max(s.op.span.end),
         Err(_) => s.op.span.start..s.op.span.end,
@@ -176,16 +209,37 @@ fn evaluate(
                 .max()
                 .unwrap_or(1);
             return Err(format!(
-                "{}:{}: the {} variant does not parse: {e}\n\n```rust\n{}\n```",
+                "{}:{}: the {name} variant does not parse: {e}\n\n```rust\n{}\n```",
                 s.path,
                 s.line,
-                names[job.what],
                 report::excerpt(&edited.text, from.saturating_sub(4), to + 4)
             ));
         }
     }
-    let patch = job.variant.patch.as_deref();
+    let patch = variant.patch.as_deref();
     let run = project.run(Some((s.file, &edited.text)), patch.map(|p| p as _))?;
+    Ok(Analysed { edited, run })
+}
+
+/// Analyses one variant and compares its findings with the untouched tree's, or with
+/// its baseline's.
+fn evaluate(
+    project: &Project,
+    base: &Run,
+    baseline: Option<&Result<Analysed, String>>,
+    trees: &BTreeMap<usize, (tree_sitter::Tree, bool)>,
+    job: &Job<'_>,
+    norm: &Normalizer,
+    names: &[&str],
+) -> Result<Case, String> {
+    let s = job.site;
+    let file = &project.files[s.file];
+    let baseline = match baseline {
+        Some(Ok(b)) => Some(b),
+        Some(Err(e)) => return Err(format!("its baseline: {e}")),
+        None => None,
+    };
+    let Analysed { edited, run } = analyse(project, trees, s, names[job.what], &job.variant)?;
     let tables: Vec<String> = base
         .model
         .tables
@@ -193,15 +247,26 @@ fn evaluate(
         .chain(&run.model.tables)
         .map(|t| t.name.clone())
         .collect();
-    let before: Vec<Finding> = findings(
-        &base.diagnostics,
-        &file.path,
-        &edited,
-        false,
-        norm,
-        &tables,
-        project,
-    );
+    let before: Vec<Finding> = match baseline {
+        Some(b) => findings(
+            &b.run.diagnostics,
+            &file.path,
+            &b.edited,
+            true,
+            norm,
+            &tables,
+            project,
+        ),
+        None => findings(
+            &base.diagnostics,
+            &file.path,
+            &edited,
+            false,
+            norm,
+            &tables,
+            project,
+        ),
+    };
     let after: Vec<Finding> = findings(
         &run.diagnostics,
         &file.path,
@@ -219,14 +284,16 @@ fn evaluate(
         line: s.line,
         kind: format!("{:?}", s.op.kind),
         table: s.table.clone(),
-        original: file.text.to_string(),
+        original: baseline.map_or_else(|| file.text.to_string(), |b| b.edited.text.clone()),
         edited: edited.text.clone(),
-        original_ranges: edited.original_ranges(),
+        original_ranges: baseline
+            .map_or_else(|| edited.original_ranges(), |b| b.edited.edited_ranges()),
         edited_ranges: edited.edited_ranges(),
         before,
         after,
         lost,
         gained,
         expect: job.expect.clone(),
+        baseline: baseline.is_some(),
     })
 }

@@ -33,6 +33,9 @@ pub struct Case {
     pub gained: Vec<Finding>,
     /// What a defect must add.
     pub expect: Option<Expect>,
+    /// `original` is the defect's baseline (the site with a correct form of what the
+    /// defect gets wrong), not the untouched file.
+    pub baseline: bool,
 }
 
 impl Case {
@@ -388,10 +391,14 @@ fn render_case(entry: &str, c: &Case) -> String {
         (from.saturating_sub(4), (to + 4).min(from + 160))
     };
     let (a, b) = span(&c.original, &c.original_ranges);
+    let heading = if c.baseline {
+        format!("Baseline, what the defect is compared with (lines {a}-{b} of its file)")
+    } else {
+        format!("Original ({}:{a}-{b})", c.path)
+    };
     let _ = writeln!(
         s,
-        "## Original ({}:{a}-{b})\n\n```rust\n{}\n```\n",
-        c.path,
+        "## {heading}\n\n```rust\n{}\n```\n",
         excerpt(&c.original, a, b)
     );
     let (a, b) = span(&c.edited, &c.edited_ranges);

@@ -196,6 +196,8 @@ struct Outcome {
     bound: (usize, usize),
     /// Every label changed after a run (`triage`), as printed.
     triaged: Vec<String>,
+    /// Syntax-error notes: the corpus's code compiles, so each is the grammar's.
+    syntax_errors: Vec<String>,
 }
 
 fn score_repo(
@@ -249,6 +251,14 @@ fn score_repo(
         )?
     };
     let diags = diagnostics(&report);
+    let syntax_errors = report["notes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|n| n.contains("syntax error"))
+        .map(|n| format!("SYNTAX {name} {n}"))
+        .collect();
     // Without the hand-written model, a finding about a model entry is placed where the
     // inferred model declares it (the `create_table` call, the template): the same
     // finding when it names the same table and index.
@@ -320,6 +330,7 @@ fn score_repo(
         .collect();
     Ok(Outcome {
         triaged,
+        syntax_errors,
         per_rule,
         misses,
         false_positives,
@@ -489,6 +500,7 @@ fn run() -> Result<(), String> {
     let mut repo_rule: Vec<(String, String, Tally)> = Vec::new();
     let mut misses = Vec::new();
     let mut fps = Vec::new();
+    let mut syntax_errors = Vec::new();
     println!(
         "{:<36} {:<14} {:<5} {:>4} {:>5} {:>6} {:>3} {:>7}",
         "repository", "kind", "set", "req", "found", "missed", "FP", "bound"
@@ -532,6 +544,7 @@ fn run() -> Result<(), String> {
         );
         misses.extend(o.misses);
         fps.extend(o.false_positives);
+        syntax_errors.extend(o.syntax_errors);
         part.error_fps += o.error_false_positives;
         part.triaged.extend(o.triaged);
         if let Some((kept, hand, total)) = o.binding {
@@ -581,6 +594,16 @@ fn run() -> Result<(), String> {
     }
     for t in &all.triaged {
         println!("{t}");
+    }
+    // The corpus compiles: a syntax-error note is the grammar's failing (tree-sitter-rust
+    // behind the language), or code that does not build upstream.
+    println!();
+    println!(
+        "syntax-error notes on the corpus's code: {}",
+        syntax_errors.len()
+    );
+    for e in &syntax_errors {
+        println!("{e}");
     }
     if !corpus.missing_trees.is_empty() {
         eprintln!(

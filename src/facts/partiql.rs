@@ -94,6 +94,15 @@ pub fn read(text: &str) -> Statement {
     })
 }
 
+/// The table a statement reads or writes, when its text names one.
+pub fn table(text: &str) -> Option<String> {
+    match read(text) {
+        Statement::Select(s) => Some(s.table),
+        Statement::Write => write_table(text),
+        Statement::Unknown => None,
+    }
+}
+
 /// The table an `INSERT INTO "T"`, `UPDATE "T"` or `DELETE FROM "T"` writes.
 pub fn write_table(text: &str) -> Option<String> {
     let tokens = tokenize(text)?;

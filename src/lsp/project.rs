@@ -463,7 +463,8 @@ impl Project {
             if files.contains_key(t.as_path()) {
                 continue;
             }
-            if let Ok(text) = std::fs::read_to_string(&t) {
+            // Decoded as importing read it (a UTF-16 template too): spans agree.
+            if let Ok(text) = crate::encoding::read_to_string(&t) {
                 let f = SourceFile::new(t, text);
                 files.insert(f.path.clone(), f);
             }

@@ -101,7 +101,7 @@ fn imports(path: &Path, doc: &DeTable<'_>, problems: &mut Vec<ModelProblem>) -> 
         };
         let span = Span::from(item.span());
         let p = base.join(file);
-        match std::fs::read_to_string(&p) {
+        match crate::encoding::read_to_string(&p) {
             Ok(text) => import::merge(&mut out, import::import_file(&p, &text)),
             Err(e) => problems.push(
                 ModelProblem::of(

@@ -510,8 +510,9 @@ fn declaring_files(model: &Model, have: &[SourceFile]) -> Vec<SourceFile> {
         if have.iter().chain(&out).any(|f| f.path == *p) {
             continue;
         }
-        if let Ok(f) = workspace::read_source(p) {
-            out.push(f);
+        // Decoded as importing read it (a UTF-16 template too): spans agree.
+        if let Ok(text) = crate::encoding::read_to_string(p) {
+            out.push(SourceFile::new(p.to_path_buf(), text));
         }
     }
     out

@@ -56,7 +56,9 @@ impl Rule for UnpaginatedQuery {
             .help("drop the limit and read pages (`into_paginator()` or a `last_evaluated_key` loop) until enough items matched, or move the filtered attribute into the key (see `filter-instead-of-index`)");
             return;
         }
-        if let Some(limit) = limit {
+        // A limit set only on some runs (`set_limit(opts.limit)`) leaves the others
+        // reading one whole page.
+        if let Some(limit) = limit.filter(|l| !l.nullable) {
             // A bounded read: one page is what the code asks for, unless `n` items
             // cannot fit in 1 MB.
             let n = limit.literal.as_deref().and_then(|l| l.parse::<u64>().ok());
@@ -90,6 +92,17 @@ fn truncation(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         return;
     };
     if op.index.is_some() && bound.index.is_none() {
+        // A Scan of an index the model does not bind (`index_name(opts.index)`, maybe
+        // none) still reads a whole table or index: without figures the finding never
+        // rested on which one. With figures, the index might be a small sparse one.
+        if op.kind == OpKind::Scan && table.item_count.is_none() && table.entities.is_empty() {
+            let target = format!("`{}` or an index of it", table.name);
+            let note = format!(
+                "the model lacks `item-count` of table `{}`: assuming the table and its indexes exceed 1 MB",
+                table.name
+            );
+            report(cx, op, Some(&target), note);
+        }
         return;
     }
     let key_terms = match (&op.kind, &op.key_condition) {
@@ -177,10 +190,14 @@ fn unknown_key_range(
     let pk = bound
         .index
         .map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
-    let what = if key_terms.len() > 1 {
-        format!("a range of the item collection of one `{pk}`")
-    } else {
-        format!("the whole item collection of one `{pk}`")
+    let index_sk = bound.index.and_then(|i| i.sort_key.as_deref());
+    let eq = |attr: &str| key_terms.iter().any(|t| t.attr == attr && t.op.is_eq());
+    let what = match index_sk {
+        // Both of an index's keys fixed: the items that share them (an index's key,
+        // unlike a table's, can repeat), not a range.
+        Some(sk) if eq(sk) => format!("every item that shares one `{pk}` and one `{sk}`"),
+        _ if key_terms.len() > 1 => format!("a range of the item collection of one `{pk}`"),
+        _ => format!("the whole item collection of one `{pk}`"),
     };
     cx.report(
         op.file.clone(),
@@ -284,6 +301,7 @@ AggregateId = "S"
 Version = "N"
 email = { type = "S", unique = true }
 kind = "S"
+postedOn = "S"
 
 [[table.index]]
 name = "ByEmail"
@@ -294,7 +312,28 @@ projection = "ALL"
 name = "ByKind"
 partition-key = "kind"
 projection = "ALL"
+
+[[table.index]]
+name = "ByKindTime"
+partition-key = "kind"
+sort-key = "postedOn"
+projection = "ALL"
 "#;
+
+    /// `index_name(opts.index)`: an index the model cannot bind.
+    fn unbound_index(mut op: Op) -> Op {
+        op.0.index = Some(crate::scanner::Resolved::unknown("a parameter"));
+        op
+    }
+
+    /// `set_limit(opts.limit)`: a limit set on some runs only.
+    fn maybe_limit(mut op: Op) -> Op {
+        if let Some(l) = op.0.limit.as_mut() {
+            l.nullable = true;
+            l.literal = None;
+        }
+        op
+    }
 
     /// The code reads only the first item of the page (`items.first()`).
     fn first_item(mut op: Op) -> Op {
@@ -330,6 +369,26 @@ projection = "ALL"
                 vec!["`scan` of `Elsewhere`"],
             ),
             ("paginated scan", Op::new(Scan, "BlogApp").paginated(), vec![]),
+            (
+                "a scan of an index only the caller names, without figures",
+                unbound_index(Op::new(Scan, "Events")),
+                vec!["`scan` of `Events` or an index of it"],
+            ),
+            (
+                "a scan of an index only the caller names, with figures",
+                unbound_index(Op::new(Scan, "BlogApp")),
+                vec![],
+            ),
+            (
+                "a limit set only when the caller gives one",
+                maybe_limit(Op::new(Scan, "Events").limit("n")),
+                vec!["`scan` of `Events` is sent once"],
+            ),
+            (
+                "a limit of unknown value, always set",
+                Op::new(Query, "Events").key("AggregateId = :a").limit("n"),
+                vec![],
+            ),
             ("bounded scan", Op::new(Scan, "BlogApp").limit("10"), vec![]),
             (
                 "a limit too big for one page",
@@ -394,6 +453,11 @@ projection = "ALL"
                 "a GSI keyed by a repeating attribute",
                 Op::new(Query, "Events").index("ByKind").key("kind = :k"),
                 vec!["index `ByKind` of `Events`", "one `kind`"],
+            ),
+            (
+                "both keys of an index, without figures",
+                Op::new(Query, "Events").index("ByKindTime").key("kind = :k AND postedOn = :d"),
+                vec!["it reads every item that shares one `kind` and one `postedOn`"],
             ),
             (
                 "only the first item is read",

@@ -246,12 +246,20 @@ pub fn run_reporting(
                 r.plan = Some(plan);
             }
             Err(e) => {
-                // A batch's or transaction's table is its requests'.
-                let table = bound.table.or_else(|| {
-                    op.children
-                        .first()
-                        .and_then(|c| crate::facts::bind(model, c).table)
-                });
+                // A batch's or transaction's table is its requests', a statement's
+                // the one its text names.
+                let table = bound
+                    .table
+                    .or_else(|| {
+                        op.children
+                            .first()
+                            .and_then(|c| crate::facts::bind(model, c).table)
+                    })
+                    .or_else(|| {
+                        let text = op.statement.as_ref()?.text.value()?;
+                        let name = crate::facts::partiql::table(text)?;
+                        model.tables.iter().find(|t| t.is_named_by(&name))
+                    });
                 if let Some(t) = table {
                     r.table = Some(t.name.clone());
                 }
@@ -273,7 +281,7 @@ pub fn run_reporting(
                     // Writes, batches and transactions are costed by the model's figures
                     // (`estimate`), request by request: there is no read to replay.
                     SkipReason::Write(_) | SkipReason::Unsupported(_) => {
-                        r.served_by = served_by(op, &bound);
+                        r.served_by = served_by(op, table);
                     }
                     e => {
                         r.served_by = e.to_string();
@@ -333,9 +341,9 @@ pub fn run_reporting(
 
 /// How a call that is not one read is served: `PutItem table `Orders``, `BatchGetItem
 /// of 2 requests on `Orders``.
-fn served_by(op: &Operation, bound: &crate::facts::BoundOperation<'_>) -> String {
+fn served_by(op: &Operation, table: Option<&crate::model::Table>) -> String {
     if op.children.is_empty() {
-        return match bound.table {
+        return match table {
             Some(t) => format!("{} table `{}`", op.kind.api_name(), t.name),
             None => format!("{} {}", op.kind.api_name(), op.table_label()),
         };

@@ -114,3 +114,68 @@ async fn page(client: &Client) -> Result<QueryOutput, Error> {
         .await?;
     Ok(out)
 }
+
+// One item popped off the page (`// expect 0 or 1`): first only.
+async fn registration_by_login(client: &Client, login: &str) -> Result<Option<Value>, Error> {
+    let output = client
+        .query()
+        .table_name("Registrations")
+        .index_name("GSI1")
+        .key_condition_expression("GSI1PK = :pk AND GSI1SK = :sk")
+        .expression_attribute_values(":pk", AttributeValue::S("LOGIN_LOOKUP".to_string()))
+        .expression_attribute_values(":sk", AttributeValue::S(format!("LOGIN#{login}")))
+        .send()
+        .await?;
+    let item = output.items.unwrap_or_default().pop();
+    Ok(item.map(to_json))
+}
+
+// Each item converted, then the first of the converted: first only.
+async fn account(client: &Client, pk: String) -> Result<Account, Error> {
+    let results = client
+        .query()
+        .table_name("Ledger")
+        .key_condition_expression("#pk = :pk")
+        .expression_attribute_names("#pk", "pk")
+        .expression_attribute_values(":pk", AttributeValue::S(pk))
+        .send()
+        .await?;
+    if let Some(items) = results.items {
+        let accounts: Vec<AccountEntity> = items.iter().map(|v| v.into()).collect();
+        let account: Account = accounts.first().ok_or(Error::NotFound)?.into();
+        Ok(account)
+    } else {
+        Err(Error::NotFound)
+    }
+}
+
+// Filtered before the first is taken: the first match can lie on a later page.
+async fn first_open(client: &Client, pk: String) -> Result<Option<Value>, Error> {
+    let results = client
+        .query()
+        .table_name("Ledger")
+        .key_condition_expression("pk = :pk")
+        .expression_attribute_values(":pk", AttributeValue::S(pk))
+        .send()
+        .await?;
+    let open: Vec<Value> = results
+        .items()
+        .iter()
+        .filter(|i| i.contains_key("open"))
+        .map(to_json)
+        .collect();
+    Ok(open.first().cloned())
+}
+
+// Converted and collected, then every item returned: not first only.
+async fn ledger(client: &Client, pk: String) -> Result<Vec<Account>, Error> {
+    let results = client
+        .query()
+        .table_name("Ledger")
+        .key_condition_expression("pk = :pk")
+        .expression_attribute_values(":pk", AttributeValue::S(pk))
+        .send()
+        .await?;
+    let accounts: Vec<Account> = results.items().iter().map(Account::from).collect();
+    Ok(accounts)
+}

@@ -77,3 +77,34 @@ pub async fn sample(client: &Client) -> Result<Vec<Blog>, Error> {
     let out = client.scan().table_name("BlogApp").limit(10).send().await?;
     Ok(to_blogs(out.items()))
 }
+
+pub struct ScanOpts {
+    pub index: Option<String>,
+    pub limit: Option<i32>,
+}
+
+/// A CLI's `scan` subcommand: the index and the limit are the user's flags. Without
+/// `--limit` it prints one page, whichever the index.
+pub async fn scan_command(client: &Client, opts: ScanOpts) -> Result<(), Error> {
+    let out = client
+        .scan()
+        //~^ unpaginated-query
+        .table_name("AuditLog")
+        .set_index_name(opts.index)
+        .set_limit(opts.limit)
+        .send()
+        .await?;
+    print_items(out.items());
+    Ok(())
+}
+
+/// The caller's page size, always set: one bounded page is what it asks for.
+pub async fn audit_page(client: &Client, page_size: i32) -> Result<Vec<Entry>, Error> {
+    let out = client
+        .scan()
+        .table_name("AuditLog")
+        .set_limit(Some(page_size))
+        .send()
+        .await?;
+    Ok(to_entries(out.items()))
+}

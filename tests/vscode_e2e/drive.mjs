@@ -4,7 +4,10 @@
 // object: { before: [row], after: [row] }, each row the text of one Problems entry.
 //
 // Environment: DYNALINT_E2E_URL (the workbench with ?folder=), DYNALINT_E2E_FILE (the
-// file name to open), PLAYWRIGHT_CORE (the playwright-core folder), CHROMIUM.
+// file name to open), DYNALINT_E2E_CODE and DYNALINT_E2E_COUNT (the panel is read once
+// that many rows name that rule; scan-in-hot-path and 2 by default),
+// DYNALINT_E2E_RESTART (`0`: no restart, `after` is `before`), PLAYWRIGHT_CORE (the
+// playwright-core folder), CHROMIUM.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -12,6 +15,9 @@ const { chromium } = require(process.env.PLAYWRIGHT_CORE);
 
 const TIMEOUT = 90_000;
 const file = process.env.DYNALINT_E2E_FILE;
+const code = process.env.DYNALINT_E2E_CODE || 'scan-in-hot-path';
+const count = Number(process.env.DYNALINT_E2E_COUNT || '2');
+const restart = process.env.DYNALINT_E2E_RESTART !== '0';
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM,
@@ -47,34 +53,36 @@ try {
   });
 
   await page.keyboard.press('Control+Shift+M');
-  const before = await problems(page, 2);
-
-  await retry(async () => {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+Shift+P');
-    await page.waitForSelector('.quick-input-widget', { state: 'visible', timeout: 5000 });
-    await page.keyboard.type('dynalint: Restart Server');
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'dynalint: Restart Server' })
-      .first()
-      .waitFor({ timeout: 5000 });
-    await page.keyboard.press('Enter');
-  });
-  // The restarted server publishes again; the test checks the trace for the restart.
-  await page.waitForTimeout(1000);
-  const after = await problems(page, 2);
+  const before = await problems(page, count);
+  let after = before;
+  if (restart) {
+    await retry(async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+Shift+P');
+      await page.waitForSelector('.quick-input-widget', { state: 'visible', timeout: 5000 });
+      await page.keyboard.type('dynalint: Restart Server');
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'dynalint: Restart Server' })
+        .first()
+        .waitFor({ timeout: 5000 });
+      await page.keyboard.press('Enter');
+    });
+    // The restarted server publishes again; the test checks the trace for the restart.
+    await page.waitForTimeout(1000);
+    after = await problems(page, count);
+  }
   console.log(JSON.stringify({ before, after }));
 } finally {
   await browser.close();
 }
 
-/** The Problems panel's rows once `n` of them name scan-in-hot-path. */
+/** The Problems panel's rows once `n` of them name the rule `code`. */
 async function problems(page, n) {
   const rows = page.locator('.markers-panel .monaco-tl-row');
   const deadline = Date.now() + TIMEOUT;
   for (;;) {
     const texts = await rows.allInnerTexts();
-    if (texts.filter((t) => t.includes('scan-in-hot-path')).length >= n) {
+    if (texts.filter((t) => t.includes(code)).length >= n) {
       return texts;
     }
     if (Date.now() > deadline) {

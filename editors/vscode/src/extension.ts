@@ -26,8 +26,9 @@ function serverOptions(): ServerOptions {
 
 function clientOptions(): LanguageClientOptions {
   return {
-    // The server answers only for files under a folder with a dynalint.toml, and
-    // registers its own file watchers for .rs and dynalint.toml changes on disk.
+    // The server finds each file's project (a dynalint.toml's folder, else the cargo
+    // workspace's, its model inferred) and registers its own file watchers for .rs,
+    // Cargo.toml, template and dynalint.toml changes on disk.
     documentSelector: [
       { scheme: 'file', language: 'rust' },
       { scheme: 'file', pattern: '**/dynalint.toml' },

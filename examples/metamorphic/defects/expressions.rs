@@ -105,6 +105,7 @@ pub fn filter_non_key(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String>
                     })),
                 },
                 expect: Expect::at_site("filter-instead-of-index"),
+                baseline: None,
                 label: format!("{a}-{label}"),
             });
         }
@@ -200,6 +201,7 @@ pub fn undefined_placeholder(cx: &Cx<'_>, _run: &Run) -> Result<Vec<DefectCase>,
             cases.push(DefectCase {
                 variant: Variant::code(vec![append_setters(cx, chain, &setters)]),
                 expect: Expect::at_site("rejected-request"),
+                baseline: None,
                 label: format!("{label}-{attr}"),
             });
         }

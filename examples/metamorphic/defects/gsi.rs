@@ -99,6 +99,7 @@ fn cases_for(
                     rule: "low-cardinality-pk",
                     at: ExpectAt::Message(format!("index `{index}`")),
                 },
+                baseline: None,
                 label: format!(
                     "{what}-{name}-{}",
                     value.replace(|c: char| !c.is_alphanumeric(), "")

@@ -137,6 +137,7 @@ pub fn wrong_key(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String> {
                 if quoted { lit(&w) } else { w.clone() },
             )]),
             expect: Expect::at_site("rejected-request"),
+            baseline: None,
             label: format!("{}-as-{w}", pk),
         })
         .collect())

@@ -100,6 +100,7 @@ pub fn get_per_element(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String
             cases.push(DefectCase {
                 variant: Variant::code(vec![edit]),
                 expect: Expect::at_site("get-item-in-loop"),
+                baseline: None,
                 label: format!("{shape}-{e}"),
             });
         }
@@ -151,6 +152,7 @@ pub fn scan_in_handler(cx: &Cx<'_>, _run: &Run) -> Result<Vec<DefectCase>, Strin
             Ok(DefectCase {
                 variant: Variant::code(vec![before_statement(place, &lines)?]),
                 expect: Expect::at_site("scan-in-hot-path"),
+                baseline: None,
                 label: label.into(),
             })
         })

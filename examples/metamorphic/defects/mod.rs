@@ -8,6 +8,8 @@ mod keys;
 mod loops;
 mod pagination;
 
+use std::sync::Arc;
+
 use dynalint::model::Table;
 
 use crate::edit::Edit;
@@ -40,10 +42,30 @@ impl Expect {
     }
 }
 
+/// Code a defect is compared with instead of the untouched tree: the site with a
+/// correct form of what the defect gets wrong (a paginated read the defect reads as one
+/// page). Cases of one site with the same key share one analysis of it.
+#[derive(Clone)]
+pub struct Baseline {
+    pub key: String,
+    pub variant: Arc<Variant>,
+}
+
+impl Baseline {
+    pub fn new(key: String, variant: Variant) -> Self {
+        Self {
+            key,
+            variant: Arc::new(variant),
+        }
+    }
+}
+
 /// One injected defect.
 pub struct DefectCase {
     pub variant: Variant,
     pub expect: Expect,
+    /// What the defect is compared with, when not the untouched tree.
+    pub baseline: Option<Baseline>,
     /// What was varied (names, values, shape).
     pub label: String,
 }
@@ -59,7 +81,7 @@ pub struct Defect {
 pub const DEFECTS: &[Defect] = &[
     Defect {
         name: "no-pagination",
-        does: "the pagination of a paginated Query or Scan is removed",
+        does: "the pagination of a Query or Scan is removed: its own, or that of a copy read page by page beside it in nine shapes",
         make: pagination::remove_pagination,
     },
     Defect {

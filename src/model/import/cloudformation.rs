@@ -10,6 +10,8 @@
 //! name CloudFormation generates, `{StackName}-<LogicalId>-{suffix}`. Environment
 //! variables that hand a table to a function become its `refs`.
 
+use std::collections::HashMap;
+
 use super::shape::{attribute, blank_table, read_table, throughput, Eval};
 use super::tree::{Node, Value};
 use super::{Found, Imported};
@@ -411,12 +413,8 @@ impl Eval for Template<'_> {
 /// The table an environment variable's value names: `!Ref OrdersTable`,
 /// `!Sub "${OrdersTable}"`, `!GetAtt OrdersTable.Arn` (the SDK takes an ARN as a table
 /// name), or the table's name itself.
-fn table_named_by(value: &Node, tables: &[Table], cfn: &Template<'_>) -> Option<usize> {
-    let by_id = |id: &str| {
-        tables
-            .iter()
-            .position(|t| t.origin.id.as_deref() == Some(id))
-    };
+fn table_named_by(value: &Node, tables: &TablesBy, cfn: &Template<'_>) -> Option<usize> {
+    let by_id = |id: &str| tables.id.get(id).copied();
     if let Some((f, arg)) = intrinsic(value) {
         match f {
             "Ref" => {
@@ -445,7 +443,30 @@ fn table_named_by(value: &Node, tables: &[Table], cfn: &Template<'_>) -> Option<
         }
     }
     let name = cfn.name(value)?;
-    tables.iter().position(|t| t.name == name)
+    tables.name.get(name.as_str()).copied()
+}
+
+/// The first of the tables with each logical id and each name: a template's function
+/// per table finds its table at once, not by a search of every table.
+struct TablesBy {
+    id: HashMap<String, usize>,
+    name: HashMap<String, usize>,
+}
+
+impl TablesBy {
+    fn new(tables: &[Table]) -> Self {
+        let mut by = Self {
+            id: HashMap::new(),
+            name: HashMap::new(),
+        };
+        for (i, t) in tables.iter().enumerate() {
+            if let Some(id) = &t.origin.id {
+                by.id.entry(id.clone()).or_insert(i);
+            }
+            by.name.entry(t.name.clone()).or_insert(i);
+        }
+        by
+    }
 }
 
 /// True for a name with literal text: `{Stage}` alone could be any table.
@@ -459,8 +480,10 @@ fn names_something(name: &str) -> bool {
 pub fn add_env_refs(cfn: &Template<'_>, doc: &Node, found: &mut Found) {
     let mut pairs = Vec::new();
     env_vars(doc, 0, &mut pairs);
+    // Refs are added below; ids and names do not change.
+    let by = TablesBy::new(&found.tables);
     for (var, value) in pairs {
-        if let Some(i) = table_named_by(value, &found.tables, cfn) {
+        if let Some(i) = table_named_by(value, &by, cfn) {
             let refs = &mut found.tables[i].refs;
             if !refs.iter().any(|r| r == var) {
                 refs.push(var.to_string());

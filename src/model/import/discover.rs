@@ -224,7 +224,7 @@ fn read_quiet(p: &Path) -> Option<String> {
     if std::fs::metadata(p).ok()?.len() > MAX_BYTES {
         return None;
     }
-    std::fs::read_to_string(p).ok()
+    crate::encoding::read_to_string(p).ok()
 }
 
 /// The TypeScript of a CDK app (not its tests, declarations or dependencies), in path
@@ -281,13 +281,14 @@ fn read(p: &Path, notes: &mut Vec<ImportNote>) -> Option<String> {
         }
     }
     match std::fs::read(p) {
-        Ok(bytes) => match String::from_utf8(bytes) {
+        // UTF-8 with or without a BOM, or UTF-16 with one.
+        Ok(bytes) => match crate::encoding::decode(bytes.clone()) {
             Ok(s) => Some(s),
             Err(e) => {
                 // Binary, or another encoding: a note only when it would have been read.
-                let lossy = String::from_utf8_lossy(e.as_bytes());
+                let lossy = String::from_utf8_lossy(&bytes);
                 if MARKERS.iter().any(|m| lossy.contains(m)) {
-                    notes.push(note(p, "skipped: this file is not UTF-8".to_string()));
+                    notes.push(note(p, format!("skipped: this file is {e}")));
                 }
                 None
             }

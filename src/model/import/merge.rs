@@ -5,6 +5,8 @@
 //! declaration (in path order; the `dynalint.toml`'s, for a model) is kept, and the note
 //! says so — never a silent choice.
 
+use std::collections::HashMap;
+
 use super::{ImportNote, Imported};
 use crate::model::types::{Model, Table, TableOrigin};
 
@@ -89,34 +91,47 @@ fn conflict(kept: &Table, other: &Table) -> ImportNote {
     }
 }
 
-/// Adds `more` to `into`: tables by name, conflicts as notes.
+/// Adds `more` to `into`: tables by name, conflicts as notes. Each table, variable and
+/// parameter is looked up by name (not searched for among every table), so a project
+/// of tens of thousands of tables merges in time linear in its size per file.
 pub fn merge(into: &mut Imported, more: Imported) {
     into.notes.extend(more.notes);
     into.files.extend(more.files);
     into.env_names.extend(more.env_names);
     into.env_params.extend(more.env_params);
+    // The first table of each name (a file may declare one twice).
+    let mut by_name: HashMap<String, usize> = HashMap::with_capacity(into.tables.len());
+    for (i, t) in into.tables.iter().enumerate() {
+        by_name.entry(t.name.clone()).or_insert(i);
+    }
     for t in more.tables {
-        match into.tables.iter_mut().find(|k| k.name == t.name) {
+        match by_name.get(&t.name).and_then(|i| into.tables.get_mut(*i)) {
             Some(kept) if same_keys(kept, &t) => join(kept, &t),
             Some(kept) => {
                 let note = conflict(kept, &t);
                 into.notes.push(note);
             }
-            None => into.tables.push(t),
+            None => {
+                by_name.insert(t.name.clone(), into.tables.len());
+                into.tables.push(t);
+            }
         }
     }
     // Variables of one file that name a table of another.
     for (var, name) in &into.env_names {
-        if let Some(t) = into.tables.iter_mut().find(|t| t.name == *name) {
+        if let Some(t) = by_name.get(name).and_then(|i| into.tables.get_mut(*i)) {
             if !t.refs.contains(var) {
                 t.refs.push(var.clone());
             }
         }
     }
     // Variables handed a stack parameter named after exactly one table.
+    if into.env_params.is_empty() {
+        return;
+    }
+    let named = NamedAfter::new(&into.tables);
     for (var, param) in &into.env_params {
-        let mut named = into.tables.iter_mut().filter(|t| named_after(param, t));
-        if let (Some(t), None) = (named.next(), named.next()) {
+        if let Some(t) = named.only(param).and_then(|i| into.tables.get_mut(i)) {
             if !t.refs.contains(var) {
                 t.refs.push(var.clone());
             }
@@ -124,22 +139,63 @@ pub fn merge(into: &mut Imported, more: Imported) {
     }
 }
 
-/// Whether a stack parameter is named after a table: its logical id or its name, with
+/// The tables a stack parameter may be named after: its logical id or its name, with
 /// `Name` or `Arn` after it (`AccountsTableName` for `AccountsTable`), or the same
-/// words with `Table` left out (`OrdersTableName` for a table `Orders`).
-fn named_after(param: &str, t: &Table) -> bool {
-    let p = param
-        .strip_suffix("Name")
-        .or_else(|| param.strip_suffix("Arn"))
-        .unwrap_or(param);
-    let bare = |s: &str| {
-        let s = s.to_ascii_lowercase();
-        s.strip_suffix("table").map(str::to_string).unwrap_or(s)
-    };
-    [t.origin.id.as_deref(), Some(t.name.as_str())]
-        .into_iter()
-        .flatten()
-        .any(|c| c.eq_ignore_ascii_case(p) || (!bare(p).is_empty() && bare(c) == bare(p)))
+/// words with `Table` left out (`OrdersTableName` for a table `Orders`), compared
+/// without case.
+struct NamedAfter {
+    /// Lowercased id or name → tables.
+    exact: HashMap<String, Vec<usize>>,
+    /// The same without a trailing `table` → tables.
+    bare: HashMap<String, Vec<usize>>,
+}
+
+impl NamedAfter {
+    fn new(tables: &[Table]) -> Self {
+        let mut n = Self {
+            exact: HashMap::new(),
+            bare: HashMap::new(),
+        };
+        for (i, t) in tables.iter().enumerate() {
+            for c in [t.origin.id.as_deref(), Some(t.name.as_str())]
+                .into_iter()
+                .flatten()
+            {
+                n.exact.entry(c.to_ascii_lowercase()).or_default().push(i);
+                n.bare.entry(bare(c)).or_default().push(i);
+            }
+        }
+        n
+    }
+
+    /// The one table `param` is named after, if exactly one is.
+    fn only(&self, param: &str) -> Option<usize> {
+        let p = param
+            .strip_suffix("Name")
+            .or_else(|| param.strip_suffix("Arn"))
+            .unwrap_or(param);
+        let b = bare(p);
+        let mut found: Vec<usize> = self
+            .exact
+            .get(&p.to_ascii_lowercase())
+            .into_iter()
+            .chain(self.bare.get(&b).filter(|_| !b.is_empty()))
+            .flatten()
+            .copied()
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        match found.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+}
+
+/// Lowercased, without a trailing `table`.
+fn bare(s: &str) -> String {
+    let s = s.to_ascii_lowercase();
+    s.strip_suffix("table").map(str::to_string).unwrap_or(s)
 }
 
 /// Gives a `[[table]]` that leaves its keys to an imported file (it only adds figures)

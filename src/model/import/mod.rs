@@ -201,8 +201,8 @@ fn import_known(path: &Path, text: &str) -> Option<Imported> {
         }
         Format::Document => {}
     }
-    let docs = match tree::parse_all(text) {
-        Ok(docs) => docs,
+    let (docs, duplicates) = match tree::parse_all_with_duplicates(text) {
+        Ok(parsed) => parsed,
         Err(e) => {
             let mut f = Found::new(file, OriginKind::CloudFormation);
             f.note_at(
@@ -218,8 +218,8 @@ fn import_known(path: &Path, text: &str) -> Option<Imported> {
     };
     // A stream of several documents (`---`): each is read as what it is.
     let mut out: Option<Imported> = None;
-    for doc in &docs {
-        let one = if workbench::is_workbench(doc) {
+    for (d, doc) in docs.iter().enumerate() {
+        let mut one = if workbench::is_workbench(doc) {
             workbench::import(file.clone(), doc)
         } else if describe::is_describe(doc) {
             describe::import(file.clone(), doc)
@@ -230,6 +230,21 @@ fn import_known(path: &Path, text: &str) -> Option<Imported> {
         } else {
             continue;
         };
+        // A logical id written twice: the last is read, the other silently lost.
+        for dup in duplicates
+            .iter()
+            .filter(|k| k.document == d && k.path.last().is_some_and(|p| p == "Resources"))
+        {
+            one.notes.push(ImportNote {
+                path: file.clone(),
+                line: dup.again.line,
+                span: dup.again.span,
+                message: format!(
+                    "logical id `{}` is written twice in `Resources`, at line {} and at line {}: only the one at line {} is read; rename or remove the other",
+                    dup.key, dup.first.line, dup.again.line, dup.again.line
+                ),
+            });
+        }
         match &mut out {
             Some(all) => merge(all, one),
             None => out = Some(one),

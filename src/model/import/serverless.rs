@@ -38,7 +38,7 @@ pub fn import(file: FilePath, doc: &Node) -> Imported {
         } else if let Some((path, key)) = raw.text().and_then(file_include) {
             let dir = file.parent().unwrap_or(std::path::Path::new(""));
             let p = dir.join(path);
-            let text = match std::fs::read_to_string(&p) {
+            let text = match crate::encoding::read_to_string(&p) {
                 Ok(t) => t,
                 Err(e) => {
                     found.note(

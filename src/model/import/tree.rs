@@ -115,15 +115,41 @@ impl Node {
     }
 }
 
+/// A key written twice in one mapping (not one a `<<` merge brought in): the last
+/// value is kept, as CloudFormation keeps it, and importers say so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// Which document of the stream (0 for the first).
+    pub document: usize,
+    /// The keys of the mappings around it, outermost first (`["Resources"]` for a
+    /// template's logical id); a sequence's item is its index.
+    pub path: Vec<String>,
+    pub key: String,
+    /// Where it is first written, and where again (the value kept).
+    pub first: Key,
+    pub again: Key,
+}
+
 /// Parses YAML (or JSON) text: its first document (templates have one).
 pub fn parse(text: &str) -> Result<Node, ParseError> {
-    parse_documents(text, 1).map(|mut docs| docs.swap_remove(0))
+    parse_documents(text, 1).map(|mut p| p.docs.swap_remove(0))
 }
 
 /// Every document of a YAML stream (`---` between them), up to `max`; at least one
 /// (null for empty text).
 pub fn parse_all(text: &str) -> Result<Vec<Node>, ParseError> {
-    parse_documents(text, MAX_DOCUMENTS)
+    parse_documents(text, MAX_DOCUMENTS).map(|p| p.docs)
+}
+
+/// [`parse_all`], with every key written twice in a mapping.
+pub fn parse_all_with_duplicates(text: &str) -> Result<(Vec<Node>, Vec<DuplicateKey>), ParseError> {
+    parse_documents(text, MAX_DOCUMENTS).map(|p| (p.docs, p.duplicates))
+}
+
+/// What [`parse_documents`] read.
+struct Parsed {
+    docs: Vec<Node>,
+    duplicates: Vec<DuplicateKey>,
 }
 
 /// A stream with more documents is read up to here (they share the node budget too).
@@ -135,7 +161,7 @@ const MAX_DOCUMENTS: usize = 256;
 /// read it: a key written twice keeps its last value, `<<: *defaults` merges an
 /// anchored mapping, and aliases are expanded (within a budget: a file of nested
 /// aliases must not grow without bound).
-fn parse_documents(text: &str, max: usize) -> Result<Vec<Node>, ParseError> {
+fn parse_documents(text: &str, max: usize) -> Result<Parsed, ParseError> {
     let offsets = CharOffsets::new(text);
     let mut docs = Vec::new();
     let mut b = Builder {
@@ -144,6 +170,8 @@ fn parse_documents(text: &str, max: usize) -> Result<Vec<Node>, ParseError> {
         anchors: HashMap::new(),
         budget: MAX_NODES,
         done: None,
+        document: 0,
+        duplicates: Vec::new(),
     };
     for event in Parser::new_from_str(text) {
         let (event, span) = event.map_err(|e| {
@@ -166,6 +194,7 @@ fn parse_documents(text: &str, max: usize) -> Result<Vec<Node>, ParseError> {
         }
         if let Some(doc) = b.done.take() {
             docs.push(doc);
+            b.document = docs.len();
             // Anchors do not cross documents.
             b.anchors.clear();
             if docs.len() >= max {
@@ -176,7 +205,10 @@ fn parse_documents(text: &str, max: usize) -> Result<Vec<Node>, ParseError> {
     if docs.is_empty() {
         docs.push(Node::null().clone());
     }
-    Ok(docs)
+    Ok(Parsed {
+        docs,
+        duplicates: b.duplicates,
+    })
 }
 
 /// Values a document may expand to, aliases included.
@@ -199,11 +231,53 @@ struct Open {
 enum OpenKind {
     Seq(Vec<Node>),
     Map {
-        entries: Vec<(String, Key, Node)>,
+        entries: Entries,
         /// The key read, waiting for its value; `None` inside it for a key that is not
         /// a scalar (its value is dropped).
         key: Option<Option<(String, Key)>>,
     },
+}
+
+/// A mapping's entries as they are read, in file order. A large one (a template's
+/// `Resources` with thousands of tables) also knows where each key is, so that a key
+/// is found at once rather than by a search of every entry before it: reading stays
+/// linear in the mapping's size.
+#[derive(Default)]
+struct Entries {
+    list: Vec<(String, Key, Node)>,
+    /// Positions of the entries a `<<` merge brought in: writing one again is an
+    /// override, not a duplicate.
+    merged: Vec<usize>,
+    /// Key → position, once the mapping has [`INDEXED_FROM`] entries.
+    index: Option<HashMap<String, usize>>,
+}
+
+/// Mappings this large are indexed; smaller ones are searched (most have a few keys).
+const INDEXED_FROM: usize = 32;
+
+impl Entries {
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.list.iter().position(|(k, _, _)| k == key),
+        }
+    }
+
+    fn push(&mut self, key: String, at: Key, node: Node) {
+        if let Some(index) = &mut self.index {
+            index.insert(key.clone(), self.list.len());
+        }
+        self.list.push((key, at, node));
+        if self.index.is_none() && self.list.len() >= INDEXED_FROM {
+            let index = self
+                .list
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _, _))| (k.clone(), i))
+                .collect();
+            self.index = Some(index);
+        }
+    }
 }
 
 struct Builder<'o> {
@@ -213,6 +287,9 @@ struct Builder<'o> {
     anchors: HashMap<usize, (Node, usize)>,
     budget: usize,
     done: Option<Node>,
+    /// The document being read (its index in the stream).
+    document: usize,
+    duplicates: Vec<DuplicateKey>,
 }
 
 impl Builder<'_> {
@@ -235,7 +312,7 @@ impl Builder<'_> {
                     OpenKind::Seq(Vec::new())
                 } else {
                     OpenKind::Map {
-                        entries: Vec::new(),
+                        entries: Entries::default(),
                         key: None,
                     }
                 };
@@ -252,7 +329,7 @@ impl Builder<'_> {
                 if let Some(open) = self.stack.pop() {
                     let value = match open.kind {
                         OpenKind::Seq(items) => Value::Seq(items),
-                        OpenKind::Map { entries, .. } => Value::Map(entries),
+                        OpenKind::Map { entries, .. } => Value::Map(entries.list),
                     };
                     let node = Node {
                         span: open.start.cover(at),
@@ -298,7 +375,7 @@ impl Builder<'_> {
         if anchor > 0 {
             self.anchors.insert(anchor, (node.clone(), size));
         }
-        let Some(parent) = self.stack.last_mut() else {
+        let Some((parent, outer)) = self.stack.split_last_mut() else {
             self.done = Some(node);
             return Ok(());
         };
@@ -327,21 +404,54 @@ impl Builder<'_> {
                     };
                     for src in sources {
                         for (mk, mkey, mv) in src.entries() {
-                            if !entries.iter().any(|(k, _, _)| k == mk) {
-                                entries.push((mk.clone(), *mkey, mv.clone()));
+                            if entries.position(mk).is_none() {
+                                entries.merged.push(entries.list.len());
+                                entries.push(mk.clone(), *mkey, mv.clone());
                             }
                         }
                     }
                 }
-                Some(Some((k, kspan))) => {
-                    // A key written twice keeps its last value, as CloudFormation does.
-                    entries.retain(|(e, _, _)| *e != k);
-                    entries.push((k, kspan, node));
-                }
+                Some(Some((k, kspan))) => match entries.position(&k) {
+                    // A key written twice keeps its last value, as CloudFormation
+                    // does, in the place of the first.
+                    Some(i) => {
+                        match entries.merged.iter().position(|m| *m == i) {
+                            // Written here over what a merge brought: an override.
+                            Some(m) => {
+                                entries.merged.swap_remove(m);
+                            }
+                            None => self.duplicates.push(DuplicateKey {
+                                document: self.document,
+                                path: path(outer),
+                                key: k.clone(),
+                                first: entries.list[i].1,
+                                again: kspan,
+                            }),
+                        }
+                        entries.list[i] = (k, kspan, node);
+                    }
+                    None => entries.push(k, kspan, node),
+                },
             },
         }
         Ok(())
     }
+}
+
+/// The keys of the mappings `outer` holds open, outermost first: where a value being
+/// read is (a sequence's item by its index).
+fn path(outer: &[Open]) -> Vec<String> {
+    outer
+        .iter()
+        .map(|o| match &o.kind {
+            OpenKind::Map {
+                key: Some(Some((k, _))),
+                ..
+            } => k.clone(),
+            OpenKind::Map { .. } => String::new(),
+            OpenKind::Seq(items) => items.len().to_string(),
+        })
+        .collect()
 }
 
 /// A core-schema tag (`!!str`) only says how to read a scalar.
@@ -473,6 +583,50 @@ mod tests {
         assert_eq!(n.at(&["f", "Runtime"]).unwrap().text(), Some("x"));
         assert_eq!(n.at(&["g", "Timeout"]).unwrap().text(), Some("3"));
         assert_eq!(n.get("f").unwrap().entries().len(), 2);
+    }
+
+    #[test]
+    fn keys_written_twice_are_kept_with_both_places() {
+        let text = "defaults: &d\n  Timeout: 3\nResources:\n  A: 1\n  B: 2\n  A: 3\nf:\n  <<: *d\n  Timeout: 9\n  Timeout: 10\n";
+        let (docs, dups) = parse_all_with_duplicates(text).unwrap();
+        assert_eq!(docs[0].at(&["Resources", "A"]).unwrap().text(), Some("3"));
+        // The last value, in the place of the first.
+        let keys: Vec<&str> = docs[0]
+            .get("Resources")
+            .unwrap()
+            .entries()
+            .iter()
+            .map(|(k, _, _)| k.as_str())
+            .collect();
+        assert_eq!(keys, ["A", "B"]);
+        let found: Vec<(Vec<String>, &str, usize, usize)> = dups
+            .iter()
+            .map(|d| (d.path.clone(), d.key.as_str(), d.first.line, d.again.line))
+            .collect();
+        // Overriding what `<<` merged is no duplicate; writing the override twice is.
+        assert_eq!(
+            found,
+            [
+                (vec!["Resources".to_string()], "A", 4, 6),
+                (vec!["f".to_string()], "Timeout", 9, 10),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_large_mapping_finds_its_keys_at_once() {
+        let mut text = String::from("Resources:\n");
+        for i in 0..2 * INDEXED_FROM {
+            text.push_str(&format!("  R{i}: {i}\n"));
+        }
+        text.push_str("  R3: again\n  R40: again\n");
+        let (docs, dups) = parse_all_with_duplicates(&text).unwrap();
+        let r = docs[0].get("Resources").unwrap();
+        assert_eq!(r.entries().len(), 2 * INDEXED_FROM);
+        assert_eq!(r.get("R3").unwrap().text(), Some("again"));
+        assert_eq!(r.get("R40").unwrap().text(), Some("again"));
+        let keys: Vec<&str> = dups.iter().map(|d| d.key.as_str()).collect();
+        assert_eq!(keys, ["R3", "R40"]);
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Whether a sent read's response is used only for its first item: `items.first()`,
-//! `.into_iter().next()`, `items[0]`, through `let` bindings, `match`/`if let` on
-//! `Ok(..)`/`Some(..)`, error mapping and `and_then` closures. Such code wants one
+//! `.into_iter().next()`, `items[0]`, or one item taken off the end (`items.pop()`,
+//! `items.last()`), through `let` bindings, `match`/`if let` on `Ok(..)`/`Some(..)`,
+//! error mapping, `and_then` closures and an item-by-item conversion collected
+//! (`items.iter().map(Into::into).collect()` then `.first()`). Such code wants one
 //! item (a lookup by a value it expects to be unique), so the pages after the first
-//! hold nothing it reads. Any other use of the response (iterating, collecting,
+//! hold nothing it reads. Any other use of the response (iterating, filtering,
 //! returning it, reading `last_evaluated_key`) makes the answer "no".
 
 use tree_sitter::Node;
@@ -28,7 +30,7 @@ enum Held {
 /// What one use of a value does with it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Use {
-    /// Reads the first item and nothing past it.
+    /// Reads one item of the page (the first, or the last taken off it) and no other.
     First,
     /// Reads no item: an `is_empty()` check.
     Benign,
@@ -150,7 +152,9 @@ fn method(src: Src<'_>, call: Node<'_>, name: &str, held: Held, depth: usize) ->
             | "ok_or_else" | "unwrap_or_default" | "as_ref" | "as_deref" | "as_slice",
         ) => follow(src, call, held, depth + 1),
         (Held::Response, "items") => follow(src, call, Held::Items, depth + 1),
-        (Held::Items, "first") => Use::First,
+        // One item off either end: the code wants one, and any item of the first page
+        // is as good as one on a later page.
+        (Held::Items, "first" | "last" | "pop") => Use::First,
         (Held::Items, "get") => match call_args(call).as_slice() {
             [i] if src.of(*i) == "0" => Use::First,
             _ => Use::Other,
@@ -158,6 +162,13 @@ fn method(src: Src<'_>, call: Node<'_>, name: &str, held: Held, depth: usize) ->
         (Held::Items, "is_empty") => Use::Benign,
         (Held::Items, "iter" | "into_iter") => follow(src, call, Held::Iter, depth + 1),
         (Held::Iter, "next") => Use::First,
+        // Converting each item keeps one item per item, in order: `.first()` of the
+        // collected `Vec` is still the page's first. (A `filter` could skip to a later
+        // page's match, so it is not followed.)
+        (Held::Iter, "map" | "cloned" | "copied") if maps_each_item(src, call) => {
+            follow(src, call, Held::Iter, depth + 1)
+        }
+        (Held::Iter, "collect") => follow(src, call, Held::Items, depth + 1),
         // `.and_then(|items| items.into_iter().next())`: the closure's parameter holds
         // the same value, unwrapped.
         (_, "and_then" | "map") => {
@@ -185,6 +196,22 @@ fn method(src: Src<'_>, call: Node<'_>, name: &str, held: Held, depth: usize) ->
             }
         }
         _ => Use::Other,
+    }
+}
+
+/// `.map(f)` with a path (`Into::into`, `to_json`) or a closure of one parameter;
+/// `.cloned()` / `.copied()` with no argument.
+fn maps_each_item(src: Src<'_>, call: Node<'_>) -> bool {
+    match call_args(call).as_slice() {
+        [] => true,
+        [f] if matches!(f.kind(), "identifier" | "scoped_identifier") => true,
+        [f] if f.kind() == "closure_expression" => {
+            let params = field(*f, "parameters")
+                .map(named_children)
+                .unwrap_or_default();
+            matches!(params.as_slice(), [p] if binding_name(src, *p).is_some())
+        }
+        _ => false,
     }
 }
 

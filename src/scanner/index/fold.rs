@@ -13,6 +13,7 @@ use crate::scanner::index::context::{argument_variable, around, enclosing_loop};
 use crate::scanner::index::items;
 use crate::scanner::ir::{
     AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, Resolved, SetterCall,
+    ValueInfo,
 };
 // Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
 // and these climbs and walks ask it of millions of nodes in a large file.
@@ -835,6 +836,8 @@ fn apply<'t>(
     conditional: bool,
 ) {
     let src = cx.src;
+    // `set_x(opt)` with an `Option` the code computes: on some runs nothing is set.
+    let mut maybe_unset = conditional;
     if set {
         // `set_x(Some(v))` is `x(v)`; `set_x(None)` clears nothing we track.
         let Some(a) = args.first().map(|a| peel(*a)) else {
@@ -843,8 +846,9 @@ fn apply<'t>(
         if src.of(a) == "None" {
             return;
         }
-        if let Some(inner) = unwrap_some(cx, a) {
-            args = vec![inner];
+        match unwrap_some(cx, a) {
+            Some(inner) => args = vec![inner],
+            None => maybe_unset = true,
         }
     }
     let call_span = span(call);
@@ -947,7 +951,7 @@ fn apply<'t>(
         }
         Setter::ConsistentRead => op.consistent_read = first.and_then(|a| bool_lit(cx, a)),
         Setter::ScanIndexForward => op.scan_index_forward = first.and_then(|a| bool_lit(cx, a)),
-        Setter::Limit => op.limit = first.map(|a| Box::new(cx.value(a))),
+        Setter::Limit => op.limit = first.map(|a| Box::new(limit_value(cx, a, maybe_unset))),
         Setter::Select => {
             op.select = first.map(|a| select_name(last_segment(src.of(peel(a)))));
         }
@@ -1139,7 +1143,9 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
             continue;
         };
         // rusoto fields are `Option<..>` except the required ones: strip `Some(..)`.
-        let value = unwrap_some(cx, peel(value)).unwrap_or(value);
+        let some = unwrap_some(cx, peel(value));
+        let maybe_unset = some.is_none();
+        let value = some.unwrap_or(value);
         if src.of(peel(value)) == "None" {
             continue;
         }
@@ -1199,6 +1205,10 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
                 _ => {
                     let _ = as_set;
                     apply_value(cx, &mut op, s, value);
+                    // `limit: opt` (an `Option` the code computes, not `Some(..)`).
+                    if let (Setter::Limit, true, Some(limit)) = (s, maybe_unset, &mut op.limit) {
+                        limit.nullable = true;
+                    }
                 }
             }
         }
@@ -1223,6 +1233,15 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
     };
     finish(cx, n, &mut op, &st);
     Some(op)
+}
+
+/// The value of a `limit`: absent on some runs when it is set only on some paths or
+/// from an `Option` the code computes (`set_limit(opts.limit)`), where a read with no
+/// limit is a read of a whole page.
+fn limit_value(cx: &FileCx<'_>, a: Node<'_>, maybe_unset: bool) -> ValueInfo {
+    let mut v = cx.value(a);
+    v.nullable |= maybe_unset;
+    v
 }
 
 /// A single-value setter from a struct field (rusoto) or a typed builder.

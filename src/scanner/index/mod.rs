@@ -1399,7 +1399,9 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                         idx.field_types.push(FieldType {
                             ty: intern(&name),
                             field: intern(src.of(fname)),
-                            field_ty: intern(&type_name(src.of(t))),
+                            field_ty: intern(&crate::scanner::index::resolve::field_type_name(
+                                src.of(t),
+                            )),
                         });
                     }
                 }

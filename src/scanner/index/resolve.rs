@@ -1114,6 +1114,12 @@ impl<'a> FileCx<'a> {
         let mut fields = Vec::new();
         let mut cur = node;
         for _ in 0..8 {
+            // `self.config.as_ref().unwrap().orders_table`: an `Option` field opened on
+            // the way reads the same field (a field's type is kept without its
+            // `Option`, see [`field_type_name`]).
+            while let Some(recv) = opened(src, cur) {
+                cur = recv;
+            }
             if cur.kind() != "field_expression" {
                 break;
             }
@@ -1964,6 +1970,29 @@ pub fn type_name(t: &str) -> String {
     }
     let base = t.split('<').next().unwrap_or(t);
     last_segment(base).trim_end_matches('>').to_string()
+}
+
+/// The type a struct field's value is followed as: [`type_name`] of what an `Option`
+/// holds, since a chain reads through it only after opening it (`.as_ref().unwrap()`).
+pub fn field_type_name(t: &str) -> String {
+    let t = t.trim();
+    let inner = t
+        .strip_prefix("Option<")
+        .or_else(|| t.strip_prefix("std::option::Option<"))
+        .and_then(|rest| rest.strip_suffix('>'));
+    type_name(inner.unwrap_or(t))
+}
+
+/// `recv.as_ref()`, `recv.unwrap()`, `recv.expect("..")` and the like: the receiver,
+/// whose value the call hands through, opened or borrowed.
+fn opened<'t>(src: Src<'t>, n: Node<'t>) -> Option<Node<'t>> {
+    let n = peel(n);
+    let (recv, name, call) = method_call(src, n)?;
+    let opens = matches!(
+        name.as_str(),
+        "as_ref" | "as_deref" | "as_mut" | "unwrap" | "expect" | "clone" | "borrow"
+    );
+    (opens && call_args(call).len() <= 1).then(|| peel(recv))
 }
 
 /// The name of the function around a node.
