@@ -365,6 +365,12 @@ fn a_huge_content_length_is_answered_and_does_not_abort() {
             .contains("larger than"),
         "{e}"
     );
+    // The user is told, not only the client's log.
+    let shown = c.notification("window/showMessage");
+    assert!(
+        shown["message"].as_str().unwrap().contains("larger than"),
+        "{shown}"
+    );
     // The server is reading past the announced body; a client that goes away ends it
     // with an ordinary exit, not an abort.
     c.close_input();

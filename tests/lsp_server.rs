@@ -4,7 +4,10 @@
 
 mod lsp_support;
 
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use dynalint::lsp::ServerOptions;
 use lsp_support::{fixture_copy, position_of, uri, Client, UNPARSED};
@@ -365,5 +368,163 @@ fn a_loose_file_is_a_project_of_its_folder_s_own_files() {
     assert!(r.error.is_none(), "{:?}", r.error);
     // Everything the analysis published came before the answer: nothing below.
     assert_eq!(c.queued_diagnostics(&uri(&other.join("lib.rs"))), 0);
+    c.shutdown();
+}
+
+/// A file hook that sleeps `pause` on files containing `marker`, saying on the
+/// returned channel when it starts: an analysis the test knows to be underway.
+fn slow_on(marker: &'static str, pause: Duration) -> (ServerOptions, mpsc::Receiver<PathBuf>) {
+    let (tx, rx) = mpsc::channel();
+    let tx = Mutex::new(tx);
+    let hook = move |f: &dynalint::source::SourceFile| {
+        if f.text.contains(marker) {
+            let _ = tx.lock().unwrap().send(f.path.to_path_buf());
+            thread::sleep(pause);
+        }
+    };
+    let options = ServerOptions {
+        file_hook: Some(Arc::new(hook)),
+        ..ServerOptions::default()
+    };
+    (options, rx)
+}
+
+/// The loop never analyses: while one project's analysis runs (for far longer than
+/// the bound), a hover on another project's file and `shutdown` are answered.
+#[test]
+fn a_long_analysis_leaves_the_server_answering() {
+    const PAUSE: Duration = Duration::from_secs(8);
+    const BOUND: Duration = Duration::from_secs(4);
+    let (_tmp_quick, quick) = fixture_copy();
+    let (_tmp_slow, slow) = fixture_copy();
+    let (options, started) = slow_on("SLOW ANALYSIS", PAUSE);
+    let mut c = Client::in_process(options);
+    c.initialize(&quick);
+    let (quick_uri, text) = c.open(&quick.join("src/repo.rs"), "rust");
+    c.diagnostics(&quick_uri);
+
+    let slow_file = slow.join("src/slow.rs");
+    std::fs::write(&slow_file, "// SLOW ANALYSIS\nfn f() {}\n").unwrap();
+    c.open(&slow_file, "rust");
+    started
+        .recv_timeout(lsp_support::TIMEOUT)
+        .expect("the slow analysis started");
+
+    let t = Instant::now();
+    let (line, character) = position_of(&text, text.find("scan()").unwrap());
+    let r = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": quick_uri }, "position": { "line": line, "character": character } }),
+    );
+    let hover_took = t.elapsed();
+    let md = r.result.expect("hover result");
+    assert!(
+        md["contents"]["value"].as_str().unwrap().contains("Scan"),
+        "{md}"
+    );
+    assert!(hover_took < BOUND, "hover answered after {hover_took:?}");
+
+    let t = Instant::now();
+    c.shutdown();
+    let shutdown_took = t.elapsed();
+    assert!(
+        shutdown_took < BOUND,
+        "shutdown answered after {shutdown_took:?}"
+    );
+}
+
+/// Two quick edits: the analysis of the first is cancelled by the second and never
+/// published; the second's is.
+#[test]
+fn a_newer_edit_cancels_the_analysis_of_an_older_one() {
+    let (_tmp, root) = fixture_copy();
+    let (options, started) = slow_on("SLOW ANALYSIS", Duration::from_secs(3));
+    let mut c = Client::in_process(options);
+    c.initialize(&root);
+    let (u, text) = c.open(&root.join("src/repo.rs"), "rust");
+    c.diagnostics(&u);
+
+    let change = |c: &mut Client, version: i32, text: String| {
+        c.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": u, "version": version }, "contentChanges": [{ "text": text }] }),
+        );
+    };
+    change(&mut c, 2, format!("{text}// SLOW ANALYSIS\n"));
+    started
+        .recv_timeout(lsp_support::TIMEOUT)
+        .expect("the first edit's analysis started");
+    // The newest text has no scan left: its diagnostics say so.
+    let newest = text.replace(".scan()", ".get_item()");
+    change(&mut c, 3, newest);
+    let mut versions = Vec::new();
+    loop {
+        let p = c.notification("textDocument/publishDiagnostics");
+        if p["uri"] != u {
+            continue;
+        }
+        versions.push(p["version"].clone());
+        if p["version"] == 3 {
+            let d = p["diagnostics"].as_array().unwrap();
+            assert!(d.iter().all(|d| d["code"] != "scan-in-hot-path"), "{d:#?}");
+            break;
+        }
+    }
+    assert_eq!(versions, vec![json!(3)], "published versions");
+    c.shutdown();
+}
+
+/// A document over the size the scanner reads is not dropped quietly: the user is
+/// told (`window/showMessage`) and its diagnostics say so at the top of the file.
+#[test]
+fn a_document_too_large_to_check_is_said_so() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    c.initialize(&root);
+    let path = root.join("src/huge.rs");
+    let line = "pub fn f() -> u32 { 1 }\n";
+    let bytes = dynalint::workspace::MAX_FILE_BYTES as usize + line.len();
+    std::fs::write(&path, line.repeat(bytes / line.len() + 1)).unwrap();
+    let (u, _) = c.open(&path, "rust");
+    let shown = c.notification("window/showMessage");
+    let message = shown["message"].as_str().unwrap();
+    assert!(
+        message.contains("does not check") && message.contains("huge.rs"),
+        "{message}"
+    );
+    let d = c.diagnostics(&u);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0]["code"], "file-too-large");
+    assert_eq!(d[0]["range"]["start"], json!({ "line": 0, "character": 0 }));
+    assert!(
+        d[0]["message"].as_str().unwrap().contains("larger than"),
+        "{d:#?}"
+    );
+    c.shutdown();
+}
+
+/// Header blocks with two Content-Length headers, or none, are refused, and the
+/// server reads the next message right after their bodies and answers it.
+#[test]
+fn header_blocks_with_two_lengths_or_none_are_refused_and_reading_goes_on() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = client();
+    c.initialize(&root);
+    let body = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+    let two = format!(
+        "Content-Length: 3\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    c.send_raw(two.as_bytes());
+    c.send_raw(format!("Content-Type: x\r\n\r\n{body}").as_bytes());
+    for _ in 0..2 {
+        let e = c.notification(UNPARSED);
+        assert_eq!(e["error"]["code"], -32700, "{e}");
+    }
+    let r = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&root.join("src/repo.rs")) }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
     c.shutdown();
 }

@@ -6,7 +6,9 @@
 //! [`MAX_MESSAGE_BYTES`] is answered at once and read past without being stored
 //! ([`Frame::TooLarge`], [`skip`]), and a header line over
 //! [`MAX_HEADER_LINE`] is skipped: each is answered as a bad message and the stream
-//! stays in step with the client's framing.
+//! stays in step with the client's framing. A header block with no usable length (none,
+//! or two) is answered likewise; its body is not framed, so reading starts over at the
+//! next `Content-Length` header, which follows that body on its last line.
 
 use std::io::{self, BufRead, Read};
 
@@ -47,6 +49,7 @@ pub fn skip(input: &mut dyn BufRead, n: u64) -> io::Result<u64> {
 /// Reads the next message. `Err` only for I/O errors of the stream itself.
 pub fn read(input: &mut dyn BufRead) -> io::Result<Frame> {
     let mut length: Option<u64> = None;
+    let mut lengths = 0;
     let mut problem: Option<String> = None;
     let mut first = true;
     loop {
@@ -64,12 +67,20 @@ pub fn read(input: &mut dyn BufRead) -> io::Result<Frame> {
             // so garbage costs one error and not the next good message.
             Err(too_long) => return Ok(Frame::Bad(too_long)),
         };
-        let line = line.trim_end_matches(['\r', '\n']);
+        let mut line = line.trim_end_matches(['\r', '\n']);
         if line.is_empty() {
             break;
         }
+        // The body of a message that could not be framed runs into the next header:
+        // the frame starts there, and what came before is that body.
+        let at = line.to_ascii_lowercase().find("content-length:");
+        if let Some(at) = at.filter(|at| *at > 0) {
+            line = &line[at..];
+            (length, lengths, problem) = (None, 0, None);
+        }
         match line.split_once(':') {
             Some((name, value)) if name.trim().eq_ignore_ascii_case("content-length") => {
+                lengths += 1;
                 match value.trim().parse::<u64>() {
                     Ok(n) => length = Some(n),
                     Err(_) => problem = Some(format!("bad Content-Length `{}`", value.trim())),
@@ -83,6 +94,12 @@ pub fn read(input: &mut dyn BufRead) -> io::Result<Frame> {
                 )))
             }
         }
+    }
+    if lengths > 1 {
+        // Which one frames the body is anybody's guess: none is trusted.
+        return Ok(Frame::Bad(
+            "a message header with two Content-Length headers".into(),
+        ));
     }
     let Some(n) = length else {
         return Ok(Frame::Bad(problem.unwrap_or_else(|| {
@@ -225,6 +242,30 @@ mod tests {
             ["bad", "message", "bad", "bad", "bad", "message"],
             "{f:?}"
         );
+    }
+
+    /// A header block with no Content-Length, or two, is one bad message, and the next
+    /// message (right after its body, as a client writes it) is read.
+    #[test]
+    fn a_header_block_with_no_or_two_lengths_is_refused_and_reading_resynchronises() {
+        let no_length = format!("Content-Type: x\r\n\r\n{EXIT}{}", framed(EXIT));
+        let two = format!(
+            "Content-Length: 3\r\nContent-Length: {}\r\n\r\n{EXIT}{}",
+            EXIT.len(),
+            framed(EXIT)
+        );
+        let pretty = "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"exit\"\n}";
+        let multi_line_body = format!("Content-Type: x\r\n\r\n{pretty}{}", framed(EXIT));
+        for input in [no_length, two, multi_line_body] {
+            let f = frames(input.as_bytes());
+            assert!(matches!(f.first(), Some(Frame::Bad(_))), "{input:?}: {f:?}");
+            assert!(
+                matches!(f.last(), Some(Frame::Message(_))),
+                "{input:?}: {f:?}"
+            );
+            let good = f.iter().filter(|f| matches!(f, Frame::Message(_))).count();
+            assert_eq!(good, 1, "{input:?}: {f:?}");
+        }
     }
 
     proptest! {

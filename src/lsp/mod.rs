@@ -2,7 +2,8 @@
 //!
 //! It reuses the library's analysis ([`crate::analysis::analyze`]) and never
 //! re-implements it: a project is analysed with the editor's open documents laid over
-//! the disk, after a short debounce, and diagnostics are published for the open
+//! the disk, after a short debounce, on a worker thread ([`worker`]) while the message
+//! loop keeps answering, and diagnostics are published for the open
 //! documents and `dynalint.toml`. Byte spans become UTF-16 positions in [`convert`]
 //! only. Handlers live one per file in `handlers/`; each runs behind
 //! `catch_unwind`, and analysis isolates a file that panics ([`guard`]).
@@ -18,6 +19,7 @@ pub mod server;
 pub mod session;
 pub mod transport;
 pub mod uri;
+pub mod worker;
 
 use lsp_server::Connection;
 use lsp_types::{

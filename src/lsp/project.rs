@@ -16,6 +16,7 @@ use crate::analysis::{self, Analysis, RuleCache};
 use crate::infer;
 use crate::model::import::{self, Imported};
 use crate::model::{self, Model, ModelProblem};
+use crate::project::{Cancel, ProjectError};
 use crate::rules::RuleSelection;
 use crate::scanner::{self, FileIndex, LastParse, LinkState, ScanSettings};
 use crate::source::{FilePath, SourceFile};
@@ -52,8 +53,9 @@ pub struct Project {
     /// Sources in other languages that name DynamoDB, found by the same walk.
     other_languages: Vec<workspace::OtherSources>,
     exclude: GlobSet,
-    /// The last analysis, and the texts it saw.
-    pub snapshot: Option<Snapshot>,
+    /// The last analysis, and the texts it saw; shared with the session, which
+    /// answers requests from it while the next analysis runs on a worker.
+    pub snapshot: Option<Arc<Snapshot>>,
     /// Each file's scanner index with the text it was made from: an edit re-indexes
     /// one file, and only the cross-file link runs over all of them.
     indexes: Indexes,
@@ -141,6 +143,16 @@ impl Indexes {
         self.entries.get(i)
     }
 }
+
+/// What `Project::analyze_incrementally` makes: the analysis, the files that
+/// crashed, the inferred model (without a `dynalint.toml`), and the positions of the
+/// files whose text changed (when the files are the last run's).
+type Incremental = (
+    Analysis,
+    Vec<Crash>,
+    Option<infer::Inferred>,
+    Option<Vec<usize>>,
+);
 
 /// The result of one analysis of a project.
 pub struct Snapshot {
@@ -351,28 +363,50 @@ impl Project {
     /// Analyses the project with `open` documents over the disk, keeps the result as
     /// the snapshot, and returns notes worth logging.
     pub fn analyze(&mut self, open: &[&SourceFile], hook: Option<&FileHook>) -> Vec<String> {
+        self.analyze_until(open, hook, &Cancel::new())
+            .unwrap_or_default()
+    }
+
+    /// [`Project::analyze`], stopping with [`ProjectError::Cancelled`] between its
+    /// phases (the walk, the index, the link) once `cancel` is raised: a newer edit
+    /// makes this analysis's answer useless. A cancelled analysis leaves no snapshot
+    /// (the next one makes its own) and every cache consistent.
+    pub fn analyze_until(
+        &mut self,
+        open: &[&SourceFile],
+        hook: Option<&FileHook>,
+        cancel: &Cancel,
+    ) -> Result<Vec<String>, ProjectError> {
+        cancel.check()?;
         let mut notes = self.ensure_disk();
+        cancel.check()?;
+        let had_model = self.model.is_some();
         let placeholder = self
             .inferred
             .then(|| Model::empty(Arc::from(self.config_path.as_path())));
         let Some(model) = self.model.take().or(placeholder) else {
             // No model ever loaded: nothing can be bound, and the model problems say why.
             self.snapshot_files_of = None;
-            self.snapshot = Some(Snapshot {
+            self.snapshot = Some(Arc::new(Snapshot {
                 analysis: Analysis::default(),
                 model_notes: Vec::new(),
                 files: HashMap::new(),
                 crashed: Vec::new(),
-            });
-            return notes;
+            }));
+            return Ok(notes);
         };
         let laid = self.lay_files(open);
         let files = &laid.files;
         // The last link lent its operations to the snapshot: the link keeps them for
         // the next one (the snapshot is replaced below).
+        // (A copy when the session still shows the snapshot, as it does while this
+        // runs on a worker.)
         if let Some(s) = &mut self.snapshot {
-            self.link_state
-                .give_back(std::mem::take(&mut s.analysis.operations));
+            let operations = match Arc::get_mut(s) {
+                Some(s) => std::mem::take(&mut s.analysis.operations),
+                None => s.analysis.operations.clone(),
+            };
+            self.link_state.give_back(operations);
         }
         // The last snapshot's texts by path, brought up to date below when the files
         // are the same but for the edited ones (most keystrokes).
@@ -380,10 +414,16 @@ impl Project {
             .snapshot
             .take()
             .filter(|_| self.snapshot_files_of == Some(self.indexes.run))
-            .map(|s| s.files);
+            .map(|s| Arc::try_unwrap(s).map_or_else(|s| s.files.clone(), |s| s.files));
         self.snapshot_files_of = None;
-        let (analysis, crashed, inferred, changed) =
-            self.analyze_incrementally(&model, files, hook);
+        let Some((analysis, crashed, inferred, changed)) =
+            self.analyze_incrementally(&model, files, hook, cancel)
+        else {
+            // What was taken goes back; the laid files are those the indexes saw.
+            self.model = had_model.then_some(model);
+            self.laid = Some(laid);
+            return Err(ProjectError::Cancelled);
+        };
         let (inferred, model_notes, templates) = match inferred {
             Some(i) => (Some(i.model), i.located, i.files),
             None => (None, Vec::new(), Vec::new()),
@@ -429,13 +469,13 @@ impl Project {
                 files.insert(f.path.clone(), f);
             }
         }
-        self.snapshot = Some(Snapshot {
+        self.snapshot = Some(Arc::new(Snapshot {
             analysis: guarded.analysis,
             model_notes,
             files,
             crashed: guarded.crashed,
-        });
-        notes
+        }));
+        Ok(notes)
     }
 
     /// The files to analyse, by path as the disk map is: the open documents laid over
@@ -500,18 +540,15 @@ impl Project {
     /// the files are analysed again from scratch with the culprit isolated.
     ///
     /// Also returns, when `files` are the paths of the last run's files (in order),
-    /// the positions of those whose text changed.
+    /// the positions of those whose text changed; `None` when cancelled after the
+    /// index or the link (the indexes kept are those of the texts indexed).
     fn analyze_incrementally(
         &mut self,
         model: &Model,
         files: &[SourceFile],
         hook: Option<&FileHook>,
-    ) -> (
-        Analysis,
-        Vec<Crash>,
-        Option<infer::Inferred>,
-        Option<Vec<usize>>,
-    ) {
+        cancel: &Cancel,
+    ) -> Option<Incremental> {
         let settings = ScanSettings::from_model(model);
         let key = (settings.hot_paths.clone(), settings.cold_paths.clone());
         if self.indexed_with.as_ref() != Some(&key) {
@@ -632,6 +669,9 @@ impl Project {
             indexes.push(index);
         }
         self.parses = parsed;
+        if cancel.is_cancelled() {
+            return None;
+        }
         // Every file but those that crashed: without a crash, `files` themselves.
         let healthy_owned: Vec<SourceFile>;
         let healthy_files: &[SourceFile] = if crashed.is_empty() {
@@ -661,7 +701,11 @@ impl Project {
         };
         let linked = catch_unwind(AssertUnwindSafe(|| {
             let scanned = link_state.link(&indexes, &settings);
-            match imported {
+            // The link lent its operations to `scanned`: dropped, the next link is whole.
+            if cancel.is_cancelled() {
+                return None;
+            }
+            Some(match imported {
                 Some(imported) => {
                     let inf = infer::infer_with(
                         &root,
@@ -684,12 +728,13 @@ impl Project {
                     };
                     (analysis::analyze(input, scanned, Some(rule_cache)), None)
                 }
-            }
+            })
         }));
         // A crash leaves a file out of the indexes: their paths are no longer the files'.
         let changed = (same_paths && crashed.is_empty()).then_some(changed);
         match linked {
-            Ok((a, inferred)) => (a, crashed, inferred, changed),
+            Ok(Some((a, inferred))) => Some((a, crashed, inferred, changed)),
+            Ok(None) => None,
             Err(_) => {
                 // Whatever the panic left half-done is not reused.
                 self.link_state = LinkState::new();
@@ -699,7 +744,7 @@ impl Project {
                 };
                 let g = guard::analyze_guarded(healthy_files, &run);
                 crashed.extend(g.crashed);
-                (g.analysis, crashed, None, None)
+                Some((g.analysis, crashed, None, None))
             }
         }
     }

@@ -1,7 +1,9 @@
 //! The message loop: each message from the client to its handler (one per file in
-//! `handlers/`), each behind `catch_unwind`, and the debounced analysis when the
-//! client is quiet. Above the handlers and the session they work on (`session.rs`):
-//! it holds the shutdown state, nothing else.
+//! `handlers/`), each behind `catch_unwind`; the debounced analysis handed to a
+//! worker when the client is quiet, and its result received like a message. It
+//! never analyses itself, so `shutdown`, cancellations and requests about other
+//! projects are answered while an analysis runs. Above the handlers and the session
+//! they work on (`session.rs`): it holds the shutdown state, nothing else.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -39,16 +41,24 @@ impl Server {
     /// Serves until `exit`.
     pub fn run(&mut self) -> Result<(), LspError> {
         loop {
-            let msg = match self.session.deadline {
-                Some(deadline) => match self.session.conn.receiver.recv_deadline(deadline) {
+            let timer = match self.session.deadline {
+                Some(deadline) => crossbeam_channel::at(deadline),
+                None => crossbeam_channel::never(),
+            };
+            let msg = crossbeam_channel::select! {
+                recv(self.session.conn.receiver) -> m => match m {
                     Ok(m) => Some(m),
-                    Err(e) if e.is_timeout() => None,
                     Err(_) => return self.disconnected(),
                 },
-                None => match self.session.conn.receiver.recv() {
-                    Ok(m) => Some(m),
-                    Err(_) => return self.disconnected(),
+                recv(self.session.done_rx) -> done => {
+                    if let Ok(done) = done {
+                        for req in self.session.land(done) {
+                            self.on_request(req);
+                        }
+                    }
+                    continue;
                 },
+                recv(timer) -> _ => None,
             };
             match msg {
                 None => self.session.flush_dirty(),
@@ -76,6 +86,9 @@ impl Server {
     }
 
     fn on_request(&mut self, req: Request) {
+        let Some(req) = self.wait_for_analysis(req) else {
+            return;
+        };
         let id = req.id.clone();
         let method = req.method.clone();
         let outcome = catch_unwind(AssertUnwindSafe(|| self.dispatch_request(req)));
@@ -110,6 +123,45 @@ impl Server {
             }
         };
         self.session.send(response.into());
+    }
+
+    /// A request about a file's findings waits for its project's analysis when that
+    /// is not up to date and none is running (see `Session::park`); `None`: parked.
+    fn wait_for_analysis(&mut self, req: Request) -> Option<Request> {
+        let about_findings = matches!(
+            req.method.as_str(),
+            "textDocument/hover" | "textDocument/codeAction"
+        );
+        if self.shutdown || !about_findings {
+            return Some(req);
+        }
+        let uri =
+            serde_json::from_value::<lsp_types::Uri>(req.params["textDocument"]["uri"].clone());
+        // A request the handler will refuse is refused now.
+        let Some(config) = uri.ok().and_then(|u| self.session.locate(&u).ok()) else {
+            return Some(req);
+        };
+        self.session.park(&config.1, req)
+    }
+
+    /// Answers a parked request the client cancelled (`$/cancelRequest`); a request
+    /// being answered already or answered is left alone, as the protocol allows.
+    fn cancel_request(&mut self, p: lsp_types::CancelParams) {
+        let id = match p.id {
+            lsp_types::NumberOrString::Number(n) => lsp_server::RequestId::from(n),
+            lsp_types::NumberOrString::String(s) => lsp_server::RequestId::from(s),
+        };
+        if let Some(req) = self.session.unpark(&id) {
+            let response = Response {
+                id: req.id,
+                result: None,
+                error: Some(error(
+                    ErrorCode::RequestCanceled,
+                    format!("`{}` cancelled by the client", req.method),
+                )),
+            };
+            self.session.send(response.into());
+        }
     }
 
     fn dispatch_request(&mut self, req: Request) -> HandlerResult {
@@ -174,6 +226,10 @@ impl Server {
                 handlers::did_change_watched_files::handle(&mut self.session, params(m, n.params)?)
             }
             "initialized" => Ok(()),
+            "$/cancelRequest" => {
+                self.cancel_request(params(m, n.params)?);
+                Ok(())
+            }
             // `$/` notifications may be ignored (cancellation, tracing, progress).
             _ if m.starts_with("$/") => Ok(()),
             other => {

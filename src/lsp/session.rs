@@ -1,6 +1,8 @@
 //! The server's state, which every handler reads and changes: documents, projects,
 //! debounced analysis, publishing. Below the handlers (`handlers/`), which take a
 //! `&mut Session`; the message loop that dispatches to them is above (`server.rs`).
+//! A project being analysed is away on a worker (`worker.rs`): changes to it wait
+//! for its return, and requests are answered from its last finished snapshot.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -15,15 +17,19 @@ use lsp_types::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crossbeam_channel::{Receiver, Sender};
+
 use crate::diagnostic::Diagnostic;
 use crate::infer::InferNote;
-use crate::model::CONFIG_FILE_NAME;
+use crate::model::{Model, CONFIG_FILE_NAME};
+use crate::project::Cancel;
 use crate::source::SourceFile;
 
 use super::convert;
 use super::document::Document;
 use super::project::{FileHook, Project, Snapshot};
 use super::uri;
+use super::worker::{self, Done, Job, Outcome};
 
 /// How the server behaves; [`ServerOptions::from_env`] is what `dynalint lsp` uses.
 #[derive(Clone)]
@@ -88,8 +94,16 @@ pub struct Session {
     options: ServerOptions,
     /// Open documents by canonical path.
     pub docs: HashMap<PathBuf, Document>,
-    /// Projects by the canonical path of their `dynalint.toml`.
+    /// Projects by the canonical path of their `dynalint.toml`, but those away.
     pub projects: HashMap<PathBuf, Project>,
+    /// Projects being analysed on a worker, by the same key.
+    away: HashMap<PathBuf, Away>,
+    /// Where workers send analyses back; the message loop receives them.
+    done_tx: Sender<Done>,
+    pub(super) done_rx: Receiver<Done>,
+    /// Requests about a project never analysed, or changed since, answered once
+    /// its analysis lands.
+    parked: Vec<(PathBuf, Request)>,
     /// Projects with changes not analysed yet, and when to analyse them.
     dirty: HashSet<PathBuf>,
     pub(super) deadline: Option<Instant>,
@@ -101,6 +115,51 @@ pub struct Session {
     /// keystroke must not re-send the whole workspace's unchanged findings.
     closed_sent: HashMap<Uri, Sent>,
     next_request: u64,
+}
+
+/// A project on a worker: what the session still knows of it.
+struct Away {
+    cancel: Cancel,
+    /// Its last finished snapshot and model, which requests are answered from.
+    snapshot: Option<Arc<Snapshot>>,
+    model: Option<Model>,
+    /// Changes made meanwhile, applied when it comes back.
+    changes: Vec<Change>,
+    /// Its `dynalint.toml` went meanwhile: dropped when it comes back.
+    removed: bool,
+}
+
+/// A change to a project's inputs that handlers make (see [`Session::change`]).
+pub enum Change {
+    /// Load the model again, from the open document's text or the disk.
+    Model(Option<Arc<str>>),
+    /// Read this source file from disk again.
+    DiskFile(PathBuf),
+    /// Read the templates again.
+    Templates,
+    /// Walk and link again (a manifest, or a folder, changed).
+    Layout,
+}
+
+impl Change {
+    /// Applies the change; true when it can alter the project's findings.
+    fn apply(&self, p: &mut Project) -> bool {
+        match self {
+            Change::Model(text) => {
+                p.reload_model(text.as_deref());
+                true
+            }
+            Change::DiskFile(path) => {
+                p.refresh_disk_file(path);
+                true
+            }
+            Change::Templates => p.forget_templates(),
+            Change::Layout => {
+                p.forget_disk();
+                true
+            }
+        }
+    }
 }
 
 /// What a request handler returns: a result value or a protocol error.
@@ -128,11 +187,16 @@ pub fn params<P: DeserializeOwned>(method: &str, value: Value) -> Result<P, Resp
 impl Session {
     /// A session over an initialised connection.
     pub fn new(conn: Connection, options: ServerOptions) -> Self {
+        let (done_tx, done_rx) = crossbeam_channel::unbounded();
         Self {
             conn,
             options,
             docs: HashMap::new(),
             projects: HashMap::new(),
+            away: HashMap::new(),
+            done_tx,
+            done_rx,
+            parked: Vec::new(),
             dirty: HashSet::new(),
             deadline: None,
             last_change: None,
@@ -162,6 +226,27 @@ impl Session {
         self.send(Notification::new("window/logMessage".into(), params).into());
     }
 
+    /// Tells the user (`window/showMessage`) that a document is too large to check,
+    /// when an edit or its opening made it so (`was_large`: it already was). Its
+    /// diagnostics say so too, at the top of the file.
+    pub fn say_if_too_large(&self, path: &Path, was_large: bool) {
+        let Some(doc) = self.docs.get(path) else {
+            return;
+        };
+        if was_large || too_large_diagnostic(&doc.file).is_none() {
+            return;
+        }
+        let params = lsp_types::ShowMessageParams {
+            typ: MessageType::WARNING,
+            message: format!(
+                "dynalint does not check {}: {}",
+                path.display(),
+                crate::workspace::too_large_message(doc.file.text.len() as u64)
+            ),
+        };
+        self.send(Notification::new("window/showMessage".into(), params).into());
+    }
+
     /// The `dynalint.toml` governing `path`: the nearest one above it, on disk or
     /// open in the editor. A `dynalint.toml` governs itself. Without one, a Rust file
     /// belongs to the project at its root (`workspace::project_root`), whose model is
@@ -182,8 +267,39 @@ impl Session {
         })
     }
 
+    /// Changes a project's inputs: now when it is here (a [`Change::Model`] creates
+    /// it), else when it comes back from its worker. True when the change can alter
+    /// its findings (always, for a project away).
+    pub fn change(&mut self, config: &Path, change: Change) -> bool {
+        if let Some(away) = self.away.get_mut(config) {
+            away.changes.push(change);
+            return true;
+        }
+        match change {
+            Change::Model(_) => change.apply(self.project(config)),
+            _ => match self.projects.get_mut(config) {
+                Some(p) => change.apply(p),
+                None => false,
+            },
+        }
+    }
+
+    /// Whether the project of `config` is known (here or away).
+    pub fn has_project(&self, config: &Path) -> bool {
+        self.projects.contains_key(config) || self.away.contains_key(config)
+    }
+
+    /// The last finished analysis of a project and its model, here or away.
+    pub fn view(&self, config: &Path) -> Option<(&Snapshot, Option<&Model>)> {
+        if let Some(a) = self.away.get(config) {
+            return Some((a.snapshot.as_deref()?, a.model.as_ref()));
+        }
+        let p = self.projects.get(config)?;
+        Some((p.snapshot.as_deref()?, p.model.as_ref()))
+    }
+
     /// The project of `config`, created (and its model loaded) on first use.
-    pub fn project(&mut self, config: &Path) -> &mut Project {
+    fn project(&mut self, config: &Path) -> &mut Project {
         let text = self.docs.get(config).map(|d| d.file.text.clone());
         self.projects
             .entry(config.to_path_buf())
@@ -193,6 +309,10 @@ impl Session {
     /// Marks a project for analysis: right after the queued messages when the user
     /// had paused, else once the burst of changes has been quiet for the debounce.
     pub fn schedule(&mut self, config: &Path) {
+        // A running analysis of older inputs is not worth finishing.
+        if let Some(away) = self.away.get(config) {
+            away.cancel.cancel();
+        }
         self.dirty.insert(config.to_path_buf());
         let now = Instant::now();
         let burst = self
@@ -206,27 +326,17 @@ impl Session {
         });
     }
 
-    /// Analyses every project with pending changes.
+    /// Starts the analysis of every project with pending changes that is not away
+    /// (one that is starts again when it comes back).
     pub(super) fn flush_dirty(&mut self) {
         self.deadline = None;
-        let dirty: Vec<PathBuf> = self.dirty.drain().collect();
-        for config in dirty {
-            self.analyze_and_publish(&config);
-        }
-    }
-
-    /// Brings a project's analysis up to date now (before answering a request
-    /// about it), if it has pending changes or was never analysed.
-    pub fn flush(&mut self, config: &Path) {
-        let never = self
-            .projects
-            .get(config)
-            .is_none_or(|p| p.snapshot.is_none());
-        if self.dirty.remove(config) || never {
-            self.analyze_and_publish(config);
-        }
-        if self.dirty.is_empty() {
-            self.deadline = None;
+        let ready: Vec<PathBuf> = (self.dirty.iter())
+            .filter(|c| !self.away.contains_key(*c))
+            .cloned()
+            .collect();
+        for config in ready {
+            self.dirty.remove(&config);
+            self.start(&config);
         }
     }
 
@@ -239,27 +349,111 @@ impl Session {
             .collect()
     }
 
-    /// Analyses a project and publishes diagnostics for its open documents, every other
-    /// file with findings, and its `dynalint.toml`.
-    pub fn analyze_and_publish(&mut self, config: &Path) {
-        if !self.projects.contains_key(config) {
-            self.project(config);
-        }
+    /// Sends a project to a worker with its open documents as they are now.
+    fn start(&mut self, config: &Path) {
         let open: Vec<SourceFile> = self
             .open_sources(config)
             .into_iter()
             .map(|d| d.file.clone())
             .collect();
-        let open_refs: Vec<&SourceFile> = open.iter().collect();
-        let hook = self.options.file_hook.clone();
-        let Some(project) = self.projects.get_mut(config) else {
+        self.project(config);
+        let Some(project) = self.projects.remove(config) else {
             return;
         };
-        let notes = project.analyze(&open_refs, hook.as_deref());
-        for n in notes {
-            self.log(MessageType::WARNING, n);
+        let cancel = Cancel::new();
+        self.away.insert(
+            config.to_path_buf(),
+            Away {
+                cancel: cancel.clone(),
+                snapshot: project.snapshot.clone(),
+                model: project.model.clone(),
+                changes: Vec::new(),
+                removed: false,
+            },
+        );
+        let job = Job {
+            config: config.to_path_buf(),
+            project: Box::new(project),
+            open,
+            hook: self.options.file_hook.clone(),
+            cancel,
+        };
+        worker::spawn(job, self.done_tx.clone());
+    }
+
+    /// Holds a request about a project until its analysis is up to date, when the
+    /// project was never analysed or has changes no analysis has started on (that
+    /// analysis starts now); returns it when it can be answered now: from the last
+    /// finished analysis, should one be running.
+    pub(super) fn park(&mut self, config: &Path, req: Request) -> Option<Request> {
+        let wait = match self.away.get(config) {
+            Some(a) => a.snapshot.is_none(),
+            None => {
+                let never = (self.projects.get(config)).is_none_or(|p| p.snapshot.is_none());
+                let changed = self.dirty.contains(config);
+                if never || changed {
+                    self.dirty.remove(config);
+                    self.start(config);
+                }
+                never || changed
+            }
+        };
+        if !wait {
+            return Some(req);
         }
-        self.publish(config);
+        self.parked.push((config.to_path_buf(), req));
+        None
+    }
+
+    /// Takes back a parked request the client cancelled.
+    pub(super) fn unpark(&mut self, id: &lsp_server::RequestId) -> Option<Request> {
+        let i = self.parked.iter().position(|(_, r)| r.id == *id)?;
+        Some(self.parked.remove(i).1)
+    }
+
+    /// A project come back from its worker: its changes meanwhile applied, its
+    /// analysis published when nothing newer is pending. Returns the requests parked
+    /// on it that can be answered now.
+    pub(super) fn land(&mut self, done: Done) -> Vec<Request> {
+        let Some(away) = self.away.remove(&done.config) else {
+            return Vec::new();
+        };
+        let config = done.config;
+        let cancelled = away.cancel.is_cancelled();
+        match (done.project, done.outcome) {
+            (_, Outcome::Panicked(message)) => self.log(
+                MessageType::ERROR,
+                format!(
+                    "analysis of the project of {} panicked: {message}",
+                    config.display()
+                ),
+            ),
+            (Some(mut project), outcome) if !away.removed => {
+                for c in &away.changes {
+                    c.apply(&mut project);
+                }
+                self.projects.insert(config.clone(), *project);
+                if let (Outcome::Finished(notes), false) = (outcome, cancelled) {
+                    for n in notes {
+                        self.log(MessageType::WARNING, n);
+                    }
+                    self.publish(&config);
+                }
+            }
+            _ => {}
+        }
+        if self.dirty.contains(&config) {
+            // Its newer changes were waiting for it.
+            if self.deadline.is_none() {
+                self.deadline = Some(Instant::now());
+            }
+            return Vec::new();
+        }
+        let (ready, waiting) = std::mem::take(&mut self.parked)
+            .into_iter()
+            .partition(|(c, _)| *c == config);
+        self.parked = waiting;
+        ready.into_iter().map(|(_, r)| r).collect()
     }
 
     /// Publishes the project's current snapshot: its open documents and `dynalint.toml`
@@ -276,17 +470,19 @@ impl Session {
         let mut unchanged: Vec<Uri> = Vec::new();
         let mut sent_closed: Vec<(Uri, Sent)> = Vec::new();
         let open = self.open_sources(config);
-        let by_file = project
-            .snapshot
-            .as_ref()
+        let by_file = (project.snapshot.as_deref())
             .map(ByFile::new)
             .unwrap_or_default();
         for doc in &open {
-            let diagnostics = project
-                .snapshot
-                .as_ref()
-                .map(|s| file_diagnostics(project, s, &doc.file.path, by_file.of(&doc.file.path)))
-                .unwrap_or_default();
+            let mut diagnostics: Vec<lsp_types::Diagnostic> =
+                too_large_diagnostic(&doc.file).into_iter().collect();
+            diagnostics.extend(
+                (project.snapshot.as_ref())
+                    .map(|s| {
+                        file_diagnostics(project, s, &doc.file.path, by_file.of(&doc.file.path))
+                    })
+                    .unwrap_or_default(),
+            );
             out.push(PublishDiagnosticsParams {
                 uri: doc.uri.clone(),
                 diagnostics,
@@ -386,6 +582,10 @@ impl Session {
     /// Drops a project whose `dynalint.toml` is gone, clearing what it published.
     pub fn remove_project(&mut self, config: &Path) {
         self.projects.remove(config);
+        if let Some(away) = self.away.get_mut(config) {
+            away.cancel.cancel();
+            away.removed = true;
+        }
         self.dirty.remove(config);
         for uri in self.published.remove(config).into_iter().flatten() {
             self.clear(&uri);
@@ -579,6 +779,26 @@ fn config_diagnostics(project: &Project, inputs: &FileInputs<'_>) -> Vec<lsp_typ
         );
     }
     out
+}
+
+/// The code of the diagnostic at the top of a document too large to check.
+pub const TOO_LARGE_CODE: &str = "file-too-large";
+
+/// The diagnostic at the top of a document over the size the scanner reads
+/// (`workspace::MAX_FILE_BYTES`), which is analysed as if empty; `None` for others.
+pub fn too_large_diagnostic(file: &SourceFile) -> Option<lsp_types::Diagnostic> {
+    let bytes = file.text.len() as u64;
+    (bytes > crate::workspace::MAX_FILE_BYTES).then(|| lsp_types::Diagnostic {
+        range: Default::default(),
+        severity: Some(DiagnosticSeverity::WARNING),
+        code: Some(NumberOrString::String(TOO_LARGE_CODE.into())),
+        source: Some(convert::SOURCE.into()),
+        message: format!(
+            "this file is not checked: {}",
+            crate::workspace::too_large_message(bytes)
+        ),
+        ..Default::default()
+    })
 }
 
 fn crash_diagnostic(message: &str) -> lsp_types::Diagnostic {

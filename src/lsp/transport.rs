@@ -69,6 +69,9 @@ pub fn spawn(
                     eprintln!("dynalint lsp: skipping a message: {}", frame::too_large(n));
                     if let Ok(mut w) = out.lock() {
                         let _ = write_parse_error(&mut *w, &frame::too_large(n));
+                        // Most likely a document too large to send: the user is told,
+                        // not only the client's log.
+                        let _ = write_show_message(&mut *w, &frame::too_large(n));
                     }
                     if frame::skip(&mut input, n).is_err() {
                         return;
@@ -87,6 +90,22 @@ pub fn spawn(
             }
         })?;
     Ok((server, IoThreads { writer }))
+}
+
+/// A `window/showMessage` warning, written by the reader (which has no connection).
+fn write_show_message(w: &mut dyn Write, detail: &str) -> io::Result<()> {
+    let params = lsp_types::ShowMessageParams {
+        typ: lsp_types::MessageType::WARNING,
+        message: format!("dynalint skipped a message from the editor: {detail}"),
+    };
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "method": "window/showMessage",
+        "params": params,
+    })
+    .to_string();
+    write!(w, "Content-Length: {}\r\n\r\n{body}", body.len())?;
+    w.flush()
 }
 
 /// JSON-RPC's answer to a message that cannot be parsed: an error with a null id

@@ -31,8 +31,7 @@ pub fn handle(s: &mut Session, p: CodeActionParams) -> HandlerResult {
     if !wants_quickfix {
         return Ok(Value::Array(Vec::new()));
     }
-    s.flush(&config);
-    let Some(snap) = s.projects.get(&config).and_then(|p| p.snapshot.as_ref()) else {
+    let Some((snap, _)) = s.view(&config) else {
         return Ok(Value::Array(Vec::new()));
     };
     let Some(file) = snap.file(&path) else {

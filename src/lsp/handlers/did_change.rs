@@ -4,7 +4,7 @@ use lsp_server::{ErrorCode, ResponseError};
 use lsp_types::DidChangeTextDocumentParams;
 
 use super::is_config;
-use crate::lsp::session::{error, Session};
+use crate::lsp::session::{error, too_large_diagnostic, Change, Session};
 use crate::lsp::uri;
 
 /// Applies the edits to the open document and schedules its project.
@@ -22,14 +22,16 @@ pub fn handle(s: &mut Session, p: DidChangeTextDocumentParams) -> Result<(), Res
             format!("change to `{}`, which is not open", path.display()),
         ));
     };
+    let was_large = too_large_diagnostic(&doc.file).is_some();
     doc.apply_changes(p.text_document.version, p.content_changes);
     let text = doc.file.text.clone();
+    s.say_if_too_large(&path, was_large);
     let Some(config) = s.config_of(&path) else {
         return Ok(());
     };
     if is_config(&path) {
         // Every open file of the project is re-checked against the edited model.
-        s.project(&config).reload_model(Some(&text));
+        s.change(&config, Change::Model(Some(text)));
     }
     s.schedule(&config);
     Ok(())

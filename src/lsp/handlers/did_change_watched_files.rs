@@ -5,7 +5,7 @@ use lsp_server::ResponseError;
 use lsp_types::{DidChangeWatchedFilesParams, FileChangeType};
 
 use super::{is_config, other_file, OtherFile};
-use crate::lsp::session::Session;
+use crate::lsp::session::{Change, Session};
 use crate::lsp::uri;
 
 /// Reloads models and disk copies of changed files and re-checks their projects.
@@ -19,8 +19,8 @@ pub fn handle(s: &mut Session, p: DidChangeWatchedFilesParams) -> Result<(), Res
                 s.remove_project(&path);
                 continue;
             }
-            if s.projects.contains_key(&path) && !s.docs.contains_key(&path) {
-                s.project(&path).reload_model(None);
+            if s.has_project(&path) && !s.docs.contains_key(&path) {
+                s.change(&path, Change::Model(None));
             }
             // A new model may adopt open files that had none.
             s.schedule(&path);
@@ -30,19 +30,15 @@ pub fn handle(s: &mut Session, p: DidChangeWatchedFilesParams) -> Result<(), Res
             continue;
         };
         let open = s.docs.contains_key(&path);
-        if let Some(project) = s.projects.get_mut(&config) {
+        if s.has_project(&config) {
             let matters = if path.extension().is_some_and(|e| e == "rs") {
-                project.refresh_disk_file(&path);
-                !open
+                s.change(&config, Change::DiskFile(path)) && !open
             } else {
                 match other_file(&path) {
-                    Some(OtherFile::Template) => project.forget_templates(),
+                    Some(OtherFile::Template) => s.change(&config, Change::Templates),
                     // A manifest, or a folder moved or deleted: walk again rather
                     // than guess.
-                    Some(OtherFile::Layout) => {
-                        project.forget_disk();
-                        true
-                    }
+                    Some(OtherFile::Layout) => s.change(&config, Change::Layout),
                     None => false,
                 }
             };

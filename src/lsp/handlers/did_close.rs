@@ -4,7 +4,7 @@ use lsp_server::ResponseError;
 use lsp_types::DidCloseTextDocumentParams;
 
 use super::is_config;
-use crate::lsp::session::Session;
+use crate::lsp::session::{Change, Session};
 use crate::lsp::uri;
 
 /// Forgets the document, clears its diagnostics and re-checks its project with the
@@ -26,12 +26,10 @@ pub fn handle(s: &mut Session, p: DidCloseTextDocumentParams) -> Result<(), Resp
             s.remove_project(&config);
             return Ok(());
         }
-        s.project(&config).reload_model(None);
+        s.change(&config, Change::Model(None));
     } else {
         s.clear(&doc.uri);
-        if let Some(project) = s.projects.get_mut(&config) {
-            project.refresh_disk_file(&path);
-        }
+        s.change(&config, Change::DiskFile(path));
     }
     s.schedule(&config);
     Ok(())

@@ -5,7 +5,7 @@ use lsp_types::{DidOpenTextDocumentParams, MessageType};
 
 use super::{is_config, is_tracked};
 use crate::lsp::document::Document;
-use crate::lsp::session::Session;
+use crate::lsp::session::{Change, Session};
 use crate::lsp::uri;
 use crate::source::SourceFile;
 
@@ -23,6 +23,7 @@ pub fn handle(s: &mut Session, p: DidOpenTextDocumentParams) -> Result<(), Respo
             file: SourceFile::new(path.clone(), item.text),
         },
     );
+    s.say_if_too_large(&path, false);
     let Some(config) = s.config_of(&path) else {
         s.log(
             MessageType::LOG,
@@ -35,7 +36,7 @@ pub fn handle(s: &mut Session, p: DidOpenTextDocumentParams) -> Result<(), Respo
     };
     if is_config(&path) {
         let text = s.docs.get(&path).map(|d| d.file.text.clone());
-        s.project(&config).reload_model(text.as_deref());
+        s.change(&config, Change::Model(text));
     }
     s.schedule(&config);
     Ok(())

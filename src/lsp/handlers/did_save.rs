@@ -4,7 +4,7 @@ use lsp_server::ResponseError;
 use lsp_types::DidSaveTextDocumentParams;
 
 use super::{is_config, is_manifest, is_tracked, other_file, OtherFile};
-use crate::lsp::session::Session;
+use crate::lsp::session::{Change, Session};
 use crate::lsp::uri;
 
 /// Re-reads the saved file's disk copy; a saved `dynalint.toml` re-checks the project,
@@ -16,19 +16,14 @@ pub fn handle(s: &mut Session, p: DidSaveTextDocumentParams) -> Result<(), Respo
     };
     if !is_tracked(&path) {
         if let Some(config) = s.config_of(&path) {
-            if let Some(project) = s.projects.get_mut(&config) {
-                // A saved document is a file: only a manifest changes the layout.
-                let matters = match other_file(&path) {
-                    Some(OtherFile::Template) => project.forget_templates(),
-                    Some(OtherFile::Layout) if is_manifest(&path) => {
-                        project.forget_disk();
-                        true
-                    }
-                    _ => false,
-                };
-                if matters {
-                    s.schedule(&config);
-                }
+            // A saved document is a file: only a manifest changes the layout.
+            let change = match other_file(&path) {
+                Some(OtherFile::Template) => Some(Change::Templates),
+                Some(OtherFile::Layout) if is_manifest(&path) => Some(Change::Layout),
+                _ => None,
+            };
+            if change.is_some_and(|c| s.change(&config, c)) {
+                s.schedule(&config);
             }
         }
         return Ok(());
@@ -38,12 +33,13 @@ pub fn handle(s: &mut Session, p: DidSaveTextDocumentParams) -> Result<(), Respo
     };
     if is_config(&path) {
         let text = s.docs.get(&path).map(|d| d.file.text.clone());
-        s.project(&config).reload_model(text.as_deref());
+        s.change(&config, Change::Model(text));
         s.schedule(&config);
-    } else if let Some(project) = s.projects.get_mut(&config) {
+    } else if s.has_project(&config) {
         // The open document already is the truth; the disk copy matters once closed.
-        project.refresh_disk_file(&path);
-        if !s.docs.contains_key(&path) {
+        let open = s.docs.contains_key(&path);
+        s.change(&config, Change::DiskFile(path));
+        if !open {
             s.schedule(&config);
         }
     }

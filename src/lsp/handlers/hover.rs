@@ -26,11 +26,9 @@ pub fn handle(s: &mut Session, p: HoverParams) -> HandlerResult {
             return Ok(serde_json::to_value(h).unwrap_or(Value::Null));
         }
     }
-    s.flush(&config);
-    let Some(project) = s.projects.get(&config) else {
-        return Ok(Value::Null);
-    };
-    let (Some(snap), Some(model)) = (&project.snapshot, &project.model) else {
+    // The last finished analysis (the message loop held this request while the
+    // project had changes no analysis had started on).
+    let Some((snap, Some(model))) = s.view(&config) else {
         return Ok(Value::Null);
     };
     let Some(file) = snap.file(&path) else {
