@@ -933,3 +933,25 @@ fn path_globs_match_from_the_project_root_whatever_path_is_given() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("hot-paths glob"), "{text}");
 }
+
+#[test]
+fn findings_come_in_one_order_however_a_path_is_spelled() {
+    let demo = root().join("test-fixtures/demo");
+    let places = |arg: &str| -> Vec<String> {
+        let (out, err, code) = dynalint(&demo, &["check", "--format", "json", arg]);
+        assert_eq!(code, 1, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+        v["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .map(|d| {
+                let file = d["file"].as_str().unwrap_or_default();
+                format!("{}:{}", file.trim_start_matches("./"), d["line"])
+            })
+            .collect()
+    };
+    let plain = places("src");
+    assert!(plain.len() > 1, "{plain:?}");
+    assert_eq!(places("./src"), plain);
+}

@@ -209,9 +209,12 @@ impl Diagnostic {
     }
 
     /// The order every output uses: file, position, then rule.
-    pub fn sort_key(&self) -> (&FilePath, usize, &'static str, &str) {
+    pub fn sort_key(&self) -> (&std::path::Path, usize, &'static str, &str) {
+        // `./src/a.rs` and `src/a.rs` name one file: the order does not depend on how
+        // the user spelled the path on the command line.
+        let file: &std::path::Path = &self.location.file;
         (
-            &self.location.file,
+            file.strip_prefix(".").unwrap_or(file),
             self.location.span.start,
             self.rule,
             &self.message,
