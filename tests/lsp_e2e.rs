@@ -449,3 +449,35 @@ fn header_blocks_without_one_length_are_refused_and_the_next_message_answered() 
     assert_eq!(errors, 3, "one parse error per refused message");
     assert!(c.shutdown().unwrap().success());
 }
+
+/// A request waiting for an analysis when `shutdown` comes is answered (cancelled)
+/// before `shutdown` is: the client waits for each of its requests.
+#[test]
+fn requests_waiting_on_an_analysis_are_answered_before_shutdown() {
+    let (tmp, root) = fixture_copy();
+    // The analysis is held underway for as long as this file exists.
+    let hold = tmp.path().join("hold");
+    std::fs::write(&hold, "").unwrap();
+    let mut c = Client::spawn(binary_command(&[(
+        "DYNALINT_LSP_HOLD_WHILE",
+        hold.to_str().unwrap(),
+    )]));
+    c.initialize(&root);
+    let (u, _) = c.open(&root.join("src/repo.rs"), "rust");
+    // The project was never analysed: the hover waits for the held analysis.
+    let hover = c.send_request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": u }, "position": { "line": 0, "character": 0 } }),
+    );
+    let shutdown = c.send_request("shutdown", Value::Null);
+    let first = c.next_response();
+    assert_eq!(first.id, hover, "{first:?}");
+    let e = first.error.expect("the held hover is refused");
+    assert_eq!(e.code, -32800, "RequestCancelled: {e:?}");
+    let second = c.next_response();
+    assert_eq!(second.id, shutdown, "{second:?}");
+    assert!(second.error.is_none(), "{second:?}");
+    std::fs::remove_file(&hold).unwrap();
+    c.notify("exit", Value::Null);
+    assert!(c.wait_exit().success());
+}
