@@ -116,18 +116,14 @@ impl<R: BufRead> Reader<R> {
                 }
             },
         };
-        let frame = self.read_from(first)?;
-        if matches!(frame, Frame::Bad(_) | Frame::TooLarge(_))
-            && matches!(self.place, Place::InStep)
-        {
-            self.place = Place::Lost;
-        }
-        Ok(frame)
+        // Lost until a body is read to its announced end.
+        self.place = Place::Lost;
+        self.read_from(first)
     }
 
     /// Reads a header block (`first`: its `Content-Length` line, already read) and its
-    /// body. A refusal that leaves the stream in step sets [`Place::InStep`] itself;
-    /// any other leaves the reader lost.
+    /// body. Only reading a body says where the reader is next; any other refusal
+    /// leaves it lost.
     fn read_from(&mut self, first: Option<Length>) -> io::Result<Frame> {
         let mut lengths: Vec<Length> = first.into_iter().collect();
         let mut other_headers = false;
