@@ -711,7 +711,15 @@ pub(super) fn link_files(
                 for (tf, ti) in visible {
                     let helper_op = &files[*tf].ops[*ti].0;
                     let mut base = helper_op.clone();
-                    linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
+                    // A generic helper (`fn base<T: Entity>(..)` with `T::TABLE`): the
+                    // types this call gives it (`base::<User>(&c)`), not another
+                    // caller's.
+                    let mut resolve =
+                        || linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
+                    match linker.types_of_call(*tf, helper_op, fi, op.method_span) {
+                        Some(b) => linker.with_types(b, resolve),
+                        None => resolve(),
+                    }
                     let mut op = op.clone();
                     linker.resolve_op(fi, &mut op, 0);
                     op.kind = base.kind;
@@ -1939,6 +1947,53 @@ impl<'a> Linker<'a> {
             }
         }
         (!out.is_empty()).then_some(out)
+    }
+
+    /// The types one call gives a generic helper whose returned builder it continues
+    /// (`base::<User>(&c).send()`, `users.base(..)` with `users: Repo<User>`): the
+    /// binding of the helper's type parameter (in `helper`, of file `tf`) by the type
+    /// site of file `fi` whose called name is inside `call` (the chain's call, from
+    /// its called name on). `None` when the helper names no type parameter or the
+    /// call shows no type for it.
+    fn types_of_call(
+        &self,
+        tf: usize,
+        helper: &Operation,
+        fi: usize,
+        call: Span,
+    ) -> Option<TypeBinding> {
+        let pr = self.type_param_in(tf, helper)?;
+        let RefKind::TypeParam {
+            function,
+            self_ty,
+            of_impl,
+            ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let site = self
+            .files
+            .get(fi)?
+            .types
+            .sites
+            .iter()
+            .filter(|s| s.callee == *function)
+            .filter(|s| call.start <= s.at.start && s.at.end <= call.end)
+            .min_by_key(|s| s.at.start)?;
+        let relevant = if *of_impl {
+            !site.self_types.is_empty() && site.self_type.as_ref() == self_ty.as_ref()
+        } else {
+            !site.fn_types.is_empty()
+        };
+        relevant.then(|| TypeBinding {
+            function: function.clone(),
+            self_ty: self_ty.clone(),
+            file: fi,
+            of_fn: site.fn_types.clone(),
+            of_impl: site.self_types.clone(),
+            sites: vec![(fi, site.at)],
+        })
     }
 
     /// `T::TABLE` / `T::table_name()` for the type the caller being linked gives `T`
