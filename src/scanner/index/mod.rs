@@ -2034,16 +2034,26 @@ mod tests_{i} {{
     }
 
     #[test]
-    fn a_skipped_file_keeps_its_text_only_when_it_chains_calls() {
+    fn a_skipped_file_keeps_its_text_shared_and_lean_keeps_none() {
         let settings = ScanSettings::default();
         let chains = SourceFile::new("a.rs", "fn f() { base(&c).send(); }");
         let idx = index_file(&chains, &settings);
         assert!(!idx.candidate);
         assert_eq!(idx.chained, ["base"]);
-        assert!(idx.text.is_some());
+        assert!(idx
+            .text
+            .as_ref()
+            .is_some_and(|t| Arc::ptr_eq(t, &chains.text)));
+        // Kept for its calls' arguments too (`stats(&c, &cfg.table)`): shared, no copy.
         let plain = SourceFile::new("b.rs", "fn f() { let x = y(1) + 2; }");
         let idx = index_file(&plain, &settings);
-        assert!(idx.chained.is_empty() && idx.text.is_none());
+        assert!(idx.chained.is_empty());
+        assert!(idx
+            .text
+            .as_ref()
+            .is_some_and(|t| Arc::ptr_eq(t, &plain.text)));
+        // A lean index can read the file again: it keeps no text.
+        assert!(index_file_lean(&plain, &settings).text.is_none());
         let forced = index_source(&chains.path, &chains.text, &settings, true);
         assert!(forced.candidate && forced.chained.is_empty());
     }

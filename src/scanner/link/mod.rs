@@ -364,7 +364,12 @@ fn read_with_args(
             };
             Some(match text {
                 Some(text) if !f.candidate => {
-                    (fi, index_ruled_out_with_args(&f.path, &text, settings))
+                    // Parsed for its arguments only: what the parse says of code the
+                    // pre-filter ruled out (a syntax error) is not said, as it is not
+                    // when no argument is asked of it.
+                    let mut idx = index_ruled_out_with_args(&f.path, &text, settings);
+                    idx.problems.clone_from(&f.problems);
+                    (fi, idx)
                 }
                 Some(text) => (fi, index_lean_with_args(&f.path, &text, settings)),
                 None => (fi, unread_again(f)),
