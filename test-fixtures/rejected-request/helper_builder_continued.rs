@@ -1,6 +1,9 @@
 // A helper returns a half-built request; its caller binds it, adds setters on some
 // paths and sends it. The request DynamoDB receives is the helper's setters and the
 // caller's together, judged as one.
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -30,6 +33,25 @@ impl GameStore {
             .table_name(GAMES_TABLE)
             .key_condition_expression("UserId = :user")
             .expression_attribute_values(":user", AttributeValue::S(user.to_string()))
+    }
+
+    /// Every write of a game goes through here; each caller builds its own item (a
+    /// finding on one caller's item points here, at the request it completes).
+    fn save(&self, item: HashMap<String, AttributeValue>) -> PutItemFluentBuilder {
+        self.client
+            .put_item()
+            //~^ rejected-request
+            .table_name(GAMES_TABLE)
+            .set_item(Some(item))
+    }
+
+    /// A draft has no date yet: the item lacks the table's sort key.
+    pub async fn save_draft(&self, user: &str, title: &str) -> Result<(), Error> {
+        let mut item = HashMap::new();
+        item.insert("UserId".to_string(), AttributeValue::S(user.to_string()));
+        item.insert("Title".to_string(), AttributeValue::S(title.to_string()));
+        self.save(item).send().await?;
+        Ok(())
     }
 
     /// Games after a date, filtered instead of keyed: `GameDate` is the sort key.
@@ -70,6 +92,16 @@ impl GameStore {
             .update_expression("SET GameRank = :rank")
             .send()
             .await?;
+        Ok(())
+    }
+
+    /// A played game, keyed on both key attributes.
+    pub async fn save_played(&self, user: &str, date: &str) -> Result<(), Error> {
+        let item = HashMap::from([
+            ("UserId".to_string(), AttributeValue::S(user.to_string())),
+            ("GameDate".to_string(), AttributeValue::S(date.to_string())),
+        ]);
+        self.save(item).send().await?;
         Ok(())
     }
 

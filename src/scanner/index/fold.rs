@@ -75,6 +75,12 @@ pub struct HelperCall {
     pub helper: String,
     /// Each argument of the call to the helper, when dynalint can follow it.
     pub args: Box<[Option<Resolved>]>,
+    /// Each argument as an attribute value (`AttributeValue::S("user".into())`, a
+    /// local bound to one): what a helper's `.item("pk", pk)` holds for this call.
+    pub values: Box<[ValueInfo]>,
+    /// Each argument as an item or key map (`Some(item)`): what a helper's
+    /// `.set_item(item)` holds for this call.
+    pub maps: Box<[AttrMap]>,
     /// `self.scan()`: a method of the crate's own type named like the API, which may
     /// return the builder the chain continues. When no helper of that name returns
     /// one, the chain is the request it starts (`op.kind`, as a client call's).
@@ -203,15 +209,23 @@ pub fn fold_file<'t>(
                 out.ops.push((op, escape));
             }
             Some(helper) => {
-                let args = call_args(n)
-                    .into_iter()
-                    .map(|a| crate::scanner::index::args::followable(cx, a))
+                let nodes = call_args(n);
+                let args = nodes
+                    .iter()
+                    .map(|a| crate::scanner::index::args::followable(cx, *a))
+                    .collect();
+                let values = nodes.iter().map(|a| cx.value(*a)).collect();
+                let maps = nodes
+                    .iter()
+                    .map(|a| items::attr_map(cx, *a, false))
                     .collect();
                 out.helper_calls.push(HelperCall {
                     op,
                     escape,
                     helper,
                     args,
+                    values,
+                    maps,
                     fallback: own_method.is_some(),
                 });
             }

@@ -715,6 +715,8 @@ pub(super) fn link_files(
                     file: fi,
                     function: helper,
                     args: &h.args,
+                    values: &h.values,
+                    maps: &h.maps,
                 };
                 let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
                 // Only the helpers this file's crate can call: a chain on
@@ -1280,6 +1282,11 @@ struct CallSite<'a> {
     file: usize,
     function: &'a str,
     args: &'a [Option<Resolved>],
+    /// What each argument is as an attribute value, for a chain on a helper's
+    /// returned builder (`HelperCall::values`); empty for other calls.
+    values: &'a [ValueInfo],
+    /// The same as item or key maps (`HelperCall::maps`).
+    maps: &'a [AttrMap],
 }
 
 /// One caller's binding of a helper's parameters: a call that passes one set of values,
@@ -1366,6 +1373,54 @@ impl<'a> Linker<'a> {
             name: pr.text.to_string(),
             value: Box::new(v),
         })
+    }
+
+    /// An attribute value that is a parameter of a helper returning a builder
+    /// (`.item("pk", pk)` in `fn put_in(c, pk: AttributeValue) -> PutItemFluentBuilder`)
+    /// at the chain being linked that continues it: what that call passes, read where
+    /// the call is. `None` for any other call (a parameter's value is then what it
+    /// was: unknown, of the parameter's provenance).
+    fn value_at_site(&self, pr: &PendingRef) -> Option<ValueInfo> {
+        let RefKind::Param {
+            function,
+            index,
+            arity,
+            ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let site = (*self.call_site.borrow())?;
+        if site.function != &**function || site.args.len() != *arity {
+            return None;
+        }
+        let mut v = site.values.get(*index)?.clone();
+        let outer = self.call_site.replace(None);
+        self.resolve_value(site.file, &mut v);
+        self.call_site.replace(outer);
+        Some(v)
+    }
+
+    /// [`Self::value_at_site`] for an item or key map a helper is given.
+    fn map_at_site(&self, pr: &PendingRef, depth: usize) -> Option<AttrMap> {
+        let RefKind::Param {
+            function,
+            index,
+            arity,
+            ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let site = (*self.call_site.borrow())?;
+        if site.function != &**function || site.args.len() != *arity || depth >= 4 {
+            return None;
+        }
+        let mut m = site.maps.get(*index)?.clone();
+        let outer = self.call_site.replace(None);
+        self.resolve_map_at(site.file, &mut m, Span::new(0, 0), depth + 1);
+        self.call_site.replace(outer);
+        Some(m)
     }
 
     /// Runs `f`, and says which functions' calls it read the arguments of (when
@@ -1540,6 +1595,20 @@ impl<'a> Linker<'a> {
         let from_fn = m.from_type.clone().map(Resolved::unknown);
         if let Some(pr) = self.pending_ref(fi, from_fn.as_ref()) {
             m.from_type = None;
+            // A helper's parameter: what the chain continuing its builder passes.
+            if matches!(pr.kind, RefKind::Param { .. }) {
+                if let Some(mut map) = self.map_at_site(&pr, depth) {
+                    for a in &mut map.attributes {
+                        a.span = call_site;
+                        a.value.span = call_site;
+                        for p in &mut a.value.parts {
+                            p.span = call_site;
+                        }
+                    }
+                    *m = map;
+                }
+                return;
+            }
             if let Some(mut map) = self.fn_map(fi, &pr, depth) {
                 if let Some((cf, _)) = self.fn_candidates(fi, &pr.kind).first() {
                     if depth < 4 {
@@ -1595,6 +1664,16 @@ impl<'a> Linker<'a> {
                                 v.provenance = Provenance::Unknown;
                             }
                         }
+                    }
+                    return;
+                }
+                // Only a chain that continues the helper's builder says what its
+                // parameter holds (never asked of every caller: a value, unlike a
+                // name, is not one the calls agree on).
+                RefKind::Param { .. } => {
+                    match self.value_at_site(&pr) {
+                        Some(passed) => splice_value(v, passed),
+                        None => v.text = None,
                     }
                     return;
                 }
@@ -1877,6 +1956,8 @@ impl<'a> Linker<'a> {
                         file: sf,
                         function: &site.callee,
                         args: &site.args,
+                        values: &[],
+                        maps: &[],
                     };
                     out.push((call, vec![(sf, site.at)]));
                 }
