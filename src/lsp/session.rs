@@ -499,7 +499,7 @@ impl Session {
         let mut unchanged: Vec<Uri> = Vec::new();
         let mut sent_closed: Vec<(Uri, Sent)> = Vec::new();
         let open = self.open_sources(config);
-        let by_file = (project.snapshot().map(|s| &**s))
+        let by_file = (project.snapshot().map(Arc::as_ref))
             .map(ByFile::new)
             .unwrap_or_default();
         for doc in &open {

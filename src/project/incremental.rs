@@ -26,19 +26,19 @@ use super::{Cancel, FileHook, Project};
 /// without hashing every path.
 #[derive(Default)]
 pub(super) struct Indexes {
-    pub(super) entries: Vec<Indexed>,
+    entries: Vec<Indexed>,
     /// Which analysis made them (counted from 1).
     pub(super) run: u64,
 }
 
-pub(super) struct Indexed {
+struct Indexed {
     path: FilePath,
     text: Arc<str>,
     index: Arc<FileIndex>,
 }
 
 impl Indexes {
-    pub(super) fn push(&mut self, f: &SourceFile, index: Arc<FileIndex>) {
+    fn push(&mut self, f: &SourceFile, index: Arc<FileIndex>) {
         self.entries.push(Indexed {
             path: f.path.clone(),
             text: Arc::clone(&f.text),
@@ -47,7 +47,7 @@ impl Indexes {
     }
 
     /// Whether `files` are exactly the files indexed, in the same order.
-    pub(super) fn same_paths(&self, files: &[SourceFile]) -> bool {
+    fn same_paths(&self, files: &[SourceFile]) -> bool {
         self.entries.len() == files.len()
             && self
                 .entries
@@ -57,7 +57,7 @@ impl Indexes {
     }
 
     /// The entry of `path`, which the `i`-th file usually is.
-    pub(super) fn get(&self, i: usize, path: &FilePath) -> Option<&Indexed> {
+    fn get(&self, i: usize, path: &FilePath) -> Option<&Indexed> {
         // A file from disk shares its path with its entry; else equal bytes are an
         // equal path. `Path`'s own `==` walks the components, which was a noticeable
         // part of a keystroke over a large workspace's files.
@@ -85,7 +85,7 @@ impl Indexes {
 /// What `Project::analyze_incrementally` makes: the analysis, the files that
 /// crashed, the inferred model (without a `dynalint.toml`), and the positions of the
 /// files whose text changed (when the files are the last run's).
-pub(super) type Incremental = (
+type Incremental = (
     Analysis,
     Vec<Crash>,
     Option<infer::Inferred>,
