@@ -88,3 +88,26 @@ async fn maybe_strong(client: &Client, strong: bool, page: Option<i32>) {
     }
     let _ = q.send().await;
 }
+
+// A helper's builder bound by the caller, continued on some paths, then sent: one
+// request, the helper's setters and the caller's.
+async fn recent_open(client: &Client, day: String, only_open: bool) {
+    let mut q = base(client, "x");
+    if only_open {
+        q = q
+            .filter_expression("#s = :open")
+            .expression_attribute_names("#s", "status")
+            .expression_attribute_values(":open", AttributeValue::S("OPEN".into()));
+    }
+    let out = q
+        .key_condition_expression("day = :d")
+        .expression_attribute_values(":d", AttributeValue::S(day))
+        .send()
+        .await;
+}
+
+// A channel's sender is no builder: `send` on it adds no request.
+async fn notify(day: String) {
+    let tx = events_sender();
+    tx.send(day).await.ok();
+}

@@ -333,7 +333,9 @@ const MAX_HANDED_BLOCK: usize = 16 * 1024;
 
 /// Whether the value of call `n` is handed to another function as it is: an argument
 /// of a call (not a setter's, nor `Some`/`Ok`), or bound by `let` to a name that is
-/// later such an argument.
+/// later such an argument or continued with a builder setter (`let mut q =
+/// base(&c); if open { q = q.filter_expression(..) } q.send()`: the caller's setters
+/// are part of the request the helper's builder starts).
 fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
     let src = cx.src;
     let Some(p) = src.parent(n) else {
@@ -365,14 +367,33 @@ fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
                         u.kind_id() == ident
                             && u.start_byte() == at
                             && src.of(u) == name
-                            && src
-                                .parent(u)
-                                .is_some_and(|a| node_kind(a) == "arguments" && receives(cx, a))
+                            && src.parent(u).is_some_and(|a| match node_kind(a) {
+                                "arguments" => receives(cx, a),
+                                "field_expression" => continued_by_setter(cx, a, u),
+                                _ => false,
+                            })
                     })
             })
         }
         _ => false,
     }
+}
+
+/// Whether `access` (`u.name`) calls a request's setter or sends it on `u`:
+/// `q.limit(5)`, `q = q.set_expression_attribute_values(..)`, `q.send()`. (Not a
+/// transaction item's wrapper, a paginator's setting, nor `build`: other builders'
+/// names too.)
+fn continued_by_setter(cx: &FileCx<'_>, access: Node<'_>, u: Node<'_>) -> bool {
+    let request_setter = |m: &str| {
+        !matches!(m, "build" | "customize")
+            && setter(m).is_some_and(|(s, _)| !matches!(s, Setter::Wrapped | Setter::Paginator))
+    };
+    field(access, "value").is_some_and(|v| v.id() == u.id())
+        && field(access, "field").is_some_and(|f| request_setter(cx.src.of(f)))
+        && cx.src.parent(access).is_some_and(|c| {
+            node_kind(c) == "call_expression"
+                && field(c, "function").is_some_and(|f| f.id() == access.id())
+        })
 }
 
 /// Whether the call owning `args` can be a crate function receiving a builder.
