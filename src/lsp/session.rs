@@ -262,24 +262,10 @@ impl Session {
         self.send(Notification::new("window/showMessage".into(), params).into());
     }
 
-    /// The `dynalint.toml` governing `path`: the nearest one above it, on disk or
-    /// open in the editor. A `dynalint.toml` governs itself. Without one, a Rust file
-    /// belongs to the project at its root (`workspace::project_root`), whose model is
-    /// inferred; the path is where that project's `dynalint.toml` would be.
+    /// The `dynalint.toml` governing `path` (`project::governing_config`): one open
+    /// in the editor counts, saved or not.
     pub fn config_of(&self, path: &Path) -> Option<PathBuf> {
-        if path.file_name().is_some_and(|n| n == CONFIG_FILE_NAME) {
-            return Some(path.to_path_buf());
-        }
-        let declared = path.ancestors().skip(1).find_map(|dir| {
-            let c = dir.join(CONFIG_FILE_NAME);
-            (self.docs.contains_key(&c) || c.is_file()).then_some(c)
-        });
-        declared.or_else(|| {
-            let dir = path.parent()?;
-            let root = crate::workspace::project_root(dir);
-            let root = std::fs::canonicalize(&root).unwrap_or(root);
-            Some(root.join(CONFIG_FILE_NAME))
-        })
+        crate::project::governing_config(path, &|c| self.docs.contains_key(c) || c.is_file())
     }
 
     /// Changes a project's inputs: now when it is here (a [`Change::Model`] creates

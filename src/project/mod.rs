@@ -26,7 +26,7 @@ mod live;
 mod snapshot;
 
 pub use cancel::Cancel;
-pub use config::{find_config, load_config, require_config};
+pub use config::{find_config, governing_config, load_config, require_config};
 pub use error::ProjectError;
 pub use live::FileHook;
 pub use snapshot::Snapshot;
