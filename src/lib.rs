@@ -25,4 +25,6 @@ pub mod rules;
 pub mod scanner;
 pub mod simulate;
 pub mod source;
+#[cfg(test)]
+mod test_models;
 pub mod workspace;

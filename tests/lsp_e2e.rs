@@ -350,8 +350,26 @@ fn the_binary_survives_bad_input_and_a_panicking_file() {
     assert!(!status.success(), "{status:?}");
 }
 
+/// A hover on the fixture's `src/repo.rs`: answered (its result does not matter) when
+/// the server is still reading messages.
+fn hover_is_answered(c: &mut Client, root: &std::path::Path) {
+    let r = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&root.join("src/repo.rs")) }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+}
+
+/// Waits a moment, so that what was written so far reaches the server as a read of its
+/// own: the next bytes start a new buffer.
+fn pause() {
+    std::thread::sleep(std::time::Duration::from_millis(100));
+}
+
+/// A header announcing a terabyte is refused at once, not waited for: the junk after
+/// it is skipped and the next message (its header split across two reads) answered.
 #[test]
-fn a_huge_content_length_is_answered_and_does_not_abort() {
+fn a_huge_content_length_is_refused_and_the_next_message_answered() {
     let (_tmp, root) = fixture_copy();
     let mut c = Client::spawn(binary_command(&[]));
     c.initialize(&root);
@@ -371,9 +389,95 @@ fn a_huge_content_length_is_answered_and_does_not_abort() {
         shown["message"].as_str().unwrap().contains("larger than"),
         "{shown}"
     );
-    // The server is reading past the announced body; a client that goes away ends it
-    // with an ordinary exit, not an abort.
+    let body = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+    let rest = format!(
+        "{{\"jsonrpc\": \"2.0\",\r\n \"params\": [1, \"Content-Length: 7\"]\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    // Cut inside the junk's quoted header, inside the real one and between its CRLFs.
+    let cuts = [
+        0,
+        rest.find("Length: 7").unwrap(),
+        rest.rfind("Length:").unwrap(),
+        rest.rfind("\r\n\r\n").unwrap() + 1,
+        rest.len(),
+    ];
+    for w in cuts.windows(2) {
+        c.send_raw(&rest.as_bytes()[w[0]..w[1]]);
+        pause();
+    }
+    hover_is_answered(&mut c, &root);
+    assert!(c.shutdown().unwrap().success());
+
+    // A client that goes away after such a header ends the server with an ordinary
+    // exit, not an abort.
+    let mut c = Client::spawn(binary_command(&[]));
+    c.initialize(&root);
+    c.send_raw(b"Content-Length: 999999999999\r\n\r\n");
+    c.notification("window/showMessage");
     c.close_input();
     let status = c.wait_exit();
     assert!(status.code().is_some(), "ended by a signal: {status:?}");
+}
+
+/// Header blocks with no Content-Length, or two, are refused once each, however many
+/// lines their bodies run to, and the next message is answered.
+#[test]
+fn header_blocks_without_one_length_are_refused_and_the_next_message_answered() {
+    let (_tmp, root) = fixture_copy();
+    let mut c = Client::spawn(binary_command(&[]));
+    c.initialize(&root);
+    let body =
+        "{\r\n  \"jsonrpc\": \"2.0\",\r\n  \"method\": \"initialized\",\r\n  \"params\": {}\r\n}";
+    c.send_raw(format!("Content-Type: application/vscode-jsonrpc\r\n\r\n{body}").as_bytes());
+    c.send_raw(
+        format!(
+            "Content-Length: 3\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    // A length that announces more than was sent before the next message.
+    c.send_raw(format!("Content-Length: 100000\r\n\r\n{body}").as_bytes());
+    hover_is_answered(&mut c, &root);
+    let mut errors = 0;
+    while c.inbox.iter().any(|n| n.method == UNPARSED) {
+        let e = c.notification(UNPARSED);
+        assert_eq!(e["error"]["code"], -32700, "{e}");
+        errors += 1;
+    }
+    assert_eq!(errors, 3, "one parse error per refused message");
+    assert!(c.shutdown().unwrap().success());
+}
+
+/// A request waiting for an analysis when `shutdown` comes is answered (cancelled)
+/// before `shutdown` is: the client waits for each of its requests.
+#[test]
+fn requests_waiting_on_an_analysis_are_answered_before_shutdown() {
+    let (tmp, root) = fixture_copy();
+    // The analysis is held underway for as long as this file exists.
+    let hold = tmp.path().join("hold");
+    std::fs::write(&hold, "").unwrap();
+    let mut c = Client::spawn(binary_command(&[(
+        "DYNALINT_LSP_HOLD_WHILE",
+        hold.to_str().unwrap(),
+    )]));
+    c.initialize(&root);
+    let (u, _) = c.open(&root.join("src/repo.rs"), "rust");
+    // The project was never analysed: the hover waits for the held analysis.
+    let hover = c.send_request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": u }, "position": { "line": 0, "character": 0 } }),
+    );
+    let shutdown = c.send_request("shutdown", Value::Null);
+    let first = c.next_response();
+    assert_eq!(first.id, hover, "{first:?}");
+    let e = first.error.expect("the held hover is refused");
+    assert_eq!(e.code, -32800, "RequestCancelled: {e:?}");
+    let second = c.next_response();
+    assert_eq!(second.id, shutdown, "{second:?}");
+    assert!(second.error.is_none(), "{second:?}");
+    std::fs::remove_file(&hold).unwrap();
+    c.notify("exit", Value::Null);
+    assert!(c.wait_exit().success());
 }

@@ -504,7 +504,9 @@ fn a_document_too_large_to_check_is_said_so() {
 }
 
 /// Header blocks with two Content-Length headers, or none, are refused, and the
-/// server reads the next message right after their bodies and answers it.
+/// server reads the next message right after their bodies and answers it. The second
+/// block comes while the server skips to a header it can frame: it is skipped with
+/// the first's body, so one parse error says both.
 #[test]
 fn header_blocks_with_two_lengths_or_none_are_refused_and_reading_goes_on() {
     let (_tmp, root) = fixture_copy();
@@ -517,14 +519,17 @@ fn header_blocks_with_two_lengths_or_none_are_refused_and_reading_goes_on() {
     );
     c.send_raw(two.as_bytes());
     c.send_raw(format!("Content-Type: x\r\n\r\n{body}").as_bytes());
-    for _ in 0..2 {
-        let e = c.notification(UNPARSED);
-        assert_eq!(e["error"]["code"], -32700, "{e}");
-    }
     let r = c.request(
         "textDocument/hover",
         json!({ "textDocument": { "uri": uri(&root.join("src/repo.rs")) }, "position": { "line": 0, "character": 0 } }),
     );
     assert!(r.error.is_none(), "{:?}", r.error);
+    let e = c.notification(UNPARSED);
+    assert_eq!(e["error"]["code"], -32700, "{e}");
+    assert!(
+        c.inbox.iter().all(|n| n.method != UNPARSED),
+        "{:?}",
+        c.inbox
+    );
     c.shutdown();
 }

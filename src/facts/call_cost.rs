@@ -181,7 +181,8 @@ pub fn call_cost(model: &Model, bound: &BoundOperation<'_>) -> CallCost {
 fn table_of<'a>(bound: &BoundOperation<'a>, cost: &mut CallCost) -> Option<&'a Table> {
     if bound.table.is_none() {
         cost.lacks(match &bound.unbound {
-            Some(why) => format!("the table ({why})"),
+            // `why` is a sentence of its own (`the table name is not known statically: ...`).
+            Some(why) => format!("the table; {why}"),
             None => "the table".to_string(),
         });
     }

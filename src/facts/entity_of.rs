@@ -106,25 +106,7 @@ mod tests {
     use crate::source::Span;
 
     fn model() -> crate::model::Model {
-        crate::model::load_str(
-            std::path::Path::new("m.toml"),
-            r#"
-[[table]]
-name = "BlogApp"
-partition-key = "PK"
-sort-key = "SK"
-[table.attributes]
-PK = "S"
-SK = "S"
-[[table.entity]]
-name = "User"
-keys = { PK = "USER#{userID}", SK = "PROFILE" }
-[[table.entity]]
-name = "Blog"
-keys = { PK = "USER#{userID}", SK = "BLOG#{blogID}" }
-"#,
-        )
-        .unwrap()
+        crate::test_models::load(crate::test_models::BLOG_APP)
     }
 
     fn attr(name: &str, literal: Option<&str>, template: Option<&str>) -> AttrArg {

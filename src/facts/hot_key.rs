@@ -326,25 +326,7 @@ pub fn shard_plan(table: &Table, load: &PatternLoad<'_>) -> Option<ShardPlan> {
 mod tests {
     use super::*;
 
-    const ORDERS: &str = r#"
-[[table]]
-name = "Orders"
-partition-key = "orderId"
-item-count = 3_000_000
-avg-item-size = 250
-[table.attributes]
-orderId = { type = "S", unique = true }
-status = { type = "S", values = { OPEN = 0.2, PAID = 0.75, VOID = 0.05 } }
-[[table.index]]
-name = "ByStatus"
-partition-key = "status"
-[[access-pattern]]
-name = "open orders"
-table = "Orders"
-index = "ByStatus"
-key = { status = "OPEN" }
-rate = 1
-"#;
+    use crate::test_models::ORDERS_BY_STATUS as ORDERS;
 
     #[test]
     fn the_articles_worked_example() {

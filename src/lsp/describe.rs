@@ -223,26 +223,7 @@ mod tests {
     use crate::scanner::{OpKind, Resolved};
     use crate::source::Span;
 
-    const MODEL: &str = r#"
-[[table]]
-name = "BlogApp"
-partition-key = "PK"
-sort-key = "SK"
-item-count = 5000000
-avg-item-size = 400
-
-[table.attributes]
-PK = "S"
-SK = "S"
-facet = "S"
-createdAt = "S"
-
-[[table.index]]
-name = "ByFacet"
-partition-key = "facet"
-sort-key = "createdAt"
-projection = "KEYS_ONLY"
-"#;
+    use crate::test_models::BLOG_APP_KEYS_ONLY as MODEL;
 
     #[test]
     fn describes_index_keys_projection_and_size() {

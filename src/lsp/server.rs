@@ -164,6 +164,23 @@ impl Server {
         }
     }
 
+    /// Answers every request parked on an analysis before `shutdown` is answered (a
+    /// client waits for each of its requests, and after `shutdown` none would come):
+    /// as cancelled, the code a client takes quietly.
+    fn wind_down(&mut self) {
+        for req in self.session.wind_down() {
+            let response = Response {
+                id: req.id,
+                result: None,
+                error: Some(error(
+                    ErrorCode::RequestCanceled,
+                    format!("`{}` not answered: the server is shutting down", req.method),
+                )),
+            };
+            self.session.send(response.into());
+        }
+    }
+
     fn dispatch_request(&mut self, req: Request) -> HandlerResult {
         if self.shutdown {
             return Err(error(
@@ -174,6 +191,7 @@ impl Server {
         match req.method.as_str() {
             "shutdown" => {
                 self.shutdown = true;
+                self.wind_down();
                 Ok(Value::Null)
             }
             "textDocument/hover" => {

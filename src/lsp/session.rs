@@ -60,6 +60,9 @@ impl ServerOptions {
     /// - `DYNALINT_LSP_DEBOUNCE_MS`: the debounce in milliseconds;
     /// - `DYNALINT_LSP_PANIC_ON`: analysis panics on any file containing this text.
     ///   It exists so that tests can check that a panic in analysis is contained.
+    /// - `DYNALINT_LSP_HOLD_WHILE`: a path; analysis waits before each file while it
+    ///   exists (two minutes at most). It exists so that tests over stdio can hold an
+    ///   analysis underway for as long as they need.
     pub fn from_env() -> Self {
         let mut o = Self::default();
         if let Some(ms) = std::env::var("DYNALINT_LSP_DEBOUNCE_MS")
@@ -79,6 +82,19 @@ impl ServerOptions {
                     }
                 }));
             }
+        }
+        if let Some(hold) = std::env::var_os("DYNALINT_LSP_HOLD_WHILE") {
+            let before = o.file_hook.take();
+            let hold = PathBuf::from(hold);
+            o.file_hook = Some(Arc::new(move |f: &SourceFile| {
+                let until = Instant::now() + Duration::from_secs(120);
+                while hold.exists() && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                if let Some(h) = &before {
+                    h(f);
+                }
+            }));
         }
         o
     }
@@ -409,6 +425,20 @@ impl Session {
     pub(super) fn unpark(&mut self, id: &lsp_server::RequestId) -> Option<Request> {
         let i = self.parked.iter().position(|(_, r)| r.id == *id)?;
         Some(self.parked.remove(i).1)
+    }
+
+    /// At `shutdown`: takes back every parked request (each must still be answered)
+    /// and stops the analyses running, whose results nobody will read.
+    pub(super) fn wind_down(&mut self) -> Vec<Request> {
+        for away in self.away.values() {
+            away.cancel.cancel();
+        }
+        self.dirty.clear();
+        self.deadline = None;
+        std::mem::take(&mut self.parked)
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect()
     }
 
     /// A project come back from its worker: its changes meanwhile applied, its

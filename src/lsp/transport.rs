@@ -1,9 +1,10 @@
 //! Framed JSON-RPC over a byte stream, tolerant of bad input.
 //!
 //! `lsp_server::Connection::stdio()` ends the connection on the first malformed
-//! message (and allocates whatever a header announces; see [`super::frame`]). A malformed message must not bring the server down, so this transport
-//! answers it with a JSON-RPC parse error and reads on: the header says how long the
-//! body is, so one bad body does not desynchronise the stream.
+//! message (and allocates whatever a header announces; see [`super::frame`]). A
+//! malformed message must not bring the server down, so this transport answers it
+//! with a JSON-RPC parse error (null id: there is no request to answer) and reads on,
+//! from the next message the reader can frame.
 
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -35,7 +36,7 @@ pub fn stdio() -> io::Result<(Connection, IoThreads)> {
 
 /// Serves a connection over any reader/writer pair.
 pub fn spawn(
-    mut input: impl BufRead + Send + 'static,
+    input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
 ) -> io::Result<(Connection, IoThreads)> {
     let (server, client) = Connection::memory();
@@ -56,36 +57,37 @@ pub fn spawn(
     let to_server = client.sender;
     thread::Builder::new()
         .name("dynalint-lsp-reader".into())
-        .spawn(move || loop {
-            match frame::read(&mut input) {
-                Ok(Frame::Message(msg)) => {
-                    let is_exit = matches!(&msg, Message::Notification(n) if n.method == "exit");
-                    if to_server.send(msg).is_err() || is_exit {
+        .spawn(move || {
+            let mut reader = frame::Reader::new(input);
+            loop {
+                match reader.read() {
+                    Ok(Frame::Message(msg)) => {
+                        let is_exit =
+                            matches!(&msg, Message::Notification(n) if n.method == "exit");
+                        if to_server.send(msg).is_err() || is_exit {
+                            return;
+                        }
+                    }
+                    Ok(Frame::End) => return,
+                    Ok(Frame::TooLarge(n)) => {
+                        eprintln!("dynalint lsp: skipping a message: {}", frame::too_large(n));
+                        if let Ok(mut w) = out.lock() {
+                            let _ = write_parse_error(&mut *w, &frame::too_large(n));
+                            // Most likely a document too large to send: the user is told,
+                            // not only the client's log.
+                            let _ = write_show_message(&mut *w, &frame::too_large(n));
+                        }
+                    }
+                    Ok(Frame::Bad(why)) => {
+                        eprintln!("dynalint lsp: ignoring a malformed message: {why}");
+                        if let Ok(mut w) = out.lock() {
+                            let _ = write_parse_error(&mut *w, &why);
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("dynalint lsp: cannot read from the client: {e}");
                         return;
                     }
-                }
-                Ok(Frame::End) => return,
-                Ok(Frame::TooLarge(n)) => {
-                    eprintln!("dynalint lsp: skipping a message: {}", frame::too_large(n));
-                    if let Ok(mut w) = out.lock() {
-                        let _ = write_parse_error(&mut *w, &frame::too_large(n));
-                        // Most likely a document too large to send: the user is told,
-                        // not only the client's log.
-                        let _ = write_show_message(&mut *w, &frame::too_large(n));
-                    }
-                    if frame::skip(&mut input, n).is_err() {
-                        return;
-                    }
-                }
-                Ok(Frame::Bad(why)) => {
-                    eprintln!("dynalint lsp: ignoring a malformed message: {why}");
-                    if let Ok(mut w) = out.lock() {
-                        let _ = write_parse_error(&mut *w, &why);
-                    }
-                }
-                Err(e) => {
-                    eprintln!("dynalint lsp: cannot read from the client: {e}");
-                    return;
                 }
             }
         })?;

@@ -263,29 +263,7 @@ mod tests {
     use crate::diagnostic::Severity;
     use crate::scanner::{OpKind, Provenance};
 
-    const BLOG: &str = r#"
-[[table]]
-name = "BlogApp"
-partition-key = "PK"
-sort-key = "SK"
-[table.attributes]
-PK = "S"
-SK = "S"
-facet = "S"
-createdAt = "S"
-[[table.index]]
-name = "ByFacet"
-partition-key = "facet"
-sort-key = "createdAt"
-[[table.entity]]
-name = "User"
-keys = { PK = "USER#{userID}", SK = "PROFILE" }
-attributes = ["facet"]
-[[table.entity]]
-name = "Blog"
-keys = { PK = "USER#{userID}", SK = "BLOG#{blogID}" }
-attributes = ["facet", "createdAt"]
-"#;
+    use crate::test_models::BLOG_APP as BLOG;
 
     fn blog_put(created: Option<crate::scanner::ValueInfo>) -> crate::scanner::Operation {
         let mut put = op(OpKind::PutItem, "BlogApp");

@@ -133,11 +133,12 @@ fn cost_line(
     };
     let units = call_units(table, call).map(|u| u.times(segments));
     let written = Priced::calls(&prices, table, units, &call.missing, rate.per_second);
-    let items = call
-        .items_read
-        .map_or_else(|| "its items".to_string(), |n| figures::count(n * segments));
+    let items = call.items_read.map_or_else(
+        || "every item".to_string(),
+        |n| format!("{} items", figures::count(n * segments)),
+    );
     let mut text = format!(
-        "reads {items} items per call: {} {}",
+        "reads {items} per call: {} {}",
         written.text(mode),
         rate.describe()
     );

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::analysis::{self, run_rules, Input};
 use crate::attr::AttributeType;
 use crate::diagnostic::Diagnostic;
-use crate::model::{load_str, Model};
+use crate::model::Model;
 use crate::scanner::{
     AttrArg, AttrMap, ExprArg, LoopInfo, NameArg, OpKind, Operation, Provenance, Resolved,
     ValueInfo,
@@ -93,12 +93,7 @@ impl Op {
 }
 
 /// Loads a model from TOML text (panics on a bad model: tests only).
-pub fn model(toml: &str) -> Model {
-    match load_str(Path::new("dynalint.toml"), toml) {
-        Ok(m) => m,
-        Err(problems) => panic!("bad test model: {problems:?}"),
-    }
-}
+pub use crate::test_models::load as model;
 
 /// Runs only rule `id` over `ops`.
 pub fn run(id: &str, model: &Model, ops: &[Op]) -> Vec<Diagnostic> {

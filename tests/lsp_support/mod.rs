@@ -252,10 +252,28 @@ impl Client {
 
     /// Sends a request and waits for its response.
     pub fn request(&mut self, method: &str, params: Value) -> Response {
+        let id = self.send_request(method, params);
+        self.response_to(&id)
+    }
+
+    /// Sends a request without waiting for its response; returns its id.
+    pub fn send_request(&mut self, method: &str, params: Value) -> RequestId {
         self.next_id += 1;
         let id = RequestId::from(self.next_id);
         self.send(Request::new(id.clone(), method.into(), params).into());
-        self.response_to(&id)
+        id
+    }
+
+    /// Waits for the next response, whichever request it answers.
+    pub fn next_response(&mut self) -> Response {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            match self.next_message(deadline) {
+                Some(Message::Response(r)) => return r,
+                Some(_) => {}
+                None => panic!("no response within {TIMEOUT:?}"),
+            }
+        }
     }
 
     /// Waits for the response with `id`, keeping notifications for later.

@@ -397,7 +397,8 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         && toks.get(i + 3).is_some_and(|n| n.is_punct(b'<'));
                     let prev = i.checked_sub(1).map(|p| toks[p]);
                     let as_value = prev.is_some_and(|p| p.is_punct(b'(') || p.is_punct(b','))
-                        && next.is_some_and(|n| n.is_punct(b')') || n.is_punct(b','));
+                        && next.is_some_and(|n| n.is_punct(b')') || n.is_punct(b','))
+                        && !in_variant_parens(src, toks, i);
                     let macro_call = next.is_some_and(|n| n.is_punct(b'!'));
                     // `.key(..)`/`.item(..)`/`.send()` on a builder are the SDK's, not
                     // calls of a crate function that happens to share the name. The
@@ -426,12 +427,21 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                                 called_names.resize_with(fi + 1, Vec::new);
                             }
                             called_names[fi].push(w.clone());
-                            let on_self = i >= 2
-                                && ((prev.is_some_and(|p| p.is_punct(b'.'))
-                                    && toks[i - 2].is_ident(src, "self"))
-                                    || (i >= 3
-                                        && prev.is_some_and(|p| p.is_punct(b':'))
-                                        && toks[i - 3].is_ident(src, "Self")));
+                            // `self.list()`, `Self::list()`, and a trait's method
+                            // called on `self` by path (`DataService::list(self)`).
+                            let path_on_self = called
+                                && prev.is_some_and(|p| p.is_punct(b':'))
+                                && toks.get(i + 2).is_some_and(|a| a.is_ident(src, "self"))
+                                && toks
+                                    .get(i + 3)
+                                    .is_some_and(|a| a.is_punct(b',') || a.is_punct(b')'));
+                            let on_self = path_on_self
+                                || i >= 2
+                                    && ((prev.is_some_and(|p| p.is_punct(b'.'))
+                                        && toks[i - 2].is_ident(src, "self"))
+                                        || (i >= 3
+                                            && prev.is_some_and(|p| p.is_punct(b':'))
+                                            && toks[i - 3].is_ident(src, "Self")));
                             if self_calls.len() <= fi {
                                 self_calls.resize_with(fi + 1, Vec::new);
                             }
@@ -594,6 +604,32 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
         }
     }
     fns
+}
+
+/// Whether the name at `toks[i]` is an argument of a capitalised name
+/// (`Kind::ListValue(list)`, `Some(list)`, `Pair(a, list)`): an enum variant or tuple
+/// struct, built or matched, whose fields are values and bindings, never a function
+/// passed to be called. `map(to_json)` and `service_fn(handler)` pass functions to
+/// lower-case callees.
+fn in_variant_parens(src: &[u8], toks: &[Token], i: usize) -> bool {
+    let mut depth = 0usize;
+    // A function value sits in a short argument list: look back a few tokens only.
+    for j in (i.saturating_sub(64)..i).rev() {
+        let t = toks[j];
+        if t.is_punct(b')') || t.is_punct(b']') || t.is_punct(b'}') {
+            depth += 1;
+        } else if t.is_punct(b'(') || t.is_punct(b'[') || t.is_punct(b'{') {
+            if depth == 0 {
+                return t.is_punct(b'(')
+                    && j.checked_sub(1).map(|k| toks[k]).is_some_and(|c| {
+                        c.kind == Tok::Ident
+                            && c.text(src).first().is_some_and(u8::is_ascii_uppercase)
+                    });
+            }
+            depth -= 1;
+        }
+    }
+    false
 }
 
 /// `text`'s words joined by one space (an attribute as [`is_test_attr`] and the

@@ -342,6 +342,15 @@ impl Reached {
     }
 }
 
+/// The type of the `impl` a method is in (`ScyllaDataService` of
+/// `ScyllaDataService::list`); `None` for a free function or a trait's default method.
+fn own_type(f: &FnNode) -> Option<&str> {
+    f.qualified
+        .strip_suffix(f.name.as_ref())
+        .and_then(|t| t.strip_suffix("::"))
+        .filter(|t| !t.is_empty())
+}
+
 /// For every function reachable from an entry point: the entry's reason and the path
 /// (entry first) that reaches it, by a breadth-first search so chains are shortest.
 pub fn reach(files: &[&[FnNode]], crates: &Crates) -> Reached {
@@ -375,15 +384,51 @@ pub fn reach(files: &[&[FnNode]], crates: &Crates) -> Reached {
     // dependencies'), so the unit expanded once is (name, crate).
     let mut expanded: HashMap<(&str, u32), (bool, bool)> = HashMap::new();
     let mut delegating: HashMap<(&str, u32), Vec<FnId>> = HashMap::new();
+    // A name's functions by their type, built once per (name, crate) the first time a
+    // method calls the name on `self`.
+    let mut by_type: HashMap<(&str, u32), HashMap<&str, Vec<FnId>>> = HashMap::new();
     while let Some((id, reason)) = queue.pop_front() {
         let Some(f) = files.get(id.file()).and_then(|fs| fs.get(id.index())) else {
             continue;
         };
         let scope = crates.scope(crates.of(id.file()));
         let visible = crates.visible_from(scope);
+        let own = own_type(f);
         for c in &f.calls {
             let c = c.as_ref();
             let key = (c, scope);
+            // A call on `self` (`self.list()`, `DataService::list(self)`) means its own
+            // type's method when the type has one: `list` of another store of the same
+            // trait is not reached through it.
+            let on_self = own.filter(|_| f.self_only.binary_search_by(|n| (**n).cmp(c)).is_ok());
+            if let Some(ty) = on_self {
+                let types = by_type.entry(key).or_insert_with(|| {
+                    let mut m: HashMap<&str, Vec<FnId>> = HashMap::new();
+                    for d in by_name.get(c, visible).iter() {
+                        if let Some(t) = files
+                            .get(d.file())
+                            .and_then(|fs| fs.get(d.index()))
+                            .and_then(own_type)
+                        {
+                            m.entry(t).or_default().push(*d);
+                        }
+                    }
+                    m
+                });
+                if let Some(targets) = types.get(ty) {
+                    for callee in targets {
+                        let Some(slot) = numbering.of(*callee).and_then(|n| parent.get_mut(n))
+                        else {
+                            continue;
+                        };
+                        if slot.is_none() {
+                            *slot = Some(Step { reason, from: id });
+                            queue.push_back((*callee, reason));
+                        }
+                    }
+                    continue;
+                }
+            }
             if expanded.get(&key).is_some_and(|done| done.1) {
                 continue;
             }
