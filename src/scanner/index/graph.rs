@@ -39,8 +39,9 @@ pub struct FnNode {
     /// The core of the type it returns (`UserRepo` of `-> &Self::UserRepo`).
     pub returns: Option<Name>,
     /// The names of `calls` it calls only on `self` or `Self::`: methods of its own
-    /// type, not a same-named function of another (sorted).
-    pub self_only: Vec<Name>,
+    /// type, not a same-named function of another (sorted). A boxed slice: every
+    /// function of the tree keeps one until the link, most of them empty.
+    pub self_only: Box<[Name]>,
     /// For a method, what a call of its name means: the trait it implements (`impl
     /// Trait for Type`) or declares, else its type; `None` for a free function. Two
     /// functions of one name with different owners (or free functions of two files)
@@ -290,7 +291,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         loop_calls: Vec::new(),
                         impl_trait: impl_trait.map(intern),
                         returns: returned(src, toks, i + 1),
-                        self_only: Vec::new(),
+                        self_only: Box::default(),
                     });
                     if fn_starts.len() < fns.len() {
                         fn_starts.resize(fns.len(), (i, None));
@@ -556,15 +557,17 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
         // Sorted by name, `false` before `true`: a name whose first entry is on
         // `self` is called on nothing else.
         let mut last: Option<&str> = None;
+        let mut only: Vec<Name> = Vec::new();
         for (name, on_self) in &calls {
             if last == Some(name.as_ref()) {
                 continue;
             }
             last = Some(name.as_ref());
             if *on_self {
-                f.self_only.push(intern(name));
+                only.push(intern(name));
             }
         }
+        f.self_only = only.into_boxed_slice();
     }
     // Entry points registered by name (routes, service_fn) in this file.
     for f in &mut fns {
@@ -595,7 +598,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                 loop_calls: Vec::new(),
                 impl_trait: None,
                 returns: None,
-                self_only: Vec::new(),
+                self_only: Box::default(),
                 owner: None,
             });
         }
@@ -961,7 +964,7 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
         loop_calls: Vec::new(),
         impl_trait: None,
         returns: None,
-        self_only: Vec::new(),
+        self_only: Box::default(),
         owner: None,
     };
     if is_def {

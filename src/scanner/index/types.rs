@@ -506,6 +506,10 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
             _ => i += 1,
         }
     }
+    // Every file's facts live until the link: the lists keep only what they hold.
+    out.fields.shrink_to_fit();
+    out.bounds.shrink_to_fit();
+    out.sites.shrink_to_fit();
     out
 }
 

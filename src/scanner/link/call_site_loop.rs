@@ -376,6 +376,12 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
         }
     }
 
+    /// The functions (file order, each once; not tests, not registrations) that call
+    /// `name`.
+    pub fn of_name(&self, name: &str) -> &[(u32, u32)] {
+        self.calls.get(name).map_or(&[], Vec::as_slice)
+    }
+
     /// Whether a call of `name` in file `gi` may mean two different functions, among
     /// those its crate can name: methods of two traits or types (which one runs is the
     /// receiver's type), or free functions of two files (`s3::restore` and

@@ -556,13 +556,23 @@ pub(super) fn link_files(
         }
     };
     let graph_refs: Vec<&[FnNode]> = glob_entries.iter().map(|g| &**g).collect();
-    let computed = match only {
-        Some(_) => None,
-        None => {
+    // Callers by name depend on names and calls only, so the hot-paths entries made
+    // above do not change them. Built here when neither the caller nor the last whole
+    // link's facts hold them: the one-off search below reads them too.
+    let built = match (callers, only.and_then(|(_, g)| g.callers.as_ref())) {
+        (None, None) => {
+            let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
+            Some(Callers::new(&graph_refs, &types))
+        }
+        _ => None,
+    };
+    let borrowed = callers.or(built.as_ref());
+    let computed = match (only, borrowed) {
+        (None, Some(by_name)) => {
             // Two searches of the whole graph, independent: side by side.
             let (reached, one_off) = rayon::join(
                 || reach(&graph_refs, &tables.crates),
-                || one_off(&graph_refs, &tables.crates),
+                || one_off(&graph_refs, &tables.crates, by_name),
             );
             Some(GraphFacts {
                 reached,
@@ -570,6 +580,9 @@ pub(super) fn link_files(
                 callers: None,
             })
         }
+        // A partial link has the last whole link's facts; a whole link has callers,
+        // given or built above.
+        _ => None,
     };
     let Some(graph) = computed.as_ref().or(only.map(|(_, g)| g)) else {
         return Linked {
@@ -583,16 +596,6 @@ pub(super) fn link_files(
         };
     };
     let (reached, one_off) = (&graph.reached, &graph.one_off);
-    // Callers by name depend on names and calls only, so the hot-paths entries made
-    // above do not change them.
-    let built = match (callers, &graph.callers) {
-        (None, None) => {
-            let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
-            Some(Callers::new(&graph_refs, &types))
-        }
-        _ => None,
-    };
-    let borrowed = callers.or(built.as_ref());
 
     // Each linked file's functions by qualified name, for the files with requests:
     // finding the function around each request scanned every function of its file (a

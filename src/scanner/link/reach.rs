@@ -3,14 +3,16 @@
 //! the chain kept, and which are a one-off binary's. Every search is linear in the
 //! graph.
 
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 use std::collections::VecDeque;
+use std::hash::Hash;
 
 // The graph's searches hash a (name, crate) or a function per call edge of the whole
 // tree: foldhash, as `names.rs` explains, where SipHash was a tenth of the link.
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX};
+use crate::scanner::link::call_site_loop::Callers;
 use crate::scanner::link::crates::{Crates, NO_CRATE};
 
 /// Where a function sits in the crate, for the breadth-first search: (file, index in
@@ -127,8 +129,14 @@ impl FnSet {
 /// Linear in the graph: which functions reach a server start is one backward search
 /// from the starts over callers by name, not a forward search per `main` (a monorepo
 /// holds hundreds of binaries, and each one's search used to cover the whole crate).
-pub fn one_off(files: &[&[FnNode]], crates: &Crates) -> FnSet {
-    let reaches_server = reaches_server(files, crates);
+/// The callers by name are the link's own (`callers`), not a second index of every call
+/// edge: the two, with the rest of the link, were the scan's peak memory.
+pub fn one_off<K: Borrow<str> + Hash + Eq>(
+    files: &[&[FnNode]],
+    crates: &Crates,
+    callers: &Callers<K>,
+) -> FnSet {
+    let reaches_server = reaches_server(files, crates, callers);
     let mut out = FnSet::new(files);
     for (fi, fns) in files.iter().enumerate() {
         let mains = fns
@@ -170,19 +178,20 @@ pub fn one_off(files: &[&[FnNode]], crates: &Crates) -> FnSet {
     out
 }
 
-/// Every function from which a call chain by name reaches one that starts a server:
-/// a backward breadth-first search from the starts, each (crate, name) expanded once.
-fn reaches_server(files: &[&[FnNode]], crates: &Crates) -> FnSet {
-    // Who calls each name: all of them, and by the caller's crate.
-    let mut callers: ByCrate<'_> = ByCrate::default();
+/// Every function from which a call chain by name reaches one that starts a server
+/// (tests and registrations aside: they are never a `main` that asks, and lead
+/// nowhere): a backward breadth-first search from the starts, each (crate, name)
+/// expanded once, over the callers of each name that its crate's users hold.
+fn reaches_server<K: Borrow<str> + Hash + Eq>(
+    files: &[&[FnNode]],
+    crates: &Crates,
+    callers: &Callers<K>,
+) -> FnSet {
     let mut queue = VecDeque::new();
     let mut out = FnSet::new(files);
     for (fi, fns) in files.iter().enumerate() {
         for (i, f) in fns.iter().enumerate() {
             let id = FnId::new(fi, i);
-            for c in &f.calls {
-                callers.add(c.as_ref(), crates.of(fi), id);
-            }
             if f.starts_server && out.insert(id) {
                 queue.push_back(id);
             }
@@ -199,13 +208,15 @@ fn reaches_server(files: &[&[FnNode]], crates: &Crates) -> FnSet {
         {
             continue;
         }
-        // The callers that can name this function: its crate's, and its users'.
-        for caller in callers
-            .get(f.name.as_ref(), crates.visible_to(krate))
-            .iter()
-        {
-            if out.insert(*caller) {
-                queue.push_back(*caller);
+        // The callers that can name this function: its crate's, its users', and the
+        // files no manifest describes.
+        let users = crates.visible_to(krate);
+        for &(gi, ni) in callers.of_name(f.name.as_ref()) {
+            let from = crates.of(gi as usize);
+            let sees = from == NO_CRATE || users.is_none_or(|u| u.binary_search(&from).is_ok());
+            let caller = FnId::new(gi as usize, ni as usize);
+            if sees && out.insert(caller) {
+                queue.push_back(caller);
             }
         }
     }
@@ -489,7 +500,7 @@ mod tests {
             loop_calls: Vec::new(),
             impl_trait: None,
             returns: None,
-            self_only: Vec::new(),
+            self_only: Box::default(),
             owner: None,
         }
     }
@@ -509,10 +520,14 @@ mod tests {
             ..node("boot", &["route"])
         }];
         let files: [&[FnNode]; 2] = [&server, &lib];
-        assert!(one_off(&files, &Crates::unknown(files.len()))
-            .iter()
-            .next()
-            .is_none());
+        assert!(one_off(
+            &files,
+            &Crates::unknown(files.len()),
+            &Callers::new(&files, &[])
+        )
+        .iter()
+        .next()
+        .is_none());
     }
 
     #[test]
@@ -531,9 +546,13 @@ mod tests {
         ];
         let shared = [node("write", &[])];
         let files: [&[FnNode]; 3] = [&tool, &server, &shared];
-        let got: HashSet<FnId> = one_off(&files, &Crates::unknown(files.len()))
-            .iter()
-            .collect();
+        let got: HashSet<FnId> = one_off(
+            &files,
+            &Crates::unknown(files.len()),
+            &Callers::new(&files, &[]),
+        )
+        .iter()
+        .collect();
         let want: HashSet<FnId> = [FnId::new(0, 0), FnId::new(0, 1)].into_iter().collect();
         assert_eq!(
             got, want,
@@ -548,7 +567,11 @@ mod tests {
         let tools: Vec<[FnNode; 1]> = (0..300).map(|_| [main_fn(&["new"])]).collect();
         let mut files: Vec<&[FnNode]> = vec![&lib];
         files.extend(tools.iter().map(|t| t.as_slice()));
-        let got = one_off(&files, &Crates::unknown(files.len()));
+        let got = one_off(
+            &files,
+            &Crates::unknown(files.len()),
+            &Callers::new(&files, &[]),
+        );
         assert_eq!(got.iter().count(), 300);
         assert!(got.iter().all(|id| id.file() > 0 && id.index() == 0));
     }
