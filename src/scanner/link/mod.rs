@@ -26,7 +26,9 @@ use crate::scanner::index::items::{serialise, StructDef};
 use crate::scanner::index::resolve::{count_between, PendingRef, RefKind, PENDING};
 use crate::scanner::index::returns::FnReturn;
 use crate::scanner::index::types::TypeFacts;
-use crate::scanner::index::{index_lean_with_args, index_source, FileIndex};
+use crate::scanner::index::{
+    index_lean_with_args, index_ruled_out_with_args, index_source, FileIndex,
+};
 use crate::scanner::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
     ValueInfo,
@@ -56,7 +58,10 @@ type FileOps = Vec<(Operation, Escape)>;
 /// those of a file another file's chain may continue (none is moved while any
 /// function returns a builder: such a file may be indexed again before the link).
 pub fn link_owned(files: &mut [Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
-    let once = settings.reread.is_none()
+    // Nothing can be indexed again when nothing can be read again: no file kept its
+    // text (a ruled-out file's, for its calls' arguments) and no reader was given.
+    let nothing_to_read = settings.reread.is_none() && files.iter().all(|f| f.text.is_none());
+    let once = nothing_to_read
         || files.iter().all(|f| {
             f.deferred.is_none()
                 && !f
@@ -315,15 +320,28 @@ fn index_with_args(
     }
     let todo: Vec<usize> = (0..files.len())
         .filter(|fi| {
-            files[*fi].site_keys.iter().any(|k| {
+            let f = &files[*fi];
+            f.site_keys.iter().any(|k| {
                 by_name
                     .get(&*k.callee)
                     .is_some_and(|ps| ps.iter().any(|p| may_call(k, p)))
-            })
+            }) || (f.deferred.is_none() && ruled_out_calling(f, &by_name))
         })
         .filter(|fi| redone.insert(*fi))
         .collect();
     read_with_args(files, &todo, settings)
+}
+
+/// Whether `f` is a file the byte pre-filter ruled out (so it kept no call's key)
+/// whose call graph calls one of `by_name`'s functions: its calls' arguments are read
+/// only by parsing it. (A deferred one is parsed when its names answer the link's
+/// lookups, a parameter's callers among them: `parse_deferred`.)
+fn ruled_out_calling(f: &FileIndex, by_name: &HashMap<&str, Vec<&RefKind>>) -> bool {
+    !f.candidate
+        && !f.generated
+        && f.fns
+            .iter()
+            .any(|n| n.calls.iter().any(|c| by_name.contains_key(c.as_ref())))
 }
 
 /// Files `todo`, read again and indexed lean with their calls' arguments. A file that
@@ -334,16 +352,28 @@ fn read_with_args(
     todo: &[usize],
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
-    let Some(read) = settings.reread else {
-        return Vec::new();
-    };
     todo.par_iter()
-        .map(|&fi| {
+        .filter_map(|&fi| {
             let f = &files[fi];
-            match read(&f.path) {
+            // A ruled-out file indexed with its text kept has it; else it is read
+            // again, when it can be (not at all when nothing can read it).
+            let text = match (&f.text, settings.reread) {
+                (Some(text), _) => Some(Arc::clone(text)),
+                (None, Some(read)) => read(&f.path),
+                (None, None) => return None,
+            };
+            Some(match text {
+                Some(text) if !f.candidate => {
+                    // Parsed for its arguments only: what the parse says of code the
+                    // pre-filter ruled out (a syntax error) is not said, as it is not
+                    // when no argument is asked of it.
+                    let mut idx = index_ruled_out_with_args(&f.path, &text, settings);
+                    idx.problems.clone_from(&f.problems);
+                    (fi, idx)
+                }
                 Some(text) => (fi, index_lean_with_args(&f.path, &text, settings)),
                 None => (fi, unread_again(f)),
-            }
+            })
         })
         .collect()
 }
