@@ -93,3 +93,16 @@ async fn put_rule(client: &Client, rule: &IpRule, note: Option<String>) {
         .await
         .ok();
 }
+
+// The serialised item copied into a task: still the `Order` serde writes.
+async fn put_order_in_task(client: &Client, order: Order) -> Result<(), Error> {
+    let item = serde_dynamo::to_item(&order)?;
+    let client = client.to_owned();
+    let owned = item.to_owned();
+    tokio::spawn(async move {
+        client.put_item().table_name("Orders").set_item(Some(owned)).send().await
+    })
+    .await
+    .expect("the task runs to its end")?;
+    Ok(())
+}

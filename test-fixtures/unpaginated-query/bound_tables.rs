@@ -94,3 +94,26 @@ impl EventStore {
         to_events(out.items())
     }
 }
+
+impl EventStore {
+    /// The read runs in a task, which owns copies of what it reads: the table is still
+    /// the config's `events_table` (the question above lists this call too).
+    pub async fn history_in_task(&self, id: &str) -> Vec<Event> {
+        let client = self.client.to_owned();
+        let table = self.config.events_table.to_owned();
+        let id = id.to_owned();
+        let out = tokio::spawn(async move {
+            client
+                .query()
+                .table_name(&table)
+                .key_condition_expression("AggregateId = :id")
+                .expression_attribute_values(":id", AttributeValue::S(id))
+                .send()
+                .await
+        })
+        .await
+        .expect("the task runs to its end")
+        .unwrap_or_default();
+        to_events(out.items())
+    }
+}

@@ -604,6 +604,36 @@ fn climb_apply<'t>(
     cur
 }
 
+/// What a table argument reads, for its text: through a local bound once to it
+/// (`let table = self.event_table.to_owned(); .. .table_name(&table)`, as a task or
+/// closure copies what it reads), the expression the local holds, so that an unknown
+/// value still binds by the field it is read from (`facts::bind::holder_name`).
+fn holder<'t>(cx: &FileCx<'t>, arg: Node<'t>) -> Node<'t> {
+    let mut at = arg;
+    for _ in 0..4 {
+        let p = peel(at);
+        if node_kind(p) != "identifier" {
+            break;
+        }
+        match crate::scanner::syntax::scope::lookup(cx.src, p, cx.src.of(p)) {
+            // Not a `let mut`: a later assignment may hold something else.
+            Some(crate::scanner::syntax::scope::Binding::Let {
+                decl,
+                value: Some(v),
+                ..
+            }) if field(decl, "pattern").is_some_and(|pat| node_kind(pat) == "identifier")
+                && !named_children(decl)
+                    .iter()
+                    .any(|c| node_kind(*c) == "mutable_specifier") =>
+            {
+                at = v
+            }
+            _ => break,
+        }
+    }
+    at
+}
+
 /// The length of `set_x(Some(vec![a, b]))`'s list literal.
 fn list_len(cx: &FileCx<'_>, call: Node<'_>) -> Option<usize> {
     let arg = peel(*call_args(call).first()?);
@@ -893,7 +923,7 @@ fn apply<'t>(
             if let Some(a) = first {
                 op.table = Some(cx.name(a));
                 op.table_span = Some(span(a));
-                op.table_text = Some(fold_whitespace(src.of(a)));
+                op.table_text = Some(fold_whitespace(src.of(holder(cx, a))));
             }
         }
         Setter::Index => {

@@ -204,13 +204,26 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
     if let Some(m) = serde_item(cx, p) {
         return m;
     }
-    // `to_item(x)?` behind a `let`.
-    if p.kind() == "identifier" {
-        if let Some(Binding::Let { value: Some(v), .. }) = lookup(src, p, src.of(p)) {
-            if let Some(m) = serde_item(cx, peel(v)) {
-                return m;
+    // `to_item(x)?` behind a `let`, or a copy of one (`let owned = item.to_owned();`,
+    // as a task or closure takes what it reads).
+    let mut at = p;
+    for _ in 0..4 {
+        let next = match method_call(src, at) {
+            Some((recv, m, call))
+                if matches!(m.as_str(), "clone" | "to_owned") && call_args(call).is_empty() =>
+            {
+                peel(recv)
             }
+            _ if at.kind() == "identifier" => match lookup(src, at, src.of(at)) {
+                Some(Binding::Let { value: Some(v), .. }) => peel(v),
+                _ => break,
+            },
+            _ => break,
+        };
+        if let Some(m) = serde_item(cx, next) {
+            return m;
         }
+        at = next;
     }
     // A map a helper returning a builder is given (`set_item(Some(item))` with `item`
     // its parameter): the link puts in what each chain continuing it passes.

@@ -41,3 +41,14 @@ pub async fn list(State(state): State<AppState>) -> Json<Vec<Order>> {
         .unwrap();
     Json(to_orders(out.items()))
 }
+
+/// The table copied into a task: what the task reads is the field it copied.
+pub async fn list_in_task(State(state): State<AppState>) -> usize {
+    let client = state.client.to_owned();
+    let table = state.orders_table.to_owned();
+    let out = tokio::spawn(async move { client.scan().table_name(&table).limit(10).send().await })
+        .await
+        .expect("the task runs to its end")
+        .unwrap();
+    out.count() as usize
+}
