@@ -955,3 +955,46 @@ fn findings_come_in_one_order_however_a_path_is_spelled() {
     assert!(plain.len() > 1, "{plain:?}");
     assert_eq!(places("./src"), plain);
 }
+
+#[test]
+fn a_helpers_table_passed_from_a_file_that_never_names_the_sdk_binds_in_every_command() {
+    // The helpers take their table from their callers; the caller's file names no SDK
+    // type or method, so the byte pre-filter rules it out and it is parsed only for
+    // its calls' arguments. `check` (which reads files again rather than keep them)
+    // and `calls` (which keeps them) must both follow the argument.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    copy_dir(
+        &root().join("test-fixtures/scanner/param_from_ruled_out_file"),
+        &dir,
+    );
+    std::fs::remove_file(dir.join("expected.txt")).unwrap();
+    std::fs::create_dir(dir.join(".git")).unwrap();
+    std::fs::write(
+        dir.join("dynalint.toml"),
+        "[[table]]\nname = \"LeoStats\"\nrefs = [\"leo_stats\"]\npartition-key = \"id\"\n\
+         [table.attributes]\nid = \"S\"\nperiod = \"S\"\n",
+    )
+    .unwrap();
+    let (out, err, _) = dynalint(&dir, &["calls", "--format", "json"]);
+    let calls: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let query = calls["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["function"] == "stats_for_period")
+        .unwrap();
+    assert_eq!(query["table"]["name"], "LeoStats", "{query}");
+    // The Query keys `period`, which is not the table's partition key: `check` says so,
+    // which it can only do once it knows the table.
+    let (out, err, _) = dynalint(&dir, &["check", "--format", "json"]);
+    let report: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let rejected = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["rule"] == "rejected-request" && d["file"] == "src/dynamo.rs");
+    assert!(rejected, "{out}");
+}

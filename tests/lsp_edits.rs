@@ -10,9 +10,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use dynalint::lsp::project::Project;
 use dynalint::model::Model;
-use dynalint::project::{self as host, Analyzed, Cancel};
+use dynalint::project::{Analyzed, Cancel, Project};
 use dynalint::rules::RuleSelection;
 use dynalint::source::SourceFile;
 use proptest::prelude::*;
@@ -86,7 +85,7 @@ proptest! {
     #[test]
     fn incremental_diagnostics_are_those_of_a_full_check(edits in prop::collection::vec(edit(), 1..8)) {
         let root = root();
-        let mut project = Project::new(root.join("dynalint.toml"), None);
+        let mut project = Project::watched(root.join("dynalint.toml"), None);
         let mut texts: BTreeMap<PathBuf, String> = FILES
             .iter()
             .map(|f| {
@@ -95,7 +94,7 @@ proptest! {
                 (p, t)
             })
             .collect();
-        project.analyze(&[], None);
+        project.analyze_edits(&[], None, &Cancel::new()).unwrap();
         for e in &edits {
             let path = root.join(FILES[e.file]);
             let next = apply(&texts[&path], e);
@@ -106,9 +105,9 @@ proptest! {
                 .map(|(p, t)| SourceFile::new(p.clone(), t.as_str()))
                 .collect();
             let refs: Vec<&SourceFile> = open.iter().collect();
-            project.analyze(&refs, None);
-            let incremental = &project.snapshot.as_ref().unwrap().analysis;
-            let full = full_analysis(project.model.as_ref().unwrap(),
+            project.analyze_edits(&refs, None, &Cancel::new()).unwrap();
+            let incremental = &project.snapshot().unwrap().analysis;
+            let full = full_analysis(project.loaded_model().unwrap(),
                 &open,
                 &RuleSelection::default());
             prop_assert_eq!(&incremental.operations, &full.operations, "after {:?}", e);
@@ -116,7 +115,7 @@ proptest! {
             prop_assert_eq!(&incremental.problems, &full.problems, "after {:?}", e);
             // The snapshot's texts (what hover, quick fixes and publishing read) are
             // the edited ones, and only the project's files and its model.
-            let snap = project.snapshot.as_ref().unwrap();
+            let snap = project.snapshot().unwrap();
             prop_assert_eq!(snap.files.len(), texts.len() + 1);
             for (p, t) in &texts {
                 prop_assert_eq!(snap.file(p).map(|f| &*f.text), Some(t.as_str()));
@@ -156,18 +155,20 @@ fn an_edit_inside_a_comment_or_body_reuses_the_link() {
             handlers.replacen("let mut n = 0;", "let mut nx = 0;", 1),
         ),
     ] {
-        let mut project = Project::new(root.join("dynalint.toml"), None);
-        project.analyze(&[], None);
+        let mut project = Project::watched(root.join("dynalint.toml"), None);
+        project.analyze_edits(&[], None, &Cancel::new()).unwrap();
         assert!(!project.link_was_incremental());
         let file = SourceFile::new(root.join(file), edited);
-        project.analyze(&[&file], None);
+        project
+            .analyze_edits(&[&file], None, &Cancel::new())
+            .unwrap();
         assert!(project.link_was_incremental(), "{}", file.path.display());
         let full = full_analysis(
-            project.model.as_ref().unwrap(),
+            project.loaded_model().unwrap(),
             &project_files(&root, &file),
             &RuleSelection::default(),
         );
-        let snap = project.snapshot.as_ref().unwrap();
+        let snap = project.snapshot().unwrap();
         assert_eq!(snap.analysis.diagnostics, full.diagnostics);
         assert_eq!(snap.analysis.operations, full.operations);
         assert!(!full.diagnostics.is_empty());
@@ -219,21 +220,23 @@ fn successive_edits_match_a_check_from_scratch() {
             (comment_again, true),
         ]
     };
-    let mut project = Project::new(root.join("dynalint.toml"), None);
-    project.analyze(&[], None);
+    let mut project = Project::watched(root.join("dynalint.toml"), None);
+    project.analyze_edits(&[], None, &Cancel::new()).unwrap();
     for (i, (text, incremental)) in steps.into_iter().enumerate() {
         assert_ne!(text, repo, "step {i} edits nothing");
         let file = SourceFile::new(root.join("src/repo.rs"), text);
-        project.analyze(&[&file], None);
+        project
+            .analyze_edits(&[&file], None, &Cancel::new())
+            .unwrap();
         if incremental {
             assert!(project.link_was_incremental(), "step {i}");
         }
         let full = full_analysis(
-            project.model.as_ref().unwrap(),
+            project.loaded_model().unwrap(),
             &project_files(&root, &file),
             &RuleSelection::default(),
         );
-        let snap = project.snapshot.as_ref().unwrap();
+        let snap = project.snapshot().unwrap();
         assert_eq!(snap.analysis.diagnostics, full.diagnostics, "step {i}");
         assert_eq!(snap.analysis.operations, full.operations, "step {i}");
     }
@@ -241,7 +244,7 @@ fn successive_edits_match_a_check_from_scratch() {
 
 /// A whole analysis of `files`, from scratch, through the project host.
 fn full_analysis(model: &Model, files: &[SourceFile], selection: &RuleSelection) -> Analyzed {
-    host::Project::in_memory(model.clone(), files.to_vec())
+    Project::in_memory(model.clone(), files.to_vec())
         .analyze(selection, &|_, _, _| {}, &Cancel::new())
         .expect("never cancelled")
 }

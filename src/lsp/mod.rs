@@ -1,20 +1,20 @@
 //! The language server (`dynalint lsp`). Only this module knows the LSP crates.
 //!
-//! It reuses the library's analysis ([`crate::analysis::analyze`]) and never
-//! re-implements it: a project is analysed with the editor's open documents laid over
-//! the disk, after a short debounce, on a worker thread ([`worker`]) while the message
-//! loop keeps answering, and diagnostics are published for the open
-//! documents and `dynalint.toml`. Byte spans become UTF-16 positions in [`convert`]
-//! only. Handlers live one per file in `handlers/`; each runs behind
-//! `catch_unwind`, and analysis isolates a file that panics ([`guard`]).
+//! It holds no pipeline of its own: each `dynalint.toml` is a
+//! [`crate::project::Project`] the session keeps, told of the editor's changes and
+//! asked to analyse with the open documents laid over the disk
+//! ([`crate::project::Project::analyze_edits`]), after a short debounce, on a worker
+//! thread ([`worker`]) while the message loop keeps answering; diagnostics are
+//! published for the open documents and `dynalint.toml`. Byte spans become UTF-16
+//! positions in [`convert`] only. Handlers live one per file in `handlers/`; each
+//! runs behind `catch_unwind`, and the project isolates a file that panics
+//! ([`crate::project::guard`]).
 
 pub mod convert;
 pub mod describe;
 pub mod document;
 pub mod frame;
-pub mod guard;
 pub mod handlers;
-pub mod project;
 pub mod server;
 pub mod session;
 pub mod transport;

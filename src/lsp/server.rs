@@ -11,10 +11,10 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types::MessageType;
 use serde_json::Value;
 
-use super::guard::panic_message;
 use super::handlers;
 use super::session::{error, params, HandlerResult, Session};
 use super::LspError;
+use crate::project::guard::panic_message;
 
 pub use super::session::{ServerOptions, CRASH_CODE, DEFAULT_DEBOUNCE};
 

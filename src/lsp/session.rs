@@ -22,12 +22,11 @@ use crossbeam_channel::{Receiver, Sender};
 use crate::diagnostic::Diagnostic;
 use crate::infer::InferNote;
 use crate::model::{Model, CONFIG_FILE_NAME};
-use crate::project::Cancel;
+use crate::project::{Cancel, FileHook, Project, Snapshot};
 use crate::source::SourceFile;
 
 use super::convert;
 use super::document::Document;
-use super::project::{FileHook, Project, Snapshot};
 use super::uri;
 use super::worker::{self, Done, Job, Outcome};
 
@@ -263,24 +262,10 @@ impl Session {
         self.send(Notification::new("window/showMessage".into(), params).into());
     }
 
-    /// The `dynalint.toml` governing `path`: the nearest one above it, on disk or
-    /// open in the editor. A `dynalint.toml` governs itself. Without one, a Rust file
-    /// belongs to the project at its root (`workspace::project_root`), whose model is
-    /// inferred; the path is where that project's `dynalint.toml` would be.
+    /// The `dynalint.toml` governing `path` (`project::governing_config`): one open
+    /// in the editor counts, saved or not.
     pub fn config_of(&self, path: &Path) -> Option<PathBuf> {
-        if path.file_name().is_some_and(|n| n == CONFIG_FILE_NAME) {
-            return Some(path.to_path_buf());
-        }
-        let declared = path.ancestors().skip(1).find_map(|dir| {
-            let c = dir.join(CONFIG_FILE_NAME);
-            (self.docs.contains_key(&c) || c.is_file()).then_some(c)
-        });
-        declared.or_else(|| {
-            let dir = path.parent()?;
-            let root = crate::workspace::project_root(dir);
-            let root = std::fs::canonicalize(&root).unwrap_or(root);
-            Some(root.join(CONFIG_FILE_NAME))
-        })
+        crate::project::governing_config(path, &|c| self.docs.contains_key(c) || c.is_file())
     }
 
     /// Changes a project's inputs: now when it is here (a [`Change::Model`] creates
@@ -311,7 +296,7 @@ impl Session {
             return Some((a.snapshot.as_deref()?, a.model.as_ref()));
         }
         let p = self.projects.get(config)?;
-        Some((p.snapshot.as_deref()?, p.model.as_ref()))
+        Some((p.snapshot()?, p.loaded_model()))
     }
 
     /// The project of `config`, created (and its model loaded) on first use.
@@ -319,7 +304,7 @@ impl Session {
         let text = self.docs.get(config).map(|d| d.file.text.clone());
         self.projects
             .entry(config.to_path_buf())
-            .or_insert_with(|| Project::new(config.to_path_buf(), text.as_deref()))
+            .or_insert_with(|| Project::watched(config.to_path_buf(), text.as_deref()))
     }
 
     /// Marks a project for analysis: right after the queued messages when the user
@@ -381,8 +366,8 @@ impl Session {
             config.to_path_buf(),
             Away {
                 cancel: cancel.clone(),
-                snapshot: project.snapshot.clone(),
-                model: project.model.clone(),
+                snapshot: project.snapshot().cloned(),
+                model: project.loaded_model().cloned(),
                 changes: Vec::new(),
                 removed: false,
             },
@@ -405,7 +390,7 @@ impl Session {
         let wait = match self.away.get(config) {
             Some(a) => a.snapshot.is_none(),
             None => {
-                let never = (self.projects.get(config)).is_none_or(|p| p.snapshot.is_none());
+                let never = (self.projects.get(config)).is_none_or(|p| p.snapshot().is_none());
                 let changed = self.dirty.contains(config);
                 if never || changed {
                     self.dirty.remove(config);
@@ -500,14 +485,14 @@ impl Session {
         let mut unchanged: Vec<Uri> = Vec::new();
         let mut sent_closed: Vec<(Uri, Sent)> = Vec::new();
         let open = self.open_sources(config);
-        let by_file = (project.snapshot.as_deref())
+        let by_file = (project.snapshot().map(Arc::as_ref))
             .map(ByFile::new)
             .unwrap_or_default();
         for doc in &open {
             let mut diagnostics: Vec<lsp_types::Diagnostic> =
                 too_large_diagnostic(&doc.file).into_iter().collect();
             diagnostics.extend(
-                (project.snapshot.as_ref())
+                (project.snapshot())
                     .map(|s| {
                         file_diagnostics(project, s, &doc.file.path, by_file.of(&doc.file.path))
                     })
@@ -522,7 +507,7 @@ impl Session {
         // Files that are not open get their findings too, as from `cargo check` in
         // rust-analyzer: a loop in one file makes a finding in another, and the
         // Problems panel should list the workspace.
-        if let Some(snap) = project.snapshot.as_ref() {
+        if let Some(snap) = project.snapshot() {
             let mut closed: Vec<&Path> = by_file
                 .files
                 .keys()
@@ -536,7 +521,7 @@ impl Session {
                 };
                 let inputs = by_file.of(path);
                 let texts = texts_of(snap, path, inputs);
-                let model = project.model.is_some();
+                let model = project.loaded_model().is_some();
                 let last = self.closed_sent.get(&uri);
                 if last.is_some_and(|s| s.is_made_of(inputs, &texts, model)) {
                     unchanged.push(uri);
@@ -563,7 +548,7 @@ impl Session {
         // An inferred project's `dynalint.toml` does not exist: nothing to publish on.
         let config_uri = match config_doc {
             Some(d) => Some(d.uri.clone()),
-            None if project.inferred => None,
+            None if project.infers_model() => None,
             None => uri::from_path(config),
         };
         if let Some(uri) = config_uri {
@@ -770,7 +755,7 @@ fn file_diagnostics(
     path: &Path,
     inputs: &FileInputs<'_>,
 ) -> Vec<lsp_types::Diagnostic> {
-    let Some(file) = snap.file(path).filter(|_| project.model.is_some()) else {
+    let Some(file) = snap.file(path).filter(|_| project.loaded_model().is_some()) else {
         return Vec::new();
     };
     let file_of = |p: &Path| snap.file(p);
@@ -794,18 +779,18 @@ fn file_diagnostics(
 /// Diagnostics of `dynalint.toml`: model problems, and findings rules place in it.
 fn config_diagnostics(project: &Project, inputs: &FileInputs<'_>) -> Vec<lsp_types::Diagnostic> {
     let mut out: Vec<lsp_types::Diagnostic> = project
-        .model_problems
+        .model_problems()
         .iter()
-        .map(|p| convert::model_problem(p, &project.config))
+        .map(|p| convert::model_problem(p, project.config()))
         .collect();
     // Findings against an older text of the file would point at the wrong place.
-    if let (true, Some(snap)) = (out.is_empty(), &project.snapshot) {
+    if let (true, Some(snap)) = (out.is_empty(), project.snapshot()) {
         let file_of = |p: &Path| snap.file(p);
         out.extend(
             inputs
                 .findings
                 .iter()
-                .map(|d| convert::diagnostic(d, &project.config, file_of)),
+                .map(|d| convert::diagnostic(d, project.config(), file_of)),
         );
     }
     out

@@ -10,11 +10,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crossbeam_channel::Sender;
 
-use crate::project::Cancel;
+use crate::project::guard::panic_message;
+use crate::project::{Cancel, FileHook, Project};
 use crate::source::SourceFile;
-
-use super::guard::panic_message;
-use super::project::{FileHook, Project};
 
 /// One analysis to run: the project, taken from the session until it comes back.
 pub struct Job {
@@ -56,7 +54,7 @@ impl Job {
         } = self;
         let refs: Vec<&SourceFile> = open.iter().collect();
         let result = catch_unwind(AssertUnwindSafe(|| {
-            project.analyze_until(&refs, hook.as_deref(), &cancel)
+            project.analyze_edits(&refs, hook.as_deref(), &cancel)
         }));
         match result {
             Ok(Ok(notes)) => Done {

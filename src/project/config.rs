@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::model::{self, Model, ModelError};
+use crate::model::{self, Model, ModelError, CONFIG_FILE_NAME};
 use crate::rules::{self, UNUSED_ALLOW};
 use crate::source::SourceFile;
-use crate::workspace::display_path;
+use crate::workspace::{self, display_path};
 
 use super::ProjectError;
 
@@ -27,6 +27,27 @@ pub fn find_config(
     }
     let start = paths.first().cloned().unwrap_or_else(|| PathBuf::from("."));
     Ok(model::discover(&start).map(|p| PathBuf::from(display_path(&p))))
+}
+
+/// The `dynalint.toml` governing `path` for an editor: the nearest one above it that
+/// `exists` (on disk, or open in the editor though never saved). A `dynalint.toml`
+/// governs itself. Without one, a Rust file belongs to the project at its root
+/// (`workspace::project_root`), whose model is inferred; the path is where that
+/// project's `dynalint.toml` would be. `None` for a path with no folder.
+pub fn governing_config(path: &Path, exists: &dyn Fn(&Path) -> bool) -> Option<PathBuf> {
+    if path.file_name().is_some_and(|n| n == CONFIG_FILE_NAME) {
+        return Some(path.to_path_buf());
+    }
+    let declared = path.ancestors().skip(1).find_map(|dir| {
+        let c = dir.join(CONFIG_FILE_NAME);
+        exists(&c).then_some(c)
+    });
+    declared.or_else(|| {
+        let dir = path.parent()?;
+        let root = workspace::project_root(dir);
+        let root = std::fs::canonicalize(&root).unwrap_or(root);
+        Some(root.join(CONFIG_FILE_NAME))
+    })
 }
 
 /// Finds and loads the `dynalint.toml` of `paths` ([`find_config`]); none is an error

@@ -11,15 +11,25 @@
 //!
 //! The CLI's commands open one with [`Open`]: `check` has each file read, indexed
 //! and let go ([`Texts::Streamed`], memory bounded by the largest files, not the
-//! tree), the others keep every text.
+//! tree), the others keep every text. The editor holds one per `dynalint.toml`
+//! ([`Project::watched`], `live.rs`): it follows the model's and the files' changes
+//! and analyses again with the open documents laid over the disk
+//! ([`Project::analyze_edits`]), re-indexing only what changed (`incremental.rs`),
+//! a file that makes the scanner panic left out (`guard.rs`).
 
 mod cancel;
 mod config;
 mod error;
+pub mod guard;
+mod incremental;
+mod live;
+mod snapshot;
 
 pub use cancel::Cancel;
-pub use config::{find_config, load_config, require_config};
+pub use config::{find_config, governing_config, load_config, require_config};
 pub use error::ProjectError;
+pub use live::FileHook;
+pub use snapshot::Snapshot;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -107,6 +117,11 @@ pub struct Project {
     fingerprints: stream::Fingerprints,
     /// How long opening took: walking, reading and (streamed) scanning.
     opened_in: Duration,
+    /// Whether `model` is one loaded or inferred (an editor's project may have none
+    /// yet: its `dynalint.toml` never loaded, or its model not yet inferred).
+    model_loaded: bool,
+    /// What an editor's project keeps between analyses ([`Project::watched`]).
+    live: live::Live,
 }
 
 /// What an analysis found.
@@ -272,6 +287,8 @@ impl Project {
                 other_languages: sources.other_languages,
                 fingerprints,
                 opened_in: started.elapsed(),
+                model_loaded: true,
+                live: live::Live::default(),
             });
         }
         let scanned = match scanned.take() {
@@ -311,6 +328,8 @@ impl Project {
             other_languages: sources.other_languages,
             fingerprints,
             opened_in: started.elapsed(),
+            model_loaded: true,
+            live: live::Live::default(),
         })
     }
 
@@ -322,6 +341,15 @@ impl Project {
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
+        let mut p = Self::bare(root, model);
+        p.checked = files.len();
+        p.bytes = files.iter().map(|f| f.text.len()).sum();
+        p.files = files;
+        p
+    }
+
+    /// A project of `root` checked against `model`, with no texts yet.
+    fn bare(root: PathBuf, model: Model) -> Self {
         Self {
             source: ModelSource::Config(model.path.to_path_buf()),
             model,
@@ -329,15 +357,17 @@ impl Project {
             model_notes: Vec::new(),
             inferred: None,
             root,
-            checked: files.len(),
-            bytes: files.iter().map(|f| f.text.len()).sum(),
-            files,
+            checked: 0,
+            bytes: 0,
+            files: Vec::new(),
             texts: Texts::Kept,
             notes: Vec::new(),
             scanned: None,
             other_languages: Vec::new(),
             fingerprints: stream::Fingerprints::new(),
             opened_in: Duration::ZERO,
+            model_loaded: true,
+            live: live::Live::default(),
         }
     }
 

@@ -1,5 +1,7 @@
 // Builders across statements: let, rebinding in branches, shadowing, helpers that
 // return or receive a builder, retry closures, manual pagination.
+use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
@@ -87,4 +89,64 @@ async fn maybe_strong(client: &Client, strong: bool, page: Option<i32>) {
         q = q.limit(n);
     }
     let _ = q.send().await;
+}
+
+// A helper's builder bound by the caller, continued on some paths, then sent: one
+// request, the helper's setters and the caller's.
+async fn recent_open(client: &Client, day: String, only_open: bool) {
+    let mut q = base(client, "x");
+    if only_open {
+        q = q
+            .filter_expression("#s = :open")
+            .expression_attribute_names("#s", "status")
+            .expression_attribute_values(":open", AttributeValue::S("OPEN".into()));
+    }
+    let out = q
+        .key_condition_expression("day = :d")
+        .expression_attribute_values(":d", AttributeValue::S(day))
+        .send()
+        .await;
+}
+
+// A channel's sender is no builder: `send` on it adds no request.
+async fn notify(day: String) {
+    let tx = events_sender();
+    tx.send(day).await.ok();
+}
+
+// A helper whose item values are its parameters: each chain that continues its builder
+// puts what that call passes.
+fn put_event(client: &Client, pk: AttributeValue, at: String, kind: &str) -> PutItemFluentBuilder {
+    client
+        .put_item()
+        .table_name("Events")
+        .item("PK", pk)
+        .item("SK", AttributeValue::S(at))
+        .item("kind", AttributeValue::S(kind.to_string()))
+}
+
+async fn record(client: &Client, at: String) {
+    let pk = AttributeValue::S("EVENT".to_string());
+    put_event(client, pk, at, "login").send().await.ok();
+    let request = put_event(client, AttributeValue::N("7".into()), "2024".to_string(), "logout");
+    request.send().await.ok();
+}
+
+// A helper given the whole item, or the key, as a map: the map each chain's call
+// passes.
+fn put_in(client: &Client, table: &str, item: HashMap<String, AttributeValue>) -> PutItemFluentBuilder {
+    client.put_item().table_name(table).set_item(Some(item))
+}
+
+fn get_in(client: &Client, key: Option<HashMap<String, AttributeValue>>) -> GetItemFluentBuilder {
+    client.get_item().table_name("Users").set_key(key)
+}
+
+async fn register(client: &Client, user: String) {
+    let mut item = HashMap::new();
+    item.insert("PK".to_string(), AttributeValue::S("USER".to_string()));
+    item.insert("SK".to_string(), AttributeValue::S(user.clone()));
+    put_in(client, "Accounts", item).send().await.ok();
+    let key = HashMap::from([("PK".to_string(), AttributeValue::S(user))]);
+    let found = get_in(client, Some(key)).send().await;
 }

@@ -11,9 +11,9 @@ use serde_json::Value;
 
 use crate::analysis::suppress::parse_allows;
 use crate::diagnostic::{Diagnostic, Fix};
-use crate::lsp::project::Snapshot;
 use crate::lsp::session::{HandlerResult, Session};
 use crate::lsp::{convert, uri};
+use crate::project::Snapshot;
 use crate::rules::UNUSED_ALLOW;
 use crate::scanner::Operation;
 use crate::source::{SourceFile, Span};

@@ -459,9 +459,17 @@ impl Shift for crate::scanner::index::fold::HelperCall {
             escape: _,
             helper: _,
             args: _,
+            values,
+            maps,
             fallback: _,
         } = self;
         op.shift(by);
+        for v in values.iter_mut() {
+            v.shift(by);
+        }
+        for m in maps.iter_mut() {
+            m.shift(by);
+        }
     }
 }
 

@@ -75,6 +75,12 @@ pub struct HelperCall {
     pub helper: String,
     /// Each argument of the call to the helper, when dynalint can follow it.
     pub args: Box<[Option<Resolved>]>,
+    /// Each argument as an attribute value (`AttributeValue::S("user".into())`, a
+    /// local bound to one): what a helper's `.item("pk", pk)` holds for this call.
+    pub values: Box<[ValueInfo]>,
+    /// Each argument as an item or key map (`Some(item)`): what a helper's
+    /// `.set_item(item)` holds for this call.
+    pub maps: Box<[AttrMap]>,
     /// `self.scan()`: a method of the crate's own type named like the API, which may
     /// return the builder the chain continues. When no helper of that name returns
     /// one, the chain is the request it starts (`op.kind`, as a client call's).
@@ -203,15 +209,23 @@ pub fn fold_file<'t>(
                 out.ops.push((op, escape));
             }
             Some(helper) => {
-                let args = call_args(n)
-                    .into_iter()
-                    .map(|a| crate::scanner::index::args::followable(cx, a))
+                let nodes = call_args(n);
+                let args = nodes
+                    .iter()
+                    .map(|a| crate::scanner::index::args::followable(cx, *a))
+                    .collect();
+                let values = nodes.iter().map(|a| cx.value(*a)).collect();
+                let maps = nodes
+                    .iter()
+                    .map(|a| items::attr_map(cx, *a, false))
                     .collect();
                 out.helper_calls.push(HelperCall {
                     op,
                     escape,
                     helper,
                     args,
+                    values,
+                    maps,
                     fallback: own_method.is_some(),
                 });
             }
@@ -333,7 +347,9 @@ const MAX_HANDED_BLOCK: usize = 16 * 1024;
 
 /// Whether the value of call `n` is handed to another function as it is: an argument
 /// of a call (not a setter's, nor `Some`/`Ok`), or bound by `let` to a name that is
-/// later such an argument.
+/// later such an argument or continued with a builder setter (`let mut q =
+/// base(&c); if open { q = q.filter_expression(..) } q.send()`: the caller's setters
+/// are part of the request the helper's builder starts).
 fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
     let src = cx.src;
     let Some(p) = src.parent(n) else {
@@ -365,14 +381,33 @@ fn handed_on(cx: &FileCx<'_>, n: Node<'_>) -> bool {
                         u.kind_id() == ident
                             && u.start_byte() == at
                             && src.of(u) == name
-                            && src
-                                .parent(u)
-                                .is_some_and(|a| node_kind(a) == "arguments" && receives(cx, a))
+                            && src.parent(u).is_some_and(|a| match node_kind(a) {
+                                "arguments" => receives(cx, a),
+                                "field_expression" => continued_by_setter(cx, a, u),
+                                _ => false,
+                            })
                     })
             })
         }
         _ => false,
     }
+}
+
+/// Whether `access` (`u.name`) calls a request's setter or sends it on `u`:
+/// `q.limit(5)`, `q = q.set_expression_attribute_values(..)`, `q.send()`. (Not a
+/// transaction item's wrapper, a paginator's setting, nor `build`: other builders'
+/// names too.)
+fn continued_by_setter(cx: &FileCx<'_>, access: Node<'_>, u: Node<'_>) -> bool {
+    let request_setter = |m: &str| {
+        !matches!(m, "build" | "customize")
+            && setter(m).is_some_and(|(s, _)| !matches!(s, Setter::Wrapped | Setter::Paginator))
+    };
+    field(access, "value").is_some_and(|v| v.id() == u.id())
+        && field(access, "field").is_some_and(|f| request_setter(cx.src.of(f)))
+        && cx.src.parent(access).is_some_and(|c| {
+            node_kind(c) == "call_expression"
+                && field(c, "function").is_some_and(|f| f.id() == access.id())
+        })
 }
 
 /// Whether the call owning `args` can be a crate function receiving a builder.

@@ -212,6 +212,15 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
             }
         }
     }
+    // A map a helper returning a builder is given (`set_item(Some(item))` with `item`
+    // its parameter): the link puts in what each chain continuing it passes.
+    if let Some(reason) = param_map(cx, node, 0) {
+        return AttrMap {
+            attributes: Vec::new(),
+            complete: false,
+            from_type: Some(reason),
+        };
+    }
     let (es, complete) = entries(cx, node, 0);
     if es.is_empty() && !complete {
         // A map a function of the crate builds: the link phase puts in what it returns
@@ -237,6 +246,30 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
             .collect(),
         complete,
         from_type: None,
+    }
+}
+
+/// The pending reference to the parameter a map is, in a function returning a
+/// builder (`p` or `Some(p)`): see [`FileCx::builder_param_ref`].
+fn param_map(cx: &FileCx<'_>, node: Node<'_>, depth: usize) -> Option<String> {
+    let src = cx.src;
+    let p = peel(node);
+    if depth < 2 && call_path(src, p).is_some_and(|c| c == "Some") {
+        return match call_args(p).as_slice() {
+            [inner] => param_map(cx, *inner, depth + 1),
+            _ => None,
+        };
+    }
+    if p.kind() != "identifier" {
+        return None;
+    }
+    let name = src.of(p);
+    if !matches!(lookup(src, p, name), Some(Binding::Param { .. })) {
+        return None;
+    }
+    match cx.pending(name, cx.builder_param_ref(p, name)?) {
+        Resolved::Unknown { reason } => Some(reason),
+        _ => None,
     }
 }
 

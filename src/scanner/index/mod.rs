@@ -132,8 +132,9 @@ pub struct FileIndex {
     /// one of them turn out to return a builder (known only once every file is
     /// indexed), the link phase indexes the file again with a parse.
     pub chained: Vec<String>,
-    /// The text, kept (shared, not copied) only when `chained` is not empty and the
-    /// file was not indexed [`lean`](index_file_lean).
+    /// For a file the pre-filter ruled out and not indexed [`lean`](index_file_lean):
+    /// its text, kept (shared, not copied) for the link to parse it should it chain a
+    /// helper's builder (`chained`) or pass a helper's parameter.
     pub text: Option<Arc<str>>,
     /// For a file the pre-filter ruled out, indexed [`lean`](index_file_lean): not
     /// parsed yet, only its identifiers kept (its items, consts and the rest are
@@ -442,7 +443,14 @@ pub fn index_file_lean(file: &SourceFile, settings: &ScanSettings) -> FileIndex 
 /// [`index_file_lean`] from a path and text, for a caller that has no [`SourceFile`]
 /// (whose line starts it would not read).
 pub fn index_text_lean(path: &FilePath, text: &Arc<str>, settings: &ScanSettings) -> FileIndex {
-    lean(path, text, settings, ArgValues::KeysUnlessOwn, Items::Defer)
+    lean(
+        path,
+        text,
+        settings,
+        ArgValues::KeysUnlessOwn,
+        Items::Defer,
+        false,
+    )
 }
 
 /// [`index_file_lean`] with the calls' arguments resolved (`arg_sites`, no
@@ -452,7 +460,32 @@ pub fn index_lean_with_args(
     source: &Arc<str>,
     settings: &ScanSettings,
 ) -> FileIndex {
-    lean(path, source, settings, ArgValues::Resolved, Items::Parse)
+    lean(
+        path,
+        source,
+        settings,
+        ArgValues::Resolved,
+        Items::Parse,
+        false,
+    )
+}
+
+/// [`index_lean_with_args`] for a file the byte pre-filter ruled out (it names no SDK
+/// marker), parsed all the same: one of its calls may pass a helper's parameter its
+/// table or keys (`stats(&client, &cfg.leo_stats)` in a file that never names the SDK).
+pub fn index_ruled_out_with_args(
+    path: &FilePath,
+    source: &Arc<str>,
+    settings: &ScanSettings,
+) -> FileIndex {
+    lean(
+        path,
+        source,
+        settings,
+        ArgValues::Resolved,
+        Items::Parse,
+        true,
+    )
 }
 
 fn lean(
@@ -461,12 +494,13 @@ fn lean(
     settings: &ScanSettings,
     args: ArgValues,
     items: Items,
+    force_parse: bool,
 ) -> FileIndex {
     let (mut idx, mut names) = index_reusing(
         path,
         source,
         settings,
-        false,
+        force_parse,
         HelperChains::NamesOnly,
         args,
         items,
@@ -667,9 +701,9 @@ fn index_until_parsed(
         return Indexed::Done(idx, Vec::new());
     } else {
         idx.chained = chained_calls(bytes, &tokens);
-        if !idx.chained.is_empty() {
-            idx.text = Some(Arc::clone(source));
-        }
+        // Shared, not copied: the link parses it again should one of its calls pass
+        // a helper's parameter, or chain a helper's builder.
+        idx.text = Some(Arc::clone(source));
         if matches!(items, Items::Defer) {
             if let Some(names) = deferred.or_else(|| defer(bytes, &tokens, &idx.module)) {
                 idx.deferred = Some(names);
@@ -2000,16 +2034,26 @@ mod tests_{i} {{
     }
 
     #[test]
-    fn a_skipped_file_keeps_its_text_only_when_it_chains_calls() {
+    fn a_skipped_file_keeps_its_text_shared_and_lean_keeps_none() {
         let settings = ScanSettings::default();
         let chains = SourceFile::new("a.rs", "fn f() { base(&c).send(); }");
         let idx = index_file(&chains, &settings);
         assert!(!idx.candidate);
         assert_eq!(idx.chained, ["base"]);
-        assert!(idx.text.is_some());
+        assert!(idx
+            .text
+            .as_ref()
+            .is_some_and(|t| Arc::ptr_eq(t, &chains.text)));
+        // Kept for its calls' arguments too (`stats(&c, &cfg.table)`): shared, no copy.
         let plain = SourceFile::new("b.rs", "fn f() { let x = y(1) + 2; }");
         let idx = index_file(&plain, &settings);
-        assert!(idx.chained.is_empty() && idx.text.is_none());
+        assert!(idx.chained.is_empty());
+        assert!(idx
+            .text
+            .as_ref()
+            .is_some_and(|t| Arc::ptr_eq(t, &plain.text)));
+        // A lean index can read the file again: it keeps no text.
+        assert!(index_file_lean(&plain, &settings).text.is_none());
         let forced = index_source(&chains.path, &chains.text, &settings, true);
         assert!(forced.candidate && forced.chained.is_empty());
     }

@@ -895,6 +895,19 @@ impl<'a> FileCx<'a> {
         })
     }
 
+    /// [`Self::param_ref`] for a parameter of a function that returns a request's
+    /// builder (`-> PutItemFluentBuilder`): the only functions whose values the link
+    /// reads per call, at each chain that continues the builder.
+    pub fn builder_param_ref(&self, at: Node<'_>, name: &str) -> Option<RefKind> {
+        let src = self.src;
+        let f = ancestors(src, at).find(|a| a.kind() == "function_item")?;
+        let returns = field(f, "return_type").map(|t| src.of(t))?;
+        if !returns.trim_end().ends_with("FluentBuilder") {
+            return None;
+        }
+        self.param_ref(at, name)
+    }
+
     /// `let mut s = String::from("a"); s.push_str("b"); s += "c";` before the use.
     fn apply_pushes(
         &self,
@@ -1723,6 +1736,11 @@ impl<'a> FileCx<'a> {
             }
             Some(Binding::Param { ty, .. }) => {
                 v.provenance = param_provenance(ty.map(|t| src.of(t)));
+                // In a helper that returns a builder, what each chain continuing it
+                // passes (the link reads it at that call).
+                if let Some(kind) = self.builder_param_ref(node, name) {
+                    v.text = Some(self.pending(name, kind));
+                }
                 v
             }
             Some(Binding::LoopVar) | Some(Binding::Pattern) => {

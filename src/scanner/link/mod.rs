@@ -26,7 +26,9 @@ use crate::scanner::index::items::{serialise, StructDef};
 use crate::scanner::index::resolve::{count_between, PendingRef, RefKind, PENDING};
 use crate::scanner::index::returns::FnReturn;
 use crate::scanner::index::types::TypeFacts;
-use crate::scanner::index::{index_lean_with_args, index_source, FileIndex};
+use crate::scanner::index::{
+    index_lean_with_args, index_ruled_out_with_args, index_source, FileIndex,
+};
 use crate::scanner::ir::{
     AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
     ValueInfo,
@@ -56,7 +58,10 @@ type FileOps = Vec<(Operation, Escape)>;
 /// those of a file another file's chain may continue (none is moved while any
 /// function returns a builder: such a file may be indexed again before the link).
 pub fn link_owned(files: &mut [Arc<FileIndex>], settings: &ScanSettings) -> ScanResult {
-    let once = settings.reread.is_none()
+    // Nothing can be indexed again when nothing can be read again: no file kept its
+    // text (a ruled-out file's, for its calls' arguments) and no reader was given.
+    let nothing_to_read = settings.reread.is_none() && files.iter().all(|f| f.text.is_none());
+    let once = nothing_to_read
         || files.iter().all(|f| {
             f.deferred.is_none()
                 && !f
@@ -315,15 +320,28 @@ fn index_with_args(
     }
     let todo: Vec<usize> = (0..files.len())
         .filter(|fi| {
-            files[*fi].site_keys.iter().any(|k| {
+            let f = &files[*fi];
+            f.site_keys.iter().any(|k| {
                 by_name
                     .get(&*k.callee)
                     .is_some_and(|ps| ps.iter().any(|p| may_call(k, p)))
-            })
+            }) || (f.deferred.is_none() && ruled_out_calling(f, &by_name))
         })
         .filter(|fi| redone.insert(*fi))
         .collect();
     read_with_args(files, &todo, settings)
+}
+
+/// Whether `f` is a file the byte pre-filter ruled out (so it kept no call's key)
+/// whose call graph calls one of `by_name`'s functions: its calls' arguments are read
+/// only by parsing it. (A deferred one is parsed when its names answer the link's
+/// lookups, a parameter's callers among them: `parse_deferred`.)
+fn ruled_out_calling(f: &FileIndex, by_name: &HashMap<&str, Vec<&RefKind>>) -> bool {
+    !f.candidate
+        && !f.generated
+        && f.fns
+            .iter()
+            .any(|n| n.calls.iter().any(|c| by_name.contains_key(c.as_ref())))
 }
 
 /// Files `todo`, read again and indexed lean with their calls' arguments. A file that
@@ -334,16 +352,28 @@ fn read_with_args(
     todo: &[usize],
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
-    let Some(read) = settings.reread else {
-        return Vec::new();
-    };
     todo.par_iter()
-        .map(|&fi| {
+        .filter_map(|&fi| {
             let f = &files[fi];
-            match read(&f.path) {
+            // A ruled-out file indexed with its text kept has it; else it is read
+            // again, when it can be (not at all when nothing can read it).
+            let text = match (&f.text, settings.reread) {
+                (Some(text), _) => Some(Arc::clone(text)),
+                (None, Some(read)) => read(&f.path),
+                (None, None) => return None,
+            };
+            Some(match text {
+                Some(text) if !f.candidate => {
+                    // Parsed for its arguments only: what the parse says of code the
+                    // pre-filter ruled out (a syntax error) is not said, as it is not
+                    // when no argument is asked of it.
+                    let mut idx = index_ruled_out_with_args(&f.path, &text, settings);
+                    idx.problems.clone_from(&f.problems);
+                    (fi, idx)
+                }
                 Some(text) => (fi, index_lean_with_args(&f.path, &text, settings)),
                 None => (fi, unread_again(f)),
-            }
+            })
         })
         .collect()
 }
@@ -688,6 +718,8 @@ pub(super) fn link_files(
                     file: fi,
                     function: helper,
                     args: &h.args,
+                    values: &h.values,
+                    maps: &h.maps,
                 };
                 let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
                 // Only the helpers this file's crate can call: a chain on
@@ -714,7 +746,15 @@ pub(super) fn link_files(
                 for (tf, ti) in visible {
                     let helper_op = &files[*tf].ops[*ti].0;
                     let mut base = helper_op.clone();
-                    linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
+                    // A generic helper (`fn base<T: Entity>(..)` with `T::TABLE`): the
+                    // types this call gives it (`base::<User>(&c)`), not another
+                    // caller's.
+                    let mut resolve =
+                        || linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
+                    match linker.types_of_call(*tf, helper_op, fi, op.method_span) {
+                        Some(b) => linker.with_types(b, resolve),
+                        None => resolve(),
+                    }
                     let mut op = op.clone();
                     linker.resolve_op(fi, &mut op, 0);
                     op.kind = base.kind;
@@ -1245,6 +1285,11 @@ struct CallSite<'a> {
     file: usize,
     function: &'a str,
     args: &'a [Option<Resolved>],
+    /// What each argument is as an attribute value, for a chain on a helper's
+    /// returned builder (`HelperCall::values`); empty for other calls.
+    values: &'a [ValueInfo],
+    /// The same as item or key maps (`HelperCall::maps`).
+    maps: &'a [AttrMap],
 }
 
 /// One caller's binding of a helper's parameters: a call that passes one set of values,
@@ -1331,6 +1376,54 @@ impl<'a> Linker<'a> {
             name: pr.text.to_string(),
             value: Box::new(v),
         })
+    }
+
+    /// An attribute value that is a parameter of a helper returning a builder
+    /// (`.item("pk", pk)` in `fn put_in(c, pk: AttributeValue) -> PutItemFluentBuilder`)
+    /// at the chain being linked that continues it: what that call passes, read where
+    /// the call is. `None` for any other call (a parameter's value is then what it
+    /// was: unknown, of the parameter's provenance).
+    fn value_at_site(&self, pr: &PendingRef) -> Option<ValueInfo> {
+        let RefKind::Param {
+            function,
+            index,
+            arity,
+            ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let site = (*self.call_site.borrow())?;
+        if site.function != &**function || site.args.len() != *arity {
+            return None;
+        }
+        let mut v = site.values.get(*index)?.clone();
+        let outer = self.call_site.replace(None);
+        self.resolve_value(site.file, &mut v);
+        self.call_site.replace(outer);
+        Some(v)
+    }
+
+    /// [`Self::value_at_site`] for an item or key map a helper is given.
+    fn map_at_site(&self, pr: &PendingRef, depth: usize) -> Option<AttrMap> {
+        let RefKind::Param {
+            function,
+            index,
+            arity,
+            ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let site = (*self.call_site.borrow())?;
+        if site.function != &**function || site.args.len() != *arity || depth >= 4 {
+            return None;
+        }
+        let mut m = site.maps.get(*index)?.clone();
+        let outer = self.call_site.replace(None);
+        self.resolve_map_at(site.file, &mut m, Span::new(0, 0), depth + 1);
+        self.call_site.replace(outer);
+        Some(m)
     }
 
     /// Runs `f`, and says which functions' calls it read the arguments of (when
@@ -1505,6 +1598,20 @@ impl<'a> Linker<'a> {
         let from_fn = m.from_type.clone().map(Resolved::unknown);
         if let Some(pr) = self.pending_ref(fi, from_fn.as_ref()) {
             m.from_type = None;
+            // A helper's parameter: what the chain continuing its builder passes.
+            if matches!(pr.kind, RefKind::Param { .. }) {
+                if let Some(mut map) = self.map_at_site(&pr, depth) {
+                    for a in &mut map.attributes {
+                        a.span = call_site;
+                        a.value.span = call_site;
+                        for p in &mut a.value.parts {
+                            p.span = call_site;
+                        }
+                    }
+                    *m = map;
+                }
+                return;
+            }
             if let Some(mut map) = self.fn_map(fi, &pr, depth) {
                 if let Some((cf, _)) = self.fn_candidates(fi, &pr.kind).first() {
                     if depth < 4 {
@@ -1560,6 +1667,16 @@ impl<'a> Linker<'a> {
                                 v.provenance = Provenance::Unknown;
                             }
                         }
+                    }
+                    return;
+                }
+                // Only a chain that continues the helper's builder says what its
+                // parameter holds (never asked of every caller: a value, unlike a
+                // name, is not one the calls agree on).
+                RefKind::Param { .. } => {
+                    match self.value_at_site(&pr) {
+                        Some(passed) => splice_value(v, passed),
+                        None => v.text = None,
                     }
                     return;
                 }
@@ -1842,6 +1959,8 @@ impl<'a> Linker<'a> {
                         file: sf,
                         function: &site.callee,
                         args: &site.args,
+                        values: &[],
+                        maps: &[],
                     };
                     out.push((call, vec![(sf, site.at)]));
                 }
@@ -1942,6 +2061,53 @@ impl<'a> Linker<'a> {
             }
         }
         (!out.is_empty()).then_some(out)
+    }
+
+    /// The types one call gives a generic helper whose returned builder it continues
+    /// (`base::<User>(&c).send()`, `users.base(..)` with `users: Repo<User>`): the
+    /// binding of the helper's type parameter (in `helper`, of file `tf`) by the type
+    /// site of file `fi` whose called name is inside `call` (the chain's call, from
+    /// its called name on). `None` when the helper names no type parameter or the
+    /// call shows no type for it.
+    fn types_of_call(
+        &self,
+        tf: usize,
+        helper: &Operation,
+        fi: usize,
+        call: Span,
+    ) -> Option<TypeBinding> {
+        let pr = self.type_param_in(tf, helper)?;
+        let RefKind::TypeParam {
+            function,
+            self_ty,
+            of_impl,
+            ..
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let site = self
+            .files
+            .get(fi)?
+            .types
+            .sites
+            .iter()
+            .filter(|s| s.callee == *function)
+            .filter(|s| call.start <= s.at.start && s.at.end <= call.end)
+            .min_by_key(|s| s.at.start)?;
+        let relevant = if *of_impl {
+            !site.self_types.is_empty() && site.self_type.as_ref() == self_ty.as_ref()
+        } else {
+            !site.fn_types.is_empty()
+        };
+        relevant.then(|| TypeBinding {
+            function: function.clone(),
+            self_ty: self_ty.clone(),
+            file: fi,
+            of_fn: site.fn_types.clone(),
+            of_impl: site.self_types.clone(),
+            sites: vec![(fi, site.at)],
+        })
     }
 
     /// `T::TABLE` / `T::table_name()` for the type the caller being linked gives `T`

@@ -1,6 +1,8 @@
 // One repository for every entity: the table and key come from `T`.
 use std::marker::PhantomData;
 
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::operation::scan::builders::ScanFluentBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
 
@@ -28,6 +30,11 @@ impl<T: Entity> Repository<T> {
         Ok(out.item.map(serde_dynamo::from_item).transpose()?)
     }
 
+    /// The Query every listing starts from: the caller writes the key condition.
+    pub fn listing(&self) -> QueryFluentBuilder {
+        self.client.query().table_name(T::TABLE)
+    }
+
     pub async fn all(&self) -> Result<Vec<T>, Error> {
         let out = self.client.scan().table_name(T::table_name()).send().await?;
         Ok(serde_dynamo::from_items(out.items.unwrap_or_default())?)
@@ -43,4 +50,9 @@ pub async fn delete_entity<T: Entity>(client: &Client, id: &str) -> Result<(), E
         .send()
         .await?;
     Ok(())
+}
+
+/// A Scan of the entity's table, for the caller to finish and send.
+pub fn scan_of<T: Entity>(client: &Client) -> ScanFluentBuilder {
+    client.scan().table_name(T::TABLE)
 }
