@@ -18,8 +18,10 @@ pub struct FnNode {
     pub qualified: Name,
     /// The function's name in the file.
     pub span: Span,
-    /// Names it calls or passes as a function value (deduplicated, sorted).
-    pub calls: Vec<Name>,
+    /// Names it calls or passes as a function value (deduplicated, sorted). Boxed
+    /// slices here and below: every function of the tree keeps its lists until the link,
+    /// and a `Vec`'s capacity word was 4 MB of the 10x real tree's peak per list.
+    pub calls: Box<[Name]>,
     /// Why it runs on every request: `axum route GET /orders`, ...
     pub entry: Option<String>,
     /// In `#[test]`/`#[cfg(test)]` code.
@@ -32,15 +34,14 @@ pub struct FnNode {
     /// `warp::serve`, tonic's `Server::builder`, `lambda_runtime::run`...
     pub starts_server: bool,
     /// Calls made inside a `for`/`while`/`loop` body of this function.
-    pub loop_calls: Vec<LoopCall>,
+    pub loop_calls: Box<[LoopCall]>,
     /// The trait of the `impl` it is in (`Storage` of `impl Storage for Dynamo`), or
     /// the trait that declares it (a default method).
     pub impl_trait: Option<Name>,
     /// The core of the type it returns (`UserRepo` of `-> &Self::UserRepo`).
     pub returns: Option<Name>,
     /// The names of `calls` it calls only on `self` or `Self::`: methods of its own
-    /// type, not a same-named function of another (sorted). A boxed slice: every
-    /// function of the tree keeps one until the link, most of them empty.
+    /// type, not a same-named function of another (sorted).
     pub self_only: Box<[Name]>,
     /// For a method, what a call of its name means: the trait it implements (`impl
     /// Trait for Type`) or declares, else its type; `None` for a free function. Two
@@ -182,6 +183,8 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
     let mut called_names: Vec<Vec<Cow<'_, str>>> = Vec::new();
     // Each call again, with whether it is on `self`/`Self::` (indexed like `fns`).
     let mut self_calls: Vec<Vec<(Cow<'_, str>, bool)>> = Vec::new();
+    // The calls inside loops (indexed like `fns`), boxed into each function at the end.
+    let mut loop_calls: Vec<Vec<LoopCall>> = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
     // The indexes of the `Frame::Fn`s on `stack`, innermost last: which function a
     // token is in, asked at every identifier, without walking the stack.
@@ -283,12 +286,12 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         },
                         name: interned,
                         span: Span::new(name_tok.start as usize, name_tok.end as usize),
-                        calls: Vec::new(),
+                        calls: Box::default(),
                         entry,
                         test,
                         main,
                         starts_server: false,
-                        loop_calls: Vec::new(),
+                        loop_calls: Box::default(),
                         impl_trait: impl_trait.map(intern),
                         returns: returned(src, toks, i + 1),
                         self_only: Box::default(),
@@ -421,55 +424,57 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         && !sdk_setter
                         && !sdk_request
                         && !not_a_call(&w)
+                        && fi < fns.len()
                     {
-                        if let Some(f) = fns.get_mut(fi) {
-                            if called_names.len() <= fi {
-                                called_names.resize_with(fi + 1, Vec::new);
+                        if called_names.len() <= fi {
+                            called_names.resize_with(fi + 1, Vec::new);
+                        }
+                        called_names[fi].push(w.clone());
+                        // `self.list()`, `Self::list()`, and a trait's method
+                        // called on `self` by path (`DataService::list(self)`).
+                        let path_on_self = called
+                            && prev.is_some_and(|p| p.is_punct(b':'))
+                            && toks.get(i + 2).is_some_and(|a| a.is_ident(src, "self"))
+                            && toks
+                                .get(i + 3)
+                                .is_some_and(|a| a.is_punct(b',') || a.is_punct(b')'));
+                        let on_self = path_on_self
+                            || i >= 2
+                                && ((prev.is_some_and(|p| p.is_punct(b'.'))
+                                    && toks[i - 2].is_ident(src, "self"))
+                                    || (i >= 3
+                                        && prev.is_some_and(|p| p.is_punct(b':'))
+                                        && toks[i - 3].is_ident(src, "Self")));
+                        if self_calls.len() <= fi {
+                            self_calls.resize_with(fi + 1, Vec::new);
+                        }
+                        self_calls[fi].push((w.clone(), on_self));
+                        adaptors.retain(|(end, _, _)| *end > i);
+                        let in_loop = innermost_loop(&stack);
+                        // The innermost repetition: an adaptor inside the loop, or
+                        // the loop inside the adaptor's closure.
+                        let adaptor = adaptors
+                            .last()
+                            .filter(|(_, _, at)| in_loop.is_none_or(|(_, l)| at.start > l.start));
+                        let repeat = match adaptor {
+                            Some((_, kind, at)) => Some((kind.as_str(), *at)),
+                            None => in_loop,
+                        };
+                        if let Some((kind, span)) = repeat {
+                            let (start, ty) = fn_starts
+                                .get(fi)
+                                .map_or((0, None), |(s, t)| (*s, t.as_deref()));
+                            if loop_calls.len() <= fi {
+                                loop_calls.resize_with(fi + 1, Vec::new);
                             }
-                            called_names[fi].push(w.clone());
-                            // `self.list()`, `Self::list()`, and a trait's method
-                            // called on `self` by path (`DataService::list(self)`).
-                            let path_on_self = called
-                                && prev.is_some_and(|p| p.is_punct(b':'))
-                                && toks.get(i + 2).is_some_and(|a| a.is_ident(src, "self"))
-                                && toks
-                                    .get(i + 3)
-                                    .is_some_and(|a| a.is_punct(b',') || a.is_punct(b')'));
-                            let on_self = path_on_self
-                                || i >= 2
-                                    && ((prev.is_some_and(|p| p.is_punct(b'.'))
-                                        && toks[i - 2].is_ident(src, "self"))
-                                        || (i >= 3
-                                            && prev.is_some_and(|p| p.is_punct(b':'))
-                                            && toks[i - 3].is_ident(src, "Self")));
-                            if self_calls.len() <= fi {
-                                self_calls.resize_with(fi + 1, Vec::new);
-                            }
-                            self_calls[fi].push((w.clone(), on_self));
-                            adaptors.retain(|(end, _, _)| *end > i);
-                            let in_loop = innermost_loop(&stack);
-                            // The innermost repetition: an adaptor inside the loop, or
-                            // the loop inside the adaptor's closure.
-                            let adaptor = adaptors.last().filter(|(_, _, at)| {
-                                in_loop.is_none_or(|(_, l)| at.start > l.start)
+                            loop_calls[fi].push(LoopCall {
+                                name: intern(&w),
+                                kind: intern(kind),
+                                span,
+                                shape: LoopShape::default(),
+                                receiver: receiver_at(src, toks, i, start, ty),
+                                at: Span::new(t.start as usize, t.end as usize),
                             });
-                            let repeat = match adaptor {
-                                Some((_, kind, at)) => Some((kind.as_str(), *at)),
-                                None => in_loop,
-                            };
-                            if let Some((kind, span)) = repeat {
-                                let (start, ty) = fn_starts
-                                    .get(fi)
-                                    .map_or((0, None), |(s, t)| (*s, t.as_deref()));
-                                f.loop_calls.push(LoopCall {
-                                    name: intern(&w),
-                                    kind: intern(kind),
-                                    span,
-                                    shape: LoopShape::default(),
-                                    receiver: receiver_at(src, toks, i, start, ty),
-                                    at: Span::new(t.start as usize, t.end as usize),
-                                });
-                            }
                         }
                     }
                     if called && starts_server(&w, src, toks, i) {
@@ -534,8 +539,8 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         None => Cow::Borrowed(""),
                     };
                     let shape = LoopShape::in_fn(&kind, &text, before);
-                    if let Some(f) = in_fn.and_then(|fi| fns.get_mut(fi)) {
-                        for lc in f.loop_calls.iter_mut().filter(|c| c.span == span) {
+                    if let Some(calls) = in_fn.and_then(|fi| loop_calls.get_mut(fi)) {
+                        for lc in calls.iter_mut().filter(|c| c.span == span) {
                             lc.shape = shape;
                         }
                     }
@@ -549,7 +554,13 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
     for (f, mut names) in fns.iter_mut().zip(called_names) {
         names.sort_unstable();
         names.dedup();
-        f.calls.extend(names.iter().map(|w| intern(w)));
+        let mut calls: Vec<Name> = names.iter().map(|w| intern(w)).collect();
+        calls.sort();
+        calls.dedup();
+        f.calls = calls.into_boxed_slice();
+    }
+    for (f, calls) in fns.iter_mut().zip(loop_calls) {
+        f.loop_calls = calls.into_boxed_slice();
     }
     for (f, mut calls) in fns.iter_mut().zip(self_calls) {
         calls.sort_unstable();
@@ -576,12 +587,6 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                 f.entry = Some(reason.clone());
             }
         }
-        f.calls.sort();
-        f.calls.dedup();
-        // Every file's graph lives until the link: a call made many times was pushed
-        // once per time, so the list's capacity is far beyond its deduplicated length.
-        f.calls.shrink_to_fit();
-        f.loop_calls.shrink_to_fit();
     }
     // Registrations whose handler lives in another file travel as pseudo-functions.
     for (name, reason) in entries_by_name {
@@ -590,12 +595,12 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                 name: intern(&format!("{ENTRY_PREFIX}{name}")),
                 qualified: intern(&name),
                 span: Span::default(),
-                calls: vec![intern(&name)],
+                calls: Box::new([intern(&name)]),
                 entry: Some(reason),
                 test: false,
                 main: false,
                 starts_server: false,
-                loop_calls: Vec::new(),
+                loop_calls: Box::default(),
                 impl_trait: None,
                 returns: None,
                 self_only: Box::default(),
@@ -956,12 +961,12 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
         name: intern(&name),
         qualified: intern(&qualified),
         span: Span::new(toks[i].start as usize, toks[i].end as usize),
-        calls,
+        calls: calls.into_boxed_slice(),
         entry: None,
         test: false,
         main: false,
         starts_server: false,
-        loop_calls: Vec::new(),
+        loop_calls: Box::default(),
         impl_trait: None,
         returns: None,
         self_only: Box::default(),
