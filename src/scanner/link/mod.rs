@@ -1354,9 +1354,9 @@ impl<'a> Linker<'a> {
         r
     }
 
-    /// A parameter's value at the call being followed, when the reference is one of
-    /// that call's function's parameters and the call passes a value dynalint can read.
-    fn at_site(&self, pr: &PendingRef, depth: usize) -> Option<Resolved> {
+    /// The call being followed and the parameter's place in it, when `pr` is one of
+    /// that call's function's parameters (same name, same number of arguments).
+    fn param_at_site(&self, pr: &PendingRef) -> Option<(CallSite<'a>, usize)> {
         let RefKind::Param {
             function,
             index,
@@ -1367,10 +1367,14 @@ impl<'a> Linker<'a> {
             return None;
         };
         let site = (*self.call_site.borrow())?;
-        if site.function != &**function || site.args.len() != *arity {
-            return None;
-        }
-        let mut v = site.args.get(*index)?.clone()?;
+        (site.function == &**function && site.args.len() == *arity).then_some((site, *index))
+    }
+
+    /// A parameter's value at the call being followed, when the reference is one of
+    /// that call's function's parameters and the call passes a value dynalint can read.
+    fn at_site(&self, pr: &PendingRef, depth: usize) -> Option<Resolved> {
+        let (site, index) = self.param_at_site(pr)?;
+        let mut v = site.args.get(index)?.clone()?;
         // The argument is read where the call is, with no call of its own bound.
         let outer = self.call_site.replace(None);
         self.resolve(site.file, &mut v, depth + 1);
@@ -1387,20 +1391,8 @@ impl<'a> Linker<'a> {
     /// the call is. `None` for any other call (a parameter's value is then what it
     /// was: unknown, of the parameter's provenance).
     fn value_at_site(&self, pr: &PendingRef) -> Option<ValueInfo> {
-        let RefKind::Param {
-            function,
-            index,
-            arity,
-            ..
-        } = &pr.kind
-        else {
-            return None;
-        };
-        let site = (*self.call_site.borrow())?;
-        if site.function != &**function || site.args.len() != *arity {
-            return None;
-        }
-        let mut v = site.values.get(*index)?.clone();
+        let (site, index) = self.param_at_site(pr)?;
+        let mut v = site.values.get(index)?.clone();
         let outer = self.call_site.replace(None);
         self.resolve_value(site.file, &mut v);
         self.call_site.replace(outer);
