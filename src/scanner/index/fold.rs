@@ -20,9 +20,9 @@ use crate::scanner::ir::{
 use crate::scanner::index::resolve::FileCx;
 use crate::scanner::sdk::{op_for_input_type, op_for_method, setter, typed_for, Setter, Typed};
 use crate::scanner::syntax::nodes::{
-    ancestors, call_args, call_path, descendants_after, field, fold_whitespace, kind_id,
-    last_segment, method_call, method_name, named_children, peel, span, string_content_start,
-    string_value, type_segment, Src,
+    ancestors, call_args, call_path, descendants, descendants_after, field, fold_whitespace,
+    kind_id, last_segment, method_call, method_name, named_children, peel, span,
+    string_content_start, string_value, type_segment, Src,
 };
 use crate::scanner::syntax::parse::kind as node_kind;
 use crate::source::{FilePath, Span};
@@ -145,6 +145,13 @@ pub fn fold_file<'t>(
             _ => method_name(src, n),
         };
         let root = root_kind(cx, n, method);
+        // `let mut q = QueryInput::default();` and assignments: a rusoto request.
+        if root.is_none() && method.is_none() {
+            if let Some(op) = fold_rusoto_assigned(cx, path, n) {
+                out.ops.push((op, Escape::None));
+                continue;
+            }
+        }
         // `self.scan()`: the crate's own method named like the API (a table wrapper's
         // `fn scan(&self) -> ScanFluentBuilder`) or, when no such helper returns a
         // builder, the request a client-like `self` starts: the link decides.
@@ -1315,10 +1322,8 @@ fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
 fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operation> {
     let src = cx.src;
     let kind = rusoto_kind(cx, n)?;
-    let mut op = Operation::new(kind, path.clone(), span(n));
-    op.method_span = field(n, "name").map(span).unwrap_or(op.span);
     let body = field(n, "body")?;
-    let mut key_conditions = None;
+    let mut fields = Vec::new();
     for f in named_children(body) {
         let (fname, value) = match node_kind(f) {
             "field_initializer" => (field(f, "field").map(|x| src.of(x)), field(f, "value")),
@@ -1330,9 +1335,115 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
             }
             _ => (None, None),
         };
-        let (Some(fname), Some(value)) = (fname, value) else {
+        if let (Some(fname), Some(value)) = (fname, value) {
+            fields.push((fname, value));
+        }
+    }
+    let name_span = field(n, "name").map(span);
+    Some(rusoto_op(
+        cx,
+        path,
+        n,
+        kind,
+        name_span,
+        &fields,
+        (false, n.end_byte()),
+    ))
+}
+
+/// A rusoto request built by assignment, the other way its docs show:
+/// `let mut q = QueryInput::default();`, then `q.table_name = ..;` statements after it
+/// in the same block. Only when every field is set by a statement of that block: a
+/// field set inside an `if` or a loop, or a request handed on as `&mut q`, is set on
+/// some paths only, and a request judged without it could be judged wrong (a value
+/// without its expression). `exclusive_start_key` set anywhere after it pages.
+fn fold_rusoto_assigned(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operation> {
+    let src = cx.src;
+    let p = call_path(src, n)?;
+    if last_segment(p) != "default" || !call_args(n).is_empty() {
+        return None;
+    }
+    let kind = op_for_input_type(type_segment(p)?)?;
+    let decl = src
+        .parent(n)
+        .filter(|l| node_kind(*l) == "let_declaration")?;
+    let name = field(decl, "pattern")
+        .filter(|p| node_kind(*p) == "identifier")
+        .map(|p| src.of(p))?;
+    let block = src.parent(decl)?;
+    let mut fields = Vec::new();
+    let mut paged = false;
+    let mut end = n.end_byte();
+    let assigned = |a: Node<'_>| -> Option<&str> {
+        let left = field(a, "left").filter(|l| node_kind(*l) == "field_expression")?;
+        let owner = field(left, "value")?;
+        (src.of(owner) == name).then(|| field(left, "field").map(|f| src.of(f)))?
+    };
+    for stmt in named_children(block)
+        .into_iter()
+        .filter(|s| s.start_byte() > decl.end_byte())
+    {
+        let direct = Some(stmt)
+            .filter(|s| node_kind(*s) == "expression_statement")
+            .and_then(|s| s.named_child(0))
+            .filter(|a| node_kind(*a) == "assignment_expression");
+        if let Some((a, fname)) = direct.and_then(|a| Some((a, assigned(a)?))) {
+            if let Some(value) = field(a, "right") {
+                fields.push((fname, value));
+                end = stmt.end_byte();
+            }
             continue;
-        };
+        }
+        // Shadowed: what follows is another request.
+        if node_kind(stmt) == "let_declaration"
+            && field(stmt, "pattern").is_some_and(|p| src.of(p) == name)
+        {
+            break;
+        }
+        let found = descendants(stmt, &mut |d| {
+            matches!(
+                node_kind(d),
+                "assignment_expression" | "reference_expression"
+            )
+        });
+        for d in found {
+            match node_kind(d) {
+                "assignment_expression" => match assigned(d) {
+                    Some("exclusive_start_key") => paged = true,
+                    Some(_) => return None,
+                    None => {}
+                },
+                "reference_expression"
+                    if src.of(d).starts_with("&mut")
+                        && d.named_child(d.named_child_count().saturating_sub(1))
+                            .is_some_and(|v| src.of(v) == name) =>
+                {
+                    return None;
+                }
+                _ => {}
+            }
+        }
+    }
+    Some(rusoto_op(cx, path, n, kind, None, &fields, (paged, end)))
+}
+
+/// The request a rusoto input's fields make, from `(field, value)` pairs: a struct
+/// literal's or the assignments that fill one. `paged`: a loop sets its
+/// `exclusive_start_key`; `end`: where its last field is set.
+fn rusoto_op<'t>(
+    cx: &FileCx<'t>,
+    path: &FilePath,
+    n: Node<'t>,
+    kind: OpKind,
+    name_span: Option<Span>,
+    fields: &[(&str, Node<'t>)],
+    (paged, end): (bool, usize),
+) -> Operation {
+    let src = cx.src;
+    let mut op = Operation::new(kind, path.clone(), span(n));
+    op.method_span = name_span.unwrap_or(op.span);
+    let mut key_conditions = None;
+    for &(fname, value) in fields {
         // rusoto fields are `Option<..>` except the required ones: strip `Some(..)`.
         let some = unwrap_some(cx, peel(value));
         let maybe_unset = some.is_none();
@@ -1419,11 +1530,12 @@ fn fold_rusoto(cx: &FileCx<'_>, path: &FilePath, n: Node<'_>) -> Option<Operatio
     }
     let st = State {
         sent: true,
-        end: n.end_byte(),
+        paged,
+        end,
         ..State::default()
     };
     finish(cx, n, &mut op, &st);
-    Some(op)
+    op
 }
 
 /// The value of a `limit`: absent on some runs when it is set only on some paths or
