@@ -544,3 +544,25 @@ fn a_variable_two_apps_bind_to_their_own_tables_binds_neither() {
     let (out, err, code) = dynalint(&dir, &["model", "check"]);
     assert_eq!(code, 0, "{out}{err}\n{text}");
 }
+
+#[test]
+fn an_index_of_a_table_declared_nowhere_is_not_said_to_be_missing() {
+    // Inference knows the key the calls use, not the indexes the table has: a query
+    // of `invite_code-index` is no rejected request (DynamoDB's "does not have the
+    // specified index" is what the guess lacks, not what the table lacks).
+    let (_tmp, dir) = project("guessed-table");
+    let (out, err, _) = dynalint(&dir, &["model", "show"]);
+    assert!(
+        out.contains("inferred from how the code uses it"),
+        "{out}{err}"
+    );
+    let (out, err, _) = dynalint(&dir, &["check", "--format", "json"]);
+    let report = json(&out);
+    let found: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["rule"].as_str())
+        .collect();
+    assert!(!found.contains(&"rejected-request"), "{out}{err}");
+}

@@ -433,6 +433,15 @@ fn report(
     if sparse {
         return;
     }
+    // A table declared nowhere has the key its calls use and no index anyone stated:
+    // that it lacks the index a call names is what inference does not know, not what
+    // DynamoDB will answer.
+    let guessed = bound
+        .table
+        .is_some_and(|t| t.origin.kind == crate::model::OriginKind::Usage);
+    if guessed && verdict.message.contains(NO_SUCH_INDEX) {
+        return;
+    }
     let consistent_read = verdict.message.contains(CONSISTENT_READ_ON_GSI);
     let setter = op.setter("consistent_read").filter(|_| consistent_read);
     let span = match (located, setter) {
@@ -472,6 +481,9 @@ fn report(
         d.fix(fix);
     }
 }
+
+/// DynamoDB's answer to a read of an index the table does not have.
+const NO_SUCH_INDEX: &str = "does not have the specified index";
 
 /// DynamoDB's message for `ConsistentRead` on a GSI.
 const CONSISTENT_READ_ON_GSI: &str =
@@ -838,7 +850,7 @@ fn help(
     if m.contains("Consistent reads are not supported on global secondary indexes") {
         return Some("drop `consistent_read(true)`: a GSI is eventually consistent only; read the table or a local index when the read must be strongly consistent".into());
     }
-    if m.contains("does not have the specified index") {
+    if m.contains(NO_SUCH_INDEX) {
         let names: Vec<String> = schema
             .indexes
             .iter()
