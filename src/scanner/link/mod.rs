@@ -796,13 +796,11 @@ pub(super) fn link_files(
             // The request linked, with the tables its calls give it when they are
             // several (see `per_table`).
             let link_one = |mut op: Operation, escape: &Escape| {
-                // A generic function's request: one per type its callers give it.
-                if let Some(bindings) = linker.type_bindings(fi, &op) {
+                // One request per binding its callers give it, each finished with the
+                // loops around its own callers' calls; identical ones are one.
+                let per_binding = |resolved: &mut dyn Iterator<Item = (Operation, _)>| {
                     let mut each: Vec<Operation> = Vec::new();
-                    for b in bindings {
-                        let mut one = op.clone();
-                        let sites = b.sites.clone();
-                        linker.with_types(b, || linker.resolve_op(fi, &mut one, 0));
+                    for (mut one, sites) in resolved {
                         linker.loop_sites.replace(Some(sites));
                         finish(&mut one, escape, fi, cold_glob.as_deref());
                         linker.loop_sites.replace(None);
@@ -811,24 +809,25 @@ pub(super) fn link_files(
                         }
                     }
                     let mut it = each.into_iter();
-                    return (it.next(), it.collect());
+                    (it.next(), it.collect())
+                };
+                // A generic function's request: one per type its callers give it.
+                if let Some(bindings) = linker.type_bindings(fi, &op) {
+                    return per_binding(&mut bindings.into_iter().map(|b| {
+                        let mut one = op.clone();
+                        let sites = b.sites.clone();
+                        linker.with_types(b, || linker.resolve_op(fi, &mut one, 0));
+                        (one, sites)
+                    }));
                 }
                 // A helper whose names or expressions are its parameters, which its
                 // calls give different values: one request per caller.
                 if let Some(calls) = linker.param_bindings(fi, &op) {
-                    let mut each: Vec<Operation> = Vec::new();
-                    for (site, sites) in calls {
+                    return per_binding(&mut calls.into_iter().map(|(site, sites)| {
                         let mut one = op.clone();
                         linker.at_call_site(site, || linker.resolve_op(fi, &mut one, 0));
-                        linker.loop_sites.replace(Some(sites));
-                        finish(&mut one, escape, fi, cold_glob.as_deref());
-                        linker.loop_sites.replace(None);
-                        if !each.contains(&one) {
-                            each.push(one);
-                        }
-                    }
-                    let mut it = each.into_iter();
-                    return (it.next(), it.collect());
+                        (one, sites)
+                    }));
                 }
                 let raw = linker.param_ref(fi, &op.table);
                 linker.resolve_op(fi, &mut op, 0);
