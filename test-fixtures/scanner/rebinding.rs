@@ -150,3 +150,25 @@ async fn register(client: &Client, user: String) {
     let key = HashMap::from([("PK".to_string(), AttributeValue::S(user))]);
     let found = get_in(client, Some(key)).send().await;
 }
+
+#[derive(serde::Serialize)]
+struct Registration {
+    pk: String,
+    item_type: String,
+    login: String,
+}
+
+// A helper whose parameter is the `Option` `.set_item` takes, given `Some(item)` of a
+// serialised struct: the struct's attributes.
+fn put_registration(
+    client: &Client,
+    item: Option<HashMap<String, AttributeValue>>,
+) -> PutItemFluentBuilder {
+    client.put_item().table_name("Registrations").set_item(item)
+}
+
+async fn save_registration(client: &Client, reg: Registration) -> Result<(), Error> {
+    let item = serde_dynamo::to_item(reg)?;
+    put_registration(client, Some(item)).send().await?;
+    Ok(())
+}

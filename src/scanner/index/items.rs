@@ -201,6 +201,13 @@ pub fn map_entries<'t>(
 pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
     let src = cx.src;
     let p = peel(node);
+    // `Some(item)`: the map it holds (an argument handed to a helper's
+    // `.set_item(item)`, whose parameter is the `Option`).
+    if call_path(src, p).is_some_and(|c| c == "Some") {
+        if let [inner] = call_args(p).as_slice() {
+            return attr_map(cx, *inner, conditional);
+        }
+    }
     if let Some(m) = serde_item(cx, p) {
         return m;
     }
