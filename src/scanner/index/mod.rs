@@ -1490,31 +1490,42 @@ fn is_once_new(src: Src<'_>, value: Node<'_>) -> bool {
         )
 }
 
-/// Field values worth resolving: strings, env vars, consts, format templates.
+/// Field values worth resolving: strings, env vars, consts, format templates, a
+/// function of no arguments (`table_name()`, whose return the link reads).
 fn worth_resolving(text: &str) -> bool {
-    // `table_name.to_string()`, `config.table.clone()`: a name or a field path, passed
-    // through.
+    // `table_name.to_string()`, `config.table.clone()`, `(table_name()).into()`: a
+    // name, a field path or a call, passed through.
     let mut core = text.trim();
-    while let Some(rest) = [
-        ".to_string()",
-        ".clone()",
-        ".into()",
-        ".to_owned()",
-        ".as_str()",
-        ".unwrap()",
-        "?",
-    ]
-    .iter()
-    .find_map(|s| core.strip_suffix(s))
-    {
-        core = rest.trim_end();
+    loop {
+        let suffix = [
+            ".to_string()",
+            ".clone()",
+            ".into()",
+            ".to_owned()",
+            ".as_str()",
+            ".unwrap()",
+            "?",
+        ]
+        .iter()
+        .find_map(|s| core.strip_suffix(s));
+        let inner = suffix.or_else(|| core.strip_prefix('(').and_then(|c| c.strip_suffix(')')));
+        match inner {
+            Some(rest) => core = rest.trim(),
+            None => break,
+        }
     }
+    let path = |t: &str| {
+        !t.is_empty()
+            && t.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '.')
+    };
     text.contains('"')
+        || core.strip_suffix("()").is_some_and(path)
         || text.contains("env")
         // `table_name.unwrap_or(TABLE_NAME)`: a default name.
         || core.contains(".unwrap_or(")
         || text.contains("format")
-        || text.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        || core.chars().next().is_some_and(|c| c.is_ascii_uppercase())
         || core
             .chars()
             .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
