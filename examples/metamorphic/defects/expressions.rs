@@ -10,8 +10,12 @@ use dynalint::scanner::OpKind;
 use super::{
     already_rejected, append_setters, legacy, lit, table, whole_chain, DefectCase, Expect, AV,
 };
+use crate::edit::Edit;
 use crate::project::Run;
-use crate::rewrites::{before_item, before_statement, place, Cx, Variant};
+use crate::rewrites::{
+    after_item, before_item, before_statement, builder_type, client_arg, client_chain, extract,
+    line_indent, place, reindent, Cx, TableAs, Variant,
+};
 
 /// True when `attr` is a key of the table or of one of its indexes.
 fn is_key(t: &Table, attr: &str) -> bool {
@@ -31,7 +35,9 @@ fn has_setter(cx: &Cx<'_>, names: &[&str]) -> bool {
 }
 
 /// How a filter expression reaches the builder.
-const FILTER_SHAPES: &[&str] = &["setter", "const", "let", "set-some"];
+/// (`caller`: a helper builds the request without it and returns the builder; the
+/// site adds the filter and sends.)
+const FILTER_SHAPES: &[&str] = &["setter", "const", "let", "set-some", "caller"];
 
 /// A non-key attribute to filter on: its name and type, and whether the model must
 /// be told of it (a name the harness makes up).
@@ -45,8 +51,9 @@ struct Filtered {
 /// indexes: each attribute the model declares for the table (strings, numbers,
 /// booleans) and four it is told of, with each operator that a key could serve (a
 /// Scan `=`; a Query a range, `BETWEEN`, `begins_with`; a boolean `=`, which a sparse
-/// index serves), the expression a literal, a `const`, a `let` or `set_*(Some(..))`.
-/// A read of an index too, when the index projects what the filter reads.
+/// index serves), the expression a literal, a `const`, a `let` or `set_*(Some(..))`,
+/// or added by the site to a builder a helper built and returned. A read of an index
+/// too, when the index projects what the filter reads.
 pub fn filter_non_key(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String> {
     let op = &cx.site.op;
     if !matches!(op.kind, OpKind::Query | OpKind::Scan) {
@@ -125,6 +132,12 @@ pub fn filter_non_key(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String>
     if attrs.is_empty() {
         return Err("the index projects no attribute a filter could read".into());
     }
+    // The site's request built by a helper the site calls, when it can be taken out.
+    let caller = client_chain(cx).ok().and_then(|c| {
+        let send = c.send.clone()?;
+        let x = extract(cx, c, TableAs::Inline).ok()?;
+        Some((c, send, x))
+    });
     let mut cases = Vec::new();
     for (ai, f) in attrs.iter().enumerate() {
         // Made-up names are no reserved words: they may stand in the expression as
@@ -162,8 +175,14 @@ pub fn filter_non_key(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String>
                 AttributeType::N => format!("{AV}::N({}.to_string())", lit(v)),
                 _ => format!("{AV}::S({}.to_string())", lit(v)),
             };
-            let shape = FILTER_SHAPES[(ai + oi + n) % FILTER_SHAPES.len()];
+            let mut shape = FILTER_SHAPES[(ai + oi + n) % FILTER_SHAPES.len()];
             let mut edits = Vec::new();
+            if shape == "caller" && caller.is_none() {
+                shape = "setter";
+            }
+            if shape == "let" && place(cx).ok().and_then(|p| p.statement.as_ref()).is_none() {
+                shape = "setter";
+            }
             let filter = match shape {
                 "const" => {
                     edits.push(before_item(
@@ -172,16 +191,13 @@ pub fn filter_non_key(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String>
                     ));
                     format!(".filter_expression(MM_FILTER{n})")
                 }
-                "let" => match place(cx).ok().and_then(|p| p.statement.as_ref().map(|_| p)) {
-                    Some(p) => {
-                        edits.push(before_statement(
-                            p,
-                            &[format!("let mm_filter{n} = {}.to_string();", lit(expr))],
-                        )?);
-                        format!(".filter_expression(mm_filter{n})")
-                    }
-                    None => format!(".filter_expression({})", lit(expr)),
-                },
+                "let" => {
+                    edits.push(before_statement(
+                        place(cx)?,
+                        &[format!("let mm_filter{n} = {}.to_string();", lit(expr))],
+                    )?);
+                    format!(".filter_expression(mm_filter{n})")
+                }
                 "set-some" => format!(".set_filter_expression(Some({}.to_string()))", lit(expr)),
                 _ => format!(".filter_expression({})", lit(expr)),
             };
@@ -202,7 +218,32 @@ pub fn filter_non_key(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String>
                     value("2025")
                 ));
             }
-            edits.push(append_setters(cx, chain, &setters));
+            match (&caller, shape) {
+                (Some((c, send, x)), "caller") => {
+                    let args: Vec<String> = std::iter::once(client_arg(cx, c))
+                        .chain(x.args.iter().cloned())
+                        .collect();
+                    let params: Vec<String> =
+                        std::iter::once("client: &aws_sdk_dynamodb::Client".to_string())
+                            .chain(x.params.iter().cloned())
+                            .collect();
+                    let body =
+                        reindent(&x.body, &line_indent(cx.text, c.op_call.start), "        ");
+                    edits.push(Edit::replace(
+                        send.clone(),
+                        format!("mm_base{n}({}){}.send()", args.join(", "), setters.concat()),
+                    ));
+                    edits.push(after_item(
+                        place(cx)?,
+                        &format!(
+                            "fn mm_base{n}({}) -> {} {{\n    client{body}\n}}",
+                            params.join(", "),
+                            builder_type(&c.op_name)
+                        ),
+                    ));
+                }
+                _ => edits.push(append_setters(cx, chain, &setters)),
+            }
             let table_name = t.name.clone();
             let declared = f.attr.clone();
             let patch: Option<crate::rewrites::Patch> = f.declare.then(|| {
