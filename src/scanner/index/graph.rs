@@ -552,6 +552,10 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
         i += 1;
     }
     for (f, mut names) in fns.iter_mut().zip(called_names) {
+        // A macro's pseudo-function holds what it names already.
+        if f.name.starts_with(ENTRY_PREFIX) {
+            continue;
+        }
         names.sort_unstable();
         names.dedup();
         let mut calls: Vec<Name> = names.iter().map(|w| intern(w)).collect();
@@ -580,6 +584,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
         }
         f.self_only = only.into_boxed_slice();
     }
+    wrapper_macros(&mut fns);
     // Entry points registered by name (routes, service_fn) in this file.
     for f in &mut fns {
         if f.entry.is_none() {
@@ -922,6 +927,37 @@ pub const ENTRY_MACRO_PREFIX: &str = "\u{0}entry:macro_rules!";
 /// crate defines that macro as a handler macro.
 pub const MACRO_CALL_PREFIX: &str = "\u{0}entry:macro!";
 
+/// Keeps the handler macros of a file: those that start a Lambda runtime (no calls),
+/// and the wrappers that invoke one of them, at any depth (`lambda_main!` →
+/// `lambda_main_internal!` → `service_fn`); a macro that invokes none is dropped.
+fn wrapper_macros(fns: &mut Vec<FnNode>) {
+    let is_macro = |f: &FnNode| f.name.starts_with(ENTRY_MACRO_PREFIX);
+    if !fns.iter().any(|f| is_macro(f) && !f.calls.is_empty()) {
+        return;
+    }
+    let mut handlers: Vec<Name> = fns
+        .iter()
+        .filter(|f| is_macro(f) && f.calls.is_empty())
+        .map(|f| Name::clone(&f.qualified))
+        .collect();
+    loop {
+        let before = handlers.len();
+        for f in fns
+            .iter_mut()
+            .filter(|f| is_macro(f) && !f.calls.is_empty())
+        {
+            if f.calls.iter().any(|c| handlers.contains(c)) {
+                f.calls = Box::default();
+                handlers.push(Name::clone(&f.qualified));
+            }
+        }
+        if handlers.len() == before {
+            break;
+        }
+    }
+    fns.retain(|f| !is_macro(f) || f.calls.is_empty());
+}
+
 /// Tokens of a macro that are read at most.
 const MAX_MACRO_TOKENS: usize = 4096;
 
@@ -980,8 +1016,23 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
                     b"service_fn" | b"handler_fn" | b"lambda_runtime" | b"lambda_http"
                 )
         });
-        return starts_lambda
-            .then(|| node(format!("{ENTRY_MACRO_PREFIX}{name}"), name, Vec::new()));
+        if starts_lambda {
+            return Some(node(
+                format!("{ENTRY_MACRO_PREFIX}{name}"),
+                name,
+                Vec::new(),
+            ));
+        }
+        // A wrapper (`lambda_main!` expanding to `$crate::lambda_main_internal!(..)`):
+        // the macros it invokes, kept only if one of them is a handler macro of this
+        // file ([`wrapper_macros`]).
+        let invoked: Vec<Name> = body
+            .windows(2)
+            .filter(|w| w[0].kind == Tok::Ident && w[1].is_punct(b'!'))
+            .map(|w| intern(&text(&w[0])))
+            .collect();
+        return (!invoked.is_empty())
+            .then(|| node(format!("{ENTRY_MACRO_PREFIX}{name}"), name, invoked));
     }
     // What the call hands over: a bare function name (`lambda_main!(list_all)`), or a
     // function it defines (`fn export`).
@@ -993,7 +1044,11 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
         let prev = k.checked_sub(1).map(|p| body[p]);
         let next = body.get(k + 1);
         let defined = prev.is_some_and(|p| p.is_ident(src, "fn"));
-        let bare = prev.is_none_or(|p| p.is_punct(b',') || p.is_punct(b'>'))
+        // `lambda_main!(async handler, ..)`: a leading `async`/`sync` word says how
+        // the macro calls the handler that follows it.
+        let mode =
+            k == 1 && prev.is_some_and(|p| p.is_ident(src, "async") || p.is_ident(src, "sync"));
+        let bare = (mode || prev.is_none_or(|p| p.is_punct(b',') || p.is_punct(b'>')))
             && next.is_none_or(|n| n.is_punct(b','));
         if defined || bare {
             calls.push(intern(&text(t)));
