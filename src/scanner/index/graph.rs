@@ -317,6 +317,9 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                     let mut angle = 0i32;
                     let mut idents: Vec<(usize, String)> = Vec::new();
                     let mut for_at = None;
+                    // A `where` clause's bounds (`where Q: Send + Sync`) name no type
+                    // of the impl: the type is the last name before it.
+                    let mut in_where = false;
                     while j < toks.len()
                         && !(toks[j].is_punct(b'{') && angle <= 0)
                         && !toks[j].is_punct(b';')
@@ -324,11 +327,13 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         match toks[j].kind {
                             Tok::Punct(b'<') => angle += 1,
                             Tok::Punct(b'>') => angle -= 1,
-                            Tok::Ident if angle <= 0 => {
+                            Tok::Ident if angle <= 0 && !in_where => {
                                 let w = text(&toks[j]).into_owned();
                                 if w == "for" {
                                     for_at = Some(idents.len());
-                                } else if w != "where" && w != "dyn" {
+                                } else if w == "where" {
+                                    in_where = true;
+                                } else if w != "dyn" {
                                     idents.push((j, w));
                                 }
                             }

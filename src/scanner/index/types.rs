@@ -31,6 +31,9 @@ pub struct TypeFacts {
     pub bounds: Vec<(Name, Name)>,
     /// The calls that give a function type arguments the tokens show.
     pub sites: Vec<TypeSite>,
+    /// The traits the file declares (`pub trait QueryProcessor`): an implementation
+    /// in a crate that cannot be named is still what a caller of the trait runs.
+    pub traits: Vec<Name>,
 }
 
 /// A call that shows the types it gives a generic function: its own by a turbofish
@@ -473,6 +476,13 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
             }
             // `impl<S: Store>`, `fn f<T: Entity>`, `where T: Entity`.
             b"impl" | b"fn" | b"trait" => {
+                if t.text(src) == b"trait" {
+                    if let Some(n) = toks.get(i + 1).filter(|n| n.kind == Tok::Ident) {
+                        if let Ok(n) = std::str::from_utf8(n.text(src)) {
+                            out.traits.push(intern(n));
+                        }
+                    }
+                }
                 let mut j = i + 1;
                 if toks.get(j).is_some_and(|n| n.kind == Tok::Ident) && t.text(src) != b"impl" {
                     j += 1;
@@ -510,6 +520,7 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
     out.fields.shrink_to_fit();
     out.bounds.shrink_to_fit();
     out.sites.shrink_to_fit();
+    out.traits.shrink_to_fit();
     out
 }
 
