@@ -434,6 +434,14 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         if called_names.len() <= fi {
                             called_names.resize_with(fi + 1, Vec::new);
                         }
+                        // `HashTracker::get(..)`, `user::get_item(..)`: a name too common
+                        // (or the SDK's own) to follow alone is also recorded with the
+                        // type or module its path names.
+                        if let Some(q) =
+                            path_qualifier(src, toks, i).filter(|_| called && by_path_only(&w))
+                        {
+                            called_names[fi].push(Cow::Owned(format!("{q}::{w}")));
+                        }
                         called_names[fi].push(w.clone());
                         // `self.list()`, `Self::list()`, and a trait's method
                         // called on `self` by path (`DataService::list(self)`).
@@ -619,6 +627,52 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
         }
     }
     fns
+}
+
+/// Names a call graph by name does not follow alone: the SDK's request methods
+/// (`client.get_item()` is not a crate's `get_item`) and the verbs every collection
+/// and repository has (`map.get(k)` is not `HashTracker::get`). A path call of one
+/// is also recorded as `Qualifier::name` ([`QUALIFIED_SEPARATOR`]).
+pub fn by_path_only(name: &str) -> bool {
+    matches!(
+        name,
+        "get"
+            | "set"
+            | "insert"
+            | "remove"
+            | "find"
+            | "load"
+            | "read"
+            | "write"
+            | "update"
+            | "delete"
+            | "put"
+            | "execute"
+            | "send"
+            | "run"
+            | "call"
+            | "handle"
+            | "process"
+    ) || crate::scanner::sdk::op_for_method(name).is_some()
+}
+
+/// What joins a path call's qualifier to its name in `calls` (`HashTracker::get`).
+pub const QUALIFIED_SEPARATOR: &str = "::";
+
+/// The type or module a path call at `toks[i]` names just before it (`HashTracker` of
+/// `HashTracker::get(..)`, `user` of `model::user::get_item(..)`); `None` for a plain
+/// or method call, and for `Self::`, `self::`, `super::` and `crate::`, which say
+/// nothing beyond the file.
+fn path_qualifier<'s>(src: &'s [u8], toks: &[Token], i: usize) -> Option<&'s str> {
+    if i < 3 || !toks[i - 1].is_punct(b':') || !toks[i - 2].is_punct(b':') {
+        return None;
+    }
+    let q = toks[i - 3];
+    if q.kind != Tok::Ident {
+        return None;
+    }
+    let text = std::str::from_utf8(q.text(src)).ok()?;
+    (!matches!(text, "Self" | "self" | "super" | "crate")).then_some(text)
 }
 
 /// Whether the name at `toks[i]` is an argument of a capitalised name

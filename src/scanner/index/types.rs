@@ -20,6 +20,8 @@ pub enum Receiver {
     Field(Name),
     /// `x.users().get(..)`: what a function named `users` returns.
     Returned(Name),
+    /// `model::user::get_item(..)`: a free function of the module `user`.
+    Module(Name),
 }
 
 /// The types one file declares: the type of each struct field (by field name) and
@@ -163,11 +165,18 @@ pub fn receiver_at(
     let before = i.checked_sub(1).and_then(|p| toks.get(p))?;
     let upper = |t: &Token| t.text(src).first().is_some_and(u8::is_ascii_uppercase);
     let name_of = |t: &Token| std::str::from_utf8(t.text(src)).ok().map(intern);
-    // `Repo::get(..)`: a path call names its type.
+    // `Repo::get(..)`: a path call names its type; `user::get_item(..)` its module.
     if before.is_punct(b':') {
         let ty = toks.get(i.checked_sub(3)?)?;
-        return (ty.kind == Tok::Ident && upper(ty))
-            .then(|| name_of(ty).map(Receiver::Type))
+        if ty.kind != Tok::Ident {
+            return None;
+        }
+        if upper(ty) {
+            return name_of(ty).map(Receiver::Type);
+        }
+        let says_more = !matches!(ty.text(src), b"self" | b"super" | b"crate");
+        return says_more
+            .then(|| name_of(ty).map(Receiver::Module))
             .flatten();
     }
     if !before.is_punct(b'.') {
