@@ -432,6 +432,8 @@ impl<'a> Dispatch<'a> {
             return Vec::new();
         };
         let mut out = Vec::new();
+        // `from`'s dependents, looked up once the first candidate needs them.
+        let mut mine: Option<Vec<u32>> = None;
         for &(id, tr, krate) in cands {
             if crates.sees(from, krate) || !self.held.contains(&(from, tr)) {
                 continue;
@@ -443,7 +445,8 @@ impl<'a> Dispatch<'a> {
             if !same_trait {
                 continue;
             }
-            let a = dependents(&mut self.dependents, from, crates).to_vec();
+            let a =
+                mine.get_or_insert_with(|| dependents(&mut self.dependents, from, crates).to_vec());
             let b = dependents(&mut self.dependents, krate, crates);
             if a.iter().any(|x| b.binary_search(x).is_ok()) {
                 out.push(id);
