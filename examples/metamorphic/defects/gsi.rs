@@ -1,7 +1,9 @@
 //! Key design from the model and the code: a GSI added to the model (with an access
 //! pattern that reads it, so it is used, ten times a second where the model states the
-//! table's load), whose partition key the site's put writes as one constant, or as a
-//! boolean.
+//! table's load), whose partition key a put writes as one constant, or as a boolean.
+//! The put is the site's own (its chain gets the attribute), or one sent beside the
+//! site on its client and table (any request whose table the model has): the value
+//! is a literal, a `const`, a `format!` of consts, a `let` binding, a `bool`'s text.
 
 use std::sync::Arc;
 
@@ -10,8 +12,9 @@ use dynalint::model::{AccessPattern, Attribute, Index, IndexKind, Projection};
 use dynalint::scanner::OpKind;
 
 use super::{append_setters, cold, lit, table, whole_chain, DefectCase, Expect, ExpectAt, AV};
+use crate::edit::Edit;
 use crate::project::Run;
-use crate::rewrites::{Cx, Variant};
+use crate::rewrites::{before_item, before_statement, client_chain, place, table_arg, Cx, Variant};
 
 /// The put's table, the chain, and the check that its writes count.
 fn put_site<'a>(cx: &Cx<'a>, run: &Run) -> Result<(&'a crate::site::Chain, String), String> {
@@ -29,9 +32,14 @@ fn put_site<'a>(cx: &Cx<'a>, run: &Run) -> Result<(&'a crate::site::Chain, Strin
     Ok((chain, t.name.clone()))
 }
 
-/// A model patch: a global index `index` keyed on `attr` (a string) on `table`, and an
-/// access pattern that queries it.
-fn add_index(table: String, index: String, attr: String) -> crate::rewrites::Patch {
+/// A model patch: a global index `index` keyed on `attr` (of type `ty`) on `table`,
+/// and an access pattern that queries it.
+fn add_index(
+    table: String,
+    index: String,
+    attr: String,
+    ty: AttributeType,
+) -> crate::rewrites::Patch {
     Arc::new(move |m| {
         let Some(t) = m.tables.iter_mut().find(|t| t.name == table) else {
             return;
@@ -46,7 +54,7 @@ fn add_index(table: String, index: String, attr: String) -> crate::rewrites::Pat
             attr.clone(),
             Attribute {
                 name: attr.clone(),
-                ty: AttributeType::S,
+                ty,
                 values: None,
                 unique: false,
                 cardinality: None,
@@ -83,70 +91,244 @@ fn add_index(table: String, index: String, attr: String) -> crate::rewrites::Pat
     })
 }
 
-fn cases_for(
+/// How a put writes the index's partition key: the `AttributeValue` it sends, the
+/// attribute's type, and what the value needs declared first.
+struct Value {
+    label: &'static str,
+    /// The `AttributeValue` expression; `{n}` is the variant's number.
+    value: &'static str,
+    ty: AttributeType,
+    /// Module-level items (consts) the value names, put before the site's item.
+    items: &'static [&'static str],
+    /// Statements the value names, put before the site's statement (a put beside the
+    /// site only: the site's own chain may have no statement of its own).
+    lets: &'static [&'static str],
+}
+
+const fn v(label: &'static str, value: &'static str) -> Value {
+    Value {
+        label,
+        value,
+        ty: AttributeType::S,
+        items: &[],
+        lets: &[],
+    }
+}
+
+/// One constant, written seven ways.
+const CONSTANTS: &[Value] = &[
+    v("literal", "S(\"ALL\".to_string())"),
+    v("into", "S(\"USER\".into())"),
+    v("string-from", "S(String::from(\"ORDERS\"))"),
+    Value {
+        items: &["const MM_KIND{n}: &str = \"INVOICE\";"],
+        ..v("const", "S(MM_KIND{n}.to_string())")
+    },
+    Value {
+        items: &[
+            "const MM_PREFIX{n}: &str = \"TENANT\";",
+            "const MM_SCOPE{n}: &str = \"GLOBAL\";",
+        ],
+        ..v(
+            "format-of-consts",
+            "S(format!(\"{}#{}\", MM_PREFIX{n}, MM_SCOPE{n}))",
+        )
+    },
+    Value {
+        lets: &["let mm_bucket{n} = \"DEFAULT\";"],
+        ..v("let-binding", "S(mm_bucket{n}.to_string())")
+    },
+    Value {
+        ty: AttributeType::N,
+        ..v("number", "N(\"100\".to_string())")
+    },
+];
+
+/// A boolean kept as text or a number (a key cannot be a BOOL), written six ways.
+const BOOLEANS: &[Value] = &[
+    v("true-literal", "S(\"true\".to_string())"),
+    v("false-into", "S(\"false\".into())"),
+    v("bool-to-string", "S(true.to_string())"),
+    Value {
+        items: &["const MM_ENABLED{n}: bool = false;"],
+        ..v("const-bool", "S(MM_ENABLED{n}.to_string())")
+    },
+    Value {
+        lets: &["let mm_flag{n}: bool = false;"],
+        ..v("let-bool", "S(mm_flag{n}.to_string())")
+    },
+    Value {
+        ty: AttributeType::N,
+        ..v("one-as-number", "N(\"1\".to_string())")
+    },
+];
+
+fn expand(s: &str, n: usize) -> String {
+    s.replace("{n}", &n.to_string())
+}
+
+/// The expected finding: `low-cardinality-pk` on the new index.
+fn expect(index: &str) -> Expect {
+    Expect {
+        rule: "low-cardinality-pk",
+        at: ExpectAt::Message(format!("index `{index}`")),
+    }
+}
+
+/// The put's own chain writes the attribute: every attribute name with every value
+/// that needs no statement of its own.
+fn in_chain(
     cx: &Cx<'_>,
     chain: &crate::site::Chain,
     table: &str,
     names: &[&str],
-    values: &[&str],
+    values: &[Value],
     what: &str,
-) -> Vec<DefectCase> {
+) -> Result<Vec<DefectCase>, String> {
+    let n = cx.n;
     let mut cases = Vec::new();
     for name in names {
-        let attr = format!("{name}_{}", cx.n);
-        let index = format!("MmIndex{}_{name}", cx.n);
-        for value in values {
-            let setter = format!(".item({}, {AV}::S({value}))", lit(&attr));
+        let attr = format!("{name}_{n}");
+        let index = format!("MmIndex{n}_{name}");
+        for value in values.iter().filter(|v| v.lets.is_empty()) {
+            let setter = format!(".item({}, {AV}::{})", lit(&attr), expand(value.value, n));
+            let mut edits = vec![append_setters(cx, chain, &[setter])];
+            if !value.items.is_empty() {
+                let items: Vec<String> = value.items.iter().map(|i| expand(i, n)).collect();
+                edits.push(before_item(place(cx)?, &items.join("\n")));
+            }
             cases.push(DefectCase {
                 variant: Variant {
-                    edits: vec![append_setters(cx, chain, &[setter])],
-                    patch: Some(add_index(table.to_string(), index.clone(), attr.clone())),
+                    edits,
+                    patch: Some(add_index(
+                        table.to_string(),
+                        index.clone(),
+                        attr.clone(),
+                        value.ty,
+                    )),
                 },
-                expect: Expect {
-                    rule: "low-cardinality-pk",
-                    at: ExpectAt::Message(format!("index `{index}`")),
-                },
+                expect: expect(&index),
                 baseline: None,
-                label: format!(
-                    "{what}-{name}-{}",
-                    value.replace(|c: char| !c.is_alphanumeric(), "")
-                ),
+                label: format!("{what}-{name}-{}", value.label),
             });
         }
     }
-    cases
+    Ok(cases)
 }
 
-/// Every write of the new index's partition key is the site's, with one constant.
+/// A put of a new item sent beside the site, on its client and table: its key from a
+/// generated id, and the index's partition key. Each value once, the attribute name
+/// turning with it.
+fn beside(
+    cx: &Cx<'_>,
+    run: &Run,
+    names: &[&str],
+    values: &[Value],
+    what: &str,
+) -> Result<Vec<DefectCase>, String> {
+    if cold(cx) {
+        return Err("writes in tests, examples and one-off binaries are sample data".into());
+    }
+    let t = table(cx, run).ok_or("the site binds to no table of the model")?;
+    let chain = client_chain(cx)?;
+    if chain.awaited.is_none() {
+        return Err("the site's send is not awaited at once (no async statement to add to)".into());
+    }
+    let (si, _, arg) = table_arg(cx, chain).ok_or("the chain sets no table name argument")?;
+    if chain.setters[si].name != "table_name" {
+        return Err("the table is set by another setter than `table_name`".into());
+    }
+    let place = place(cx)?;
+    let n = cx.n;
+    let client = &cx.text[chain.receiver.clone()];
+    let table_text = &cx.text[arg];
+    let mut key = String::new();
+    for k in std::iter::once(&t.partition_key).chain(&t.sort_key) {
+        let v = match t.attribute(k).map_or(AttributeType::S, |a| a.ty) {
+            AttributeType::S => format!("{AV}::S(mm_id{n}.clone())"),
+            AttributeType::N => format!("{AV}::N(mm_at{n}.to_string())"),
+            _ => return Err("a key attribute of type B: no value shape for it".into()),
+        };
+        key.push_str(&format!(".item({}, {v})", lit(k)));
+    }
+    let mut cases = Vec::new();
+    for (i, value) in values.iter().enumerate() {
+        let name = names[(i + n) % names.len()];
+        let attr = format!("{name}_{n}");
+        let index = format!("MmIndex{n}_{name}");
+        let mut lines = vec![
+            format!("let mm_id{n} = uuid::Uuid::new_v4().to_string();"),
+            format!("let mm_at{n} = chrono::Utc::now().timestamp_millis();"),
+        ];
+        lines.extend(value.lets.iter().map(|l| expand(l, n)));
+        lines.push(format!(
+            "let _ = {client}.put_item().table_name({table_text}){key}.item({}, {AV}::{}).send().await;",
+            lit(&attr),
+            expand(value.value, n)
+        ));
+        let mut edits: Vec<Edit> = vec![before_statement(place, &lines)?];
+        if !value.items.is_empty() {
+            let items: Vec<String> = value.items.iter().map(|i| expand(i, n)).collect();
+            edits.push(before_item(place, &items.join("\n")));
+        }
+        cases.push(DefectCase {
+            variant: Variant {
+                edits,
+                patch: Some(add_index(
+                    t.name.clone(),
+                    index.clone(),
+                    attr.clone(),
+                    value.ty,
+                )),
+            },
+            expect: expect(&index),
+            baseline: None,
+            label: format!("{what}-beside-{name}-{}", value.label),
+        });
+    }
+    Ok(cases)
+}
+
+/// The site's own put's cases, then a put beside the site's; the first reason either
+/// cannot apply when neither does.
+fn cases(
+    cx: &Cx<'_>,
+    run: &Run,
+    names: &[&str],
+    values: &[Value],
+    what: &str,
+) -> Result<Vec<DefectCase>, String> {
+    let own = put_site(cx, run)
+        .and_then(|(chain, table)| in_chain(cx, chain, &table, names, values, what));
+    let near = beside(cx, run, names, values, what);
+    match (own, near) {
+        (Ok(mut a), Ok(b)) => {
+            a.extend(b);
+            Ok(a)
+        }
+        (Ok(a), Err(_)) | (Err(_), Ok(a)) => Ok(a),
+        (Err(_), Err(e)) => Err(e),
+    }
+}
+
+/// Every write of the new index's partition key is one constant.
 pub fn constant_gsi_pk(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String> {
-    let (chain, table) = put_site(cx, run)?;
-    Ok(cases_for(
+    cases(
         cx,
-        chain,
-        &table,
+        run,
         &["gsi1pk", "entity_type", "tenant"],
-        &[
-            "\"ALL\".to_string()",
-            "\"USER\".into()",
-            "String::from(\"ORDERS\")",
-        ],
+        CONSTANTS,
         "constant",
-    ))
+    )
 }
 
-/// The new index's partition key holds `"true"` or `"false"`.
+/// The new index's partition key holds a boolean's text or 0/1.
 pub fn boolean_gsi_pk(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String> {
-    let (chain, table) = put_site(cx, run)?;
-    Ok(cases_for(
+    cases(
         cx,
-        chain,
-        &table,
+        run,
         &["is_active", "has_paid", "deleted"],
-        &[
-            "\"true\".to_string()",
-            "\"false\".into()",
-            "true.to_string()",
-        ],
+        BOOLEANS,
         "boolean",
-    ))
+    )
 }

@@ -91,7 +91,7 @@ pub const DEFECTS: &[Defect] = &[
     },
     Defect {
         name: "filter-non-key",
-        does: "a Query or Scan filters on a non-key attribute the model declares",
+        does: "a Query or Scan (of a table or an index) filters on a non-key attribute, each the model declares and four it is told of, by each operator a key could serve, in four shapes",
         make: expressions::filter_non_key,
     },
     Defect {
@@ -101,22 +101,22 @@ pub const DEFECTS: &[Defect] = &[
     },
     Defect {
         name: "wrong-key",
-        does: "the request is keyed on an attribute the table is not keyed on",
+        does: "the partition or sort key's name is replaced: made up, misspelt, the other key, an index's key, a non-key attribute",
         make: keys::wrong_key,
     },
     Defect {
         name: "scan-in-handler",
-        does: "a paginated Scan of the site's table is sent from the request handler",
+        does: "a paginated Scan of the site's table on a request path: beside a hot site (eight shapes), or in a new entry point of its file (six)",
         make: loops::scan_in_handler,
     },
     Defect {
         name: "constant-gsi-pk",
-        does: "a put writes one constant into the partition key of a GSI (added to the model)",
+        does: "a put (the site's, or one beside any site) writes one constant into the partition key of a GSI (added to the model)",
         make: gsi::constant_gsi_pk,
     },
     Defect {
         name: "boolean-gsi-pk",
-        does: "a GSI (added to the model) is keyed on an attribute the put writes as a boolean",
+        does: "a GSI (added to the model) is keyed on an attribute a put (the site's, or one beside any site) writes as a boolean's text or 0/1",
         make: gsi::boolean_gsi_pk,
     },
 ];
@@ -185,4 +185,17 @@ pub fn legacy(cx: &Cx<'_>) -> bool {
 /// by design.
 pub fn cold(cx: &Cx<'_>) -> bool {
     cx.site.op.context.cold.is_some()
+}
+
+/// Whether the untouched tree already reports the site's request as rejected: DynamoDB
+/// answers a request with its first error only, so a second one seeded into it cannot
+/// show (a request without a table name, a reserved word in its key condition).
+pub fn already_rejected(cx: &Cx<'_>, run: &Run) -> bool {
+    let op = &cx.site.op;
+    run.diagnostics.iter().any(|d| {
+        d.rule == "rejected-request"
+            && d.location.file == op.file
+            && op.span.start <= d.location.span.start
+            && d.location.span.end <= op.span.end
+    })
 }

@@ -317,6 +317,9 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                     let mut angle = 0i32;
                     let mut idents: Vec<(usize, String)> = Vec::new();
                     let mut for_at = None;
+                    // A `where` clause's bounds (`where Q: Send + Sync`) name no type
+                    // of the impl: the type is the last name before it.
+                    let mut in_where = false;
                     while j < toks.len()
                         && !(toks[j].is_punct(b'{') && angle <= 0)
                         && !toks[j].is_punct(b';')
@@ -324,11 +327,13 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                         match toks[j].kind {
                             Tok::Punct(b'<') => angle += 1,
                             Tok::Punct(b'>') => angle -= 1,
-                            Tok::Ident if angle <= 0 => {
+                            Tok::Ident if angle <= 0 && !in_where => {
                                 let w = text(&toks[j]).into_owned();
                                 if w == "for" {
                                     for_at = Some(idents.len());
-                                } else if w != "where" && w != "dyn" {
+                                } else if w == "where" {
+                                    in_where = true;
+                                } else if w != "dyn" {
                                     idents.push((j, w));
                                 }
                             }
@@ -428,6 +433,14 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
                     {
                         if called_names.len() <= fi {
                             called_names.resize_with(fi + 1, Vec::new);
+                        }
+                        // `HashTracker::get(..)`, `user::get_item(..)`: a name too common
+                        // (or the SDK's own) to follow alone is also recorded with the
+                        // type or module its path names.
+                        if let Some(q) =
+                            path_qualifier(src, toks, i).filter(|_| called && by_path_only(&w))
+                        {
+                            called_names[fi].push(Cow::Owned(format!("{q}::{w}")));
                         }
                         called_names[fi].push(w.clone());
                         // `self.list()`, `Self::list()`, and a trait's method
@@ -552,6 +565,10 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
         i += 1;
     }
     for (f, mut names) in fns.iter_mut().zip(called_names) {
+        // A macro's pseudo-function holds what it names already.
+        if f.name.starts_with(ENTRY_PREFIX) {
+            continue;
+        }
         names.sort_unstable();
         names.dedup();
         let mut calls: Vec<Name> = names.iter().map(|w| intern(w)).collect();
@@ -580,6 +597,7 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
         }
         f.self_only = only.into_boxed_slice();
     }
+    wrapper_macros(&mut fns);
     // Entry points registered by name (routes, service_fn) in this file.
     for f in &mut fns {
         if f.entry.is_none() {
@@ -609,6 +627,52 @@ pub fn lexical_graph(whole: &str, toks: &[Token]) -> Vec<FnNode> {
         }
     }
     fns
+}
+
+/// Names a call graph by name does not follow alone: the SDK's request methods
+/// (`client.get_item()` is not a crate's `get_item`) and the verbs every collection
+/// and repository has (`map.get(k)` is not `HashTracker::get`). A path call of one
+/// is also recorded as `Qualifier::name` ([`QUALIFIED_SEPARATOR`]).
+pub fn by_path_only(name: &str) -> bool {
+    matches!(
+        name,
+        "get"
+            | "set"
+            | "insert"
+            | "remove"
+            | "find"
+            | "load"
+            | "read"
+            | "write"
+            | "update"
+            | "delete"
+            | "put"
+            | "execute"
+            | "send"
+            | "run"
+            | "call"
+            | "handle"
+            | "process"
+    ) || crate::scanner::sdk::op_for_method(name).is_some()
+}
+
+/// What joins a path call's qualifier to its name in `calls` (`HashTracker::get`).
+pub const QUALIFIED_SEPARATOR: &str = "::";
+
+/// The type or module a path call at `toks[i]` names just before it (`HashTracker` of
+/// `HashTracker::get(..)`, `user` of `model::user::get_item(..)`); `None` for a plain
+/// or method call, and for `Self::`, `self::`, `super::` and `crate::`, which say
+/// nothing beyond the file.
+fn path_qualifier<'s>(src: &'s [u8], toks: &[Token], i: usize) -> Option<&'s str> {
+    if i < 3 || !toks[i - 1].is_punct(b':') || !toks[i - 2].is_punct(b':') {
+        return None;
+    }
+    let q = toks[i - 3];
+    if q.kind != Tok::Ident {
+        return None;
+    }
+    let text = std::str::from_utf8(q.text(src)).ok()?;
+    (!matches!(text, "Self" | "self" | "super" | "crate")).then_some(text)
 }
 
 /// Whether the name at `toks[i]` is an argument of a capitalised name
@@ -922,6 +986,37 @@ pub const ENTRY_MACRO_PREFIX: &str = "\u{0}entry:macro_rules!";
 /// crate defines that macro as a handler macro.
 pub const MACRO_CALL_PREFIX: &str = "\u{0}entry:macro!";
 
+/// Keeps the handler macros of a file: those that start a Lambda runtime (no calls),
+/// and the wrappers that invoke one of them, at any depth (`lambda_main!` →
+/// `lambda_main_internal!` → `service_fn`); a macro that invokes none is dropped.
+fn wrapper_macros(fns: &mut Vec<FnNode>) {
+    let is_macro = |f: &FnNode| f.name.starts_with(ENTRY_MACRO_PREFIX);
+    if !fns.iter().any(|f| is_macro(f) && !f.calls.is_empty()) {
+        return;
+    }
+    let mut handlers: Vec<Name> = fns
+        .iter()
+        .filter(|f| is_macro(f) && f.calls.is_empty())
+        .map(|f| Name::clone(&f.qualified))
+        .collect();
+    loop {
+        let before = handlers.len();
+        for f in fns
+            .iter_mut()
+            .filter(|f| is_macro(f) && !f.calls.is_empty())
+        {
+            if f.calls.iter().any(|c| handlers.contains(c)) {
+                f.calls = Box::default();
+                handlers.push(Name::clone(&f.qualified));
+            }
+        }
+        if handlers.len() == before {
+            break;
+        }
+    }
+    fns.retain(|f| !is_macro(f) || f.calls.is_empty());
+}
+
 /// Tokens of a macro that are read at most.
 const MAX_MACRO_TOKENS: usize = 4096;
 
@@ -980,8 +1075,23 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
                     b"service_fn" | b"handler_fn" | b"lambda_runtime" | b"lambda_http"
                 )
         });
-        return starts_lambda
-            .then(|| node(format!("{ENTRY_MACRO_PREFIX}{name}"), name, Vec::new()));
+        if starts_lambda {
+            return Some(node(
+                format!("{ENTRY_MACRO_PREFIX}{name}"),
+                name,
+                Vec::new(),
+            ));
+        }
+        // A wrapper (`lambda_main!` expanding to `$crate::lambda_main_internal!(..)`):
+        // the macros it invokes, kept only if one of them is a handler macro of this
+        // file ([`wrapper_macros`]).
+        let invoked: Vec<Name> = body
+            .windows(2)
+            .filter(|w| w[0].kind == Tok::Ident && w[1].is_punct(b'!'))
+            .map(|w| intern(&text(&w[0])))
+            .collect();
+        return (!invoked.is_empty())
+            .then(|| node(format!("{ENTRY_MACRO_PREFIX}{name}"), name, invoked));
     }
     // What the call hands over: a bare function name (`lambda_main!(list_all)`), or a
     // function it defines (`fn export`).
@@ -993,7 +1103,11 @@ fn macro_node(src: &[u8], toks: &[Token], i: usize) -> Option<FnNode> {
         let prev = k.checked_sub(1).map(|p| body[p]);
         let next = body.get(k + 1);
         let defined = prev.is_some_and(|p| p.is_ident(src, "fn"));
-        let bare = prev.is_none_or(|p| p.is_punct(b',') || p.is_punct(b'>'))
+        // `lambda_main!(async handler, ..)`: a leading `async`/`sync` word says how
+        // the macro calls the handler that follows it.
+        let mode =
+            k == 1 && prev.is_some_and(|p| p.is_ident(src, "async") || p.is_ident(src, "sync"));
+        let bare = (mode || prev.is_none_or(|p| p.is_punct(b',') || p.is_punct(b'>')))
             && next.is_none_or(|n| n.is_punct(b','));
         if defined || bare {
             calls.push(intern(&text(t)));

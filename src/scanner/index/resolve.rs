@@ -657,6 +657,9 @@ impl<'a> FileCx<'a> {
                     )),
                 }
             }
+            // A `bool`'s text is what `to_string()` and `format!` give (`const
+            // ARCHIVED: bool = false;` written as `ARCHIVED.to_string()`).
+            "boolean_literal" => return Resolved::literal(src.of(node).to_string()),
             "identifier" => return self.identifier(node, depth),
             "scoped_identifier" => return self.path(node),
             "field_expression" => return self.field_ref(node),

@@ -20,6 +20,8 @@ pub enum Receiver {
     Field(Name),
     /// `x.users().get(..)`: what a function named `users` returns.
     Returned(Name),
+    /// `model::user::get_item(..)`: a free function of the module `user`.
+    Module(Name),
 }
 
 /// The types one file declares: the type of each struct field (by field name) and
@@ -31,6 +33,9 @@ pub struct TypeFacts {
     pub bounds: Vec<(Name, Name)>,
     /// The calls that give a function type arguments the tokens show.
     pub sites: Vec<TypeSite>,
+    /// The traits the file declares (`pub trait QueryProcessor`): an implementation
+    /// in a crate that cannot be named is still what a caller of the trait runs.
+    pub traits: Vec<Name>,
 }
 
 /// A call that shows the types it gives a generic function: its own by a turbofish
@@ -160,11 +165,18 @@ pub fn receiver_at(
     let before = i.checked_sub(1).and_then(|p| toks.get(p))?;
     let upper = |t: &Token| t.text(src).first().is_some_and(u8::is_ascii_uppercase);
     let name_of = |t: &Token| std::str::from_utf8(t.text(src)).ok().map(intern);
-    // `Repo::get(..)`: a path call names its type.
+    // `Repo::get(..)`: a path call names its type; `user::get_item(..)` its module.
     if before.is_punct(b':') {
         let ty = toks.get(i.checked_sub(3)?)?;
-        return (ty.kind == Tok::Ident && upper(ty))
-            .then(|| name_of(ty).map(Receiver::Type))
+        if ty.kind != Tok::Ident {
+            return None;
+        }
+        if upper(ty) {
+            return name_of(ty).map(Receiver::Type);
+        }
+        let says_more = !matches!(ty.text(src), b"self" | b"super" | b"crate");
+        return says_more
+            .then(|| name_of(ty).map(Receiver::Module))
             .flatten();
     }
     if !before.is_punct(b'.') {
@@ -473,6 +485,13 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
             }
             // `impl<S: Store>`, `fn f<T: Entity>`, `where T: Entity`.
             b"impl" | b"fn" | b"trait" => {
+                if t.text(src) == b"trait" {
+                    if let Some(n) = toks.get(i + 1).filter(|n| n.kind == Tok::Ident) {
+                        if let Ok(n) = std::str::from_utf8(n.text(src)) {
+                            out.traits.push(intern(n));
+                        }
+                    }
+                }
                 let mut j = i + 1;
                 if toks.get(j).is_some_and(|n| n.kind == Tok::Ident) && t.text(src) != b"impl" {
                     j += 1;
@@ -510,6 +529,7 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
     out.fields.shrink_to_fit();
     out.bounds.shrink_to_fit();
     out.sites.shrink_to_fit();
+    out.traits.shrink_to_fit();
     out
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 // `names.rs` explains.
 use foldhash::{HashMap, HashMapExt, HashSet};
 
-use crate::scanner::index::graph::{FnNode, LoopCall, ENTRY_PREFIX};
+use crate::scanner::index::graph::{FnNode, LoopCall, ENTRY_PREFIX, QUALIFIED_SEPARATOR};
 use crate::scanner::index::types::{Receiver, TypeFacts};
 use crate::scanner::index::FileIndex;
 use crate::scanner::ir::{CallStep, LoopInfo, Operation};
@@ -79,10 +79,12 @@ struct Target<'g> {
     krate: u32,
     ty: Option<&'g str>,
     tr: Option<&'g str>,
+    /// The module path of its file (`[library, model, user]`).
+    module: &'g [Name],
 }
 
 impl<'g> Target<'g> {
-    fn of(f: &'g FnNode, krate: u32) -> Self {
+    fn of(f: &'g FnNode, krate: u32, module: &'g [Name]) -> Self {
         let name: &str = &f.name;
         let q: &str = &f.qualified;
         let ty = q
@@ -94,8 +96,29 @@ impl<'g> Target<'g> {
             krate,
             ty,
             tr: f.impl_trait.as_deref(),
+            module,
         }
     }
+
+    /// Whether a path call through module `m` (`user::get_item(..)`) can mean this
+    /// free function: one of its file's modules is `m` (a re-export from a submodule
+    /// too), or its file is a crate root, which the crate's name reaches.
+    fn in_module(&self, m: &str) -> bool {
+        self.ty.is_none() && (self.module.is_empty() || self.module.iter().any(|s| **s == *m))
+    }
+
+    /// How a path call spells this function (`HashTracker::get`, `dynamodb::get_item`):
+    /// what [`by_path_only`](crate::scanner::index::graph::by_path_only) names are followed by.
+    fn qualified(&self) -> Option<String> {
+        let q = self.ty.or_else(|| self.module.last().map(|m| m.as_ref()))?;
+        Some(format!("{q}{QUALIFIED_SEPARATOR}{}", self.name))
+    }
+}
+
+/// Whether a name is followed by name alone: not one as common as `get`, nor the
+/// SDK's own request methods, which a path call follows instead.
+fn by_name_alone(name: &str) -> bool {
+    !TOO_COMMON.contains(&name) && op_for_method(name).is_none()
 }
 
 /// When the operation's function is called inside a loop (directly or a few callers
@@ -115,10 +138,10 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
     (callers, crates, only): (&Callers<K>, &Crates, Option<&[Site]>),
 ) -> Option<LoopInfo> {
     let start = graphs.get(fi)?.get(around)?;
-    let mut names: Vec<Target<'_>> = vec![Target::of(start, crates.of(fi))];
+    let module_of = |gi: usize| files.get(gi).map_or(&[][..], |f| &f.module[..]);
+    let mut names: Vec<Target<'_>> = vec![Target::of(start, crates.of(fi), module_of(fi))];
     let mut seen: HashSet<Target<'_>> = names.iter().copied().collect();
     for depth in 0..MAX_DEPTH {
-        names.retain(|t| op_for_method(t.name).is_none());
         if names.is_empty() {
             return None;
         }
@@ -127,17 +150,23 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
         // say or functions of two traits, types or files define it.
         let means_call = |gi: usize, lc: &LoopCall| {
             let types = lc.receiver.as_ref().and_then(|r| callers.types.of(r));
+            let module = match &lc.receiver {
+                Some(Receiver::Module(m)) => Some(m.as_ref()),
+                _ => None,
+            };
             names.iter().any(|t| {
                 *t.name == *lc.name
                     && crates.sees(crates.of(gi), t.krate)
-                    && match &types {
-                        Some(set) => {
+                    && match (&types, module) {
+                        (Some(set), _) => {
                             t.ty.is_some_and(|x| set.contains(x))
                                 || t.tr.is_some_and(|x| set.contains(x))
                         }
-                        None => {
-                            !TOO_COMMON.contains(&t.name)
-                                && !callers.ambiguous(gi, t.name, graphs, crates)
+                        // `user::get_item(..)`: the free function of that module, even
+                        // of a name two modules define.
+                        (None, Some(m)) if t.in_module(m) => true,
+                        _ => {
+                            by_name_alone(t.name) && !callers.ambiguous(gi, t.name, graphs, crates)
                         }
                     }
             })
@@ -151,16 +180,32 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
                 .self_only
                 .binary_search_by(|n| (**n).cmp(name))
                 .is_ok();
-            let own = Target::of(caller, crates.of(gi));
+            let own = Target::of(caller, crates.of(gi), module_of(gi));
             names.iter().any(|t| {
                 t.name == name
-                    && !TOO_COMMON.contains(&t.name)
+                    && by_name_alone(t.name)
                     && crates.sees(crates.of(gi), t.krate)
                     && if on_self {
                         own.ty.is_some() && own.ty == t.ty
                     } else {
                         !callers.ambiguous(gi, name, graphs, crates)
                     }
+            })
+        };
+        // A name followed only by its path (`HashTracker::get`, `dynamodb::get_item`):
+        // a caller that spells that path calls it.
+        let qualified: Vec<(String, Target<'_>)> = names
+            .iter()
+            .filter(|t| !by_name_alone(t.name))
+            .filter_map(|t| Some((t.qualified()?, *t)))
+            .collect();
+        let means_path = |gi: usize, caller: &FnNode| {
+            qualified.iter().any(|(q, t)| {
+                crates.sees(crates.of(gi), t.krate)
+                    && caller
+                        .calls
+                        .binary_search_by(|n| (**n).cmp(q.as_str()))
+                        .is_ok()
             })
         };
         // Whether code in file `gi` can name one of `names`' crates: the callers of a
@@ -197,16 +242,19 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
         let mut next: Vec<Target<'_>> = Vec::new();
         let untyped = names
             .iter()
-            .filter(|t| !TOO_COMMON.contains(&t.name))
-            .map(|t| t.name);
+            .filter(|t| by_name_alone(t.name))
+            .map(|t| t.name)
+            .chain(qualified.iter().map(|(q, _)| q.as_str()));
         for (gi, ni) in Callers::of(&callers.calls, untyped, sees_one) {
             let Some(caller) = graphs.get(gi).and_then(|g| g.get(ni)) else {
                 continue;
             };
-            if !caller.calls.iter().any(|c| means(gi, caller, c.as_ref())) {
+            if !means_path(gi, caller)
+                && !caller.calls.iter().any(|c| means(gi, caller, c.as_ref()))
+            {
                 continue;
             }
-            let key = Target::of(caller, crates.of(gi));
+            let key = Target::of(caller, crates.of(gi), module_of(gi));
             // A method that calls a function of its own name on another type
             // (`SeaOrmRepo::find_by_id` calling sea-orm's `Entity::find_by_id`) is
             // another API's, not a call of the one searched for.
@@ -270,6 +318,8 @@ impl TypeIndex {
             Receiver::Type(t) => vec![t],
             Receiver::Field(f) => self.fields.get(f)?.iter().collect(),
             Receiver::Returned(m) => self.returns.get(m)?.iter().collect(),
+            // A module is no type: the call is matched by its path.
+            Receiver::Module(_) => return None,
         };
         let mut set: HashSet<&str> = HashSet::default();
         let mut todo: Vec<(&Name, u8)> = first.into_iter().map(|t| (t, 0)).collect();

@@ -574,7 +574,10 @@ pub(super) fn link_files(
         (None, Some(by_name)) => {
             // Two searches of the whole graph, independent: side by side.
             let (reached, one_off) = rayon::join(
-                || reach(&graph_refs, &tables.crates),
+                || {
+                    let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
+                    reach(&graph_refs, &types, &tables.crates)
+                },
                 || one_off(&graph_refs, &tables.crates, by_name),
             );
             Some(GraphFacts {

@@ -12,6 +12,7 @@ use std::hash::Hash;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX};
+use crate::scanner::index::types::TypeFacts;
 use crate::scanner::link::call_site_loop::Callers;
 use crate::scanner::link::crates::{Crates, NO_CRATE};
 
@@ -351,10 +352,137 @@ fn own_type(f: &FnNode) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
+/// The implementations of the workspace's traits that a caller reaches by dispatch
+/// rather than by naming their crate: `app` holds a `P: QueryProcessor` and calls
+/// `self.processor.list_tenants()`; `kernel` declares the trait; `adapter` implements
+/// it with a Scan; the binary that depends on `app` and `adapter` plugs one into the
+/// other. `app` cannot name `adapter`, so a call graph by name stops at the trait.
+struct Dispatch<'a> {
+    /// Trait → the crates that declare one of that name.
+    declared: HashMap<&'a str, Vec<u32>>,
+    /// (crate, trait): code of the crate holds a value of the trait by a generic
+    /// bound or a field's type (`P: QueryProcessor`, `Arc<dyn Storage>`).
+    held: HashSet<(u32, &'a str)>,
+    /// Method name → the implementations of a declared trait: (function, trait, crate).
+    impls: HashMap<&'a str, Vec<(FnId, &'a str, u32)>>,
+    /// Per crate: itself and every crate that depends on it, at any depth (built on
+    /// demand: only crates that call a dispatched method ask).
+    dependents: HashMap<u32, Vec<u32>>,
+}
+
+impl<'a> Dispatch<'a> {
+    fn new(files: &[&'a [FnNode]], types: &[&'a TypeFacts], crates: &Crates) -> Self {
+        let mut declared: HashMap<&str, Vec<u32>> = HashMap::new();
+        for (fi, t) in types.iter().enumerate() {
+            for tr in &t.traits {
+                let list = declared.entry(tr.as_ref()).or_default();
+                let k = crates.of(fi);
+                if !list.contains(&k) {
+                    list.push(k);
+                }
+            }
+        }
+        let mut held = HashSet::new();
+        let mut impls: HashMap<&str, Vec<(FnId, &str, u32)>> = HashMap::new();
+        if declared.is_empty() {
+            return Self {
+                declared,
+                held,
+                impls,
+                dependents: HashMap::new(),
+            };
+        }
+        for (fi, t) in types.iter().enumerate() {
+            for (_, ty) in t.bounds.iter().chain(&t.fields) {
+                if declared.contains_key(ty.as_ref()) {
+                    held.insert((crates.of(fi), ty.as_ref()));
+                }
+            }
+        }
+        for (fi, fns) in files.iter().enumerate() {
+            for (i, f) in fns.iter().enumerate() {
+                let Some(tr) = f.impl_trait.as_deref() else {
+                    continue;
+                };
+                if f.test || !declared.contains_key(tr) {
+                    continue;
+                }
+                impls.entry(f.name.as_ref()).or_default().push((
+                    FnId::new(fi, i),
+                    tr,
+                    crates.of(fi),
+                ));
+            }
+        }
+        Self {
+            declared,
+            held,
+            impls,
+            dependents: HashMap::new(),
+        }
+    }
+
+    /// The implementations of a call of `name` by code of crate `from` that `from`
+    /// cannot name but runs through a trait it holds: a trait of that name declared in
+    /// a crate both `from` and the implementation's crate see (the same trait, not a
+    /// look-alike of another service), and a crate that depends on both (a binary
+    /// that builds one and hands it to the other).
+    fn targets(&mut self, name: &str, from: u32, crates: &Crates) -> Vec<FnId> {
+        let Some(cands) = self.impls.get(name) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        // `from`'s dependents, looked up once the first candidate needs them.
+        let mut mine: Option<Vec<u32>> = None;
+        for &(id, tr, krate) in cands {
+            if crates.sees(from, krate) || !self.held.contains(&(from, tr)) {
+                continue;
+            }
+            let same_trait = self.declared.get(tr).is_some_and(|ks| {
+                ks.iter()
+                    .any(|k| crates.sees(from, *k) && crates.sees(krate, *k))
+            });
+            if !same_trait {
+                continue;
+            }
+            let a =
+                mine.get_or_insert_with(|| dependents(&mut self.dependents, from, crates).to_vec());
+            let b = dependents(&mut self.dependents, krate, crates);
+            if a.iter().any(|x| b.binary_search(x).is_ok()) {
+                out.push(id);
+            }
+        }
+        out
+    }
+}
+
+/// `krate` and every crate that depends on it, at any depth (sorted), computed once.
+fn dependents<'d>(cache: &'d mut HashMap<u32, Vec<u32>>, krate: u32, crates: &Crates) -> &'d [u32] {
+    cache.entry(krate).or_insert_with(|| {
+        let mut seen: HashSet<u32> = HashSet::new();
+        let mut todo = vec![krate];
+        seen.insert(krate);
+        while let Some(k) = todo.pop() {
+            for d in crates.visible_to(k).into_iter().flatten() {
+                if seen.insert(*d) {
+                    todo.push(*d);
+                }
+            }
+        }
+        let mut v: Vec<u32> = seen.into_iter().collect();
+        v.sort_unstable();
+        v
+    })
+}
+
 /// For every function reachable from an entry point: the entry's reason and the path
 /// (entry first) that reaches it, by a breadth-first search so chains are shortest.
-pub fn reach(files: &[&[FnNode]], crates: &Crates) -> Reached {
+/// A call also reaches the implementations of a trait its crate holds in crates it
+/// cannot name ([`Dispatch`]).
+pub fn reach(files: &[&[FnNode]], types: &[&TypeFacts], crates: &Crates) -> Reached {
     let by_name = callable_by_name(files, crates);
+    let mut dispatch = Dispatch::new(files, types, crates);
+    let mut dispatched: HashSet<(&str, u32)> = HashSet::new();
     let numbering = Numbering::new(files);
     let mut reasons: Vec<String> = Vec::new();
     let mut parent: Vec<Option<Step>> = vec![None; numbering.len()];
@@ -391,16 +519,30 @@ pub fn reach(files: &[&[FnNode]], crates: &Crates) -> Reached {
         let Some(f) = files.get(id.file()).and_then(|fs| fs.get(id.index())) else {
             continue;
         };
-        let scope = crates.scope(crates.of(id.file()));
+        let krate = crates.of(id.file());
+        let scope = crates.scope(krate);
         let visible = crates.visible_from(scope);
         let own = own_type(f);
         for c in &f.calls {
             let c = c.as_ref();
             let key = (c, scope);
+            // A call on `self` means its own type's method. A crate that sees every
+            // crate names every implementation already.
+            let on_self = own.filter(|_| f.self_only.binary_search_by(|n| (**n).cmp(c)).is_ok());
+            if on_self.is_none() && visible.is_some() && dispatched.insert((c, krate)) {
+                for callee in dispatch.targets(c, krate, crates) {
+                    let Some(slot) = numbering.of(callee).and_then(|n| parent.get_mut(n)) else {
+                        continue;
+                    };
+                    if slot.is_none() {
+                        *slot = Some(Step { reason, from: id });
+                        queue.push_back((callee, reason));
+                    }
+                }
+            }
             // A call on `self` (`self.list()`, `DataService::list(self)`) means its own
             // type's method when the type has one: `list` of another store of the same
             // trait is not reached through it.
-            let on_self = own.filter(|_| f.self_only.binary_search_by(|n| (**n).cmp(c)).is_ok());
             if let Some(ty) = on_self {
                 let types = by_type.entry(key).or_insert_with(|| {
                     let mut m: HashMap<&str, Vec<FnId>> = HashMap::new();
