@@ -172,3 +172,24 @@ async fn save_registration(client: &Client, reg: Registration) -> Result<(), Err
     put_registration(client, Some(item)).send().await?;
     Ok(())
 }
+
+#[derive(serde::Serialize)]
+struct Profile {
+    login: String,
+    bio: String,
+}
+
+// The helper adds the key to the item it is given: the request holds both.
+fn put_keyed(
+    client: &Client,
+    item: Option<HashMap<String, AttributeValue>>,
+    pk: AttributeValue,
+) -> PutItemFluentBuilder {
+    client.put_item().table_name("Registrations").set_item(item).item("pk", pk)
+}
+
+async fn save_keyed(client: &Client, reg: Profile, login: &str) -> Result<(), Error> {
+    let item = serde_dynamo::to_item(reg)?;
+    put_keyed(client, Some(item), AttributeValue::S(login.to_lowercase())).send().await?;
+    Ok(())
+}

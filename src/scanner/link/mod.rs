@@ -1605,7 +1605,20 @@ impl<'a> Linker<'a> {
                             p.span = call_site;
                         }
                     }
+                    // What the helper's own setters add after it (`.set_item(item)
+                    // .item("pk", pk)`) stays: the request holds both.
+                    let mut own = std::mem::take(&mut m.attributes);
+                    for a in &mut own {
+                        self.resolve(fi, &mut a.name, 0);
+                        self.resolve_value(fi, &mut a.value);
+                    }
                     *m = map;
+                    for a in own {
+                        match m.attributes.iter_mut().find(|x| x.name == a.name) {
+                            Some(x) => *x = a,
+                            None => m.attributes.push(a),
+                        }
+                    }
                 }
                 return;
             }
