@@ -638,6 +638,7 @@ impl Shift for AttrMap {
             attributes,
             complete: _,
             from_type: _,
+            serde_at: _,
         } = self;
         attributes.shift(by);
     }

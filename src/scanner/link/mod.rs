@@ -1626,14 +1626,24 @@ impl<'a> Linker<'a> {
             }
             return;
         }
-        if let (Some(ty), true) = (m.from_type.clone(), m.attributes.is_empty()) {
+        let serialised_here = m.attributes.is_empty() || m.serde_at.is_some();
+        if m.serde_at.is_some() {
+            // Names first: which entries the struct's attributes replace goes by name.
+            for a in &mut m.attributes {
+                self.resolve(fi, &mut a.name, 0);
+            }
+        }
+        if let (Some(ty), true) = (m.from_type.clone(), serialised_here) {
             let lookup = |name: &str| self.struct_def(fi, name).cloned();
             if let Some(mut attrs) = serialise(&lookup, &ty, 0) {
                 for a in &mut attrs {
                     a.span = call_site;
                     a.value.span = call_site;
                 }
-                m.attributes = attrs;
+                match m.serde_at.take() {
+                    Some(at) => splice_serialised(&mut m.attributes, at, attrs),
+                    None => m.attributes = attrs,
+                }
                 m.complete = true;
             }
         }
@@ -2909,6 +2919,28 @@ fn agree(values: Vec<Resolved>) -> Result<Resolved, usize> {
 
 /// Puts what a function returns in place of the call's value: the call's span stays,
 /// and so does a type the call site shows (`AttributeValue::S(pk(id))`).
+/// A map extended by a serialised struct, `at` entries in: the struct's attributes
+/// replace the entries set before the `extend`, and are replaced by the ones set after
+/// it on every path; one set after it on some paths only (`if let Some(id) = ..`)
+/// leaves the struct's value on the others, so both are kept.
+fn splice_serialised(
+    attributes: &mut Vec<crate::scanner::AttrArg>,
+    at: usize,
+    struct_attrs: Vec<crate::scanner::AttrArg>,
+) {
+    let after = attributes.split_off(at.min(attributes.len()));
+    let same = |a: &crate::scanner::AttrArg, b: &crate::scanner::AttrArg| {
+        a.name.value().is_some() && a.name.value() == b.name.value()
+    };
+    attributes.retain(|b| !struct_attrs.iter().any(|s| same(s, b)));
+    attributes.extend(
+        struct_attrs
+            .into_iter()
+            .filter(|s| !after.iter().any(|a| !a.conditional && same(a, s))),
+    );
+    attributes.extend(after);
+}
+
 fn splice_value(v: &mut ValueInfo, mut f: ValueInfo) {
     let at = v.span;
     fn respan(v: &mut ValueInfo, at: Span) {
