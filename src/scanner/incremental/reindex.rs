@@ -785,6 +785,7 @@ impl Shift for StructDef {
             name: _,
             rename_all: _,
             custom: _,
+            default: _,
             fields,
         } = self;
         fields.shift(by);

@@ -25,6 +25,8 @@ pub struct StructDef {
     /// `#[serde(into = "..")]`, `transparent`, `tag = ".."`, `remote = ".."`: serde
     /// writes something other than the fields as declared.
     pub custom: bool,
+    /// `#[derive(Default)]`: values may be built without a struct literal.
+    pub default: bool,
     pub fields: Vec<FieldDef>,
 }
 
@@ -691,10 +693,14 @@ pub fn struct_defs(src: Src<'_>, nodes: &[Node<'_>]) -> Vec<StructDef> {
                 .any(|k| serde_arg(a, k).is_some())
                 || (a.trim_start().starts_with("serde") && a.contains("transparent"))
         });
+        let default = attrs
+            .iter()
+            .any(|a| a.trim_start().starts_with("derive") && a.contains("Default"));
         out.push(StructDef {
             name,
             rename_all,
             custom,
+            default,
             fields,
         });
     }
@@ -722,9 +728,28 @@ fn serde_arg(attr: &str, key: &str) -> Option<String> {
     None
 }
 
+/// What every construction in the crate gives one field (see `field_values.rs`):
+/// `None` when one of them is not known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Given {
+    /// `None`.
+    Absent,
+    /// A string, literal or constant.
+    Str(String),
+    /// An enum's variant: one of few values.
+    Variant,
+}
+
+/// The values every construction gives a field of a struct, when all are known.
+pub type FieldGiven<'a> = &'a dyn Fn(&StructDef, &str) -> Option<Vec<Given>>;
+
 /// The attributes serde writes for a struct, following `flatten` into other structs.
+/// `given` says what the crate's struct literals put in a field: an attribute that
+/// every construction sets to a constant has that value, and an `Option` that every
+/// construction leaves `None` under `skip_serializing_if` is never written.
 pub fn serialise(
     defs: &dyn Fn(&str) -> Option<StructDef>,
+    given: FieldGiven<'_>,
     ty: &str,
     depth: usize,
 ) -> Option<Vec<AttrArg>> {
@@ -742,7 +767,7 @@ pub fn serialise(
         }
         if f.flatten {
             let inner = inner_type(&f.ty);
-            out.extend(serialise(defs, &type_name(inner), depth + 1)?);
+            out.extend(serialise(defs, given, &type_name(inner), depth + 1)?);
             continue;
         }
         let name = f
@@ -764,6 +789,40 @@ pub fn serialise(
         value.provenance = Provenance::Unknown;
         // Without `skip_serializing_if`, `None` is written as NULL.
         value.nullable = is_option && !f.skip_if;
+        // A field serde writes by another function holds that function's value.
+        if let Some(values) = given(&def, &f.name).filter(|_| !f.custom) {
+            let absent = values.contains(&Given::Absent);
+            if absent && !is_option {
+                // `None` in a field that is not an `Option`: not what it seems.
+            } else {
+                let present: Vec<&Given> = values.iter().filter(|v| **v != Given::Absent).collect();
+                if present.is_empty() && f.skip_if {
+                    // Every construction leaves it out: never written.
+                    continue;
+                }
+                if is_option && !absent {
+                    value.nullable = false;
+                }
+                let mut strs: Vec<&str> = present
+                    .iter()
+                    .filter_map(|v| match v {
+                        Given::Str(s) => Some(s.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                strs.sort_unstable();
+                strs.dedup();
+                match (strs.as_slice(), present.len()) {
+                    (_, 0) => {}
+                    ([one], n) if present.iter().all(|v| matches!(v, Given::Str(_))) && n > 0 => {
+                        value.literal = Some(one.to_string());
+                        value.text = Some(Resolved::literal(one.to_string()));
+                        value.provenance = Provenance::Constant;
+                    }
+                    _ => value.provenance = Provenance::EnumLike,
+                }
+            }
+        }
         out.push(AttrArg {
             name: Resolved::literal(name),
             value,

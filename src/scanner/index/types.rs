@@ -31,6 +31,9 @@ pub struct TypeFacts {
     pub bounds: Vec<(Name, Name)>,
     /// The calls that give a function type arguments the tokens show.
     pub sites: Vec<TypeSite>,
+    /// The values the file's struct literals and assignments give fields (see
+    /// `field_values.rs`): what a serialised struct's attributes hold.
+    pub values: crate::scanner::index::field_values::FieldFacts,
 }
 
 /// A call that shows the types it gives a generic function: its own by a turbofish
@@ -435,6 +438,7 @@ fn type_sites(src: &[u8], toks: &[Token], out: &mut Vec<TypeSite>) {
 pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
     let mut out = TypeFacts::default();
     type_sites(src, toks, &mut out.sites);
+    out.values = crate::scanner::index::field_values::field_facts(src, toks);
     let mut i = 0usize;
     while i < toks.len() {
         let t = toks[i];
