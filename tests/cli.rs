@@ -796,6 +796,104 @@ fn fix_diff_is_minimal_and_git_apply_and_patch_apply_it() {
     }
 }
 
+/// An outbox table written only through a transaction whose items a helper collects
+/// (so the transaction's table is not known): a write reads no index, so the
+/// outbox's status index is still said unread, with what the scanner could not see.
+#[test]
+fn unused_index_is_not_hidden_by_a_transaction_of_items_built_elsewhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::write(
+        root.join("dynalint.toml"),
+        r#"
+[[table]]
+name = "journal"
+partition-key = "pkey"
+[table.attributes]
+pkey = "S"
+
+[[table]]
+name = "outbox"
+partition-key = "pkey"
+sort-key = "skey"
+[table.attributes]
+pkey = "S"
+skey = "S"
+status = "S"
+[[table.index]]
+name = "outbox-status-index"
+partition-key = "status"
+sort-key = "skey"
+"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("src/store")).unwrap();
+    std::fs::write(
+        root.join("src/store/helper.rs"),
+        r#"
+use aws_sdk_dynamodb::types::TransactWriteItem;
+use aws_sdk_dynamodb::Client;
+
+pub async fn commit_transactions(client: &Client, items: Vec<TransactWriteItem>) -> Result<(), Error> {
+    client.transact_write_items().set_transact_items(Some(items)).send().await?;
+    Ok(())
+}
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/store.rs"),
+        r#"
+mod helper;
+use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem};
+use aws_sdk_dynamodb::Client;
+
+pub struct Store { client: Client, outbox_name: String }
+
+impl Store {
+    pub async fn journal(&self, id: &str) -> Result<(), Error> {
+        self.client.get_item().table_name("journal")
+            .key("pkey", AttributeValue::S(id.to_string())).send().await?;
+        Ok(())
+    }
+
+    pub async fn persist(&self, id: &str, events: &[String]) -> Result<(), Error> {
+        let mut transactions: Vec<TransactWriteItem> = Vec::new();
+        for (i, _event) in events.iter().enumerate() {
+            let put = Put::builder()
+                .table_name(&self.outbox_name)
+                .item("pkey", AttributeValue::S(id.to_string()))
+                .item("skey", AttributeValue::S(i.to_string()))
+                .item("status", AttributeValue::S("PENDING".into()))
+                .build()?;
+            transactions.push(TransactWriteItem::builder().put(put).build());
+        }
+        helper::commit_transactions(&self.client, transactions).await
+    }
+}
+"#,
+    )
+    .unwrap();
+    let (out, err, _) = dynalint(root, &["check", "--format", "json"]);
+    let v: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let found: Vec<&serde_json::Value> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "unused-index")
+        .collect();
+    assert_eq!(found.len(), 1, "{out}");
+    assert_eq!(found[0]["severity"], "info", "{out}");
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("index `outbox-status-index` of `outbox` is never read"),
+        "{out}"
+    );
+}
+
 #[test]
 fn unused_index_says_what_it_checked_beside_other_languages() {
     let tmp = tempfile::tempdir().unwrap();

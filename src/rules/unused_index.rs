@@ -8,6 +8,7 @@ use crate::facts::{BoundOperation, ProjectFacts};
 use crate::figures::{bytes, group};
 use crate::model::{Index, Model, OriginKind, Presence, Projection, Table};
 use crate::pricing::{dollars, Prices, UnitsPerSecond};
+use crate::scanner::OpKind;
 
 crate::declare_rule! {
     pub UnusedIndex,
@@ -41,12 +42,28 @@ impl Rule for UnusedIndex {
                     OriginKind::DynalintToml | OriginKind::RustCode
                 );
                 if declared_here && project_in_view(facts) {
+                    let unknown_writes = facts
+                        .operations
+                        .iter()
+                        .filter(|b| b.table.is_none() && b.op.kind.is_write())
+                        .count();
                     for index in &table.indexes {
-                        if !read_by_code(facts, index) && !read_by_pattern(facts, table, index) {
+                        if !read_by_code(facts, table, index)
+                            && !read_by_pattern(facts, table, index)
+                        {
                             report(cx, facts, table, index);
                             if let Some(d) = cx.last_mut() {
                                 d.severity = Severity::Info.min(d.severity);
-                                d.note(format!("no checked code calls `{}` at all", table.name));
+                                d.note(match unknown_writes {
+                                    0 => format!("no checked code calls `{}` at all", table.name),
+                                    n => format!(
+                                        "no checked call is known to be on `{}`; {n} write{} \
+                                         whose table is not known may write it, but no read \
+                                         can reach an index",
+                                        table.name,
+                                        if n == 1 { "" } else { "s" }
+                                    ),
+                                });
                             }
                         }
                     }
@@ -61,7 +78,7 @@ impl Rule for UnusedIndex {
                 continue;
             }
             for index in &table.indexes {
-                if !read_by_code(facts, index) && !read_by_pattern(facts, table, index) {
+                if !read_by_code(facts, table, index) && !read_by_pattern(facts, table, index) {
                     report(cx, facts, table, index);
                 }
             }
@@ -69,25 +86,45 @@ impl Rule for UnusedIndex {
     }
 }
 
-/// Several files checked, calls bound to tables of the model, and no request whose
-/// table is not known (it could be any table).
+/// Several files checked, calls bound to tables of the model, and no request that could
+/// read an index whose table is not known (it could be any table). A write whose table
+/// is not known (a transaction of items built elsewhere) reads no index.
 fn project_in_view(facts: &ProjectFacts<'_>) -> bool {
     facts.checked_files > 1
         && facts.operations.iter().any(|b| b.table.is_some())
-        && facts
-            .operations
-            .iter()
-            .all(|b| b.table.is_some() || !b.op.children.is_empty())
+        && facts.operations.iter().all(|b| {
+            b.table.is_some() || !b.op.children.is_empty() || !may_read_an_index(b.op.kind)
+        })
 }
 
-/// Any call naming the index, including calls whose table is not resolved (they may
-/// be on this table).
-fn read_by_code(facts: &ProjectFacts<'_>, index: &Index) -> bool {
+/// Only a Query, a Scan or a PartiQL statement (`SELECT .. FROM "t"."index"`) reads an
+/// index.
+fn may_read_an_index(kind: OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Query | OpKind::Scan | OpKind::ExecuteStatement
+    )
+}
+
+/// A call naming the index on this table, or on a table that is not resolved (it may be
+/// this one). Index names are per table: three tables may each have a `CityCodeIndex`,
+/// and reading one of them reads neither of the others. A table the code creates under
+/// a name pattern (`format!("test-table-{}", id)`) is many tables at run time, and any
+/// call may be on one of them.
+fn read_by_code(facts: &ProjectFacts<'_>, table: &Table, index: &Index) -> bool {
+    let named_by_pattern = table.name.contains('{');
     facts.operations.iter().any(|b| {
-        b.op.index
-            .as_ref()
-            .and_then(|i| i.value())
-            .is_some_and(|name| name == index.name)
+        let this_table = named_by_pattern
+            || match b.table {
+                Some(t) => std::ptr::eq(t, table),
+                None => b.op.table.as_ref().is_none_or(|t| t.value().is_none()),
+            };
+        this_table
+            && b.op
+                .index
+                .as_ref()
+                .and_then(|i| i.value())
+                .is_some_and(|name| name == index.name)
     })
 }
 
@@ -284,7 +321,8 @@ fn cost_line(model: &Model, table: &Table, index: &Index) -> Cost {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::*;
-    use crate::scanner::{OpKind, Resolved};
+    use super::OpKind;
+    use crate::scanner::Resolved;
 
     const MODEL: &str = r#"
 [[table]]
@@ -322,6 +360,74 @@ key = { team = "{team}" }
         let mut q = op(OpKind::Query, "Users");
         q.index = Some(Resolved::literal("ByEmail"));
         assert!(run_ops(&m, "unused-index", &[get.clone(), q]).is_empty());
+    }
+
+    /// Three tables of one app each have a `CityCodeIndex`; querying two of them does
+    /// not read the third's.
+    #[test]
+    fn an_index_of_the_same_name_on_another_table_is_another_index() {
+        let m = model(
+            r#"
+[[table]]
+name = "Houses"
+partition-key = "id"
+[table.attributes]
+id = "S"
+city = "S"
+[[table.index]]
+name = "CityCodeIndex"
+partition-key = "city"
+[[table]]
+name = "Requirements"
+partition-key = "id"
+[table.attributes]
+id = "S"
+city = "S"
+[[table.index]]
+name = "CityCodeIndex"
+partition-key = "city"
+"#,
+        );
+        let mut q = op(OpKind::Query, "Houses");
+        q.index = Some(Resolved::literal("CityCodeIndex"));
+        let get = op(OpKind::GetItem, "Requirements");
+        let d = run_ops(&m, "unused-index", &[q.clone(), get]);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert!(d[0]
+            .message
+            .starts_with("index `CityCodeIndex` of `Requirements` is never read"));
+        // A query whose table is not known may be on `Requirements`.
+        let mut any = op(OpKind::Query, "Requirements");
+        any.table = Some(Resolved::unknown("a parameter"));
+        any.index = Some(Resolved::literal("CityCodeIndex"));
+        let get = op(OpKind::GetItem, "Requirements");
+        assert!(run_ops(&m, "unused-index", &[q.clone(), get, any]).is_empty());
+        // A table created under a name pattern is many tables at run time: the query
+        // may be on one of them.
+        let m = model(
+            r#"
+[[table]]
+name = "Houses"
+partition-key = "id"
+[table.attributes]
+id = "S"
+city = "S"
+[[table.index]]
+name = "CityCodeIndex"
+partition-key = "city"
+[[table]]
+name = "test-houses-{1}"
+partition-key = "id"
+[table.attributes]
+id = "S"
+city = "S"
+[[table.index]]
+name = "CityCodeIndex"
+partition-key = "city"
+"#,
+        );
+        let put = op(OpKind::PutItem, "test-houses-{1}");
+        assert!(run_ops(&m, "unused-index", &[q, put]).is_empty());
     }
 
     #[test]

@@ -179,3 +179,176 @@ async fn ledger(client: &Client, pk: String) -> Result<Vec<Account>, Error> {
     let accounts: Vec<Account> = results.items().iter().map(Account::from).collect();
     Ok(accounts)
 }
+
+// Sent in an `async move` block awaited in place, then its first item: first only.
+async fn org_by_slug(client: &Client, slug: &str) -> Result<Option<Value>, Error> {
+    let result = async move {
+        client
+            .query()
+            .table_name("Orgs")
+            .index_name("slug-index")
+            .key_condition_expression("slug = :slug")
+            .expression_attribute_values(":slug", AttributeValue::S(slug.to_string()))
+            .send()
+            .await
+    }
+    .await
+    .map_err(|e| Error::Query(e.to_string()))?;
+    Ok(result.items.and_then(|items| items.into_iter().next()).map(to_json))
+}
+
+// Sent on a task (`tokio::spawn`), the handle awaited, then its first item: first only.
+async fn user_by_phone(client: &Client, phone: String) -> Result<Option<Value>, Error> {
+    let client = client.clone();
+    let output = tokio::spawn(async move {
+        client
+            .query()
+            .table_name("Users")
+            .index_name("phone-index")
+            .key_condition_expression("phone = :p")
+            .expression_attribute_values(":p", AttributeValue::S(phone))
+            .send()
+            .await
+    })
+    .await
+    .expect("the query task panicked")?;
+    Ok(output.items().first().cloned().map(to_json))
+}
+
+// A closure that sends, called once, then its first item: first only.
+async fn key_by_hash(client: &Client, hash: &str) -> Result<Option<Value>, Error> {
+    let lookup = || {
+        client
+            .query()
+            .table_name("ApiKeys")
+            .index_name("hash-index")
+            .key_condition_expression("key_hash = :h")
+            .expression_attribute_values(":h", AttributeValue::S(hash.to_string()))
+            .send()
+    };
+    let out = lookup().await?;
+    Ok(out.items.unwrap_or_default().pop().map(to_json))
+}
+
+// The same closure called twice, once for every item: not first only.
+async fn keys_twice(client: &Client, hash: &str) -> Result<Vec<Value>, Error> {
+    let lookup = || {
+        client
+            .query()
+            .table_name("ApiKeys")
+            .index_name("hash-index")
+            .key_condition_expression("key_hash = :h")
+            .expression_attribute_values(":h", AttributeValue::S(hash.to_string()))
+            .send()
+    };
+    let first = lookup().await?;
+    let all = lookup().await?;
+    let _ = first.items().first();
+    Ok(all.items().iter().map(to_json).collect())
+}
+
+// A task whose output is returned whole: not first only.
+async fn page_on_task(client: Client) -> Result<QueryOutput, Error> {
+    let out = tokio::spawn(async move {
+        client
+            .query()
+            .table_name("Books")
+            .key_condition_expression("PK = :pk")
+            .expression_attribute_values(":pk", AttributeValue::S("book".into()))
+            .send()
+            .await
+    })
+    .await
+    .expect("the query task panicked")?;
+    Ok(out)
+}
+
+pub struct SessionRepo {
+    client: Client,
+}
+
+impl SessionRepo {
+    // Sends and hands the page back; private, and its one caller reads the first item:
+    // first only.
+    async fn query_by_token(&self, token: &str) -> Result<QueryOutput, Error> {
+        self.client
+            .query()
+            .table_name("Sessions")
+            .index_name("token-index")
+            .key_condition_expression("token = :t")
+            .expression_attribute_values(":t", AttributeValue::S(token.to_string()))
+            .send()
+            .await
+            .map_err(|e| Error::Query(e.to_string()))
+    }
+
+    pub async fn session_by_token(&self, token: &str) -> Result<Option<Value>, Error> {
+        let out = self.query_by_token(token).await?;
+        Ok(out.items.and_then(|items| items.into_iter().next()).map(to_json))
+    }
+
+    // Private, and one of its two callers lists every item: not first only.
+    async fn query_by_user(&self, user: &str) -> Result<QueryOutput, Error> {
+        let out = self
+            .client
+            .query()
+            .table_name("Sessions")
+            .index_name("user-index")
+            .key_condition_expression("user_id = :u")
+            .expression_attribute_values(":u", AttributeValue::S(user.to_string()))
+            .send()
+            .await?;
+        Ok(out)
+    }
+
+    pub async fn latest_session(&self, user: &str) -> Result<Option<Value>, Error> {
+        let out = self.query_by_user(user).await?;
+        Ok(out.items().first().cloned().map(to_json))
+    }
+
+    pub async fn sessions(&self, user: &str) -> Result<Vec<Value>, Error> {
+        let out = self.query_by_user(user).await?;
+        Ok(out.items().iter().map(to_json).collect())
+    }
+
+    // Public: code elsewhere may call it and read every item: not first only.
+    pub async fn query_by_device(&self, device: &str) -> Result<QueryOutput, Error> {
+        let out = self
+            .client
+            .query()
+            .table_name("Sessions")
+            .index_name("device-index")
+            .key_condition_expression("device_id = :d")
+            .expression_attribute_values(":d", AttributeValue::S(device.to_string()))
+            .send()
+            .await?;
+        Ok(out)
+    }
+
+    pub async fn session_by_device(&self, device: &str) -> Result<Option<Value>, Error> {
+        let out = self.query_by_device(device).await?;
+        Ok(out.items().first().cloned().map(to_json))
+    }
+}
+
+// Two private helpers deep, the outer's one caller reads the first item: first only.
+async fn send_lookup(client: &Client, email: &str) -> Result<QueryOutput, Error> {
+    let out = client
+        .query()
+        .table_name("Members")
+        .index_name("email-index")
+        .key_condition_expression("email = :e")
+        .expression_attribute_values(":e", AttributeValue::S(email.to_string()))
+        .send()
+        .await?;
+    Ok(out)
+}
+
+async fn lookup_member(client: &Client, email: &str) -> Result<QueryOutput, Error> {
+    send_lookup(client, email).await
+}
+
+async fn member_by_email(client: &Client, email: &str) -> Result<Option<Value>, Error> {
+    let out = lookup_member(client, email).await?;
+    Ok(out.items.unwrap_or_default().pop().map(to_json))
+}

@@ -5,12 +5,16 @@
 //! (`items.iter().map(Into::into).collect()` then `.first()`). Such code wants one
 //! item (a lookup by a value it expects to be unique), so the pages after the first
 //! hold nothing it reads. Any other use of the response (iterating, filtering,
-//! returning it, reading `last_evaluated_key`) makes the answer "no".
+//! returning it, reading `last_evaluated_key`) makes the answer "no", except that a
+//! private function of the file that returns the response (`async fn find(&self, ..)
+//! -> Result<QueryOutput>`, a helper that sends and hands the page back) wants one item
+//! when every call of it in the file does: no other file can call it.
 
 use tree_sitter::Node;
 
+use crate::scanner::index::resolve::FileCx;
 use crate::scanner::syntax::nodes::{
-    ancestors, call_args, descendants_after, field, kind_id, named_children, Src,
+    ancestors, call_args, descendants, descendants_after, field, kind_id, named_children, Src,
 };
 
 /// How deep bindings, closures and wrappers are followed.
@@ -34,6 +38,8 @@ enum Use {
     First,
     /// Reads no item: an `is_empty()` check.
     Benign,
+    /// Returned from the function around it: what its callers do decides.
+    Returned,
     /// Anything else, or a shape not followed.
     Other,
 }
@@ -43,6 +49,9 @@ impl Use {
     fn and(self, other: Use) -> Use {
         match (self, other) {
             (Use::Other, _) | (_, Use::Other) => Use::Other,
+            // Read here and handed back: the caller may read every item.
+            (Use::First, Use::Returned) | (Use::Returned, Use::First) => Use::Other,
+            (Use::Returned, _) | (_, Use::Returned) => Use::Returned,
             (Use::First, _) | (_, Use::First) => Use::First,
             _ => Use::Benign,
         }
@@ -51,8 +60,66 @@ impl Use {
 
 /// True when the value of `sent` (the `.send()` call, or the `.await`/`?` above it)
 /// is read for its first item and no item past it.
-pub fn reads_first_item(src: Src<'_>, sent: Node<'_>) -> bool {
-    follow(src, sent, Held::Response, 0) == Use::First
+pub fn reads_first_item(cx: &FileCx<'_>, sent: Node<'_>) -> bool {
+    let src = cx.src;
+    match follow(src, sent, Held::Response, 0) {
+        Use::First => true,
+        Use::Returned => callers_read_first(cx, sent, 0),
+        _ => false,
+    }
+}
+
+/// For a response that the function around `node` returns: whether that function is
+/// private to the file (no `pub`, not a trait's method, which other code may call)
+/// and each of its calls in the file, at least one, reads the first item at most. A
+/// caller that returns it in turn is followed the same way (a helper two levels up).
+fn callers_read_first(cx: &FileCx<'_>, node: Node<'_>, depth: usize) -> bool {
+    let src = cx.src;
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let Some(func) = ancestors(src, node).find(|a| a.kind() == "function_item") else {
+        return false;
+    };
+    let private = named_children(func)
+        .iter()
+        .all(|c| c.kind() != "visibility_modifier");
+    let in_trait = ancestors(src, func)
+        .find(|a| matches!(a.kind(), "impl_item" | "trait_item" | "function_item"))
+        .is_some_and(|a| a.kind() == "trait_item" || field(a, "trait").is_some());
+    let Some(name) = field(func, "name").map(|n| src.of(n)) else {
+        return false;
+    };
+    if !private || in_trait {
+        return false;
+    }
+    // A call elsewhere in the file: the edit of any item naming it indexes this again.
+    cx.whole_file_lookup_of(name);
+    let Some(root) = ancestors(src, func).last() else {
+        return false;
+    };
+    let calls = descendants(root, &mut |n| {
+        n.kind() == "call_expression"
+            && field(n, "function").is_some_and(|f| callee_name(src, f) == Some(name))
+    });
+    !calls.is_empty()
+        && calls
+            .iter()
+            .all(|c| match follow(src, *c, Held::Response, depth + 1) {
+                Use::First => true,
+                Use::Returned => callers_read_first(cx, *c, depth + 1),
+                _ => false,
+            })
+}
+
+/// The name a call's function part calls: `f`, `Self::f`, `self.f`, `repo.f`.
+fn callee_name<'a>(src: Src<'a>, f: Node<'_>) -> Option<&'a str> {
+    match f.kind() {
+        "identifier" => Some(src.of(f)),
+        "scoped_identifier" => field(f, "name").map(|n| src.of(n)),
+        "field_expression" => field(f, "field").map(|n| src.of(n)),
+        _ => None,
+    }
 }
 
 /// What the code does with `node`, whose value is `held`.
@@ -138,8 +205,114 @@ fn follow(src: Src<'_>, node: Node<'_>, held: Held, depth: usize) -> Use {
             }
             all
         }
+        // The block's value: `async move { .. .send().await }`, a closure's `{ .. }`,
+        // the function's own.
+        "block" if is_tail(p, node) => match src.parent(p) {
+            Some(a) if a.kind() == "async_block" => follow(src, a, held, depth + 1),
+            Some(c) if c.kind() == "closure_expression" => follow(src, p, held, depth + 1),
+            Some(f) if f.kind() == "function_item" && held == Held::Response => Use::Returned,
+            _ => Use::Other,
+        },
+        // `return out;` from the function itself (not from a closure inside it).
+        "return_expression" if held == Held::Response => {
+            let around = ancestors(src, p)
+                .find(|a| matches!(a.kind(), "function_item" | "closure_expression"));
+            match around {
+                Some(f) if f.kind() == "function_item" => Use::Returned,
+                _ => Use::Other,
+            }
+        }
+        // `Ok(out)`: the same value, wrapped.
+        "arguments"
+            if held == Held::Response
+                && src.parent(p).is_some_and(|c| {
+                    c.kind() == "call_expression"
+                        && field(c, "function").is_some_and(|f| matches!(src.of(f), "Ok" | "Some"))
+                        && call_args(c).len() == 1
+                }) =>
+        {
+            match src.parent(p) {
+                Some(c) => follow(src, c, held, depth + 1),
+                None => Use::Other,
+            }
+        }
+        // `|| client.query()..send()`: what each call of the closure returns.
+        "closure_expression" if field(p, "body").is_some_and(|b| b.id() == node.id()) => {
+            closure_calls(src, p, held, depth)
+        }
+        // `tokio::spawn(async move { .. })`: its handle, awaited, is the block's value
+        // (the join error aside, which the unwrapping methods take off).
+        "arguments" if node.kind() == "async_block" => match src.parent(p) {
+            Some(call) if call.kind() == "call_expression" && is_spawn(src, call) => {
+                follow(src, call, held, depth + 1)
+            }
+            _ => Use::Other,
+        },
         _ => Use::Other,
     }
+}
+
+/// Whether `node` is the tail expression of `block` (its value).
+fn is_tail(block: Node<'_>, node: Node<'_>) -> bool {
+    let mut c = block.walk();
+    let last = block
+        .named_children(&mut c)
+        .filter(|n| n.kind() != "line_comment" && n.kind() != "block_comment")
+        .last();
+    last.is_some_and(|l| l.id() == node.id())
+}
+
+/// `spawn(..)`, `tokio::spawn(..)`, `task::spawn(..)`: a task whose handle yields the
+/// future's value.
+fn is_spawn(src: Src<'_>, call: Node<'_>) -> bool {
+    field(call, "function").is_some_and(|f| {
+        let path = src.of(f);
+        path == "spawn" || path.ends_with("::spawn")
+    })
+}
+
+/// What the calls of `closure` do with the value it returns: `let f = || ..; f().await`
+/// or `(|| ..)()`. Any other use of the closure (handed on, stored) is not followed.
+fn closure_calls(src: Src<'_>, closure: Node<'_>, held: Held, depth: usize) -> Use {
+    let Some(p) = src.parent(closure) else {
+        return Use::Other;
+    };
+    match p.kind() {
+        "parenthesized_expression" => match src.parent(p) {
+            Some(call) if is_callee(call, p) => follow(src, call, held, depth + 1),
+            _ => Use::Other,
+        },
+        "let_declaration" if field(p, "value").is_some_and(|v| v.id() == closure.id()) => {
+            let (Some(name), Some(block)) = (
+                field(p, "pattern").and_then(|pat| binding_name(src, pat)),
+                src.parent(p),
+            ) else {
+                return Use::Other;
+            };
+            let ident = kind_id("identifier");
+            let found = descendants_after(block, p.end_byte(), &mut |n| {
+                n.kind_id() == ident && src.of(n) == name
+            });
+            let mut all = Use::Benign;
+            for u in found {
+                let used = match src.parent(u) {
+                    Some(call) if is_callee(call, u) => follow(src, call, held, depth + 1),
+                    _ => Use::Other,
+                };
+                all = all.and(used);
+                if all == Use::Other {
+                    break;
+                }
+            }
+            all
+        }
+        _ => Use::Other,
+    }
+}
+
+/// Whether `call` is a call of `f` (`f(..)`).
+fn is_callee(call: Node<'_>, f: Node<'_>) -> bool {
+    call.kind() == "call_expression" && field(call, "function").is_some_and(|x| x.id() == f.id())
 }
 
 /// `recv.name(..)` where `recv` holds `held`.

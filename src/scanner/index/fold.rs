@@ -605,7 +605,7 @@ fn climb_apply<'t>(
     }
     if sent_here && matches!(op.kind, OpKind::Query | OpKind::Scan) {
         // Every place that sends the request must read only the first item.
-        let first = crate::scanner::index::first_item::reads_first_item(src, cur);
+        let first = crate::scanner::index::first_item::reads_first_item(cx, cur);
         st.first_item = Some(st.first_item.unwrap_or(true) && first);
     }
     cur
