@@ -190,8 +190,7 @@ fn literal(
     let ty = match t.is_ident(src, "Self") {
         true => impls
             .iter()
-            .filter(|(open, close, _)| *open < i && i < *close)
-            .next_back()?
+            .rfind(|(open, close, _)| *open < i && i < *close)?
             .2
             .clone(),
         false => name_of(src, t),
