@@ -136,6 +136,7 @@ mod tests {
             ],
             complete: true,
             from_type: None,
+            serde_at: None,
         };
         assert_eq!(entity_of(t, &blog).map(|e| e.name.as_str()), Some("Blog"));
         let user = AttrMap {
@@ -145,18 +146,21 @@ mod tests {
             ],
             complete: true,
             from_type: None,
+            serde_at: None,
         };
         assert_eq!(entity_of(t, &user).map(|e| e.name.as_str()), Some("User"));
         let ambiguous = AttrMap {
             attributes: vec![attr("PK", None, Some("USER#{}"))],
             complete: true,
             from_type: None,
+            serde_at: None,
         };
         assert!(entity_of(t, &ambiguous).is_none());
         let typed = AttrMap {
             attributes: Vec::new(),
             complete: true,
             from_type: Some("models::blog".into()),
+            serde_at: None,
         };
         assert_eq!(entity_of(t, &typed).map(|e| e.name.as_str()), Some("Blog"));
     }

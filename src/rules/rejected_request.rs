@@ -1451,6 +1451,7 @@ projection = "KEYS_ONLY"
                         attributes: vec![],
                         complete: false,
                         from_type: None,
+                        serde_at: None,
                     });
                     op
                 },

@@ -164,6 +164,7 @@ pub fn map(attrs: Vec<(&str, ValueInfo)>) -> AttrMap {
             .collect(),
         complete: true,
         from_type: None,
+        serde_at: None,
     }
 }
 

@@ -285,6 +285,13 @@ pub struct AttrMap {
     pub complete: bool,
     /// The Rust type that produced it (`serde_dynamo::to_item(order)` → `Order`).
     pub from_type: Option<String>,
+    /// When a map of `attributes` is extended by a serialised struct
+    /// (`item.extend(to_item(query)?)`): how many of `attributes` come before it. The
+    /// struct's attributes replace those of the same name, and are replaced by those
+    /// set after it (unless set only on some paths). Cleared once the link phase has
+    /// put the struct's attributes in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serde_at: Option<usize>,
 }
 
 impl AttrMap {

@@ -638,6 +638,7 @@ impl Shift for AttrMap {
             attributes,
             complete: _,
             from_type: _,
+            serde_at: _,
         } = self;
         attributes.shift(by);
     }
@@ -784,6 +785,7 @@ impl Shift for StructDef {
             name: _,
             rename_all: _,
             custom: _,
+            default: _,
             fields,
         } = self;
         fields.shift(by);

@@ -1010,6 +1010,7 @@ fn apply<'t>(
                         },
                         complete: true,
                         from_type: None,
+                        serde_at: None,
                     }),
                     _ => None,
                 }
@@ -1133,6 +1134,7 @@ fn merge_map(slot: &mut Option<AttrMap>, map: AttrMap) {
             existing.complete &= map.complete;
             if existing.from_type.is_none() {
                 existing.from_type = map.from_type;
+                existing.serde_at = map.serde_at.map(|at| at + existing.attributes.len());
             }
             existing.attributes.extend(map.attributes);
         }

@@ -25,6 +25,8 @@ pub struct StructDef {
     /// `#[serde(into = "..")]`, `transparent`, `tag = ".."`, `remote = ".."`: serde
     /// writes something other than the fields as declared.
     pub custom: bool,
+    /// `#[derive(Default)]`: values may be built without a struct literal.
+    pub default: bool,
     pub fields: Vec<FieldDef>,
 }
 
@@ -47,6 +49,23 @@ pub fn entries<'t>(
     cx: &FileCx<'t>,
     node: Node<'t>,
     depth: usize,
+) -> (Vec<(Node<'t>, Node<'t>, bool)>, bool) {
+    let mut serde = None;
+    let (out, complete) = entries_in(cx, node, depth, Some(&mut serde));
+    (out, complete && serde.is_none())
+}
+
+/// A map local extended by one serialised struct (`item.extend(to_item(query)?)`):
+/// how many entries come before the `extend`, and the struct's map.
+type SerdeExtend = Option<(usize, AttrMap)>;
+
+/// [`entries`], with the one serialised struct a map local is extended by (on every
+/// path) given apart in `serde` rather than making the map incomplete.
+fn entries_in<'t>(
+    cx: &FileCx<'t>,
+    node: Node<'t>,
+    depth: usize,
+    mut serde: Option<&mut SerdeExtend>,
 ) -> (Vec<(Node<'t>, Node<'t>, bool)>, bool) {
     let src = cx.src;
     if depth > 8 {
@@ -136,6 +155,15 @@ pub fn entries<'t>(
                             }
                             ("extend", [m]) => {
                                 let (more, c2) = entries(cx, *m, depth + 1);
+                                if more.is_empty() && !c2 && !in_branch_between(src, call, block) {
+                                    if let Some(slot) = serde.as_deref_mut().filter(|s| s.is_none())
+                                    {
+                                        if let Some(map) = serialised(cx, *m) {
+                                            *slot = Some((out.len(), map));
+                                            continue;
+                                        }
+                                    }
+                                }
                                 out.extend(more);
                                 complete &= c2;
                             }
@@ -239,10 +267,19 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
             attributes: Vec::new(),
             complete: false,
             from_type: Some(reason),
+            serde_at: None,
         };
     }
-    let (es, complete) = entries(cx, node, 0);
-    if es.is_empty() && !complete {
+    let mut serde = None;
+    let (es, complete) = entries_in(cx, node, 0, Some(&mut serde));
+    // The rest of the map known, and a struct it is extended by: the link phase puts
+    // the struct's attributes in at their place (`serde_at`).
+    let (complete, from_type, serde_at) = match serde {
+        Some((at, m)) if complete => (false, m.from_type, Some(at)),
+        Some(_) => (false, None, None),
+        None => (complete, None, None),
+    };
+    if es.is_empty() && !complete && serde_at.is_none() {
         // A map a function of the crate builds: the link phase puts in what it returns
         // (the reference rides in `from_type` until then).
         if let Some(Resolved::Unknown { reason }) = map_call(cx, node, 0).and_then(|c| cx.fn_ref(c))
@@ -251,6 +288,7 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
                 attributes: Vec::new(),
                 complete: false,
                 from_type: Some(reason),
+                serde_at: None,
             };
         }
     }
@@ -265,8 +303,66 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
             })
             .collect(),
         complete,
-        from_type: None,
+        from_type,
+        serde_at,
     }
+}
+
+/// The serialised struct a map expression is: `to_item(x)?`, or a call of a function
+/// of this file that only serialises one of its parameters (`fn model_attributes<T:
+/// Serialize>(value: &T) -> Result<Item> { to_item(value).context(..) }`), the
+/// argument's type being the caller's.
+fn serialised(cx: &FileCx<'_>, node: Node<'_>) -> Option<AttrMap> {
+    let src = cx.src;
+    let p = peel(node);
+    if let Some(m) = serde_item(cx, p) {
+        return Some(m);
+    }
+    let p = match method_call(src, p) {
+        Some((recv, m, _)) if matches!(m.as_str(), "unwrap" | "expect" | "map_err" | "context") => {
+            peel(recv)
+        }
+        _ => p,
+    };
+    let path = call_path(src, p)?;
+    if path.contains("::") || path == "to_item" {
+        return None;
+    }
+    let root = crate::scanner::syntax::nodes::ancestors(src, p).last()?;
+    let [(start, end)] = cx.functions(root).get(path)?.as_slice() else {
+        return None;
+    };
+    let f = std::iter::successors(root.descendant_for_byte_range(*start, *end), |n| n.parent())
+        .find(|n| n.kind() == "function_item" && n.start_byte() == *start)?;
+    let params: Vec<Node<'_>> = named_children(field(f, "parameters")?)
+        .into_iter()
+        .filter(|c| c.kind() == "parameter")
+        .collect();
+    let mut ends = Vec::new();
+    crate::scanner::index::returns::tails(src, field(f, "body")?, &mut ends, 0);
+    let [tail] = ends.as_slice() else {
+        return None;
+    };
+    let tail = match call_path(src, peel(*tail)) {
+        Some("Ok") => peel(*call_args(peel(*tail)).first()?),
+        _ => peel(*tail),
+    };
+    let inner = serde_item(cx, tail)?;
+    // The serialised value must be a parameter: its type is what the caller passes.
+    let (_, to_item_call) = serde_call(src, tail)?;
+    let arg = copied(src, peel(*call_args(to_item_call).first()?));
+    if arg.kind() != "identifier" {
+        return None;
+    }
+    let i = params.iter().position(|q| {
+        field(*q, "pattern")
+            .is_some_and(|pat| src.of(pat).trim_start_matches("mut ") == src.of(arg))
+    })?;
+    let passed = copied(src, peel(*call_args(p).get(i)?));
+    Some(AttrMap {
+        from_type: Some(value_type(cx, passed).unwrap_or_else(|| format!("?{}", src.of(passed)))),
+        ..inner
+    })
 }
 
 /// The pending reference to the parameter a map is, in a function returning a
@@ -304,6 +400,7 @@ pub fn key_list_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrM
         attributes: Vec::new(),
         complete: false,
         from_type: None,
+        serde_at: None,
     };
     let Some(elements) = list_elements(cx, node, 0) else {
         return unknown;
@@ -435,7 +532,10 @@ fn map_call<'t>(cx: &FileCx<'t>, node: Node<'t>, depth: usize) -> Option<Node<'t
         let args = call_args(node);
         return match last_segment(path) {
             "Some" | "Ok" if args.len() == 1 => map_call(cx, args[0], depth + 1),
-            "from" | "from_iter" | "new" | "with_capacity" | "default" | "to_item" => None,
+            "from" | "from_iter" | "new" | "with_capacity" | "default" => None,
+            // serde_dynamo's `to_item` is followed by type (`serde_item`); the crate's
+            // own `Self::to_item(rule)` builds a map like any other function.
+            "to_item" if !own_to_item(cx, node, path) => None,
             _ => Some(node),
         };
     }
@@ -451,6 +551,24 @@ fn map_call<'t>(cx: &FileCx<'t>, node: Node<'t>, depth: usize) -> Option<Node<'t
 /// phase fills the attributes from the struct definition.
 fn serde_item(cx: &FileCx<'_>, node: Node<'_>) -> Option<AttrMap> {
     let src = cx.src;
+    let (path, node) = serde_call(src, node)?;
+    if own_to_item(cx, node, path) {
+        return None;
+    }
+    let arg = peel(*call_args(node).first()?);
+    // `to_item(invitation.clone())`: a copy serialises as the value does.
+    let arg = copied(src, arg);
+    let ty = value_type(cx, arg);
+    Some(AttrMap {
+        attributes: Vec::new(),
+        complete: false,
+        from_type: ty.or_else(|| Some(format!("?{}", src.of(arg)))),
+        serde_at: None,
+    })
+}
+
+/// The path and call of a `to_item(..)` call, through `?`, `.unwrap()`, `.map_err(..)`.
+fn serde_call<'t>(src: Src<'t>, node: Node<'t>) -> Option<(&'t str, Node<'t>)> {
     let node = peel(node);
     let node = match method_call(src, node) {
         Some((recv, m, _))
@@ -464,29 +582,36 @@ fn serde_item(cx: &FileCx<'_>, node: Node<'_>) -> Option<AttrMap> {
         _ => node,
     };
     let path = call_path(src, node)?;
-    if last_segment(path) != "to_item" {
-        return None;
-    }
-    // `Self::to_item(user)`, `UserRepo::to_item(..)`, or a `to_item` this file
-    // defines: the crate's own conversion (often one that leaves `None` out), not
-    // serde_dynamo's: what it writes is not known from the type.
+    (last_segment(path) == "to_item").then_some((path, node))
+}
+
+/// `Self::to_item(user)`, `UserRepo::to_item(..)`, or a `to_item` this file defines:
+/// the crate's own conversion (often one that leaves `None` out), not serde_dynamo's:
+/// what it writes is the function's map, not known from the type.
+fn own_to_item(cx: &FileCx<'_>, node: Node<'_>, path: &str) -> bool {
     let own_type = path
         .split("::")
         .any(|seg| seg == "Self" || seg.starts_with(|c: char| c.is_ascii_uppercase()));
-    let defined_here = path == "to_item"
-        && crate::scanner::syntax::nodes::ancestors(src, node)
-            .last()
-            .is_some_and(|root| cx.functions(root).contains_key("to_item"));
-    if own_type || defined_here {
-        return None;
+    own_type
+        || path == "to_item"
+            && crate::scanner::syntax::nodes::ancestors(cx.src, node)
+                .last()
+                .is_some_and(|root| cx.functions(root).contains_key("to_item"))
+}
+
+/// The value a copy is made of: `x` in `x.clone()`, `x.to_owned()`, `&x`.
+fn copied<'t>(src: Src<'t>, mut node: Node<'t>) -> Node<'t> {
+    for _ in 0..4 {
+        match method_call(src, node) {
+            Some((recv, m, call))
+                if matches!(m.as_str(), "clone" | "to_owned") && call_args(call).is_empty() =>
+            {
+                node = peel(recv)
+            }
+            _ => break,
+        }
     }
-    let arg = peel(*call_args(node).first()?);
-    let ty = value_type(cx, arg);
-    Some(AttrMap {
-        attributes: Vec::new(),
-        complete: false,
-        from_type: ty.or_else(|| Some(format!("?{}", src.of(arg)))),
-    })
+    node
 }
 
 /// The Rust type of an expression when the code states it.
@@ -575,10 +700,14 @@ pub fn struct_defs(src: Src<'_>, nodes: &[Node<'_>]) -> Vec<StructDef> {
                 .any(|k| serde_arg(a, k).is_some())
                 || (a.trim_start().starts_with("serde") && a.contains("transparent"))
         });
+        let default = attrs
+            .iter()
+            .any(|a| a.trim_start().starts_with("derive") && a.contains("Default"));
         out.push(StructDef {
             name,
             rename_all,
             custom,
+            default,
             fields,
         });
     }
@@ -606,9 +735,28 @@ fn serde_arg(attr: &str, key: &str) -> Option<String> {
     None
 }
 
+/// What every construction in the crate gives one field (see `field_values.rs`):
+/// `None` when one of them is not known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Given {
+    /// `None`.
+    Absent,
+    /// A string, literal or constant.
+    Str(String),
+    /// An enum's variant: one of few values.
+    Variant,
+}
+
+/// The values every construction gives a field of a struct, when all are known.
+pub type FieldGiven<'a> = &'a dyn Fn(&StructDef, &str) -> Option<Vec<Given>>;
+
 /// The attributes serde writes for a struct, following `flatten` into other structs.
+/// `given` says what the crate's struct literals put in a field: an attribute that
+/// every construction sets to a constant has that value, and an `Option` that every
+/// construction leaves `None` under `skip_serializing_if` is never written.
 pub fn serialise(
     defs: &dyn Fn(&str) -> Option<StructDef>,
+    given: FieldGiven<'_>,
     ty: &str,
     depth: usize,
 ) -> Option<Vec<AttrArg>> {
@@ -626,7 +774,7 @@ pub fn serialise(
         }
         if f.flatten {
             let inner = inner_type(&f.ty);
-            out.extend(serialise(defs, &type_name(inner), depth + 1)?);
+            out.extend(serialise(defs, given, &type_name(inner), depth + 1)?);
             continue;
         }
         let name = f
@@ -648,6 +796,40 @@ pub fn serialise(
         value.provenance = Provenance::Unknown;
         // Without `skip_serializing_if`, `None` is written as NULL.
         value.nullable = is_option && !f.skip_if;
+        // A field serde writes by another function holds that function's value.
+        if let Some(values) = given(&def, &f.name).filter(|_| !f.custom) {
+            let absent = values.contains(&Given::Absent);
+            if absent && !is_option {
+                // `None` in a field that is not an `Option`: not what it seems.
+            } else {
+                let present: Vec<&Given> = values.iter().filter(|v| **v != Given::Absent).collect();
+                if present.is_empty() && f.skip_if {
+                    // Every construction leaves it out: never written.
+                    continue;
+                }
+                if is_option && !absent {
+                    value.nullable = false;
+                }
+                let mut strs: Vec<&str> = present
+                    .iter()
+                    .filter_map(|v| match v {
+                        Given::Str(s) => Some(s.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                strs.sort_unstable();
+                strs.dedup();
+                match (strs.as_slice(), present.len()) {
+                    (_, 0) => {}
+                    ([one], n) if present.iter().all(|v| matches!(v, Given::Str(_))) && n > 0 => {
+                        value.literal = Some(one.to_string());
+                        value.text = Some(Resolved::literal(one.to_string()));
+                        value.provenance = Provenance::Constant;
+                    }
+                    _ => value.provenance = Provenance::EnumLike,
+                }
+            }
+        }
         out.push(AttrArg {
             name: Resolved::literal(name),
             value,

@@ -8,6 +8,7 @@ pub mod create_table;
 pub(super) mod ctors;
 pub(super) mod deferred;
 pub(super) mod expr_crate;
+pub(super) mod field_values;
 pub(super) mod first_item;
 pub(super) mod fold;
 pub(super) mod graph;

@@ -36,6 +36,9 @@ pub struct TypeFacts {
     /// The traits the file declares (`pub trait QueryProcessor`): an implementation
     /// in a crate that cannot be named is still what a caller of the trait runs.
     pub traits: Vec<Name>,
+    /// The values the file's struct literals and assignments give fields (see
+    /// `field_values.rs`): what a serialised struct's attributes hold.
+    pub values: crate::scanner::index::field_values::FieldFacts,
 }
 
 /// A call that shows the types it gives a generic function: its own by a turbofish
@@ -447,6 +450,7 @@ fn type_sites(src: &[u8], toks: &[Token], out: &mut Vec<TypeSite>) {
 pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
     let mut out = TypeFacts::default();
     type_sites(src, toks, &mut out.sites);
+    out.values = crate::scanner::index::field_values::field_facts(src, toks);
     let mut i = 0usize;
     while i < toks.len() {
         let t = toks[i];

@@ -20,9 +20,10 @@ use rayon::prelude::*;
 
 use crate::scanner::index::args::{calls, may_call, ArgSite};
 use crate::scanner::index::deferred::{self, Looked, Wanted};
+use crate::scanner::index::field_values::FieldValue;
 use crate::scanner::index::fold::Escape;
 use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX};
-use crate::scanner::index::items::{serialise, StructDef};
+use crate::scanner::index::items::{serialise, Given, StructDef};
 use crate::scanner::index::resolve::{count_between, PendingRef, RefKind, PENDING};
 use crate::scanner::index::returns::FnReturn;
 use crate::scanner::index::types::TypeFacts;
@@ -1482,6 +1483,66 @@ impl<'a> Linker<'a> {
         self.files.get(f)?.structs.get(i)
     }
 
+    /// What every construction of struct `def` outside tests gives its field `field`
+    /// (struct literals, assignments to a field of that name): `None` when one of them
+    /// is not a value the tokens show, when no literal builds the struct, when it
+    /// derives `Default`, or when a file reads it from a request or a document.
+    fn given(&self, def: &StructDef, field: &str) -> Option<Vec<Given>> {
+        if def.default {
+            return None;
+        }
+        let production = |(_, f): &(usize, &Arc<FileIndex>)| {
+            crate::scanner::index::context::cold_by_path(&f.path).is_none()
+        };
+        let ty = def.name.as_str();
+        if self
+            .files
+            .iter()
+            .any(|f| f.types.values.inputs.iter().any(|n| &**n == ty))
+        {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut any = false;
+        for (fi, f) in self.files.iter().enumerate().filter(production) {
+            let v = &f.types.values;
+            let lits = v.literals.iter().filter(|l| &*l.ty == ty);
+            let assigned = v.assigned.iter().filter(|(n, _)| &**n == field);
+            let mut values = Vec::new();
+            for l in lits {
+                any = true;
+                match l.fields.iter().find(|(n, _)| &**n == field) {
+                    Some((_, v)) => values.push(v),
+                    None => return None,
+                }
+            }
+            values.extend(assigned.map(|(_, v)| v));
+            for v in values {
+                out.push(match v {
+                    FieldValue::Absent => Given::Absent,
+                    FieldValue::Str(s) => Given::Str(s.clone()),
+                    FieldValue::Variant => Given::Variant,
+                    FieldValue::Const(name) => Given::Str(self.const_text(fi, name)?),
+                    FieldValue::Unknown => return None,
+                });
+            }
+        }
+        (any && !out.is_empty()).then_some(out)
+    }
+
+    /// The string a constant named `name` holds, as seen from file `fi`: one
+    /// definition the file can name, resolved to text.
+    fn const_text(&self, fi: usize, name: &Name) -> Option<String> {
+        let f = self.files.get(fi)?;
+        let cands = self.const_candidates(fi, std::slice::from_ref(name), &f.module);
+        let [(cf, ci)] = cands.as_slice() else {
+            return None;
+        };
+        let mut value = self.files.get(*cf)?.consts.get(*ci)?.value.clone();
+        self.resolve(*cf, &mut value, 1);
+        value.value().map(str::to_string)
+    }
+
     /// The declared type of `ty`'s field `field` (the first declaration file `fi` can
     /// name).
     fn field_type(&self, fi: usize, ty: &str, field: &str) -> Option<&'a str> {
@@ -1642,14 +1703,25 @@ impl<'a> Linker<'a> {
             }
             return;
         }
-        if let (Some(ty), true) = (m.from_type.clone(), m.attributes.is_empty()) {
+        let serialised_here = m.attributes.is_empty() || m.serde_at.is_some();
+        if m.serde_at.is_some() {
+            // Names first: which entries the struct's attributes replace goes by name.
+            for a in &mut m.attributes {
+                self.resolve(fi, &mut a.name, 0);
+            }
+        }
+        if let (Some(ty), true) = (m.from_type.clone(), serialised_here) {
             let lookup = |name: &str| self.struct_def(fi, name).cloned();
-            if let Some(mut attrs) = serialise(&lookup, &ty, 0) {
+            let given = |def: &StructDef, field: &str| self.given(def, field);
+            if let Some(mut attrs) = serialise(&lookup, &given, &ty, 0) {
                 for a in &mut attrs {
                     a.span = call_site;
                     a.value.span = call_site;
                 }
-                m.attributes = attrs;
+                match m.serde_at.take() {
+                    Some(at) => splice_serialised(&mut m.attributes, at, attrs),
+                    None => m.attributes = attrs,
+                }
                 m.complete = true;
             }
         }
@@ -2925,6 +2997,28 @@ fn agree(values: Vec<Resolved>) -> Result<Resolved, usize> {
 
 /// Puts what a function returns in place of the call's value: the call's span stays,
 /// and so does a type the call site shows (`AttributeValue::S(pk(id))`).
+/// A map extended by a serialised struct, `at` entries in: the struct's attributes
+/// replace the entries set before the `extend`, and are replaced by the ones set after
+/// it on every path; one set after it on some paths only (`if let Some(id) = ..`)
+/// leaves the struct's value on the others, so both are kept.
+fn splice_serialised(
+    attributes: &mut Vec<crate::scanner::AttrArg>,
+    at: usize,
+    struct_attrs: Vec<crate::scanner::AttrArg>,
+) {
+    let after = attributes.split_off(at.min(attributes.len()));
+    let same = |a: &crate::scanner::AttrArg, b: &crate::scanner::AttrArg| {
+        a.name.value().is_some() && a.name.value() == b.name.value()
+    };
+    attributes.retain(|b| !struct_attrs.iter().any(|s| same(s, b)));
+    attributes.extend(
+        struct_attrs
+            .into_iter()
+            .filter(|s| !after.iter().any(|a| !a.conditional && same(a, s))),
+    );
+    attributes.extend(after);
+}
+
 fn splice_value(v: &mut ValueInfo, mut f: ValueInfo) {
     let at = v.span;
     fn respan(v: &mut ValueInfo, at: Span) {
