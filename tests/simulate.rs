@@ -332,6 +332,7 @@ fn expr(text: &str) -> ExprArg {
         span: Span::new(0, 0),
         literal_start: None,
         conditional: false,
+        paths: Box::default(),
     }
 }
 

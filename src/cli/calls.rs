@@ -90,14 +90,21 @@ fn table_json(model: &Model, o: &Operation) -> Value {
 fn expr(e: &Option<Box<ExprArg>>) -> Value {
     match e {
         None => Value::Null,
-        Some(e) => json!({
-            "text": e.text.value().map(str::to_string).or_else(|| match &e.text {
-                Resolved::Template { template } => Some(template.clone()),
-                _ => None,
-            }),
-            "via": e.text.label(),
-            "conditional": e.conditional,
-        }),
+        Some(e) => {
+            let mut v = json!({
+                "text": e.text.value().map(str::to_string).or_else(|| match &e.text {
+                    Resolved::Template { template } => Some(template.clone()),
+                    _ => None,
+                }),
+                "via": e.text.label(),
+                "conditional": e.conditional,
+            });
+            // Built on several paths: the text on each.
+            if !e.paths.is_empty() {
+                v["paths"] = json!(e.paths);
+            }
+            v
+        }
     }
 }
 

@@ -253,6 +253,7 @@ mod tests {
             span: Span::new(10, 18),
             literal_start: Some(11),
             conditional: false,
+            paths: Box::default(),
         };
         assert_eq!(file_span(&arg, Span::new(4, 6)), Span::new(15, 17));
         let templ = ExprArg {

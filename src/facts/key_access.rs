@@ -221,6 +221,7 @@ mod tests {
             span: Span::new(0, 1),
             literal_start: None,
             conditional: false,
+            paths: Box::default(),
         }
     }
 

@@ -272,6 +272,7 @@ mod tests {
             span: Span::default(),
             literal_start: None,
             conditional,
+            paths: Box::default(),
         }));
     }
 

@@ -345,6 +345,7 @@ mod tests {
             span: Span::new(50, 52 + filter.len()),
             literal_start: Some(51),
             conditional: false,
+            paths: Box::default(),
         }));
         op
     }

@@ -59,6 +59,9 @@ impl Rule for RejectedRequest {
             partiql_parameters(cx, op);
             return;
         }
+        if expression_path_verdict(cx, bound) {
+            return;
+        }
         let Some((schema, req)) = symbolic(bound) else {
             unbound_exprs(cx, bound);
             return;
@@ -650,6 +653,110 @@ fn select_choice_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -
         return true;
     }
     false
+}
+
+/// An expression the code builds on several paths (`push_str` in an `if` or a `match`
+/// arm): each path's text is a request the code can send, judged alone. Only when one
+/// expression is built so, and every `#name` is set on every path (a name set in a
+/// branch belongs to that branch's text, which this does not pair); the values are
+/// taken to be the ones each text uses. Reports the first path DynamoDB rejects (true
+/// when it did).
+fn expression_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -> bool {
+    let op = bound.op;
+    let slots = [
+        &op.key_condition,
+        &op.filter,
+        &op.condition,
+        &op.projection,
+        &op.update,
+    ];
+    let mut built = slots
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| e.as_ref().filter(|e| !e.paths.is_empty()).map(|e| (i, e)));
+    let Some((slot, arg)) = built.next() else {
+        return false;
+    };
+    let names_on_some_paths = op.names.values().any(|n| n.conditional)
+        || op
+            .setters
+            .iter()
+            .any(|s| s.conditional && s.method.ends_with("expression_attribute_names"));
+    if built.next().is_some() || names_on_some_paths {
+        return false;
+    }
+    for text in arg.paths.iter() {
+        let mut one = op.clone();
+        let expr = [
+            &mut one.key_condition,
+            &mut one.filter,
+            &mut one.condition,
+            &mut one.projection,
+            &mut one.update,
+        ]
+        .into_iter()
+        .nth(slot)
+        .and_then(|e| e.as_mut());
+        let Some(expr) = expr else {
+            return false;
+        };
+        expr.text = crate::scanner::Resolved::literal(text.as_str());
+        expr.paths = Box::default();
+        // Which values a path defines is not known (a map filled in the branches that
+        // append, a loop): taken to be exactly the ones its text uses, so only what
+        // holds whatever they are (a `#name` no text uses, the key's shape) is judged.
+        let at = arg.span;
+        one.values = value_placeholders(text)
+            .map(|v| (v.to_string(), crate::scanner::ValueInfo::unknown(at)))
+            .collect();
+        one.values_complete = true;
+        let b = BoundOperation {
+            op: &one,
+            table: bound.table,
+            index: bound.index,
+            unbound: None,
+            parent: bound.parent,
+        };
+        let Some((schema, req)) = symbolic(&b) else {
+            continue;
+        };
+        let Some(verdict) = first_verdict(&schema, &req).filter(|v| v.decided) else {
+            continue;
+        };
+        let d = cx.report(
+            op.file.clone(),
+            arg.span,
+            format!(
+                "{} is rejected on the path that builds `{}` as \"{text}\": {} \"{}\"",
+                target(bound, &schema),
+                arg.text.label(),
+                verdict.error.name(),
+                verdict.message
+            ),
+        );
+        if let Some(help) = help(&one, &verdict, None, &schema) {
+            d.help(help);
+        }
+        d.note(format!(
+            "`{}` is appended to in `if`s or `match` arms, {} paths in all; dynalint assumes \
+             each can run",
+            arg.text.label(),
+            arg.paths.len()
+        ));
+        return true;
+    }
+    false
+}
+
+/// The `:value` placeholders an expression's text uses.
+fn value_placeholders(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices(':').filter_map(move |(i, _)| {
+        let rest = &text[i + 1..];
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        (len > 0).then(|| &text[i..i + 1 + len])
+    })
 }
 
 /// The placeholder verdict DynamoDB gives every one of `requests`, when it is the
@@ -1446,6 +1553,7 @@ projection = "KEYS_ONLY"
                         span: crate::source::Span::new(100, 120),
                         literal_start: Some(101),
                         conditional: false,
+                        paths: Box::default(),
                     }));
                     op.0.key = Some(crate::scanner::AttrMap {
                         attributes: vec![],

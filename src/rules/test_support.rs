@@ -45,6 +45,7 @@ impl Op {
             span: Span::new(at, at + text.len() + 2),
             literal_start: Some(at + 1),
             conditional: false,
+            paths: Box::default(),
         }
     }
 
@@ -175,6 +176,7 @@ pub fn expr(text: &str) -> ExprArg {
         span: Span::new(0, 1),
         literal_start: None,
         conditional: false,
+        paths: Box::default(),
     }
 }
 

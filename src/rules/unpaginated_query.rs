@@ -143,12 +143,11 @@ fn truncation(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         }
         return;
     }
-    let key_terms = match (&op.kind, &op.key_condition) {
-        (OpKind::Query, Some(arg)) => match parse_condition_arg(arg, ExprKind::KeyCondition) {
-            Some(Ok(c)) => and_terms(&c, &op.names).terms,
-            _ => return,
+    let key_terms = match op.kind {
+        OpKind::Query => match widest_key_terms(op) {
+            Some(terms) => terms,
+            None => return,
         },
-        (OpKind::Query, None) => return,
         _ => Vec::new(),
     };
     let target = match bound.index {
@@ -275,11 +274,7 @@ fn unsized_query<'a>(bound: &'a BoundOperation<'a>) -> Option<Unsized<'a>> {
     if op.index.is_some() && bound.index.is_none() {
         return None;
     }
-    let key_terms = match parse_condition_arg(op.key_condition.as_deref()?, ExprKind::KeyCondition)
-    {
-        Some(Ok(c)) => and_terms(&c, &op.names).terms,
-        _ => return None,
-    };
+    let key_terms = widest_key_terms(op)?;
     let missing = match items_read(table, bound.index, op, &key_terms, Spread::Largest) {
         Ok(read) if read.bytes.is_some() => return None,
         Ok(_) => format!("`avg-item-size` of table `{}`", table.name),
@@ -299,6 +294,26 @@ fn unsized_query<'a>(bound: &'a BoundOperation<'a>) -> Option<Unsized<'a>> {
         missing,
         key_terms,
     })
+}
+
+/// The terms of a Query's key condition. Built on several paths (`push_str` in an
+/// `if`), those of the path that reads the most: the fewest terms, which the other
+/// paths narrow (`pk = :pk` beside `pk = :pk AND sk >= :s`). Unknown when any path's
+/// text is not a key condition.
+fn widest_key_terms(op: &Operation) -> Option<Vec<Term>> {
+    let arg = op.key_condition.as_deref()?;
+    if arg.paths.is_empty() {
+        return match parse_condition_arg(arg, ExprKind::KeyCondition)? {
+            Ok(c) => Some(and_terms(&c, &op.names).terms),
+            Err(_) => None,
+        };
+    }
+    let mut paths = Vec::with_capacity(arg.paths.len());
+    for text in arg.paths.iter() {
+        let c = crate::expr::parse_condition(text, ExprKind::KeyCondition).ok()?;
+        paths.push(and_terms(&c, &op.names).terms);
+    }
+    paths.into_iter().min_by_key(Vec::len)
 }
 
 /// What in the code shows that an unsized collection grows past any bound.
@@ -881,5 +896,40 @@ projection = "ALL"
         let mut op = Op::new(Scan, "BlogApp");
         op.0.context.cold = Some(crate::scanner::ColdReason::Test);
         assert!(run("unpaginated-query", &m, &[op]).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::widest_key_terms;
+    use crate::scanner::{ExprArg, OpKind, Operation, Resolved};
+    use crate::source::Span;
+
+    /// `let mut kc = "pk = :pk"; if let Some(s) = since { kc.push_str(" AND sk >= :s") }`:
+    /// the path without the sort key range reads the whole collection.
+    #[test]
+    fn a_key_condition_built_on_paths_reads_as_its_widest_path() {
+        let mut q = Operation::new(
+            OpKind::Query,
+            std::sync::Arc::from(std::path::Path::new("src/usage.rs")),
+            Span::new(0, 10),
+        );
+        let arg = |paths: &[&str]| ExprArg {
+            text: Resolved::unknown("changed on some paths"),
+            span: Span::new(0, 1),
+            literal_start: None,
+            conditional: false,
+            paths: paths.iter().map(|p| p.to_string()).collect(),
+        };
+        q.key_condition = Some(Box::new(arg(&[
+            "api_key = :k AND ts >= :s",
+            "api_key = :k",
+            "api_key = :k AND ts BETWEEN :s AND :e",
+        ])));
+        let terms = widest_key_terms(&q).expect("every path is a key condition");
+        assert_eq!(terms.len(), 1, "{terms:?}");
+        // One path that is no key condition leaves the whole unknown.
+        q.key_condition = Some(Box::new(arg(&["api_key = :k", "api_key = = :k"])));
+        assert!(widest_key_terms(&q).is_none());
     }
 }

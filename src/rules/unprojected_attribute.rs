@@ -163,6 +163,7 @@ projection = "KEYS_ONLY"
             span: crate::source::Span::new(400, 438),
             literal_start: Some(401),
             conditional: false,
+            paths: Box::default(),
         }));
         let op = op.filter("attribute_exists(Notes) AND #s = :s");
         let got = run("unprojected-attribute", &m, &[op]);

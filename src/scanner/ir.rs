@@ -231,6 +231,10 @@ pub struct ExprArg {
     pub literal_start: Option<usize>,
     /// Set only on some paths (inside an `if`, or rebound in one branch).
     pub conditional: bool,
+    /// When `text` is not known because the code appends to the string on some paths
+    /// only (`push_str` in an `if` or a `match` arm): its text on each path.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub paths: Box<[String]>,
 }
 
 /// A name placeholder `#n` and what it stands for.

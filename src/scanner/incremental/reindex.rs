@@ -597,6 +597,7 @@ impl Shift for ExprArg {
             span,
             literal_start,
             conditional: _,
+            paths: _,
         } = self;
         span.shift(by);
         if let Some(at) = literal_start {

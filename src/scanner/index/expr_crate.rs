@@ -179,6 +179,7 @@ pub fn fill(cx: &FileCx<'_>, call: Node<'_>, op: &mut Operation) {
             span: span(at),
             literal_start: None,
             conditional: false,
+            paths: Box::default(),
         };
         let target = match slot {
             Slot::KeyCondition => &mut op.key_condition,

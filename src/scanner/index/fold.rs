@@ -1160,12 +1160,18 @@ pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
     } else {
         None
     };
+    // An expression handed in is followed to what the calls pass, like a name.
+    let text = cx.name(a);
+    let paths = match text.value() {
+        Some(_) => Box::default(),
+        None => cx.path_strings(a),
+    };
     ExprArg {
-        // An expression handed in is followed to what the calls pass, like a name.
-        text: cx.name(a),
+        text,
         span: span(a),
         literal_start,
         conditional,
+        paths,
     }
 }
 

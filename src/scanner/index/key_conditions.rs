@@ -100,6 +100,7 @@ pub fn apply_entries(
             span: at,
             literal_start: None,
             conditional: false,
+            paths: Box::default(),
         }));
     };
     if !complete {
@@ -165,6 +166,7 @@ pub fn apply_entries(
         span: at,
         literal_start: None,
         conditional: false,
+        paths: Box::default(),
     }));
     op.names.extend(names);
     op.values.extend(values);
