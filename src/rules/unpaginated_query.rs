@@ -22,7 +22,7 @@ use crate::facts::read_cost::{items_read, Spread, PAGE_BYTES};
 use crate::facts::{BoundOperation, ProjectFacts};
 use crate::figures;
 use crate::model::{Index, Table};
-use crate::scanner::{ColdReason, OpKind, Operation};
+use crate::scanner::{ColdReason, OpKind, Operation, Provenance};
 
 crate::declare_rule! {
     pub UnpaginatedQuery,
@@ -366,7 +366,11 @@ fn appending_write<'a>(facts: &ProjectFacts<'a>, q: &Unsized<'a>) -> Option<Grow
         }
         let attrs = written(w.op);
         let get = |name: &str| attrs.iter().find(|a| a.attribute == name && !a.conditional);
-        get(pk)?;
+        // A partition key generated afresh for each write (`Uuid::new_v4()`) starts a
+        // collection of its own: no Query reads one that write grows.
+        if matches!(get(pk)?.value.provenance, Provenance::GeneratedId) {
+            return None;
+        }
         match q.sort_key() {
             Some(sk) => {
                 let v = get(sk).filter(|v| not_fixed(v.value))?;
@@ -888,6 +892,15 @@ projection = "ALL"
         in_test.0.context.cold = Some(crate::scanner::ColdReason::Test);
         let tested = run("unpaginated-query", &m, &[query(), in_test]);
         assert_eq!(tested[0].severity, Severity::Info, "{tested:#?}");
+        // An event stream whose partition key each write generates afresh: every write
+        // starts its own collection, which no Query of an existing one reads.
+        let mut fresh = put(val(Provenance::Param, 520));
+        fresh.0.item = Some(map(vec![
+            ("AggregateId", val(Provenance::GeneratedId, 500)),
+            ("Version", val(Provenance::Param, 520)),
+        ]));
+        let generated = run("unpaginated-query", &m, &[query(), fresh]);
+        assert_eq!(generated[0].severity, Severity::Info, "{generated:#?}");
     }
 
     #[test]
