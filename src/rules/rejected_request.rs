@@ -609,6 +609,21 @@ fn path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>, schema: &T
     }
 }
 
+/// DynamoDB's decided verdict on `one`, a variant of `bound`'s request the code can
+/// send (one branch's `select`, one path's expression), bound as `bound` is.
+fn decided_alone(bound: &BoundOperation<'_>, one: &Operation) -> Option<(TableSchema, Verdict)> {
+    let b = BoundOperation {
+        op: one,
+        table: bound.table,
+        index: bound.index,
+        unbound: None,
+        parent: bound.parent,
+    };
+    let (schema, req) = symbolic(&b)?;
+    let verdict = first_verdict(&schema, &req).filter(|v| v.decided)?;
+    Some((schema, verdict))
+}
+
 /// A `select` whose argument is an `if`/`match` giving different values: each value
 /// is a request the code can send, judged alone. Reports the first one DynamoDB
 /// rejects (true when it did).
@@ -618,17 +633,7 @@ fn select_choice_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -
         let mut one = op.clone();
         one.select = Some(choice.clone());
         one.select_choices = Vec::new();
-        let b = BoundOperation {
-            op: &one,
-            table: bound.table,
-            index: bound.index,
-            unbound: None,
-            parent: bound.parent,
-        };
-        let Some((schema, req)) = symbolic(&b) else {
-            continue;
-        };
-        let Some(verdict) = first_verdict(&schema, &req).filter(|v| v.decided) else {
+        let Some((schema, verdict)) = decided_alone(bound, &one) else {
             continue;
         };
         let setter = op.setter("select");
@@ -710,17 +715,7 @@ fn expression_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>)
             .map(|v| (v.to_string(), crate::scanner::ValueInfo::unknown(at)))
             .collect();
         one.values_complete = true;
-        let b = BoundOperation {
-            op: &one,
-            table: bound.table,
-            index: bound.index,
-            unbound: None,
-            parent: bound.parent,
-        };
-        let Some((schema, req)) = symbolic(&b) else {
-            continue;
-        };
-        let Some(verdict) = first_verdict(&schema, &req).filter(|v| v.decided) else {
+        let Some((schema, verdict)) = decided_alone(bound, &one) else {
             continue;
         };
         let d = cx.report(
