@@ -53,7 +53,17 @@ pub fn field_facts(src: &[u8], toks: &[Token]) -> FieldFacts {
     let matches = brace_matches(toks);
     let tests = test_ranges(src, toks, &matches);
     let impls = impl_blocks(src, toks, &matches);
-    let in_test = |i: usize| tests.iter().any(|&(a, b)| i >= a && i <= b);
+    // Tokens are visited in order: a cursor over the test ranges, merged where they
+    // nest (a `#[test]` fn in a `#[cfg(test)]` module), answers each look in constant
+    // time (a scan of every range per token cost files with many tests dearly).
+    let tests = merged(tests);
+    let mut next_test = 0usize;
+    let mut in_test = |i: usize| {
+        while tests.get(next_test).is_some_and(|&(_, end)| end < i) {
+            next_test += 1;
+        }
+        tests.get(next_test).is_some_and(|&(start, _)| start <= i)
+    };
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i];
@@ -407,6 +417,19 @@ fn is_screaming(b: &[u8]) -> bool {
 }
 
 /// Token index ranges of items marked `#[test]`, `#[tokio::test]` or `#[cfg(test)]`.
+/// Ranges sorted by start, those that overlap joined into one.
+fn merged(mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    ranges.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (start, end) in ranges {
+        match out.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
 fn test_ranges(src: &[u8], toks: &[Token], matches: &[usize]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -439,6 +462,12 @@ fn test_ranges(src: &[u8], toks: &[Token], matches: &[usize]) -> Vec<(usize, usi
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn nested_and_touching_test_ranges_merge_in_order() {
+        let got = super::merged(vec![(50, 60), (10, 40), (12, 20), (40, 45), (70, 70)]);
+        assert_eq!(got, vec![(10, 45), (50, 60), (70, 70)]);
+    }
+
     use super::*;
     use crate::scanner::syntax::lex::tokenize;
 
