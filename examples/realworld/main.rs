@@ -387,12 +387,56 @@ fn same_model_entry(l: &labels::Label, d: &labels::Diag, model: &str) -> bool {
         return false;
     }
     match model_entry(model, l.lines) {
-        Some((table, Some(index))) => d.message.contains(&format!("index `{index}` of `{table}`")),
+        Some((table, Some(index))) => named_after(&d.message, &format!("index `{index}` of `"))
+            .is_some_and(|named| names_table(named, &table)),
         Some((table, None)) => {
-            d.message.contains(&format!("of `{table}`")) && !d.message.contains("of index `")
+            !d.message.contains("of index `")
+                && named_after(&d.message, "of `").is_some_and(|named| names_table(named, &table))
         }
         None => false,
     }
+}
+
+/// The backquoted name that follows `lead` in `message`.
+fn named_after<'m>(message: &'m str, lead: &str) -> Option<&'m str> {
+    let rest = &message[message.find(lead)? + lead.len()..];
+    Some(&rest[..rest.find('`')?])
+}
+
+/// Whether a table name in a finding is the model's `table`: the same name, or an
+/// inferred name pattern (`UserRefreshTokens_{EnvironmentName}`, from a template's
+/// `!Sub`) that the model's concrete name is one value of.
+fn names_table(named: &str, table: &str) -> bool {
+    if !named.contains('{') {
+        return named == table;
+    }
+    // Literal parts in order, each `{..}` standing for one or more characters.
+    let mut parts = Vec::new();
+    let mut rest = named;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            return false;
+        };
+        parts.push(&rest[..open]);
+        rest = &rest[open + close + 1..];
+    }
+    parts.push(rest);
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if first.len() + last.len() >= table.len()
+        || !table.starts_with(first)
+        || !table.ends_with(last)
+    {
+        return false;
+    }
+    let mut at = first.len();
+    let end = table.len() - last.len();
+    for part in &parts[1..parts.len() - 1] {
+        match table[at..end].find(part) {
+            Some(i) if i > 0 => at += i + part.len(),
+            _ => return false,
+        }
+    }
+    at < end
 }
 
 /// ` [pending: shape]` for a label dynalint is known not to meet yet.
@@ -613,4 +657,33 @@ fn run() -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_table;
+
+    #[test]
+    fn an_inferred_name_pattern_names_the_model_s_concrete_table() {
+        assert!(names_table("Users", "Users"));
+        assert!(!names_table("Users", "Users_Prod"));
+        assert!(names_table(
+            "UserRefreshTokens_{EnvironmentName}",
+            "UserRefreshTokens_Prod"
+        ));
+        assert!(!names_table(
+            "UserRefreshTokens_{EnvironmentName}",
+            "Users_Prod"
+        ));
+        assert!(!names_table(
+            "UserRefreshTokens_{EnvironmentName}",
+            "UserRefreshTokens_"
+        ));
+        assert!(names_table(
+            "{projectName}-{stage}-primary",
+            "dice-dev-primary"
+        ));
+        assert!(!names_table("{projectName}-{stage}-primary", "primary"));
+        assert!(!names_table("{a}-{b}", "-"));
+    }
 }
