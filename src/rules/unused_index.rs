@@ -362,32 +362,25 @@ key = { team = "{team}" }
         assert!(run_ops(&m, "unused-index", &[get.clone(), q]).is_empty());
     }
 
+    /// `Houses` and a second table, each with its own `CityCodeIndex`.
+    fn houses_and(second: &str) -> String {
+        ["Houses", second]
+            .iter()
+            .map(|name| {
+                format!(
+                    "[[table]]\nname = \"{name}\"\npartition-key = \"id\"\n\
+                     [table.attributes]\nid = \"S\"\ncity = \"S\"\n\
+                     [[table.index]]\nname = \"CityCodeIndex\"\npartition-key = \"city\"\n"
+                )
+            })
+            .collect()
+    }
+
     /// Three tables of one app each have a `CityCodeIndex`; querying two of them does
     /// not read the third's.
     #[test]
     fn an_index_of_the_same_name_on_another_table_is_another_index() {
-        let m = model(
-            r#"
-[[table]]
-name = "Houses"
-partition-key = "id"
-[table.attributes]
-id = "S"
-city = "S"
-[[table.index]]
-name = "CityCodeIndex"
-partition-key = "city"
-[[table]]
-name = "Requirements"
-partition-key = "id"
-[table.attributes]
-id = "S"
-city = "S"
-[[table.index]]
-name = "CityCodeIndex"
-partition-key = "city"
-"#,
-        );
+        let m = model(&houses_and("Requirements"));
         let mut q = op(OpKind::Query, "Houses");
         q.index = Some(Resolved::literal("CityCodeIndex"));
         let get = op(OpKind::GetItem, "Requirements");
@@ -404,28 +397,7 @@ partition-key = "city"
         assert!(run_ops(&m, "unused-index", &[q.clone(), get, any]).is_empty());
         // A table created under a name pattern is many tables at run time: the query
         // may be on one of them.
-        let m = model(
-            r#"
-[[table]]
-name = "Houses"
-partition-key = "id"
-[table.attributes]
-id = "S"
-city = "S"
-[[table.index]]
-name = "CityCodeIndex"
-partition-key = "city"
-[[table]]
-name = "test-houses-{1}"
-partition-key = "id"
-[table.attributes]
-id = "S"
-city = "S"
-[[table.index]]
-name = "CityCodeIndex"
-partition-key = "city"
-"#,
-        );
+        let m = model(&houses_and("test-houses-{1}"));
         let put = op(OpKind::PutItem, "test-houses-{1}");
         assert!(run_ops(&m, "unused-index", &[q, put]).is_empty());
     }

@@ -175,6 +175,32 @@ fn expect(index: &str) -> Expect {
     }
 }
 
+/// A case: `edits` write `attr` with `value`, and the model gains `index` on `table`,
+/// keyed on `attr`, whose `low-cardinality-pk` finding is expected.
+fn on_new_index(
+    edits: Vec<Edit>,
+    table: &str,
+    index: &str,
+    attr: &str,
+    value: &Value,
+    label: String,
+) -> DefectCase {
+    DefectCase {
+        variant: Variant {
+            edits,
+            patch: Some(add_index(
+                table.to_string(),
+                index.to_string(),
+                attr.to_string(),
+                value.ty,
+            )),
+        },
+        expect: expect(index),
+        baseline: None,
+        label,
+    }
+}
+
 /// The put's own chain writes the attribute: every attribute name with every value
 /// that needs no statement of its own.
 fn in_chain(
@@ -197,20 +223,14 @@ fn in_chain(
                 let items: Vec<String> = value.items.iter().map(|i| expand(i, n)).collect();
                 edits.push(before_item(place(cx)?, &items.join("\n")));
             }
-            cases.push(DefectCase {
-                variant: Variant {
-                    edits,
-                    patch: Some(add_index(
-                        table.to_string(),
-                        index.clone(),
-                        attr.clone(),
-                        value.ty,
-                    )),
-                },
-                expect: expect(&index),
-                baseline: None,
-                label: format!("{what}-{name}-{}", value.label),
-            });
+            cases.push(on_new_index(
+                edits,
+                table,
+                &index,
+                &attr,
+                value,
+                format!("{what}-{name}-{}", value.label),
+            ));
         }
     }
     Ok(cases)
@@ -271,20 +291,14 @@ fn beside(
             let items: Vec<String> = value.items.iter().map(|i| expand(i, n)).collect();
             edits.push(before_item(place, &items.join("\n")));
         }
-        cases.push(DefectCase {
-            variant: Variant {
-                edits,
-                patch: Some(add_index(
-                    t.name.clone(),
-                    index.clone(),
-                    attr.clone(),
-                    value.ty,
-                )),
-            },
-            expect: expect(&index),
-            baseline: None,
-            label: format!("{what}-beside-{name}-{}", value.label),
-        });
+        cases.push(on_new_index(
+            edits,
+            &t.name,
+            &index,
+            &attr,
+            value,
+            format!("{what}-beside-{name}-{}", value.label),
+        ));
     }
     Ok(cases)
 }
