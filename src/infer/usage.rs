@@ -28,7 +28,7 @@ use indexmap::IndexMap;
 
 use crate::attr::AttributeType;
 use crate::expr::ast::{Comparator, Condition, Function, Operand, PathElement};
-use crate::facts::bind::{bind, holder_name};
+use crate::facts::bind::{affixed_name, bind, holder_name, skeleton};
 use crate::model::{
     Attribute, Index, IndexKind, Model, OriginKind, Projection, Table, TableOrigin,
 };
@@ -100,7 +100,7 @@ pub fn tables(
         if bind(model, op).table.is_some() {
             continue;
         }
-        let Some(naming) = naming(op) else {
+        let Some(naming) = naming(model, op) else {
             continue;
         };
         let e = by_table.entry(naming).or_default();
@@ -159,7 +159,7 @@ fn flatten<'o>(op: &'o Operation, out: &mut Vec<&'o Operation>, depth: usize) {
     }
 }
 
-fn naming(op: &Operation) -> Option<Naming> {
+fn naming(model: &Model, op: &Operation) -> Option<Naming> {
     let t = op.table.as_ref()?;
     match t.innermost() {
         Resolved::Literal { value } => Some(Naming::Name(value.clone())),
@@ -170,12 +170,28 @@ fn naming(op: &Operation) -> Option<Naming> {
         // is `{}tsa_users`): the table of that shape, as `create_table` names one
         // (`{1}tsa_users`), which every call building the same shape binds to. One
         // with no name of its own (`{}{}`, `{}-{}`) would bind other tables' calls.
-        Resolved::Template { template } if names_a_table(template) => {
+        // A declared table of that shape or name that the call did not bind to is one
+        // of several that fit it: which one is not known, and a table of its own would
+        // be a third.
+        Resolved::Template { template }
+            if names_a_table(template) && !declared(model, template) =>
+        {
             Some(Naming::Name(super::from_code::numbered(template)))
         }
         // An env var: a template or refs say it better.
         _ => None,
     }
+}
+
+/// Whether a declared table has the shape of a built name (`Users_{EnvironmentName}`
+/// for `Users_{}`) or is the name it is built around (`tsa_users` for `{}tsa_users`).
+fn declared(model: &Model, template: &str) -> bool {
+    let shape = skeleton(template);
+    let core = affixed_name(template);
+    model.tables.iter().any(|t| {
+        Some(t.name.as_str()) == core
+            || (t.name_template().is_some() && shape.is_some() && skeleton(&t.name) == shape)
+    })
 }
 
 /// Whether a built name has a part of its own besides its holes and separators.
