@@ -12,7 +12,8 @@
 //! attributes named as a pair (`PK`/`SK`, `GSI1PK`/`GSI1SK`, `hash_key`/`range_key`)
 //! are ordered by their names: single-table designs name them so.
 //!
-//! A table is named as its calls name it: a literal; a name built around its own
+//! A table is named as its calls name it: a literal; an env var nothing declares
+//! (`{APP_TABLE}`, the var its ref); a name built around its own
 //! (`format!("{}{}", prefix, TABLE_USERS)`: `{1}tsa_users`, which every call building
 //! the same shape binds to); the field or const that holds it (`self.event_table`).
 //!
@@ -43,6 +44,7 @@ use super::from_code::CodeNote;
 enum Naming {
     Name(String),
     Holder(String),
+    Env(String),
 }
 
 /// What the calls on one table say about its key.
@@ -117,6 +119,7 @@ pub fn tables(
         let shown = match &naming {
             Naming::Name(n) => format!("`{n}`"),
             Naming::Holder(h) => format!("the table in `{h}`"),
+            Naming::Env(v) => format!("the table `{v}` names"),
         };
         match key_of(&e) {
             Ok(Some((pk, sk))) => {
@@ -178,7 +181,9 @@ fn naming(model: &Model, op: &Operation) -> Option<Naming> {
         {
             Some(Naming::Name(super::from_code::numbered(template)))
         }
-        // An env var: a template or refs say it better.
+        // An env var nothing declares as a ref (a template's would have bound the
+        // call): the table that var names, `{VAR}`, as `create_table` names one.
+        Resolved::Env { var } => Some(Naming::Env(var.clone())),
         _ => None,
     }
 }
@@ -595,7 +600,7 @@ fn table(naming: Naming, pk: String, sk: Option<String>, first: &Operation, line
         Naming::Name(n) => (n, Vec::new()),
         // Named by what holds it: a placeholder no literal name fits, and the holder
         // as a ref, as a `dynalint.toml` would write it.
-        Naming::Holder(h) => (format!("{{{h}}}"), vec![h]),
+        Naming::Holder(h) | Naming::Env(h) => (format!("{{{h}}}"), vec![h]),
     };
     let origin = TableOrigin {
         kind: OriginKind::Usage,
@@ -946,6 +951,57 @@ pub async fn copy(client: &Client, env: &str, name: &str, id: &str) -> Result<()
             inf.notes
         );
         assert_eq!(inf.model.tables[0].indexes[0].name, "user_id-index");
+    }
+
+    /// A service whose table is handed to it in an env var, read once into its config:
+    /// the table that var names, keyed as the calls agree, known by the var.
+    #[test]
+    fn a_table_an_env_var_names_is_a_table_of_that_var() {
+        let inf = infer(
+            r##"
+pub struct Config { pub table_name: String }
+
+impl Config {
+    pub fn from_env() -> Self {
+        Self { table_name: std::env::var("APP_TABLE").expect("APP_TABLE") }
+    }
+}
+
+pub struct Db { client: Client, table_name: String }
+
+impl Db {
+    pub fn new(client: Client, config: &Config) -> Self {
+        Self { client, table_name: config.table_name.clone() }
+    }
+
+    pub async fn employee(&self, id: &str) -> Result<Option<Item>> {
+        let out = self.client.get_item()
+            .table_name(&self.table_name)
+            .key("PK", AttributeValue::S(format!("EMP#{id}")))
+            .key("SK", AttributeValue::S("METADATA".to_string()))
+            .send().await?;
+        Ok(out.item)
+    }
+
+    pub async fn requests(&self, id: &str) -> Result<Vec<Item>> {
+        let out = self.client.query()
+            .table_name(&self.table_name)
+            .key_condition_expression("PK = :pk AND begins_with(SK, :sk)")
+            .expression_attribute_values(":pk", AttributeValue::S(format!("EMP#{id}")))
+            .expression_attribute_values(":sk", AttributeValue::S("REQ#".to_string()))
+            .send().await?;
+        Ok(out.items.unwrap_or_default())
+    }
+}
+"##,
+        );
+        assert_eq!(
+            keys(&inf),
+            [("{APP_TABLE}".into(), "PK".into(), Some("SK".into()))],
+            "{:?}",
+            inf.notes
+        );
+        assert_eq!(inf.model.tables[0].refs, ["APP_TABLE"]);
     }
 
     /// A declared table always wins: calls that bind to it are no evidence.
