@@ -8,8 +8,9 @@
 //! representative value for every unknown, then once per alternative representative
 //! of each unknown (an empty string for a string, another type for an unknown value,
 //! a key attribute for an unknown `#name`). The first run's error is decided when no
-//! alternative is accepted; errors only some runs hit depend on an unknown and are
-//! reported undecided.
+//! alternative is accepted, nor any combination of the placeholder values'
+//! alternatives (two numbers a `BETWEEN` needs are accepted only together); errors
+//! only some runs hit depend on an unknown and are reported undecided.
 
 use std::collections::BTreeMap;
 
@@ -393,7 +394,8 @@ pub fn same_verdict_form(table: &TableSchema, req: &SymbolicRequest) -> Option<S
     Some(form)
 }
 
-/// The most combinations of key attributes for a request's unknown `#names` tried.
+/// The most combinations of key attributes for a request's unknown `#names` tried (and
+/// of its placeholder values' candidates, [`values_accepted_together`]).
 const MAX_NAME_COMBINATIONS: usize = 256;
 
 /// Validates `req` against `table` without data: DynamoDB's rejections, each marked
@@ -507,8 +509,11 @@ pub fn validate(table: &TableSchema, req: &SymbolicRequest) -> Vec<Verdict> {
     let mut verdicts = Vec::new();
     if let Some((kind, message)) = &first {
         // Rejected whatever the unknowns are when no alternative is accepted (another
-        // alternative may be rejected for another reason first, still a rejection).
-        let decided = others.iter().all(Option::is_some);
+        // alternative may be rejected for another reason first, still a rejection),
+        // nor any combination of the values' alternatives: `:start` and `:end` both
+        // compared with a number are accepted only when both are numbers.
+        let decided = others.iter().all(Option::is_some)
+            && !values_accepted_together(table, &empty, req, &base);
         verdicts.push(Verdict {
             error: *kind,
             message: message.clone(),
@@ -525,6 +530,64 @@ pub fn validate(table: &TableSchema, req: &SymbolicRequest) -> Vec<Verdict> {
         }
     }
     verdicts
+}
+
+/// Whether some combination of the placeholder values' candidates, two or more
+/// changed from `base` at once, is accepted (the single changes are `validate`'s own
+/// variants): every value's same-rank candidate together, then every combination
+/// while there are at most [`MAX_NAME_COMBINATIONS`]; past that, the single changes
+/// and the same-rank ones decide.
+fn values_accepted_together(
+    table: &TableSchema,
+    empty: &Result<Engine, (ErrorKind, String)>,
+    req: &SymbolicRequest,
+    base: &Choice,
+) -> bool {
+    let open: Vec<(&String, Vec<AttributeValue>)> = req
+        .values
+        .iter()
+        .map(|(k, v)| (k, candidates(v)))
+        .filter(|(_, c)| c.len() > 1)
+        .collect();
+    if open.len() < 2 {
+        return false;
+    }
+    // Every value its `i`th candidate at once: seven unknown numbers of one update
+    // are too many combinations to try, and are all numbers together.
+    let widest = open.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
+    let uniform = (1..widest).any(|i| {
+        let mut c = base.clone();
+        for (k, cands) in &open {
+            if let Some(v) = cands.get(i) {
+                c.values.insert((*k).clone(), v.clone());
+            }
+        }
+        outcome(table, empty, req, &c).is_none()
+    });
+    if uniform {
+        return true;
+    }
+    let total = open
+        .iter()
+        .try_fold(1usize, |n, (_, c)| n.checked_mul(c.len()))
+        .filter(|n| *n <= MAX_NAME_COMBINATIONS);
+    let Some(total) = total else {
+        return false;
+    };
+    (0..total).any(|code| {
+        let mut c = base.clone();
+        let mut rest = code;
+        let mut changed = 0;
+        for (k, cands) in &open {
+            let i = rest % cands.len();
+            rest /= cands.len();
+            if i > 0 {
+                changed += 1;
+                c.values.insert((*k).clone(), cands[i].clone());
+            }
+        }
+        changed > 1 && outcome(table, empty, req, &c).is_none()
+    })
 }
 
 #[cfg(test)]
@@ -625,6 +688,52 @@ mod tests {
             !v.iter().any(|x| x.message.contains("does not exist")),
             "{v:?}"
         );
+    }
+
+    #[test]
+    fn unknown_values_are_tried_together() {
+        // `:from` and `:to` are both compared with a number: accepted only when both
+        // are numbers, which no single change from the first candidates shows.
+        let mut t = table();
+        t.keys.range = Some(KeyAttribute::new("placedAt", AttributeType::N));
+        let mut r = query("customer = :c AND placedAt BETWEEN :from AND :to");
+        r.values.insert(
+            ":c".into(),
+            SymbolicValue::Known(AttributeValue::S("c1".into())),
+        );
+        r.values.insert(":from".into(), SymbolicValue::Unknown);
+        r.values.insert(":to".into(), SymbolicValue::Unknown);
+        let v = validate(&t, &r);
+        assert!(v.iter().all(|x| !x.decided), "{v:?}");
+
+        // Five counters added to at once: too many combinations to try one by one,
+        // accepted when all are numbers.
+        let mut u = SymbolicRequest::new(SymbolicOp::UpdateItem);
+        let adds: Vec<String> = (0..5)
+            .map(|i| format!("c{i} = if_not_exists(c{i}, :zero) + :v{i}"))
+            .collect();
+        u.update = Some(format!("SET {}", adds.join(", ")));
+        u.values.insert(
+            ":zero".into(),
+            SymbolicValue::Known(AttributeValue::N(Number::from_i64(0))),
+        );
+        for i in 0..5 {
+            u.values.insert(format!(":v{i}"), SymbolicValue::Unknown);
+        }
+        u.item
+            .insert("customer".into(), SymbolicValue::Typed(AttributeType::S));
+        u.item
+            .insert("orderId".into(), SymbolicValue::Typed(AttributeType::S));
+        let v = validate(&table(), &u);
+        assert!(v.iter().all(|x| !x.decided), "{v:?}");
+
+        // Both known by type and wrong: decided.
+        r.values
+            .insert(":from".into(), SymbolicValue::Typed(AttributeType::S));
+        r.values
+            .insert(":to".into(), SymbolicValue::Typed(AttributeType::S));
+        let v = validate(&t, &r);
+        assert!(v.iter().any(|x| x.decided), "{v:?}");
     }
 
     #[test]

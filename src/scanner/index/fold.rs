@@ -1179,6 +1179,12 @@ pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
         Some(_) => Box::default(),
         None => cx.path_strings(a),
     };
+    // A copy of a string built per path (`let kc = key_condition.to_owned()`) is named
+    // as what it copies, whose paths it has.
+    let text = match crate::scanner::index::resolve::copy_of(cx.src, peel(a)) {
+        Some(c) if !paths.is_empty() && node_kind(c) == "identifier" => cx.name(c),
+        _ => text,
+    };
     ExprArg {
         text,
         span: span(a),

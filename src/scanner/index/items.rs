@@ -88,7 +88,9 @@ fn entries_in<'t>(
             name.as_str(),
             "collect" | "into_iter" | "clone" | "into" | "to_owned" | "iter" | "cloned"
         ) {
-            return entries(cx, recv, depth + 1);
+            // A copy keeps what the map is extended by (`let owned = item.to_owned()`,
+            // as a spawned task takes what it reads).
+            return entries_in(cx, recv, depth + 1, serde);
         }
         return (Vec::new(), false);
     }
@@ -132,7 +134,7 @@ fn entries_in<'t>(
             match lookup(src, node, name) {
                 Some(Binding::Let { decl, value, .. }) => {
                     let (mut out, mut complete) = match value {
-                        Some(v) => entries(cx, v, depth + 1),
+                        Some(v) => entries_in(cx, v, depth + 1, serde.as_deref_mut()),
                         None => (Vec::new(), true),
                     };
                     let Some(block) = src.parent(decl) else {

@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::resolve::FileCx;
+use super::resolve::{copy_of, FileCx};
 use crate::scanner::syntax::nodes::{call_args, field, method_call, named_children, peel};
 use crate::scanner::syntax::scope::{lookup, Binding};
 
@@ -38,7 +38,6 @@ impl FileCx<'_> {
         else {
             return None;
         };
-        let base = self.string(value).value()?.to_string();
         let block = src.parent(decl)?;
         if block.kind() != "block" {
             return None;
@@ -47,6 +46,16 @@ impl FileCx<'_> {
             .into_iter()
             .filter(|s| s.start_byte() >= decl.end_byte() && s.end_byte() <= node.start_byte())
             .collect();
+        // A copy left as it is (`let kc = key_condition.to_owned()`, as a spawned task
+        // takes what it reads) has the texts of what it copies.
+        if let Some(copied) = copy_of(src, node).filter(|c| c.kind() == "identifier") {
+            return between
+                .iter()
+                .all(|s| !changes(src.of(*s), name))
+                .then(|| self.paths_of(copied))
+                .flatten();
+        }
+        let base = self.string(value).value()?.to_string();
         let (suffixes, branched) = self.suffixes(&between, name)?;
         branched.then(|| suffixes.into_iter().map(|s| format!("{base}{s}")).collect())
     }

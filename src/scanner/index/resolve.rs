@@ -1151,9 +1151,16 @@ impl<'a> FileCx<'a> {
     fn method_kind(&self, recv: Node<'_>, name: &str) -> Option<RefKind> {
         let mut fields = Vec::new();
         let mut cur = peel(recv);
-        while cur.kind() == "field_expression" && fields.len() < 8 {
-            fields.push(self.src.of(field(cur, "field")?).to_string());
-            cur = peel(field(cur, "value")?);
+        for _ in 0..4 {
+            while cur.kind() == "field_expression" && fields.len() < 8 {
+                fields.push(self.src.of(field(cur, "field")?).to_string());
+                cur = peel(field(cur, "value")?);
+            }
+            // `let db = self.db.clone(); db.orders_table()`: the copied value's method.
+            match copy_of(self.src, cur) {
+                Some(c) => cur = c,
+                None => break,
+            }
         }
         fields.reverse();
         let (ty, ctor) = self.receiver_type(cur)?;
@@ -1306,6 +1313,11 @@ impl<'a> FileCx<'a> {
             // `Option`, see [`field_type_name`]).
             while let Some(recv) = opened(src, cur) {
                 cur = recv;
+            }
+            // `let cfg = self.config.clone(); &cfg.table`: the copied value's field.
+            if let Some(c) = copy_of(src, cur) {
+                cur = c;
+                continue;
             }
             if cur.kind() != "field_expression" {
                 break;
@@ -2001,6 +2013,31 @@ fn false_for_structs(base: &str) -> bool {
     ]
     .iter()
     .any(|s| base.ends_with(s))
+}
+
+/// What an unannotated local copies, when it copies a place: `x` of `let y =
+/// x.clone()`, `x.to_owned()` or `let y = x` (`x` a local, `self` or a field path of
+/// them), as a task or closure takes what it reads. A copy holds what `x` holds.
+pub(super) fn copy_of<'t>(src: Src<'t>, ident: Node<'t>) -> Option<Node<'t>> {
+    if ident.kind() != "identifier" {
+        return None;
+    }
+    let Some(Binding::Let {
+        value: Some(v),
+        ty: None,
+        ..
+    }) = lookup(src, ident, src.of(ident))
+    else {
+        return None;
+    };
+    let mut v = peel(v);
+    if let Some((recv, name, call)) = method_call(src, v) {
+        if !matches!(name.as_str(), "clone" | "to_owned") || !call_args(call).is_empty() {
+            return None;
+        }
+        v = peel(recv);
+    }
+    matches!(v.kind(), "identifier" | "self" | "field_expression").then_some(v)
 }
 
 /// `User::new(..)`, through `?`, `.await`, `.unwrap()`, `.expect(..)` and error mapping:

@@ -2320,7 +2320,9 @@ impl<'a> Linker<'a> {
     /// constructor call (`&t.table` is `table` of `Tables::new(table)`).
     fn table_source(&self, fi: usize, table: &Option<Resolved>) -> Option<PendingRef> {
         // Most tables are literals and constants: no reference is looked up for them.
-        let Some(Resolved::Unknown { reason }) = table else {
+        // A local copy is what it copies (`let t = table.to_owned()`, a value moved
+        // into a spawned task).
+        let Some(Resolved::Unknown { reason }) = table.as_ref().map(Resolved::innermost) else {
             return None;
         };
         let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
@@ -2344,7 +2346,7 @@ impl<'a> Linker<'a> {
     /// by a constructor call (`&t.table`): that of the argument the call passes
     /// (`&self.orders_table`), which a table's `refs` may list.
     fn table_source_text(&self, fi: usize, table: &Option<Resolved>) -> Option<String> {
-        let Some(Resolved::Unknown { reason }) = table else {
+        let Some(Resolved::Unknown { reason }) = table.as_ref().map(Resolved::innermost) else {
             return None;
         };
         let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
