@@ -476,6 +476,18 @@ fn growing(cx: &mut RuleContext<'_>, q: &Unsized<'_>, why: Growth<'_>) {
 /// The Queries of one table (or index) whose collection nothing sizes: one question,
 /// at the first of them, listing the others.
 fn ask(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, qs: &[&Unsized<'_>]) {
+    // A helper linked once per caller is one call in the code: counted once.
+    let mut sites: Vec<&Unsized<'_>> = Vec::with_capacity(qs.len());
+    for q in qs {
+        let (file, at) = (&q.bound.op.file, q.bound.op.method_span);
+        if !sites
+            .iter()
+            .any(|s| s.bound.op.file == *file && s.bound.op.method_span == at)
+        {
+            sites.push(q);
+        }
+    }
+    let qs = sites.as_slice();
     let Some(first) = qs.first() else {
         return;
     };

@@ -49,6 +49,23 @@ impl GameRepository {
     }
 }
 
+/// A page of any table the configuration names: the table is unknown, the Limit is not.
+pub async fn scan_page(client: &Client, table: &str, page: i32) -> usize {
+    client
+        .scan()
+        .table_name(table)
+        .limit(page)
+        //~^ rejected-request
+        .send()
+        .await
+        .map(|out| out.items().len())
+        .unwrap_or(0)
+}
+
+pub async fn peek(client: &Client, config: &Config) -> usize {
+    scan_page(client, &config.table, 0).await
+}
+
 // ---- must not be flagged ----
 
 /// The page a request asks for: whatever the caller's caller gave.

@@ -208,7 +208,8 @@ fn passed_values(cx: &FileCx<'_>, args: &[Node<'_>]) -> (Box<[ValueInfo]>, Box<[
                 p.kind(),
                 "identifier" | "call_expression" | "macro_invocation"
             );
-            if said(v) || !shaped {
+            // A literal or an attribute value is no map; anything else may be one.
+            if v.literal.is_some() || v.ty.is_some() || !shaped {
                 AttrMap::default()
             } else {
                 crate::scanner::index::items::attr_map(cx, *a, false)
