@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::scanner::index::args::{calls, may_call, ArgSite};
 use crate::scanner::index::deferred::{self, Looked, Wanted};
 use crate::scanner::index::field_values::FieldValue;
-use crate::scanner::index::fold::Escape;
+use crate::scanner::index::fold::{Escape, HelperCall};
 use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX, QUALIFIED_SEPARATOR};
 use crate::scanner::index::items::{serialise, Given, StructDef};
 use crate::scanner::index::resolve::{count_between, PendingRef, RefKind, PENDING};
@@ -789,43 +789,66 @@ pub(super) fn link_files(
                     push_per_table(&mut ops, op, per_call);
                     continue;
                 }
-                for (tf, ti) in visible {
-                    let helper_op = &files[*tf].ops[*ti].0;
-                    let mut base = helper_op.clone();
-                    // A generic helper (`fn base<T: Entity>(..)` with `T::TABLE`): the
-                    // types this call gives it (`base::<User>(&c)`), not another
-                    // caller's.
-                    let mut resolve =
-                        || linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
-                    match linker.types_of_call(*tf, helper_op, fi, op.method_span) {
-                        Some(b) => linker.with_types(b, resolve),
-                        None => resolve(),
-                    }
-                    let mut op = op.clone();
-                    linker.resolve_op(fi, &mut op, 0);
-                    op.kind = base.kind;
-                    // What the chain leaves unset the helper may set.
-                    op.complete_builder = false;
-                    op.method_span = if base.file == op.file {
-                        base.method_span
-                    } else {
-                        op.method_span
+                // The chain's own function's parameters it holds or hands the
+                // helper, bound at each of its calls that gives them something
+                // different (see `param_bindings`), or at none.
+                let runs: Vec<(Option<CallSite<'_>>, Option<Vec<(usize, Span)>>)> =
+                    match linker.chain_bindings(fi, h) {
+                        Some(calls) => calls
+                            .into_iter()
+                            .map(|(c, sites)| (Some(c), Some(sites)))
+                            .collect(),
+                        None => vec![(None, None)],
                     };
-                    let other = base.file != op.file;
-                    overlay(&mut op, &base, other);
-                    finish(&mut op, escape, fi, cold_glob.as_deref());
-                    // The helper's table is its parameter: what this call passes, as
-                    // written (`&self.event_table`, which `refs` may list), or each
-                    // table the caller's own callers pass it.
-                    let per_call = match (&h.op.table, linker.param_ref(*tf, &helper_op.table)) {
-                        (None, Some(raw)) if table_unknown(&op) => {
-                            if let Some(text) = linker.arg_text(site, &raw) {
-                                op.table_text = Some(text);
-                            }
-                            passed_text(&mut op, linker.table_per_call(*tf, &raw, Some(site)))
+                for ((tf, ti), (outer, sites)) in
+                    visible.flat_map(|t| runs.iter().map(move |r| (t, r)))
+                {
+                    linker.loop_sites.replace(sites.clone());
+                    let run = || {
+                        let helper_op = &files[*tf].ops[*ti].0;
+                        let mut base = helper_op.clone();
+                        // A generic helper (`fn base<T: Entity>(..)` with `T::TABLE`): the
+                        // types this call gives it (`base::<User>(&c)`), not another
+                        // caller's.
+                        let mut resolve =
+                            || linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
+                        match linker.types_of_call(*tf, helper_op, fi, op.method_span) {
+                            Some(b) => linker.with_types(b, resolve),
+                            None => resolve(),
                         }
-                        _ => None,
+                        let mut op = op.clone();
+                        linker.resolve_op(fi, &mut op, 0);
+                        op.kind = base.kind;
+                        // What the chain leaves unset the helper may set.
+                        op.complete_builder = false;
+                        op.method_span = if base.file == op.file {
+                            base.method_span
+                        } else {
+                            op.method_span
+                        };
+                        let other = base.file != op.file;
+                        overlay(&mut op, &base, other);
+                        finish(&mut op, escape, fi, cold_glob.as_deref());
+                        // The helper's table is its parameter: what this call passes, as
+                        // written (`&self.event_table`, which `refs` may list), or each
+                        // table the caller's own callers pass it.
+                        let per_call = match (&h.op.table, linker.param_ref(*tf, &helper_op.table))
+                        {
+                            (None, Some(raw)) if table_unknown(&op) => {
+                                if let Some(text) = linker.arg_text(site, &raw) {
+                                    op.table_text = Some(text);
+                                }
+                                passed_text(&mut op, linker.table_per_call(*tf, &raw, Some(site)))
+                            }
+                            _ => None,
+                        };
+                        (op, per_call)
                     };
+                    let (op, per_call) = match outer {
+                        Some(c) => linker.at_call_site(*c, run),
+                        None => run(),
+                    };
+                    linker.loop_sites.replace(None);
                     push_per_table(&mut ops, op, per_call);
                 }
             }
@@ -1315,6 +1338,10 @@ struct Linker<'a> {
     /// While a helper's returned builder is resolved for one chain that continues it:
     /// that call, whose arguments are the helper's parameters.
     call_site: RefCell<Option<CallSite<'a>>>,
+    /// The calls being followed around `call_site`, innermost last (each the call of
+    /// the function the next one is in): a chain on a helper's builder in
+    /// `find_by_user`, linked at `count_by_user`'s call of it.
+    enclosing: RefCell<Vec<Option<CallSite<'a>>>>,
     /// While a request is linked once per caller of a generic function: the types
     /// that caller gives it (see [`TypeBinding`]).
     types_at: RefCell<Option<TypeBinding>>,
@@ -1355,7 +1382,9 @@ struct CallSite<'a> {
 /// What a parameter is to the request that holds it ([`Linker::params_in`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Use {
-    /// A name or an expression: its table, an attribute's name, `#name`, a condition.
+    /// Its table or index.
+    Table,
+    /// A name or an expression: an attribute's name, `#name`, a condition.
     Name,
     /// An attribute value, a `:value`, a number (the limit).
     Value,
@@ -1441,6 +1470,7 @@ impl<'a> Linker<'a> {
             asked: RefCell::new(HashSet::new()),
             wanted: RefCell::default(),
             call_site: RefCell::new(None),
+            enclosing: RefCell::new(Vec::new()),
             types_at: RefCell::new(None),
             loop_sites: RefCell::new(None),
         }
@@ -1449,8 +1479,25 @@ impl<'a> Linker<'a> {
     /// Runs `f` with the parameters of `site`'s function bound to what `site` passes.
     fn at_call_site<R>(&self, site: CallSite<'a>, f: impl FnOnce() -> R) -> R {
         let outer = self.call_site.replace(Some(site));
+        self.enclosing.borrow_mut().push(outer);
         let r = f();
+        let outer = self.enclosing.borrow_mut().pop().flatten();
         self.call_site.replace(outer);
+        r
+    }
+
+    /// Runs `f` where the call being followed is: with the call of its own function
+    /// that encloses it bound (`count_by_user`'s call of `find_by_user`, while a
+    /// helper `find_by_user` continues is followed), or none. What a call passes is
+    /// read there.
+    fn in_caller<R>(&self, f: impl FnOnce() -> R) -> R {
+        let popped = self.enclosing.borrow_mut().pop();
+        let current = self.call_site.replace(popped.flatten());
+        let r = f();
+        let outer = self.call_site.replace(current);
+        if popped.is_some() {
+            self.enclosing.borrow_mut().push(outer);
+        }
         r
     }
 
@@ -1482,10 +1529,8 @@ impl<'a> Linker<'a> {
                 value: Box::new(Resolved::unknown("an argument dynalint cannot follow")),
             });
         };
-        // The argument is read where the call is, with no call of its own bound.
-        let outer = self.call_site.replace(None);
-        self.resolve(site.file, &mut v, depth + 1);
-        self.call_site.replace(outer);
+        // The argument is read where the call is.
+        self.in_caller(|| self.resolve(site.file, &mut v, depth + 1));
         Some(Resolved::Const {
             name: pr.text.to_string(),
             value: Box::new(v),
@@ -1500,9 +1545,7 @@ impl<'a> Linker<'a> {
     fn value_at_site(&self, pr: &PendingRef) -> Option<ValueInfo> {
         let (site, index) = self.param_at_site(pr)?;
         let mut v = site.values.get(index)?.clone();
-        let outer = self.call_site.replace(None);
-        self.resolve_value(site.file, &mut v);
-        self.call_site.replace(outer);
+        self.in_caller(|| self.resolve_value(site.file, &mut v));
         Some(v)
     }
 
@@ -1522,9 +1565,7 @@ impl<'a> Linker<'a> {
             return None;
         }
         let mut m = site.maps.get(*index)?.clone();
-        let outer = self.call_site.replace(None);
-        self.resolve_map_at(site.file, &mut m, Span::new(0, 0), depth + 1);
-        self.call_site.replace(outer);
+        self.in_caller(|| self.resolve_map_at(site.file, &mut m, Span::new(0, 0), depth + 1));
         Some(m)
     }
 
@@ -2111,8 +2152,8 @@ impl<'a> Linker<'a> {
                 found.push((p, what));
             }
         };
-        look(op.table.as_ref(), Use::Name);
-        look(op.index.as_ref(), Use::Name);
+        look(op.table.as_ref(), Use::Table);
+        look(op.index.as_ref(), Use::Table);
         for e in [
             &op.key_condition,
             &op.filter,
@@ -2156,7 +2197,40 @@ impl<'a> Linker<'a> {
     /// receiver of another type is not one of its calls. `None` when nothing is read,
     /// or when the parameters are of more than one function.
     fn param_bindings(&self, fi: usize, op: &Operation) -> Option<Vec<PerCaller<'a>>> {
-        let refs = self.params_in(fi, op);
+        self.bindings_for(fi, self.params_in(fi, op))
+    }
+
+    /// [`Self::param_bindings`] for a chain on a helper's returned builder in file
+    /// `fi`: the parameters of its own function it holds, and those it hands the
+    /// helper (`self.query_of(user_id, limit as i32)` in `find_by_user`, whose calls
+    /// then say what the helper's `.limit(..)` is).
+    fn chain_bindings(&self, fi: usize, h: &HelperCall) -> Option<Vec<PerCaller<'a>>> {
+        let mut refs = self.params_in(fi, &h.op);
+        let mut param = |r: Option<&Resolved>, what: Use| {
+            let Some(mut p) = self.pending_ref(fi, r) else {
+                return;
+            };
+            if let RefKind::Cast { value, .. } = &p.kind {
+                p.kind = (**value).clone();
+            }
+            if matches!(p.kind, RefKind::Param { .. }) {
+                refs.push((p, what));
+            }
+        };
+        // Names it hands the helper are the helper's to bind (its table is followed
+        // to this function's callers by `table_per_call`).
+        for v in h.values.iter() {
+            param(v.text.as_ref(), Use::Value);
+        }
+        for m in h.maps.iter() {
+            let from = m.from_type.clone().map(Resolved::unknown);
+            param(from.as_ref(), Use::Map);
+        }
+        self.bindings_for(fi, refs)
+    }
+
+    /// The calls that bind the parameters `refs` (see [`Self::param_bindings`]).
+    fn bindings_for(&self, fi: usize, refs: Vec<(PendingRef, Use)>) -> Option<Vec<PerCaller<'a>>> {
         let (first, _) = refs.first()?;
         let RefKind::Param {
             function,
@@ -2179,9 +2253,17 @@ impl<'a> Linker<'a> {
                 _ => return None,
             }
         }
+        let reads_values = uses.iter().any(|(_, u)| matches!(u, Use::Value | Use::Map));
+        // With names only, a table is `table_per_call`'s (one request per table);
+        // with values, each call's table is part of what it gives.
+        if !reads_values {
+            uses.retain(|(_, u)| *u != Use::Table);
+            if uses.is_empty() {
+                return None;
+            }
+        }
         uses.sort_unstable();
         uses.dedup();
-        let reads_values = uses.iter().any(|(_, u)| *u != Use::Name);
         // An edit of what these calls pass links this request again.
         self.read(&self.reads.as_ref().map(|_| intern(function)));
         let mut out: Vec<PerCaller<'a>> = Vec::new();
@@ -2207,18 +2289,11 @@ impl<'a> Linker<'a> {
             let key: Vec<Option<String>> = uses
                 .iter()
                 .map(|(i, what)| match what {
-                    // A name dynalint cannot read is one request of unknown name
-                    // per reason (`names.pick()`, an argument it cannot follow).
-                    Use::Name => Some(match site.args.get(*i).cloned().flatten() {
-                        Some(mut v) => {
-                            self.resolve(sf, &mut v, 1);
-                            match v.value() {
-                                Some(s) => s.to_string(),
-                                None => format!("{:?}", v.innermost()),
-                            }
-                        }
-                        None => "?".to_string(),
-                    }),
+                    Use::Name | Use::Table => {
+                        let mut v = site.args.get(*i).cloned().flatten()?;
+                        self.resolve(sf, &mut v, 1);
+                        v.value().map(str::to_string)
+                    }
                     Use::Value => {
                         let mut v = values.get(*i)?.clone();
                         self.resolve_value(sf, &mut v);
@@ -2234,7 +2309,7 @@ impl<'a> Linker<'a> {
             any_value |= uses
                 .iter()
                 .zip(&key)
-                .any(|((_, what), k)| *what != Use::Name && k.is_some());
+                .any(|((_, what), k)| matches!(what, Use::Value | Use::Map) && k.is_some());
             match passed.iter().position(|p| *p == key) {
                 Some(k) => out[k].1.push((sf, site.at)),
                 None => {
