@@ -792,14 +792,13 @@ pub(super) fn link_files(
                 // The chain's own function's parameters it holds or hands the
                 // helper, bound at each of its calls that gives them something
                 // different (see `param_bindings`), or at none.
-                let runs: Vec<(Option<CallSite<'_>>, Option<Vec<(usize, Span)>>)> =
-                    match linker.chain_bindings(fi, h) {
-                        Some(calls) => calls
-                            .into_iter()
-                            .map(|(c, sites)| (Some(c), Some(sites)))
-                            .collect(),
-                        None => vec![(None, None)],
-                    };
+                let runs: Vec<ChainRun<'_>> = match linker.chain_bindings(fi, h) {
+                    Some(calls) => calls
+                        .into_iter()
+                        .map(|(c, sites)| (Some(c), Some(sites)))
+                        .collect(),
+                    None => vec![(None, None)],
+                };
                 for ((tf, ti), (outer, sites)) in
                     visible.flat_map(|t| runs.iter().map(move |r| (t, r)))
                 {
@@ -1423,6 +1422,10 @@ fn map_key(m: &AttrMap) -> Option<String> {
     key.push_str(if m.complete { "." } else { "…" });
     Some(key)
 }
+
+/// A chain on a helper's builder linked at one call of its own function (with the
+/// calls that give the same), or at none.
+type ChainRun<'a> = (Option<CallSite<'a>>, Option<Vec<(usize, Span)>>);
 
 /// One caller's binding of a helper's parameters: a call that passes one set of values,
 /// and every call (file, called name) that passes the same.
