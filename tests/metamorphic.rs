@@ -46,7 +46,7 @@ use std::path::Path;
 const CHOSEN: &[(&str, usize)] = &[
     ("helper-fn", 3),
     ("split-let", 0),
-    ("table-field", 1),
+    ("table-field", 0),
     ("if-to-match", 0),
     ("undefined-placeholder", 4),
     ("wrong-key", 0),

@@ -566,3 +566,54 @@ fn an_index_of_a_table_declared_nowhere_is_not_said_to_be_missing() {
         .collect();
     assert!(!found.contains(&"rejected-request"), "{out}{err}");
 }
+
+/// A single-table design made in the console: the index the Queries name is inferred
+/// with its key, so a Scan filtering on that key and the constant entity types it
+/// holds are found on the first run, as warnings, and every output says the index is
+/// inferred from the Queries.
+#[test]
+fn an_index_the_queries_name_is_inferred_and_gives_warnings_only() {
+    let (_tmp, dir) = project("queried-index");
+    let (out, err, _) = dynalint(&dir, &["check", "--format", "json"]);
+    let report = json(&out);
+    let found: Vec<(&str, &str, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap(),
+                d["severity"].as_str().unwrap(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    for expected in [
+        ("filter-instead-of-index", "warning", 89),
+        ("low-cardinality-pk", "warning", 73),
+        ("unpaginated-query", "warning", 74),
+    ] {
+        assert!(found.contains(&expected), "{expected:?} in {found:?}{err}");
+    }
+    assert!(found.iter().all(|(_, s, _)| *s != "error"), "{found:?}");
+    let (out, _, _) = dynalint(&dir, &["check"]);
+    assert!(
+        out.contains("`shop` (with the index its queries name: `by-entity-type`)"),
+        "{out}"
+    );
+    let (out, _, _) = dynalint(&dir, &["model", "show"]);
+    assert!(
+        out.contains("by-entity-type (global) partition entity_type (S)")
+            && out.contains("from     the code's Queries that name it"),
+        "{out}"
+    );
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let toml = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
+    assert!(
+        toml.contains("# CHECK: keyed as the code's Queries that name this index"),
+        "{toml}"
+    );
+    let (_, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{err}");
+}

@@ -473,7 +473,20 @@ fn model_line(source: &ModelSource, model: &Model) -> String {
                 .tables
                 .iter()
                 .filter(|t| t.origin.kind == crate::model::OriginKind::Usage)
-                .map(|t| format!("`{}`", t.name))
+                .map(|t| {
+                    let indexes: Vec<String> =
+                        t.indexes.iter().map(|i| format!("`{}`", i.name)).collect();
+                    if indexes.is_empty() {
+                        format!("`{}`", t.name)
+                    } else {
+                        format!(
+                            "`{}` (with the index{} its queries name: {})",
+                            t.name,
+                            if indexes.len() == 1 { "" } else { "es" },
+                            indexes.join(", ")
+                        )
+                    }
+                })
                 .collect();
             let guessed = if guessed.is_empty() {
                 String::new()

@@ -140,6 +140,12 @@ fn table(out: &mut String, t: &Table, origin: &str) {
     }
     for i in &t.indexes {
         out.push_str("\n[[table.index]]\n");
+        if t.origin.kind == crate::model::OriginKind::Usage {
+            out.push_str(
+                "# CHECK: keyed as the code's Queries that name this index read it; its\n\
+                 # projection is not known (ALL is written).\n",
+            );
+        }
         let _ = writeln!(out, "name = {}", q(&i.name));
         if i.kind == IndexKind::Local {
             out.push_str("kind = \"local\"\n");

@@ -8,7 +8,15 @@
 //!
 //! Only what every call agrees on is used. Two key attributes and no Query saying
 //! which is the partition key, keys that differ between calls, or only a Query on the
-//! partition key (a sort key may exist) give no table and a note instead.
+//! partition key (a sort key may exist) give no table and a note instead. Two key
+//! attributes named as a pair (`PK`/`SK`, `GSI1PK`/`GSI1SK`, `hash_key`/`range_key`)
+//! are ordered by their names: single-table designs name them so.
+//!
+//! Such a table's indexes are the ones its Queries name (`.index_name("by-type")`),
+//! keyed as their key conditions agree (`item_type = :t`; `AND sk > :s` gives the sort
+//! key): a Query of an index that does not exist is rejected, so each working one says
+//! the index is there. Its projection is not known (`ALL` is assumed, so no finding
+//! rests on it), and an index the queries disagree on is a note, not an index.
 
 use std::collections::BTreeSet;
 
@@ -17,7 +25,9 @@ use indexmap::IndexMap;
 use crate::attr::AttributeType;
 use crate::expr::ast::{Comparator, Condition, Function, Operand, PathElement};
 use crate::facts::bind::{bind, holder_name};
-use crate::model::{Attribute, Model, OriginKind, Table, TableOrigin};
+use crate::model::{
+    Attribute, Index, IndexKind, Model, OriginKind, Projection, Table, TableOrigin,
+};
 use crate::scanner::{OpKind, Operation, Resolved};
 use crate::source::SourceFile;
 
@@ -46,6 +56,28 @@ struct Evidence<'o> {
     pairs: Vec<BTreeSet<String>>,
     /// Attribute types the values show.
     types: IndexMap<String, AttributeType>,
+    /// The Queries of each index the calls name, by its name.
+    indexes: IndexMap<String, IndexEvidence<'o>>,
+}
+
+/// The Queries of one index: what each key condition fixes.
+struct IndexEvidence<'o> {
+    /// The first Query, where the index is said to come from.
+    first: &'o Operation,
+    reads: Vec<KeyRead>,
+    /// A Query reads it strongly consistently: only a local index allows that.
+    consistent: bool,
+}
+
+/// What one key condition says of the key it reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum KeyRead {
+    /// `pk = :v`: the partition key; whether there is a sort key is not said.
+    Partition(String),
+    /// `pk = :v AND sk > :s`: both, in order.
+    Both(String, String),
+    /// `a = :a AND b = :b`: the two key attributes, order unknown.
+    Pair(BTreeSet<String>),
 }
 
 /// Tables for the calls that bind to nothing in `model`, each with what it rests on;
@@ -77,17 +109,20 @@ pub fn tables(
         let Some(first) = e.first else {
             continue;
         };
-        let line = files
-            .iter()
-            .find(|f| f.path == first.file)
-            .map(|f| f.line_col(first.span.start).line)
-            .unwrap_or(0);
+        let line = line_of(files, first);
         let shown = match &naming {
             Naming::Name(n) => format!("`{n}`"),
             Naming::Holder(h) => format!("the table in `{h}`"),
         };
         match key_of(&e) {
-            Ok(Some((pk, sk))) => out.push(table(naming, pk, sk, &e, first, line)),
+            Ok(Some((pk, sk))) => {
+                let mut t = table(naming, pk, sk, first, line);
+                let (found, why) = indexes(&t, &e, |op| line_of(files, op));
+                t.indexes = found;
+                add_key_types(&mut t, &e, first);
+                notes.extend(why);
+                out.push(t);
+            }
             Ok(None) => {}
             Err(why) => notes.push(CodeNote {
                 file: first.file.clone(),
@@ -100,6 +135,15 @@ pub fn tables(
         }
     }
     (out, notes)
+}
+
+/// The 1-based line an operation starts on; 0 when its file is not among `files`.
+fn line_of(files: &[SourceFile], op: &Operation) -> usize {
+    files
+        .iter()
+        .find(|f| f.path == op.file)
+        .map(|f| f.line_col(op.span.start).line)
+        .unwrap_or(0)
 }
 
 fn flatten<'o>(op: &'o Operation, out: &mut Vec<&'o Operation>, depth: usize) {
@@ -160,40 +204,65 @@ fn read<'o>(op: &'o Operation, e: &mut Evidence<'o>) {
                 e.keys.push(names);
             }
         }
-        OpKind::Query if op.index.is_none() => {
-            let Some(text) = op.key_condition.as_ref().and_then(|k| k.text.value()) else {
+        OpKind::Query => {
+            let Some(k) = key_read(op, &mut e.types) else {
                 return;
             };
-            let Ok(cond) = crate::expr::parse_key_condition(text) else {
-                return;
-            };
-            let mut leaves = Vec::new();
-            if !and_leaves(&cond, &mut leaves, 0) {
-                return;
-            }
-            let mut equal = Vec::new();
-            let mut range = Vec::new();
-            for (attr, value, eq) in leaves {
-                let Some(name) = attribute_name(op, &attr) else {
-                    return;
-                };
-                if let Some(ty) = value.and_then(|v| op.values.get(&v)).and_then(|v| v.ty) {
-                    e.types.entry(name.clone()).or_insert(ty);
+            match op.index.as_ref() {
+                None => match k {
+                    KeyRead::Partition(pk) => e.queries.push((pk, None)),
+                    KeyRead::Both(pk, sk) => e.queries.push((pk, Some(sk))),
+                    KeyRead::Pair(p) => e.pairs.push(p),
+                },
+                Some(index) => {
+                    // An index named by a value the scanner cannot read says nothing.
+                    let Some(name) = index.value() else {
+                        return;
+                    };
+                    let ix = e
+                        .indexes
+                        .entry(name.to_string())
+                        .or_insert_with(|| IndexEvidence {
+                            first: op,
+                            reads: Vec::new(),
+                            consistent: false,
+                        });
+                    ix.reads.push(k);
+                    ix.consistent |= op.consistent_read == Some(true);
                 }
-                if eq {
-                    equal.push(name);
-                } else {
-                    range.push(name);
-                }
-            }
-            match (equal.as_slice(), range.as_slice()) {
-                ([pk], []) => e.queries.push((pk.clone(), None)),
-                ([pk], [sk]) if pk != sk => e.queries.push((pk.clone(), Some(sk.clone()))),
-                ([a, b], []) if a != b => e.pairs.push([a.clone(), b.clone()].into()),
-                _ => {}
             }
         }
         _ => {}
+    }
+}
+
+/// What a Query's key condition fixes, the types its values show added to `types`;
+/// `None` for a condition that cannot be read or is no key condition DynamoDB takes.
+fn key_read(op: &Operation, types: &mut IndexMap<String, AttributeType>) -> Option<KeyRead> {
+    let text = op.key_condition.as_ref().and_then(|k| k.text.value())?;
+    let cond = crate::expr::parse_key_condition(text).ok()?;
+    let mut leaves = Vec::new();
+    if !and_leaves(&cond, &mut leaves, 0) {
+        return None;
+    }
+    let mut equal = Vec::new();
+    let mut range = Vec::new();
+    for (attr, value, eq) in leaves {
+        let name = attribute_name(op, &attr)?;
+        if let Some(ty) = value.and_then(|v| op.values.get(&v)).and_then(|v| v.ty) {
+            types.entry(name.clone()).or_insert(ty);
+        }
+        if eq {
+            equal.push(name);
+        } else {
+            range.push(name);
+        }
+    }
+    match (equal.as_slice(), range.as_slice()) {
+        ([pk], []) => Some(KeyRead::Partition(pk.clone())),
+        ([pk], [sk]) if pk != sk => Some(KeyRead::Both(pk.clone(), sk.clone())),
+        ([a, b], []) if a != b => Some(KeyRead::Pair([a.clone(), b.clone()].into())),
+        _ => None,
     }
 }
 
@@ -312,12 +381,15 @@ fn key_of(e: &Evidence<'_>) -> Result<Option<(String, Option<String>)>, String> 
                 let sk = k.iter().find(|a| *a != pk).cloned();
                 (pk.clone(), sk)
             }
-            _ => {
-                return Err(format!(
-                    "its calls address items by {}, and no query says which is the partition key",
-                    list(k)
-                ))
-            }
+            _ => match named_pair(k) {
+                Some((pk, sk)) => (pk, Some(sk)),
+                None => {
+                    return Err(format!(
+                        "its calls address items by {}, and no query says which is the partition key",
+                        list(k)
+                    ))
+                }
+            },
         },
         (None, None) => match (queried_pk, from_pairs) {
             (Some(pk), _) => {
@@ -325,16 +397,149 @@ fn key_of(e: &Evidence<'_>) -> Result<Option<(String, Option<String>)>, String> 
                     "its queries fix the partition key {pk}, and no call says whether it has a sort key"
                 ))
             }
-            (None, Some(p)) => {
-                return Err(format!(
-                    "its queries fix {}, and no call says which is the partition key",
-                    list(p)
-                ))
-            }
+            (None, Some(p)) => match named_pair(p) {
+                Some((pk, sk)) if e.pairs.iter().all(|q| q == p) => (pk, Some(sk)),
+                _ => {
+                    return Err(format!(
+                        "its queries fix {}, and no call says which is the partition key",
+                        list(p)
+                    ))
+                }
+            },
             (None, None) => return Ok(None),
         },
     };
     Ok(Some(found))
+}
+
+/// Two key attributes whose names say which is which: `PK`/`SK`, `GSI1PK`/`GSI1SK`,
+/// `partition_key`/`sort_key`, `hash_key`/`range_key` (any case, `_` or `-` ignored),
+/// as (partition key, sort key).
+fn named_pair(k: &BTreeSet<String>) -> Option<(String, String)> {
+    let mut it = k.iter();
+    let (a, b) = (it.next()?, it.next()?);
+    if it.next().is_some() {
+        return None;
+    }
+    let folded = |s: &str| -> String {
+        s.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let (fa, fb) = (folded(a), folded(b));
+    const PAIRS: [(&str, &str); 4] = [
+        ("pk", "sk"),
+        ("partitionkey", "sortkey"),
+        ("hashkey", "rangekey"),
+        ("hash", "range"),
+    ];
+    PAIRS.iter().find_map(|(p, s)| {
+        let stem = |x: &str, end: &str| x.strip_suffix(end).map(str::to_string);
+        if stem(&fa, p).is_some() && stem(&fa, p) == stem(&fb, s) {
+            Some((a.clone(), b.clone()))
+        } else if stem(&fb, p).is_some() && stem(&fb, p) == stem(&fa, s) {
+            Some((b.clone(), a.clone()))
+        } else {
+            None
+        }
+    })
+}
+
+/// The indexes a table's Queries name, each keyed as all its Queries agree; a note
+/// for each whose Queries disagree or do not say which key is which.
+fn indexes(
+    t: &Table,
+    e: &Evidence<'_>,
+    line_of: impl Fn(&Operation) -> usize,
+) -> (Vec<Index>, Vec<CodeNote>) {
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for (name, ix) in &e.indexes {
+        match index_key(&ix.reads) {
+            Ok((pk, sk)) => {
+                let local = ix.consistent && pk == t.partition_key;
+                // Spans index into the file the table is said to come from.
+                let span = if ix.first.file == t.origin.path {
+                    ix.first.span
+                } else {
+                    t.span
+                };
+                out.push(Index {
+                    name: name.clone(),
+                    kind: if local {
+                        IndexKind::Local
+                    } else {
+                        IndexKind::Global
+                    },
+                    partition_key: pk,
+                    sort_key: sk,
+                    projection: Projection::All,
+                    provisioned: None,
+                    span,
+                    name_span: span,
+                    fields: Default::default(),
+                });
+            }
+            Err(why) => notes.push(CodeNote {
+                file: ix.first.file.clone(),
+                line: line_of(ix.first),
+                span: ix.first.span,
+                message: format!(
+                    "index `{name}` of `{}` is declared nowhere, and its key is not inferred from its queries: {why}",
+                    t.name
+                ),
+            }),
+        }
+    }
+    (out, notes)
+}
+
+/// The key every Query of one index agrees on.
+fn index_key(reads: &[KeyRead]) -> Result<(String, Option<String>), String> {
+    let mut pks: BTreeSet<&String> = BTreeSet::new();
+    let mut sks: BTreeSet<&String> = BTreeSet::new();
+    let mut pairs: BTreeSet<&BTreeSet<String>> = BTreeSet::new();
+    for r in reads {
+        match r {
+            KeyRead::Partition(pk) => {
+                pks.insert(pk);
+            }
+            KeyRead::Both(pk, sk) => {
+                pks.insert(pk);
+                sks.insert(sk);
+            }
+            KeyRead::Pair(p) => {
+                pairs.insert(p);
+            }
+        }
+    }
+    if pks.len() > 1 || sks.len() > 1 || pairs.len() > 1 {
+        return Err("its queries fix different key attributes".into());
+    }
+    let pair = pairs.into_iter().next();
+    let (pk, sk) = match (pks.into_iter().next(), pair) {
+        (Some(pk), None) => (pk.clone(), sks.into_iter().next().cloned()),
+        (Some(pk), Some(p)) => {
+            let other = p.iter().find(|a| *a != pk);
+            match (p.contains(pk), other, sks.into_iter().next()) {
+                (true, Some(o), None) => (pk.clone(), Some(o.clone())),
+                (true, Some(o), Some(sk)) if o == sk => (pk.clone(), Some(sk.clone())),
+                _ => return Err("its queries fix different key attributes".into()),
+            }
+        }
+        (None, Some(p)) => match named_pair(p) {
+            Some((pk, sk)) => (pk, Some(sk)),
+            None => {
+                return Err(format!(
+                    "its queries fix {}, and no query says which is the partition key",
+                    list(p)
+                ))
+            }
+        },
+        (None, None) => return Err("no query of it can be read".into()),
+    };
+    Ok((pk, sk))
 }
 
 fn list(k: &BTreeSet<String>) -> String {
@@ -344,14 +549,7 @@ fn list(k: &BTreeSet<String>) -> String {
         .join(" and ")
 }
 
-fn table(
-    naming: Naming,
-    pk: String,
-    sk: Option<String>,
-    e: &Evidence<'_>,
-    first: &Operation,
-    line: usize,
-) -> Table {
+fn table(naming: Naming, pk: String, sk: Option<String>, first: &Operation, line: usize) -> Table {
     let (name, refs) = match naming {
         Naming::Name(n) => (n, Vec::new()),
         // Named by what holds it: a placeholder no literal name fits, and the holder
@@ -364,12 +562,24 @@ fn table(
         line,
         id: None,
     };
-    let mut t = super::from_code::blank(name, refs, pk, sk, first.span, origin);
+    super::from_code::blank(name, refs, pk, sk, first.span, origin)
+}
+
+/// The types the calls show for the table's and its indexes' key attributes.
+fn add_key_types(t: &mut Table, e: &Evidence<'_>, first: &Operation) {
     let keys: Vec<String> = std::iter::once(&t.partition_key)
         .chain(&t.sort_key)
+        .chain(
+            t.indexes
+                .iter()
+                .flat_map(|i| std::iter::once(&i.partition_key).chain(&i.sort_key)),
+        )
         .cloned()
         .collect();
     for attr in keys {
+        if t.attributes.contains_key(&attr) {
+            continue;
+        }
         if let Some(ty) = e.types.get(&attr) {
             t.attributes.insert(
                 attr.clone(),
@@ -386,7 +596,6 @@ fn table(
             );
         }
     }
-    t
 }
 
 #[cfg(test)]
@@ -508,6 +717,121 @@ async fn f(c: &Client, a: &str, b: &str) {
         assert!(notes.contains("whether it has a sort key"), "{notes}");
         assert!(notes.contains("different keys"), "{notes}");
         assert!(!notes.contains("put-only"), "{notes}");
+    }
+
+    /// A single-table design declared nowhere: gets and updates by `PK` and `SK` (named
+    /// as the pair they are), an index of the entity kind queried on its partition key
+    /// alone, and GSI1 looked up by both of its keys.
+    #[test]
+    fn indexes_are_the_ones_queries_name_keyed_as_they_agree() {
+        let inf = infer(
+            r##"
+fn table_name() -> String {
+    "promote-me".to_string()
+}
+
+pub async fn get_all_rss_registrations(db: &aws_sdk_dynamodb::Client) -> anyhow::Result<Vec<RssRegistration>> {
+    let output = db
+        .query()
+        .table_name(table_name())
+        .key_condition_expression("item_type = :rss")
+        .index_name("item_type-index")
+        .expression_attribute_values(":rss", AttributeValue::S("RSS_FEED".to_string()))
+        .send()
+        .await?;
+    Ok(output.items.unwrap_or_default().into_iter().filter_map(|i| from_item(i).ok()).collect())
+}
+
+pub async fn get_twitch_reg_by_login(db: &aws_sdk_dynamodb::Client, login: &str) -> anyhow::Result<Option<TwitchRegistration>> {
+    let output = db
+        .query()
+        .table_name(table_name())
+        .index_name("GSI1")
+        .key_condition_expression("GSI1PK = :pk AND GSI1SK = :sk")
+        .expression_attribute_values(":pk", AttributeValue::S("TWITCH_LOOKUP".to_string()))
+        .expression_attribute_values(":sk", AttributeValue::S(format!("LOGIN#{}", login)))
+        .send()
+        .await?;
+    Ok(output.items.and_then(|i| i.into_iter().next()).and_then(|i| from_item(i).ok()))
+}
+
+pub async fn get_server_config(db: &aws_sdk_dynamodb::Client, guild_id: u64) -> anyhow::Result<Option<GuildConfig>> {
+    let output = db
+        .get_item()
+        .table_name(table_name())
+        .key("PK", AttributeValue::S(format!("GUILD#{}", guild_id)))
+        .key("SK", AttributeValue::S("CONFIG#SETTINGS".to_string()))
+        .send()
+        .await?;
+    Ok(output.item.and_then(|i| from_item(i).ok()))
+}
+
+pub async fn delete_registration(db: &aws_sdk_dynamodb::Client, pk: &str, sk: &str) -> anyhow::Result<()> {
+    db.delete_item()
+        .table_name(table_name())
+        .key("PK", AttributeValue::S(pk.to_string()))
+        .key("SK", AttributeValue::S(sk.to_string()))
+        .send()
+        .await?;
+    Ok(())
+}
+"##,
+        );
+        assert_eq!(
+            keys(&inf),
+            [("promote-me".into(), "PK".into(), Some("SK".into()))],
+            "{:?}",
+            inf.notes
+        );
+        let t = &inf.model.tables[0];
+        let got: Vec<(&str, &str, Option<&str>)> = t
+            .indexes
+            .iter()
+            .map(|i| {
+                (
+                    i.name.as_str(),
+                    i.partition_key.as_str(),
+                    i.sort_key.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("item_type-index", "item_type", None),
+                ("GSI1", "GSI1PK", Some("GSI1SK")),
+            ]
+        );
+        assert_eq!(t.attribute("item_type").map(|a| a.ty.as_str()), Some("S"));
+        assert!(inf.notes.is_empty(), "{:?}", inf.notes);
+    }
+
+    /// Queries of one index that fix different attributes say no index, and a pair of
+    /// keys whose names do not tell them apart stays unordered: both are notes.
+    #[test]
+    fn an_index_its_queries_disagree_on_is_a_note() {
+        let inf = infer(
+            r##"
+async fn f(c: &Client, id: &str, a: &str, b: &str) {
+    c.get_item().table_name("orders").key("order_id", AttributeValue::S(id.into())).send().await;
+    c.query().table_name("orders").index_name("by-user").key_condition_expression("user_id = :u").send().await;
+    c.query().table_name("orders").index_name("by-user").key_condition_expression("customer = :u").send().await;
+    c.query().table_name("orders").index_name("by-pair").key_condition_expression("a = :a AND b = :b").send().await;
+}
+"##,
+        );
+        assert_eq!(keys(&inf), [("orders".into(), "order_id".into(), None)]);
+        assert!(inf.model.tables[0].indexes.is_empty());
+        let notes = inf.notes.join("\n");
+        assert!(
+            notes.contains("index `by-user` of `orders` is declared nowhere")
+                && notes.contains("different key attributes"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("index `by-pair`") && notes.contains("which is the partition key"),
+            "{notes}"
+        );
     }
 
     /// A declared table always wins: calls that bind to it are no evidence.

@@ -214,6 +214,9 @@ fn index(out: &mut String, t: &Table, i: &Index) {
         (Projection::Include(_), Projected::Only(a)) => format!("INCLUDE: {}", a.join(", ")),
     };
     let _ = writeln!(out, "      projects {projection}");
+    if t.origin.kind == OriginKind::Usage {
+        out.push_str("      from     the code's Queries that name it (keys as they read it; projection not known)\n");
+    }
     if let Some(p) = i.provisioned {
         let _ = writeln!(out, "      capacity {}", capacity(p));
     }

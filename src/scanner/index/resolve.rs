@@ -38,7 +38,14 @@ pub enum RefKind {
         self_ty: Option<Name>,
     },
     /// `self.a.b` (or `x.a` with `x: Type`): a field set in `ty`'s constructors.
-    Field { ty: Name, fields: Path },
+    /// With `ctor`, `x` is a local bound to that constructor's call (`let t =
+    /// Tables::new(name)`): the field holds what this call passes, not what every
+    /// construction of `ty` agrees on.
+    Field {
+        ty: Name,
+        fields: Path,
+        ctor: Option<Box<CtorCall>>,
+    },
     /// `orders_table()`, `names::table()`, `Self::table()`: what the crate's function
     /// by that path returns (see `returns.rs`).
     Call {
@@ -93,6 +100,15 @@ pub enum RefKind {
         low: u64,
         inclusive: bool,
     },
+}
+
+/// The constructor call a local was bound to (`let t = Tables::new(name, 3)`): the
+/// function's name and each argument dynalint can follow, as [`crate::scanner::index::args`]
+/// reads a call's arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CtorCall {
+    pub function: Name,
+    pub args: Box<[Option<Resolved>]>,
 }
 
 /// A reference left for the link phase, with the source text for messages. Every
@@ -1310,9 +1326,14 @@ impl<'a> FileCx<'a> {
         };
         match ty {
             Some(ty) if !fields.is_empty() => {
+                let ctor = match (cur.kind(), fields.len()) {
+                    ("identifier", 1) => self.ctor_call(cur, &ty),
+                    _ => None,
+                };
                 let kind = RefKind::Field {
                     ty: intern(&ty),
                     fields: intern_path(&fields),
+                    ctor,
                 };
                 self.pending(src.of(node), kind)
             }
@@ -1321,6 +1342,27 @@ impl<'a> FileCx<'a> {
                 short(src.of(node))
             )),
         }
+    }
+
+    /// The constructor call a local holding a `ty` was bound to (`let t =
+    /// Tables::new(name)?`, unannotated or annotated), with its arguments.
+    fn ctor_call(&self, ident: Node<'_>, ty: &str) -> Option<Box<CtorCall>> {
+        let Some(Binding::Let { value: Some(v), .. }) = lookup(self.src, ident, self.src.of(ident))
+        else {
+            return None;
+        };
+        let (t, f, _, call) = constructed_call(self.src, v)?;
+        if t != ty {
+            return None;
+        }
+        let args = call_args(call)
+            .into_iter()
+            .map(|a| crate::scanner::index::args::followable(self, a))
+            .collect();
+        Some(Box::new(CtorCall {
+            function: intern(&f),
+            args,
+        }))
     }
 
     fn concat(&self, node: Node<'_>, depth: usize) -> Resolved {
@@ -1965,6 +2007,12 @@ fn false_for_structs(base: &str) -> bool {
 /// `(type, (function, unwrapped))`, `unwrapped` when one `?`/`unwrap`/`expect` took the
 /// value out of a `Result` or `Option`. More than one, or any other call, is not followed.
 fn constructed(src: Src<'_>, value: Node<'_>) -> Option<(String, Option<(String, bool)>)> {
+    let (ty, f, unwrapped, _) = constructed_call(src, value)?;
+    Some((ty, Some((f, unwrapped))))
+}
+
+/// [`constructed`]'s type, function and unwrapping, with the call itself.
+fn constructed_call<'t>(src: Src<'t>, value: Node<'t>) -> Option<(String, String, bool, Node<'t>)> {
     let mut cur = value;
     let mut unwraps = 0usize;
     for _ in 0..8 {
@@ -1988,7 +2036,7 @@ fn constructed(src: Src<'_>, value: Node<'_>) -> Option<(String, Option<(String,
                 if !upper || ty == "Self" || unwraps > 1 {
                     return None;
                 }
-                return Some((ty.to_string(), Some((f.to_string(), unwraps == 1))));
+                return Some((ty.to_string(), f.to_string(), unwraps == 1, cur));
             }
             _ => return None,
         }

@@ -24,7 +24,7 @@ use crate::scanner::index::field_values::FieldValue;
 use crate::scanner::index::fold::Escape;
 use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use crate::scanner::index::items::{serialise, Given, StructDef};
-use crate::scanner::index::resolve::{count_between, PendingRef, RefKind, PENDING};
+use crate::scanner::index::resolve::{count_between, CtorCall, PendingRef, RefKind, PENDING};
 use crate::scanner::index::returns::FnReturn;
 use crate::scanner::index::types::TypeFacts;
 use crate::scanner::index::{
@@ -834,7 +834,11 @@ pub(super) fn link_files(
                     }));
                 }
                 let raw = linker.param_ref(fi, &named_table(&mut op).table);
+                let source_text = linker.table_source_text(fi, &named_table(&mut op).table);
                 linker.resolve_op(fi, &mut op, 0);
+                if table_unknown(named_table(&mut op)) && source_text.is_some() {
+                    named_table(&mut op).table_text = source_text;
+                }
                 finish(&mut op, escape, fi, cold_glob.as_deref());
                 let per_call = match raw {
                     Some(raw) if table_unknown(named_table(&mut op)) => {
@@ -1884,7 +1888,9 @@ impl<'a> Linker<'a> {
                 module,
                 self_ty,
             } => self.const_path(fi, &pr.text, segments, module, self_ty.as_ref(), depth),
-            RefKind::Field { ty, fields } => self.field(fi, &pr.text, ty, fields, depth),
+            RefKind::Field { ty, fields, ctor } => {
+                self.field(fi, &pr.text, ty, fields, ctor.as_deref(), depth)
+            }
             RefKind::Call { .. } | RefKind::Method { .. } => {
                 let found = self.fn_candidates(fi, &pr.kind);
                 if found.is_empty() {
@@ -2296,15 +2302,52 @@ impl<'a> Linker<'a> {
         Some(self.pending_ref(site.file, Some(arg))?.text.to_string())
     }
 
-    /// The parameter a request's unlinked table is, if it is one.
+    /// The parameter a request's unlinked table is, if it is one: also through a
+    /// local built by a constructor call (`let t = Tables::new(table); &t.table`),
+    /// whose argument it is.
     fn param_ref(&self, fi: usize, table: &Option<Resolved>) -> Option<PendingRef> {
+        let pr = self.table_source(fi, table)?;
+        matches!(pr.kind, RefKind::Param { .. }).then_some(pr)
+    }
+
+    /// The reference a request's unlinked table is, seen through locals built by a
+    /// constructor call (`&t.table` is `table` of `Tables::new(table)`).
+    fn table_source(&self, fi: usize, table: &Option<Resolved>) -> Option<PendingRef> {
         // Most tables are literals and constants: no reference is looked up for them.
         let Some(Resolved::Unknown { reason }) = table else {
             return None;
         };
         let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
-        let pr = self.files.get(fi)?.pending_ref(n)?;
-        matches!(pr.kind, RefKind::Param { .. }).then(|| pr.clone())
+        let mut pr = self.files.get(fi)?.pending_ref(n)?.clone();
+        for _ in 0..4 {
+            let RefKind::Field {
+                ty,
+                fields,
+                ctor: Some(call),
+            } = &pr.kind
+            else {
+                break;
+            };
+            let arg = self.ctor_arg(fi, ty, fields, call)?;
+            pr = self.pending_ref(fi, Some(&arg))?;
+        }
+        Some(pr)
+    }
+
+    /// The text a request's table is written as, when it is a field of a local built
+    /// by a constructor call (`&t.table`): that of the argument the call passes
+    /// (`&self.orders_table`), which a table's `refs` may list.
+    fn table_source_text(&self, fi: usize, table: &Option<Resolved>) -> Option<String> {
+        let Some(Resolved::Unknown { reason }) = table else {
+            return None;
+        };
+        let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
+        let first = self.files.get(fi)?.pending_ref(n)?;
+        if !matches!(first.kind, RefKind::Field { ctor: Some(_), .. }) {
+            return None;
+        }
+        let pr = self.table_source(fi, table)?;
+        (pr != *first).then(|| pr.text.to_string())
     }
 
     /// The reference an `Unknown` stands for, if it is a pending one.
@@ -2879,6 +2922,49 @@ impl<'a> Linker<'a> {
         }
     }
 
+    /// The argument of `call` (a constructor call of `ty` a local was bound to, in file
+    /// `fi`) that the field `fields` of what it builds holds: the constructor sets the
+    /// field from that parameter (`Self { table: table.into() }` in `fn new(table)`).
+    /// `None` when it sets the field any other way, or to different parameters.
+    fn ctor_arg(&self, fi: usize, ty: &str, fields: &[Name], call: &CtorCall) -> Option<Resolved> {
+        let [field] = fields else {
+            return None;
+        };
+        self.want(
+            fi,
+            deferred::Lookup::Named(deferred::hash(Some(ty)), deferred::hash(Some(field))),
+        );
+        let inits = Tables::get_pair(&self.tables.inits, ty, field)?;
+        let mut index = None;
+        for (cf, i) in inits.iter().filter(|(cf, _)| self.sees(fi, *cf)) {
+            let init = &self.files.get(*cf)?.field_inits.get(*i)?.value;
+            let Some(pr) = self.pending_ref(*cf, Some(init)) else {
+                continue;
+            };
+            if let RefKind::Param {
+                function,
+                self_ty: Some(s),
+                index: at,
+                arity,
+            } = &pr.kind
+            {
+                if *function == call.function && **s == *ty && *arity == call.args.len() {
+                    if index.is_some_and(|x| x != *at) {
+                        return None;
+                    }
+                    index = Some(*at);
+                }
+            }
+        }
+        Some(match call.args.get(index?)? {
+            Some(arg) => arg.clone(),
+            None => Resolved::unknown(format!(
+                "`{}::{}` is given a value dynalint cannot follow",
+                ty, call.function
+            )),
+        })
+    }
+
     /// Whether `v` (in file `cf`) is a parameter that tests pass and no other call
     /// does. (One no call passes is the crate's users' to give: unknown.)
     fn only_tests_pass(&self, cf: usize, v: &Resolved) -> bool {
@@ -2897,7 +2983,23 @@ impl<'a> Linker<'a> {
         tested
     }
 
-    fn field(&self, fi: usize, text: &str, ty: &str, fields: &[Name], depth: usize) -> Resolved {
+    fn field(
+        &self,
+        fi: usize,
+        text: &str,
+        ty: &str,
+        fields: &[Name],
+        ctor: Option<&CtorCall>,
+        depth: usize,
+    ) -> Resolved {
+        // `let t = Tables::new(name); .. &t.table`: what this call passes.
+        if let Some(mut v) = ctor.and_then(|c| self.ctor_arg(fi, ty, fields, c)) {
+            self.resolve(fi, &mut v, depth + 1);
+            return Resolved::Const {
+                name: text.to_string(),
+                value: Box::new(v),
+            };
+        }
         let mut ty = ty.to_string();
         let Some((last, path)) = fields.split_last() else {
             return Resolved::unknown("no field");
@@ -2949,7 +3051,7 @@ impl<'a> Linker<'a> {
             // field: it says nothing of its value.
             .filter(|(cf, v)| {
                 !self.pending_ref(*cf, Some(*v)).is_some_and(|pr| {
-                    matches!(&pr.kind, RefKind::Field { ty: t, fields: f }
+                    matches!(&pr.kind, RefKind::Field { ty: t, fields: f, .. }
                         if **t == *ty && f.len() == 1 && f[0] == *last)
                 })
             })
