@@ -1540,6 +1540,12 @@ impl<'a> Linker<'a> {
         let mut any = false;
         for (fi, f) in self.files.iter().enumerate().filter(production) {
             let v = &f.types.values;
+            // A literal that gives no field a known value, or an unknown assignment to
+            // a field of this name.
+            let name_in = |list: &[Name], n: &str| list.binary_search_by(|x| (**x).cmp(n)).is_ok();
+            if name_in(&v.opaque, ty) || name_in(&v.assigned_unknown, field) {
+                return None;
+            }
             let lits = v.literals.iter().filter(|l| &*l.ty == ty);
             let assigned = v.assigned.iter().filter(|(n, _)| &**n == field);
             let mut values = Vec::new();
