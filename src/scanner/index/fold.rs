@@ -25,6 +25,7 @@ use crate::scanner::syntax::nodes::{
     string_content_start, string_value, type_segment, Src,
 };
 use crate::scanner::syntax::parse::kind as node_kind;
+use crate::scanner::syntax::scope::{lookup, Binding};
 use crate::source::{FilePath, Span};
 
 /// How a folded builder leaves the function it was built in.
@@ -250,6 +251,8 @@ pub fn fold_file<'t>(
                 });
             }
             None if is_other_client(&op, &st, &escape) => {}
+            // The request is where its input is built (`QueryInput::builder()`).
+            None if forwards_input(cx, n, &op) => {}
             None => out.ops.push((op, escape)),
         }
     }
@@ -290,6 +293,34 @@ pub fn fold_file<'t>(
         }
     }
     out
+}
+
+/// A client wrapper's method that sends a request input made elsewhere
+/// (`fn query(&self, input: QueryInput) { self.client.query().set_table_name(input.table_name)..`):
+/// its table is a field of a parameter typed as the SDK's input of the same operation.
+/// It is no request of its own: the requests are where those inputs are built, each
+/// with its own table and keys, and one of unknown table here would stand for all of
+/// them.
+fn forwards_input(cx: &FileCx<'_>, root: Node<'_>, op: &Operation) -> bool {
+    let Some(text) = op.table_text.as_deref() else {
+        return false;
+    };
+    let Some((holder, rest)) = text.trim_start_matches('&').split_once('.') else {
+        return false;
+    };
+    if !rest.starts_with("table_name") {
+        return false;
+    }
+    let Some(Binding::Param { ty: Some(ty) }) = lookup(cx.src, root, holder) else {
+        return false;
+    };
+    let ty = cx
+        .src
+        .of(ty)
+        .trim_start_matches('&')
+        .trim_start_matches("mut ")
+        .trim();
+    op_for_input_type(last_segment(ty)) == Some(op.kind)
 }
 
 /// `x.query()` / `x.scan()` of another client: Timestream's
