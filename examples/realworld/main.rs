@@ -219,10 +219,13 @@ fn score_repo(
     };
     let mut binding = None;
     let bound;
+    // The refs of each table the inferred model declares (`dynalint init --stdout`).
+    let mut inferred_refs = BTreeMap::new();
     let report = if no_model {
         place_model()?;
         let with = run_json(bin, tree, &["calls", "--format", "json", "."])?;
         let _ = std::fs::remove_file(&placed);
+        inferred_refs = table_refs(&run_text(bin, tree, &["init", "--stdout", "."]));
         let report = run_json(
             bin,
             tree,
@@ -267,8 +270,12 @@ fn score_repo(
     } else {
         String::new()
     };
+    let refs = Refs {
+        hand: table_refs(&hand_model),
+        inferred: inferred_refs,
+    };
     let covers = |l: &labels::Label, d: &labels::Diag| {
-        l.covers(d) || (no_model && same_model_entry(l, d, &hand_model))
+        l.covers(d) || (no_model && same_model_entry(l, d, &hand_model, &refs))
     };
 
     let mut per_rule: BTreeMap<String, Tally> = BTreeMap::new();
@@ -382,19 +389,74 @@ fn model_entry(model: &str, lines: [u32; 2]) -> Option<(String, Option<String>)>
 /// A diagnostic of a label's rule about the same model entry the label's
 /// `dynalint.toml` lines declare, wherever the inferred model put it: its message names
 /// ``index `I` of `T` `` (or ``of `T` ``, for a table's own finding).
-fn same_model_entry(l: &labels::Label, d: &labels::Diag, model: &str) -> bool {
+fn same_model_entry(l: &labels::Label, d: &labels::Diag, model: &str, refs: &Refs) -> bool {
     if l.rule != d.rule || l.file != "dynalint.toml" {
         return false;
     }
     match model_entry(model, l.lines) {
         Some((table, Some(index))) => named_after(&d.message, &format!("index `{index}` of `"))
-            .is_some_and(|named| names_table(named, &table)),
+            .is_some_and(|named| refs.same_table(named, &table)),
         Some((table, None)) => {
             !d.message.contains("of index `")
-                && named_after(&d.message, "of `").is_some_and(|named| names_table(named, &table))
+                && named_after(&d.message, "of `")
+                    .is_some_and(|named| refs.same_table(named, &table))
         }
         None => false,
     }
+}
+
+/// The `refs` (env vars, consts) of each table of the hand-written model and of the
+/// inferred one, by table name.
+struct Refs {
+    hand: BTreeMap<String, BTreeSet<String>>,
+    inferred: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Refs {
+    /// Whether the table a no-model finding names (`named`, the inferred model's name)
+    /// is the hand-written model's `table`: the same name or name pattern, or a table
+    /// the code knows by the same env var or const (a CDK stack's
+    /// `{projectName}-{stage}-primary`, handed to the code as `PRIMARY_TABLE`, is the
+    /// hand-written `primary` with `refs = ["PRIMARY_TABLE"]`).
+    fn same_table(&self, named: &str, table: &str) -> bool {
+        names_table(named, table)
+            || match (self.inferred.get(named), self.hand.get(table)) {
+                (Some(a), Some(b)) => !a.is_disjoint(b),
+                _ => false,
+            }
+    }
+}
+
+/// The `refs` of each `[[table]]` of a `dynalint.toml`'s text, by name; empty when it
+/// does not read.
+fn table_refs(model: &str) -> BTreeMap<String, BTreeSet<String>> {
+    #[derive(serde::Deserialize, Default)]
+    struct Model {
+        #[serde(default)]
+        table: Vec<Table>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Table {
+        name: String,
+        #[serde(default)]
+        refs: Vec<String>,
+    }
+    toml::from_str::<Model>(model)
+        .unwrap_or_default()
+        .table
+        .into_iter()
+        .map(|t| (t.name, t.refs.into_iter().collect()))
+        .collect()
+}
+
+/// Runs dynalint in `tree` and returns its stdout (empty when it cannot run).
+fn run_text(bin: &Path, tree: &Path, args: &[&str]) -> String {
+    Command::new(bin)
+        .args(args)
+        .current_dir(tree)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default()
 }
 
 /// The backquoted name that follows `lead` in `message`.
@@ -405,11 +467,27 @@ fn named_after<'m>(message: &'m str, lead: &str) -> Option<&'m str> {
 
 /// Whether a table name in a finding is the model's `table`: the same name, or an
 /// inferred name pattern (`UserRefreshTokens_{EnvironmentName}`, from a template's
-/// `!Sub`) that the model's concrete name is one value of.
+/// `!Sub`; `{1}tsa_users`, from the code's `format!("{}{}", prefix, TABLE_USERS)`)
+/// that the model's concrete name is one value of. A pattern with a name of its own
+/// (three letters or digits besides its holes) may have its holes empty (a prefix
+/// left empty); one without (`{a}-{b}`) needs each hole filled.
 fn names_table(named: &str, table: &str) -> bool {
     if !named.contains('{') {
         return named == table;
     }
+    let mut depth = 0;
+    let own = named
+        .chars()
+        .filter(|c| {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            depth == 0 && c.is_alphanumeric()
+        })
+        .count();
+    let least = usize::from(own < 3);
     // Literal parts in order, each `{..}` standing for one or more characters.
     let mut parts = Vec::new();
     let mut rest = named;
@@ -422,7 +500,7 @@ fn names_table(named: &str, table: &str) -> bool {
     }
     parts.push(rest);
     let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if first.len() + last.len() >= table.len()
+    if first.len() + last.len() + least > table.len()
         || !table.starts_with(first)
         || !table.ends_with(last)
     {
@@ -432,11 +510,11 @@ fn names_table(named: &str, table: &str) -> bool {
     let end = table.len() - last.len();
     for part in &parts[1..parts.len() - 1] {
         match table[at..end].find(part) {
-            Some(i) if i > 0 => at += i + part.len(),
+            Some(i) if i >= least => at += i + part.len(),
             _ => return false,
         }
     }
-    at < end
+    at + least <= end
 }
 
 /// ` [pending: shape]` for a label dynalint is known not to meet yet.
@@ -661,7 +739,7 @@ fn run() -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::names_table;
+    use super::{names_table, table_refs, Refs};
 
     #[test]
     fn an_inferred_name_pattern_names_the_model_s_concrete_table() {
@@ -675,15 +753,40 @@ mod tests {
             "UserRefreshTokens_{EnvironmentName}",
             "Users_Prod"
         ));
-        assert!(!names_table(
-            "UserRefreshTokens_{EnvironmentName}",
-            "UserRefreshTokens_"
-        ));
+        // A prefix the code builds in (`format!("{}{}", prefix, TABLE_IP_RULES)`) may
+        // be left empty: the model's unprefixed name is one value of it.
+        assert!(names_table("{1}tsa_ip_rules", "tsa_ip_rules"));
+        assert!(names_table("{1}tsa_ip_rules", "prod_tsa_ip_rules"));
+        assert!(!names_table("{1}tsa_ip_rules", "tsa_ip_rules_old"));
+        assert!(!names_table("{1}tsa_ip_rules", "tsa_users"));
+        assert!(!names_table("{a}-{b}", "-"));
+        assert!(names_table("{a}-{b}", "x-y"));
         assert!(names_table(
             "{projectName}-{stage}-primary",
             "dice-dev-primary"
         ));
         assert!(!names_table("{projectName}-{stage}-primary", "primary"));
         assert!(!names_table("{a}-{b}", "-"));
+    }
+
+    /// A CDK stack names its table `{projectName}-{stage}-primary` and hands it to the
+    /// code as `PRIMARY_TABLE`; the hand-written model calls it `primary` with that ref:
+    /// the same table. Another table of the stack, or one with no ref in common, is not.
+    #[test]
+    fn a_table_the_code_knows_by_the_same_ref_is_the_model_s_table() {
+        let refs = Refs {
+            hand: table_refs(
+                "[[table]]\nname = \"primary\"\nrefs = [\"PRIMARY_TABLE\"]\npartition-key = \"pk\"\n\n\
+                 [[table]]\nname = \"ttl\"\nrefs = [\"TTL_TABLE\"]\npartition-key = \"pk\"\n",
+            ),
+            inferred: table_refs(
+                "[[table]]\nname = \"{projectName}-{stage}-primary\"\nrefs = [\"PRIMARY_TABLE\"]\npartition-key = \"pk\"\n\n\
+                 [[table]]\nname = \"{projectName}-{stage}-ttl\"\nrefs = [\"TTL_TABLE\"]\npartition-key = \"pk\"\n",
+            ),
+        };
+        assert!(refs.same_table("{projectName}-{stage}-primary", "primary"));
+        assert!(refs.same_table("{projectName}-{stage}-ttl", "ttl"));
+        assert!(!refs.same_table("{projectName}-{stage}-ttl", "primary"));
+        assert!(!refs.same_table("{projectName}-{stage}-other", "primary"));
     }
 }

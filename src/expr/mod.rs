@@ -48,7 +48,7 @@ pub use key_condition::{
     SortOp,
 };
 pub use parser::Limits;
-pub use placeholders::{check_maps, check_placeholders, check_request};
+pub use placeholders::{check_maps, check_placeholders, check_request, first_undefined};
 pub use reserved::is_reserved;
 pub use resolve::{resolve_names, AttrElement, AttrPath, Names, Unresolved};
 

@@ -140,6 +140,28 @@ pub fn check_request(
     Ok(out)
 }
 
+/// The first `#name` or `:value` one of `exprs` uses that the maps do not define, in
+/// DynamoDB's order; an expression that does not parse is passed over. For a request
+/// some of whose expressions are not known: expressions use placeholders and only the
+/// maps define them, so what the unknown ones hold cannot define this one. Pass
+/// `values` as for [`check_request`].
+pub fn first_undefined(
+    exprs: &[(ExprKind, &str)],
+    names: &Names,
+    values: &[&str],
+    limits: &super::Limits,
+) -> Option<ExprError> {
+    CHECK_ORDER.iter().find_map(|kind| {
+        exprs
+            .iter()
+            .filter(|(k, _)| k == kind)
+            .find_map(|(k, src)| {
+                let ast = super::parse_with(src, *k, limits).ok()?;
+                check_defined(*k, &ast, names, values).err()
+            })
+    })
+}
+
 fn in_check_order<'a, 'b>(
     exprs: &'b [(ExprKind, &'a Ast)],
 ) -> impl Iterator<Item = &'b (ExprKind, &'a Ast)> {

@@ -143,7 +143,7 @@ pub fn find_table<'a>(model: &'a Model, r: &Resolved) -> Option<&'a Table> {
 /// `{stage}-orders` are the tables the model names `tsa_users` and `orders`, whatever
 /// the deployment puts around them. `None` unless the holes are only at the ends and
 /// one piece of literal text sits between them (`{}-orders-{}-x` names no one table).
-fn affixed_name(template: &str) -> Option<&str> {
+pub(crate) fn affixed_name(template: &str) -> Option<&str> {
     let mut rest = template;
     let mut holes = 0;
     while rest.starts_with('{') {
@@ -161,7 +161,7 @@ fn affixed_name(template: &str) -> Option<&str> {
 /// A name template with every `{hole}` made one marker: `{}-orders` and
 /// `{Stage}-orders` have the same skeleton. `None` when the template has no literal
 /// text, which any name would fit.
-fn skeleton(template: &str) -> Option<String> {
+pub(crate) fn skeleton(template: &str) -> Option<String> {
     let mut out = String::new();
     let mut literal = false;
     let mut rest = template;

@@ -210,6 +210,41 @@ pub fn static_exprs(op: &Operation) -> Option<Vec<RequestExpr<'_>>> {
     Some(out)
 }
 
+/// The expressions of the request whose text is known, in parameter order (all of
+/// them, or some when [`static_exprs`] is `None`).
+pub fn known_exprs(op: &Operation) -> Vec<RequestExpr<'_>> {
+    expression_slots(op)
+        .into_iter()
+        .filter_map(|(kind, arg)| {
+            let arg = arg.as_deref()?;
+            Some(RequestExpr {
+                kind,
+                arg,
+                text: arg.text.value()?,
+            })
+        })
+        .collect()
+}
+
+/// A placeholder one of the request's known expressions uses and its maps, read
+/// whole, do not define, when another expression is not known statically (which makes
+/// [`check_exprs`] `None`): the unknown one can use placeholders but define none, so
+/// DynamoDB rejects the request whatever it holds (it may name that one's own error
+/// first).
+pub fn undefined_beside_unknown(op: &Operation) -> Option<ExprError> {
+    if !placeholders_known(op) || static_exprs(op).is_some() {
+        return None;
+    }
+    let known = known_exprs(op);
+    let pairs: Vec<(ExprKind, &str)> = known.iter().map(|e| (e.kind, e.text)).collect();
+    let value_keys: Vec<&str> = if takes_values(op.kind) {
+        op.values.keys().map(String::as_str).collect()
+    } else {
+        Vec::new()
+    };
+    expr::first_undefined(&pairs, &names(op), &value_keys, &Limits::DYNAMODB)
+}
+
 /// The request's `ExpressionAttributeNames`; a name the scanner could not resolve is
 /// provided-but-unknown.
 pub fn names(op: &Operation) -> Names {
@@ -281,11 +316,7 @@ fn raw_check(op: &Operation) -> Option<Result<Vec<(ExprKind, Ast)>, ExprError>> 
 /// names (its `expression_attribute_*` argument), else the call.
 pub fn locate(op: &Operation, err: &ExprError) -> Span {
     if let Some(kind) = err.expr {
-        if let Some(e) = static_exprs(op)
-            .unwrap_or_default()
-            .into_iter()
-            .find(|e| e.kind == kind)
-        {
+        if let Some(e) = known_exprs(op).into_iter().find(|e| e.kind == kind) {
             return file_span(e.arg, err.span);
         }
     }

@@ -180,7 +180,7 @@ fn naming(r: &Resolved) -> Option<(String, Vec<String>)> {
 
 /// `{}_events` → `{1}_events`: a `format!` hole gets a name, so the table's name is a
 /// template the model can read (`Table::name_template`) and built names bind to it.
-fn numbered(template: &str) -> String {
+pub(super) fn numbered(template: &str) -> String {
     let mut out = String::new();
     let mut n = 0;
     let mut rest = template;

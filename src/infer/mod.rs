@@ -80,7 +80,8 @@ pub fn model_path(root: &Path) -> PathBuf {
 /// Infers the model of the project at `root`: the tables its templates declare
 /// (`model::import::discover`), then those its code creates (`decls`, found by the
 /// scanner in `files`). A table declared in both with the same keys is one table;
-/// with different keys the template's is kept and a note names both places. Last,
+/// with different keys the template's is kept and a note names both places; a name
+/// the code builds (`Users_{1}`) is the one template table built the same way. Last,
 /// the tables the calls (`ops`) use that nothing declares, from the keys the calls
 /// agree on (`usage`, marked as such). Templates are looked for as far below `root`
 /// as `reach` says (a loose file's project: its folder's own files).
@@ -103,7 +104,10 @@ pub fn infer_with(
     ops: &[Operation],
     files: &[SourceFile],
 ) -> Inferred {
-    let (code, mut code_notes) = from_code::tables(decls, files, &mut imported.tables);
+    let (mut code, mut code_notes) = from_code::tables(decls, files, &mut imported.tables);
+    for c in &mut code {
+        same_shape_as_declared(&mut c.table, &imported.tables);
+    }
     import::merge(
         &mut imported,
         Imported {
@@ -123,6 +127,27 @@ pub fn infer_with(
         code_notes.extend(notes);
     }
     infer_from(root, imported, code_notes)
+}
+
+/// A table the code creates under a built name (`Users_{1}`, from
+/// `format!("Users_{}", env)`) is the one table a template builds the same way
+/// (`Users_{EnvironmentName}`): named as the template names it, so the merge makes them
+/// one (or notes both places when their keys differ), and the calls that build the
+/// name bind to it instead of to neither of two.
+fn same_shape_as_declared(t: &mut crate::model::Table, declared: &[crate::model::Table]) {
+    use crate::facts::bind::skeleton;
+    if t.name_template().is_none() {
+        return;
+    }
+    let Some(shape) = skeleton(&t.name) else {
+        return;
+    };
+    let mut same = declared
+        .iter()
+        .filter(|d| d.name_template().is_some() && skeleton(&d.name).as_ref() == Some(&shape));
+    if let (Some(d), None) = (same.next(), same.next()) {
+        t.name = d.name.clone();
+    }
 }
 
 fn infer_from(root: &Path, imported: Imported, code_notes: Vec<from_code::CodeNote>) -> Inferred {
@@ -185,4 +210,98 @@ fn infer_from(root: &Path, imported: Imported, code_notes: Vec<from_code::CodeNo
 
 fn show(p: &Path) -> String {
     crate::workspace::display_path(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::import::import_file;
+    use crate::scanner::{scan, ScanSettings};
+    use crate::source::SourceFile;
+
+    const TEMPLATE: &str = r#"
+AWSTemplateFormatVersion: "2010-09-09"
+Transform: AWS::Serverless-2016-10-31
+Parameters:
+  EnvironmentName:
+    Type: String
+Resources:
+  UserTable:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: !Sub "Users_${EnvironmentName}"
+      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions:
+        - AttributeName: userId
+          AttributeType: S
+        - AttributeName: email
+          AttributeType: S
+      KeySchema:
+        - AttributeName: userId
+          KeyType: HASH
+      GlobalSecondaryIndexes:
+        - IndexName: EmailIndex
+          KeySchema:
+            - AttributeName: email
+              KeyType: HASH
+          Projection:
+            ProjectionType: ALL
+"#;
+
+    /// A bootstrap binary creates for local runs the table the template deploys, both
+    /// named after the environment: one table, which the handlers' calls bind to.
+    #[test]
+    fn a_table_the_code_creates_as_the_template_builds_its_name_is_the_template_s() {
+        let bootstrap = SourceFile::new(
+            "src/bootstrap.rs",
+            r#"
+async fn create_users_table(client: &Client, env: &str) -> Result<()> {
+    client
+        .create_table()
+        .table_name(format!("Users_{}", env))
+        .billing_mode(BillingMode::PayPerRequest)
+        .attribute_definitions(AttributeDefinition::builder().attribute_name("userId").attribute_type(ScalarAttributeType::S).build()?)
+        .key_schema(KeySchemaElement::builder().attribute_name("userId").key_type(KeyType::Hash).build()?)
+        .send()
+        .await?;
+    Ok(())
+}
+"#,
+        );
+        let handlers = SourceFile::new(
+            "src/handlers.rs",
+            r#"
+pub async fn get_user(client: &Client, env: &str, user_id: &str) -> Result<Option<User>> {
+    let out = client
+        .get_item()
+        .table_name(format!("Users_{}", env))
+        .key("userId", AttributeValue::S(user_id.to_string()))
+        .send()
+        .await?;
+    Ok(out.item.map(|i| from_item(i)).transpose()?)
+}
+"#,
+        );
+        let files = [bootstrap, handlers];
+        let scanned = scan(&files, &ScanSettings::default());
+        let inf = super::infer_with(
+            std::path::Path::new("."),
+            import_file(std::path::Path::new("template.yaml"), TEMPLATE),
+            &scanned.tables,
+            &scanned.operations,
+            &files,
+        );
+        let names: Vec<&str> = inf.model.tables.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["Users_{EnvironmentName}"], "{:?}", inf.notes);
+        assert_eq!(inf.model.tables[0].indexes[0].name, "EmailIndex");
+        let get = scanned
+            .operations
+            .iter()
+            .find(|o| o.file.ends_with("handlers.rs"))
+            .unwrap();
+        let bound = crate::facts::bind::find_table(&inf.model, get.table.as_ref().unwrap());
+        assert_eq!(
+            bound.map(|t| t.name.as_str()),
+            Some("Users_{EnvironmentName}")
+        );
+    }
 }

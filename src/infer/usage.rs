@@ -12,6 +12,10 @@
 //! attributes named as a pair (`PK`/`SK`, `GSI1PK`/`GSI1SK`, `hash_key`/`range_key`)
 //! are ordered by their names: single-table designs name them so.
 //!
+//! A table is named as its calls name it: a literal; a name built around its own
+//! (`format!("{}{}", prefix, TABLE_USERS)`: `{1}tsa_users`, which every call building
+//! the same shape binds to); the field or const that holds it (`self.event_table`).
+//!
 //! Such a table's indexes are the ones its Queries name (`.index_name("by-type")`),
 //! keyed as their key conditions agree (`item_type = :t`; `AND sk > :s` gives the sort
 //! key): a Query of an index that does not exist is rejected, so each working one says
@@ -24,7 +28,7 @@ use indexmap::IndexMap;
 
 use crate::attr::AttributeType;
 use crate::expr::ast::{Comparator, Condition, Function, Operand, PathElement};
-use crate::facts::bind::{bind, holder_name};
+use crate::facts::bind::{affixed_name, bind, holder_name, skeleton};
 use crate::model::{
     Attribute, Index, IndexKind, Model, OriginKind, Projection, Table, TableOrigin,
 };
@@ -96,7 +100,7 @@ pub fn tables(
         if bind(model, op).table.is_some() {
             continue;
         }
-        let Some(naming) = naming(op) else {
+        let Some(naming) = naming(model, op) else {
             continue;
         };
         let e = by_table.entry(naming).or_default();
@@ -155,17 +159,54 @@ fn flatten<'o>(op: &'o Operation, out: &mut Vec<&'o Operation>, depth: usize) {
     }
 }
 
-fn naming(op: &Operation) -> Option<Naming> {
+fn naming(model: &Model, op: &Operation) -> Option<Naming> {
     let t = op.table.as_ref()?;
     match t.innermost() {
         Resolved::Literal { value } => Some(Naming::Name(value.clone())),
         Resolved::Unknown { .. } => {
             shared_holder(op.table_text.as_deref()?).map(|h| Naming::Holder(h.to_string()))
         }
-        // A built name (`{}_orders`) or an env var: a template or refs say it better,
-        // and a guess at its parts would bind other tables' calls.
+        // A name built around a table's own name (`format!("{}{}", prefix, TABLE_USERS)`
+        // is `{}tsa_users`): the table of that shape, as `create_table` names one
+        // (`{1}tsa_users`), which every call building the same shape binds to. One
+        // with no name of its own (`{}{}`, `{}-{}`) would bind other tables' calls.
+        // A declared table of that shape or name that the call did not bind to is one
+        // of several that fit it: which one is not known, and a table of its own would
+        // be a third.
+        Resolved::Template { template }
+            if names_a_table(template) && !declared(model, template) =>
+        {
+            Some(Naming::Name(super::from_code::numbered(template)))
+        }
+        // An env var: a template or refs say it better.
         _ => None,
     }
+}
+
+/// Whether a declared table has the shape of a built name (`Users_{EnvironmentName}`
+/// for `Users_{}`) or is the name it is built around (`tsa_users` for `{}tsa_users`).
+fn declared(model: &Model, template: &str) -> bool {
+    let shape = skeleton(template);
+    let core = affixed_name(template);
+    model.tables.iter().any(|t| {
+        Some(t.name.as_str()) == core
+            || (t.name_template().is_some() && shape.is_some() && skeleton(&t.name) == shape)
+    })
+}
+
+/// Whether a built name has a part of its own besides its holes and separators.
+fn names_a_table(template: &str) -> bool {
+    let mut own = 0;
+    let mut depth = 0;
+    for c in template.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 && c.is_alphanumeric() => own += 1,
+            _ => {}
+        }
+    }
+    own >= 3
 }
 
 /// The holder of an unknown table name that names one table wherever it is read: a
@@ -832,6 +873,79 @@ async fn f(c: &Client, id: &str, a: &str, b: &str) {
             notes.contains("index `by-pair`") && notes.contains("which is the partition key"),
             "{notes}"
         );
+    }
+
+    /// Repositories that build their table's name around its own name (a prefix per
+    /// deployment): the calls of one repository are one table of that shape, the
+    /// other repository's another; a name built of holes alone is no table.
+    #[test]
+    fn a_name_built_around_a_table_s_own_name_is_a_table_of_that_shape() {
+        let inf = infer(
+            r##"
+pub const TABLE_SESSIONS: &str = "auth_sessions";
+pub const TABLE_RULES: &str = "auth_ip_rules";
+
+pub struct SessionRepository { client: Client, table_prefix: String }
+
+impl SessionRepository {
+    fn table_name(&self) -> String {
+        format!("{}{}", self.table_prefix, TABLE_SESSIONS)
+    }
+
+    pub async fn find(&self, id: &str) -> Result<Option<Session>> {
+        let out = self.client.get_item()
+            .table_name(self.table_name())
+            .key("id", AttributeValue::S(id.to_string()))
+            .send().await?;
+        Ok(out.item.map(from_item).transpose()?)
+    }
+
+    pub async fn find_by_user(&self, user_id: &str) -> Result<Vec<Session>> {
+        let out = self.client.query()
+            .table_name(self.table_name())
+            .index_name("user_id-index")
+            .key_condition_expression("user_id = :user_id")
+            .expression_attribute_values(":user_id", AttributeValue::S(user_id.to_string()))
+            .send().await?;
+        Ok(out.items.unwrap_or_default().into_iter().filter_map(|i| from_item(i).ok()).collect())
+    }
+}
+
+pub struct IpRuleRepository { client: Client, table_prefix: String }
+
+impl IpRuleRepository {
+    fn table_name(&self) -> String {
+        format!("{}{}", self.table_prefix, TABLE_RULES)
+    }
+
+    pub async fn delete(&self, id: &str) -> Result<()> {
+        self.client.delete_item()
+            .table_name(self.table_name())
+            .key("rule_id", AttributeValue::S(id.to_string()))
+            .send().await?;
+        Ok(())
+    }
+}
+
+pub async fn copy(client: &Client, env: &str, name: &str, id: &str) -> Result<()> {
+    client.get_item()
+        .table_name(format!("{}-{}", env, name))
+        .key("pk", AttributeValue::S(id.to_string()))
+        .send().await?;
+    Ok(())
+}
+"##,
+        );
+        assert_eq!(
+            keys(&inf),
+            [
+                ("{1}auth_sessions".into(), "id".into(), None),
+                ("{1}auth_ip_rules".into(), "rule_id".into(), None),
+            ],
+            "{:?}",
+            inf.notes
+        );
+        assert_eq!(inf.model.tables[0].indexes[0].name, "user_id-index");
     }
 
     /// A declared table always wins: calls that bind to it are no evidence.

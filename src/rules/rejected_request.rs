@@ -19,7 +19,9 @@ use crate::expr::{parse_key_condition, ErrorCode, ExprError};
 use crate::facts::conditions::file_span;
 use crate::facts::index_key_check::bad_index_key_writes;
 use crate::facts::paths::witness_paths;
-use crate::facts::request::{check_exprs, locate, static_exprs, symbolic};
+use crate::facts::request::{
+    check_exprs, locate, static_exprs, symbolic, undefined_beside_unknown,
+};
 use crate::facts::BoundOperation;
 use crate::scanner::{OpKind, Operation};
 use crate::source::{Location, Span};
@@ -269,8 +271,15 @@ fn unbound_exprs(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
     if has_conditional_parts(op) {
         return;
     }
-    let Some(Err(e)) = check_exprs(op) else {
-        return;
+    // With an expression the scanner could not read, only a placeholder another one
+    // uses and the maps lack is certain.
+    let (e, beside) = match check_exprs(op) {
+        Some(Err(e)) => (e, None),
+        Some(Ok(_)) => return,
+        None => match (undefined_beside_unknown(op), unread_expression(op)) {
+            (Some(e), Some(unread)) => (e, Some(unread)),
+            _ => return,
+        },
     };
     let what = match bound.parent {
         Some(parent) => format!(
@@ -280,20 +289,37 @@ fn unbound_exprs(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         ),
         None => format!("`{}`", op.kind.sdk_method()),
     };
-    let d = cx.report(
-        op.file.clone(),
-        locate(op, &e),
-        format!(
+    let headline = match beside {
+        None => format!(
             "{what} is rejected whatever its table: ValidationException \"{}\"",
             e.message
         ),
-    );
+        Some(_) => format!(
+            "{what} is rejected whatever its other expressions hold: ValidationException \"{}\"",
+            e.message
+        ),
+    };
+    let d = cx.report(op.file.clone(), locate(op, &e), headline);
+    if let Some(unread) = beside {
+        d.note(format!(
+            "the request's {unread} is not known statically; an expression can use `#name`s and `:value`s but only `expression_attribute_names`/`_values` define them, so this one stays undefined (DynamoDB may report that expression's own error first)"
+        ));
+    }
     if let Some(help) = expr_help(op, &e) {
         d.help(help);
     }
     if let Some(fix) = reserved_word_fix(op, &e).or_else(|| unused_placeholder_fix(op, &e)) {
         d.fix(fix);
     }
+}
+
+/// The first expression of the request whose text is not known, by its parameter
+/// name (`KeyConditionExpression`).
+fn unread_expression(op: &Operation) -> Option<&'static str> {
+    crate::facts::request::expression_slots(op)
+        .into_iter()
+        .find(|(_, arg)| arg.as_deref().is_some_and(|a| a.text.value().is_none()))
+        .map(|(kind, _)| kind.parameter())
 }
 
 /// DynamoDB's message when a statement's `?` and the request's `Parameters` differ

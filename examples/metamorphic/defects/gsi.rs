@@ -46,10 +46,12 @@ fn add_index(
         };
         // A table whose model states its write load is sized by it: one constant that
         // carries a few writes a second is no hot partition. The pattern states a
-        // modest read rate of its own, whose reads of the one value are what one
-        // partition cannot serve; without a stated load the rule says what the code
-        // shows, unsized.
-        let rate = t.write_rate.map(|_| 10.0);
+        // read rate of its own, whose reads of the one value are what one partition
+        // cannot serve; without a stated load the rule says what the code shows,
+        // unsized.
+        let rate = t
+            .write_rate
+            .map(|_| past_one_partition(t.item_count, t.avg_item_size));
         t.attributes.insert(
             attr.clone(),
             Attribute {
@@ -89,6 +91,22 @@ fn add_index(
             fields: Default::default(),
         });
     })
+}
+
+/// Reads a second of the index's one value (or one of a boolean's two) that need
+/// several partitions: 10, or more when the table's figures make each read small
+/// enough for one partition to serve 10 (a 10,000-item catalogue of 120 B items is
+/// 1.2 MB a read, 146 RCU eventually consistent: 10 a second is 1,460 of the 3,000
+/// RCU one partition serves).
+fn past_one_partition(items: Option<u64>, size: Option<u64>) -> f64 {
+    const PARTITION_RCU: f64 = 3_000.0;
+    let (Some(items), Some(size)) = (items, size) else {
+        return 10.0;
+    };
+    // Half the items under one value (a boolean's), eventually consistent: half an
+    // RCU per 4 KB.
+    let per_read = (items as f64 * size as f64 / 2.0 / 4_096.0 / 2.0).max(0.5);
+    (4.0 * PARTITION_RCU / per_read).ceil().max(10.0)
 }
 
 /// How a put writes the index's partition key: the `AttributeValue` it sends, the

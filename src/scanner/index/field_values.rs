@@ -30,17 +30,26 @@ pub enum FieldValue {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct StructLiteral {
     pub ty: Name,
-    pub fields: Vec<(Name, FieldValue)>,
+    pub fields: Box<[(Name, FieldValue)]>,
     pub base: bool,
 }
 
-/// What one file gives fields.
+/// What one file gives fields. Every file's facts are kept until the link, and most
+/// literals and assignments give nothing known (`Self { id, name }`, `x.count = n`),
+/// so those keep only a name: a literal that gives no field a known value makes every
+/// field of its type unknown, as an unknown assignment does every field of its name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct FieldFacts {
+    /// Literals that give at least one field a known value.
     pub literals: Vec<StructLiteral>,
-    /// `x.field = value` (and `x.field.replace(..)`, `.insert(..)`): any struct's field
-    /// of that name may hold it.
+    /// Types built by a literal that gives no field a known value (sorted, once each).
+    pub opaque: Vec<Name>,
+    /// `x.field = value` with a known value: any struct's field of that name may hold
+    /// it.
     pub assigned: Vec<(Name, FieldValue)>,
+    /// Fields assigned an unknown value (`x.field = n`, `x.field.replace(..)`,
+    /// `.insert(..)`), sorted, once each.
+    pub assigned_unknown: Vec<Name>,
     /// Types the file reads from a request or a document (`Json<T>`, `Form<T>`,
     /// `serde_json::from_str::<T>`): their fields hold whatever the input says.
     pub inputs: Vec<Name>,
@@ -50,13 +59,13 @@ pub struct FieldFacts {
 /// `#[cfg(test)]` modules (sample data, not what production writes).
 pub fn field_facts(src: &[u8], toks: &[Token]) -> FieldFacts {
     let mut out = FieldFacts::default();
-    let matches = brace_matches(toks);
-    let tests = test_ranges(src, toks, &matches);
-    let impls = impl_blocks(src, toks, &matches);
-    // Tokens are visited in order: a cursor over the test ranges, merged where they
-    // nest (a `#[test]` fn in a `#[cfg(test)]` module), answers each look in constant
-    // time (a scan of every range per token cost files with many tests dearly).
-    let tests = merged(tests);
+    // Every file's tokens pass through here, so only what a file needs is made: the
+    // impl blocks when a `Self { .. }` literal asks for them, each block's end by a
+    // walk to its `}` (no table of every brace's match).
+    let tests = test_ranges(src, toks);
+    let mut impls = None;
+    // Tokens are visited in order: a cursor over the test ranges (in order, none
+    // inside another) answers each look in constant time.
     let mut next_test = 0usize;
     let mut in_test = |i: usize| {
         while tests.get(next_test).is_some_and(|&(_, end)| end < i) {
@@ -104,8 +113,10 @@ pub fn field_facts(src: &[u8], toks: &[Token]) -> FieldFacts {
                     .get(i + 2)
                     .is_some_and(|n| n.is_punct(b'=') || n.is_punct(b'>'));
             if assign {
-                let (v, _) = value(src, toks, i + 2);
-                out.assigned.push((name_of(src, &t), v));
+                match value(src, toks, i + 2).0 {
+                    FieldValue::Unknown => out.assigned_unknown.push(name_of(src, &t)),
+                    v => out.assigned.push((name_of(src, &t), v)),
+                }
             } else if next.is_some_and(|n| n.is_punct(b'.'))
                 && toks.get(i + 2).is_some_and(|m| {
                     matches!(
@@ -120,18 +131,28 @@ pub fn field_facts(src: &[u8], toks: &[Token]) -> FieldFacts {
                     )
                 })
             {
-                out.assigned.push((name_of(src, &t), FieldValue::Unknown));
+                out.assigned_unknown.push(name_of(src, &t));
             }
             i += 1;
             continue;
         }
-        if let Some((lit, end)) = literal(src, toks, i, &impls) {
-            out.literals.push(lit);
+        if let Some((lit, end)) = literal(src, toks, i, &mut impls) {
+            match lit.fields.iter().any(|(_, v)| *v != FieldValue::Unknown) {
+                true => out.literals.push(lit),
+                false => out.opaque.push(lit.ty),
+            }
             i = end;
             continue;
         }
         i += 1;
     }
+    for names in [&mut out.opaque, &mut out.assigned_unknown, &mut out.inputs] {
+        names.sort_unstable();
+        names.dedup();
+        names.shrink_to_fit();
+    }
+    out.literals.shrink_to_fit();
+    out.assigned.shrink_to_fit();
     out
 }
 
@@ -157,7 +178,7 @@ fn literal(
     src: &[u8],
     toks: &[Token],
     i: usize,
-    impls: &[(usize, usize, Name)],
+    impls: &mut Option<Vec<(usize, usize, Name)>>,
 ) -> Option<(StructLiteral, usize)> {
     let t = toks.get(i)?;
     if !uppercase(src, t) {
@@ -199,6 +220,7 @@ fn literal(
     // `Self { .. }`: the innermost impl block around it.
     let ty = match t.is_ident(src, "Self") {
         true => impls
+            .get_or_insert_with(|| impl_blocks(src, toks))
             .iter()
             .rfind(|(open, close, _)| *open < i && i < *close)?
             .2
@@ -243,30 +265,31 @@ fn literal(
     if after.is_some_and(|a| a.is_punct(b'=') || a.is_punct(b'|')) {
         return None;
     }
+    let fields = fields.into_boxed_slice();
     Some((StructLiteral { ty, fields, base }, j + 1))
 }
 
-/// For each `{` token, the index of its matching `}` (`usize::MAX` when unclosed).
-fn brace_matches(toks: &[Token]) -> Vec<usize> {
-    let mut out = vec![usize::MAX; toks.len()];
-    let mut stack = Vec::new();
-    for (k, t) in toks.iter().enumerate() {
+/// The index of the `}` that closes the `{` at `open` (the token count when unclosed).
+fn close_of(toks: &[Token], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(open) {
         match t.kind {
-            Tok::Punct(b'{') => stack.push(k),
+            Tok::Punct(b'{') => depth += 1,
             Tok::Punct(b'}') => {
-                if let Some(open) = stack.pop() {
-                    out[open] = k;
+                depth -= 1;
+                if depth == 0 {
+                    return k;
                 }
             }
             _ => {}
         }
     }
-    out
+    toks.len()
 }
 
 /// The token ranges of `impl` blocks and the type each is for (`impl Foo {`,
 /// `impl<T> Trait for Foo<T> {`), in order of their start.
-fn impl_blocks(src: &[u8], toks: &[Token], matches: &[usize]) -> Vec<(usize, usize, Name)> {
+fn impl_blocks(src: &[u8], toks: &[Token]) -> Vec<(usize, usize, Name)> {
     let mut out = Vec::new();
     for (k, t) in toks.iter().enumerate() {
         if !t.is_ident(src, "impl") {
@@ -307,7 +330,7 @@ fn impl_blocks(src: &[u8], toks: &[Token], matches: &[usize]) -> Vec<(usize, usi
             None => first,
         };
         if let Some(n) = name_at.and_then(|n| header.get(n)) {
-            out.push((open, matches[open], name_of(src, n)));
+            out.push((open, close_of(toks, open), name_of(src, n)));
         }
     }
     out
@@ -417,20 +440,9 @@ fn is_screaming(b: &[u8]) -> bool {
 }
 
 /// Token index ranges of items marked `#[test]`, `#[tokio::test]` or `#[cfg(test)]`.
-/// Ranges sorted by start, those that overlap joined into one.
-fn merged(mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
-    ranges.sort_unstable();
-    let mut out: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
-    for (start, end) in ranges {
-        match out.last_mut() {
-            Some(last) if start <= last.1 => last.1 = last.1.max(end),
-            _ => out.push((start, end)),
-        }
-    }
-    out
-}
-
-fn test_ranges(src: &[u8], toks: &[Token], matches: &[usize]) -> Vec<(usize, usize)> {
+/// The token ranges of `#[test]` items and `#[cfg(test)]` modules, in order; one
+/// inside another is part of it (the walk goes on after its end).
+fn test_ranges(src: &[u8], toks: &[Token]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i + 1 < toks.len() {
@@ -446,30 +458,43 @@ fn test_ranges(src: &[u8], toks: &[Token], matches: &[usize]) -> Vec<(usize, usi
         let is_test = attr.last().is_some_and(|t| t.is_ident(src, "test"))
             || (attr.first().is_some_and(|t| t.is_ident(src, "cfg"))
                 && attr.iter().any(|t| t.is_ident(src, "test")));
+        i = close + 1;
         if is_test {
             // The item's body: from its first `{` (before any `;`) to the matching `}`.
             let open = (close..toks.len())
                 .find(|&k| toks[k].is_punct(b'{') || toks[k].is_punct(b';'))
                 .filter(|&k| toks[k].is_punct(b'{'));
             if let Some(open) = open {
-                out.push((close, matches[open].min(toks.len())));
+                let end = close_of(toks, open);
+                out.push((close, end));
+                i = i.max(end);
             }
         }
-        i = close + 1;
     }
     out
 }
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn nested_and_touching_test_ranges_merge_in_order() {
-        let got = super::merged(vec![(50, 60), (10, 40), (12, 20), (40, 45), (70, 70)]);
-        assert_eq!(got, vec![(10, 45), (50, 60), (70, 70)]);
-    }
-
     use super::*;
     use crate::scanner::syntax::lex::tokenize;
+
+    #[test]
+    fn a_test_fn_inside_a_test_module_is_part_of_its_range() {
+        let src = "fn a() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { let x = 1; }\n}\nfn b() { c() }\n#[test] fn u() {}\nfn d() {}";
+        let toks = tokenize(src.as_bytes());
+        let ranges = test_ranges(src.as_bytes(), &toks);
+        let text =
+            |(s, e): (usize, usize)| src[toks[s].start as usize..toks[e].end as usize].to_string();
+        let got: Vec<String> = ranges.iter().map(|&r| text(r)).collect();
+        assert_eq!(
+            got,
+            vec![
+                "]\nmod tests {\n    #[test]\n    fn t() { let x = 1; }\n}".to_string(),
+                "] fn u() {}".to_string(),
+            ]
+        );
+    }
 
     fn facts(src: &str) -> FieldFacts {
         field_facts(src.as_bytes(), &tokenize(src.as_bytes()))
@@ -502,7 +527,7 @@ mod tests {
         let lits: Vec<&StructLiteral> = f.literals.iter().filter(|l| &*l.ty == "Reg").collect();
         // `Self { .. }` in `impl Reg` is one; the test module's is sample data; the
         // pattern is no literal.
-        assert_eq!(lits.len(), 3, "{:#?}", f.literals);
+        assert_eq!(lits.len(), 2, "{:#?}", f.literals);
         assert_eq!(lits[0].fields[1], (intern("gsi1pk"), FieldValue::Absent));
         let values: Vec<(&str, &FieldValue)> =
             lits[1].fields.iter().map(|(n, v)| (&**n, v)).collect();
@@ -516,8 +541,11 @@ mod tests {
                 ("id", &FieldValue::Unknown),
             ]
         );
-        assert!(lits[2].base && lits[2].fields.is_empty());
-        assert_eq!(f.assigned, vec![(intern("gsi1pk"), FieldValue::Unknown)]);
+        // `Reg { ..Default::default() }` gives no field a known value: only its type
+        // is kept, as is the name of a field assigned an unknown value.
+        assert_eq!(f.opaque, vec![intern("Reg")]);
+        assert!(f.assigned.is_empty());
+        assert_eq!(f.assigned_unknown, vec![intern("gsi1pk")]);
         assert_eq!(f.inputs, vec![intern("Reg")]);
     }
 }

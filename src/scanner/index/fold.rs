@@ -37,6 +37,10 @@ pub enum Escape {
     /// Passed as argument `index` to a call of `function` (a helper that adds setters
     /// or sends it).
     Passed { function: String, index: usize },
+    /// A transaction's item built on its own (`index/loose.rs`): a request of its own
+    /// unless one of its file's requests carries it, which the link decides once the
+    /// whole file's requests are in (an item indexed alone sees only itself).
+    Item,
 }
 
 /// A builder that a function builds and returns, or receives and continues.
@@ -145,6 +149,15 @@ pub fn fold_file<'t>(
             _ => method_name(src, n),
         };
         let root = root_kind(cx, n, method);
+        // `Put::builder()`: a transaction's item, whether or not a request of the file
+        // sends it (the link decides).
+        if root.is_none() && method.is_none() {
+            if let Some(Typed::Leaf(k)) = typed_root(cx, n) {
+                out.ops
+                    .extend(crate::scanner::index::loose::loose_item(cx, path, n, k));
+                continue;
+            }
+        }
         // `let mut q = QueryInput::default();` and assignments: a rusoto request.
         if root.is_none() && method.is_none() {
             if let Some(op) = fold_rusoto_assigned(cx, path, n) {

@@ -14,6 +14,7 @@ pub(super) mod fold;
 pub(super) mod graph;
 pub(super) mod items;
 pub(super) mod key_conditions;
+pub(super) mod loose;
 pub(super) mod path_strings;
 pub(super) mod pieces;
 pub(super) mod resolve;

@@ -313,8 +313,10 @@ fn type_list(src: &[u8], toks: &[Token], at: usize) -> Option<(Vec<Name>, usize)
 /// since the function's `fn`.
 fn type_sites(src: &[u8], toks: &[Token], out: &mut Vec<TypeSite>) {
     let name = |t: &Token| std::str::from_utf8(t.text(src)).ok().map(intern);
-    // (local, its type, the type's arguments), since the last `fn`.
-    let mut locals: Vec<(Name, Name, Vec<Name>)> = Vec::new();
+    // Token indexes of (local, its type, the `<` of the type's arguments), since the
+    // last `fn`: read into names only when a call on the local uses them (most
+    // parameters with type arguments are `Vec<..>` and `Option<..>` nothing calls on).
+    let mut locals: Vec<(usize, usize, usize)> = Vec::new();
     let mut i = 0usize;
     while i < toks.len() {
         let t = toks[i];
@@ -345,11 +347,7 @@ fn type_sites(src: &[u8], toks: &[Token], out: &mut Vec<TypeSite>) {
                 toks.get(j + 1).is_some_and(|n| n.is_punct(b'<')),
             ) {
                 if head.kind == Tok::Ident {
-                    if let (Some(l), Some(h), Some((args, _))) =
-                        (name(&t), name(head), type_list(src, toks, j + 1))
-                    {
-                        locals.push((l, h, args));
-                    }
+                    locals.push((i, j, j + 1));
                 }
             }
         }
@@ -362,11 +360,7 @@ fn type_sites(src: &[u8], toks: &[Token], out: &mut Vec<TypeSite>) {
                 && colons(i + 3)
                 && toks.get(i + 5).is_some_and(|n| n.is_punct(b'<'))
             {
-                if let (Some(l), Some(h), Some((args, _))) =
-                    (name(&t), head.and_then(name), type_list(src, toks, i + 5))
-                {
-                    locals.push((l, h, args));
-                }
+                locals.push((i, i + 2, i + 5));
             }
         }
         // A call: `name::<A>(`, `Type::<A>::name(`, `local.name(`.
@@ -392,9 +386,17 @@ fn type_sites(src: &[u8], toks: &[Token], out: &mut Vec<TypeSite>) {
             && !(i >= 3 && toks[i - 3].is_punct(b'.'))
         {
             let recv = toks[i - 2].text(src);
-            if let Some((_, h, a)) = locals.iter().rev().find(|(l, _, _)| l.as_bytes() == recv) {
-                self_type = Some(h.clone());
-                self_types = a.clone();
+            let local = locals
+                .iter()
+                .rev()
+                .filter(|&&(l, _, _)| toks[l].text(src) == recv)
+                .find_map(|&(l, h, lt)| {
+                    name(&toks[l])?;
+                    Some((name(&toks[h])?, type_list(src, toks, lt)?.0))
+                });
+            if let Some((h, a)) = local {
+                self_type = Some(h);
+                self_types = a;
             }
         } else if i >= 3
             && toks[i - 1].is_punct(b':')

@@ -833,15 +833,15 @@ pub(super) fn link_files(
                         (one, sites)
                     }));
                 }
-                let raw = linker.param_ref(fi, &op.table);
-                let source_text = linker.table_source_text(fi, &op.table);
+                let raw = linker.param_ref(fi, &named_table(&mut op).table);
+                let source_text = linker.table_source_text(fi, &named_table(&mut op).table);
                 linker.resolve_op(fi, &mut op, 0);
-                if table_unknown(&op) && source_text.is_some() {
-                    op.table_text = source_text;
+                if table_unknown(named_table(&mut op)) && source_text.is_some() {
+                    named_table(&mut op).table_text = source_text;
                 }
                 let per_call = match raw {
-                    Some(raw) if table_unknown(&op) => {
-                        passed_text(&mut op, linker.table_per_call(fi, &raw, None))
+                    Some(raw) if table_unknown(named_table(&mut op)) => {
+                        passed_text(named_table(&mut op), linker.table_per_call(fi, &raw, None))
                     }
                     _ => None,
                 };
@@ -870,13 +870,14 @@ pub(super) fn link_files(
                 // copied and their new pages faulted in, on one core, while the old
                 // list was still held.
                 Some(own) => {
+                    let carried = carried_items(own.iter().map(|(o, e)| (o, e)), f);
                     // The requests linked once per table beyond the first (rare),
                     // by the position they follow.
                     let mut more: Vec<(usize, Vec<Operation>)> = Vec::new();
                     let mut at = 0usize;
                     let linked: Vec<Operation> = own
                         .into_iter()
-                        .filter(|(_, escape)| !continued(escape))
+                        .filter(|(op, escape)| !continued(escape) && alone(op, escape, &carried))
                         .filter_map(|(op, escape)| {
                             let (first, rest) = link_one(op, &escape);
                             if !rest.is_empty() {
@@ -892,11 +893,14 @@ pub(super) fn link_files(
                     // Copied on every core first: copied one after another, 40,000
                     // of them (1.5 KB each) were most of a large file's link, on one
                     // core while the other waited.
+                    let carried = carried_items(f.ops.iter().map(|(o, e)| (o, e)), f);
                     let copies: Vec<Option<Operation>> = f
                         .ops
                         .par_iter()
                         .with_min_len(256)
-                        .map(|(op, escape)| (!continued(escape)).then(|| op.clone()))
+                        .map(|(op, escape)| {
+                            (!continued(escape) && alone(op, escape, &carried)).then(|| op.clone())
+                        })
                         .collect();
                     for (op, (_, escape)) in copies.into_iter().zip(&f.ops) {
                         if let Some(op) = op {
@@ -1184,6 +1188,31 @@ fn passed_text(op: &mut Operation, passed: Passed) -> Option<Vec<TablePassed>> {
     }
 }
 
+/// Where the items the file's requests (and chains on helpers' builders) carry start
+/// (`index/loose.rs`).
+fn carried_items<'a>(
+    ops: impl Iterator<Item = (&'a Operation, &'a Escape)>,
+    f: &'a FileIndex,
+) -> std::collections::HashSet<usize> {
+    let chains = f.helper_calls.iter().map(|h| (&h.op, &h.escape));
+    crate::scanner::index::loose::carried(ops.chain(chains))
+}
+
+/// Whether an operation is linked as a request of its own: a transaction's item built
+/// on its own is not when a request of its file carries it.
+fn alone(op: &Operation, escape: &Escape, carried: &std::collections::HashSet<usize>) -> bool {
+    !matches!(escape, Escape::Item) || !carried.contains(&op.span.start)
+}
+
+/// The request that names the table: the request itself, or the one item of a
+/// transaction built on its own (`index/loose.rs`), which names none.
+fn named_table(op: &mut Operation) -> &mut Operation {
+    if op.table.is_none() && op.children.len() == 1 {
+        return &mut op.children[0];
+    }
+    op
+}
+
 fn table_unknown(op: &Operation) -> bool {
     op.table
         .as_ref()
@@ -1209,9 +1238,10 @@ fn per_table(
     };
     let mut each = tables.into_iter().map(|(table, text, _)| {
         let mut one = op.clone();
-        one.table = Some(table);
+        let named = named_table(&mut one);
+        named.table = Some(table);
         if text.is_some() {
-            one.table_text = text;
+            named.table_text = text;
         }
         one
     });
@@ -1524,6 +1554,12 @@ impl<'a> Linker<'a> {
         let mut any = false;
         for (fi, f) in self.files.iter().enumerate().filter(production) {
             let v = &f.types.values;
+            // A literal that gives no field a known value, or an unknown assignment to
+            // a field of this name.
+            let name_in = |list: &[Name], n: &str| list.binary_search_by(|x| (**x).cmp(n)).is_ok();
+            if name_in(&v.opaque, ty) || name_in(&v.assigned_unknown, field) {
+                return None;
+            }
             let lits = v.literals.iter().filter(|l| &*l.ty == ty);
             let assigned = v.assigned.iter().filter(|(n, _)| &**n == field);
             let mut values = Vec::new();
