@@ -908,14 +908,28 @@ pub(super) fn link_files(
                 if table_unknown(named_table(&mut op)) && source_text.is_some() {
                     named_table(&mut op).table_text = source_text;
                 }
-                finish(&mut op, escape, fi, cold_glob.as_deref());
                 let per_call = match raw {
                     Some(raw) if table_unknown(named_table(&mut op)) => {
                         passed_text(named_table(&mut op), linker.table_per_call(fi, &raw, None))
                     }
                     _ => None,
                 };
-                per_table(op, per_call)
+                // One request per table, each repeated only by the loops around the
+                // calls that pass it.
+                match per_call {
+                    Some(tables) => per_binding(&mut tables.into_iter().map(|(t, text, sites)| {
+                        let mut one = op.clone();
+                        one.table = Some(t);
+                        if text.is_some() {
+                            one.table_text = text;
+                        }
+                        (one, sites)
+                    })),
+                    None => {
+                        finish(&mut op, escape, fi, cold_glob.as_deref());
+                        (Some(op), Vec::new())
+                    }
+                }
             };
             match taken.get_mut(fi).and_then(Option::take) {
                 // Moved out of the index: linked as they are, in place, each written
@@ -1227,15 +1241,19 @@ fn cast_int(value: &str, ty: &str) -> Option<String> {
 /// ([`Linker::table_per_call`]).
 enum Passed {
     /// Several tables: the request is linked once per table.
-    Tables(Vec<(Resolved, Option<String>)>),
+    Tables(Vec<TablePassed>),
     /// One argument, the same text at every call.
     Text(String),
     Nothing,
 }
 
+/// One table the calls of a request's function pass it: the value, the argument's
+/// text, and the calls that pass it (the only ones a loop around repeats it).
+type TablePassed = (Resolved, Option<String>, Vec<(usize, Span)>);
+
 /// [`Linker::table_per_call`]'s tables; the one text every call passes is put in the
 /// request's `table_text` (what binding by `refs` reads).
-fn passed_text(op: &mut Operation, passed: Passed) -> Option<Vec<(Resolved, Option<String>)>> {
+fn passed_text(op: &mut Operation, passed: Passed) -> Option<Vec<TablePassed>> {
     match passed {
         Passed::Tables(tables) => Some(tables),
         Passed::Text(text) => {
@@ -1279,11 +1297,7 @@ fn table_unknown(op: &Operation) -> bool {
 
 /// A linked request, or one per table when its calls give it different tables
 /// ([`Linker::table_per_call`]).
-fn push_per_table(
-    ops: &mut Vec<Operation>,
-    op: Operation,
-    tables: Option<Vec<(Resolved, Option<String>)>>,
-) {
+fn push_per_table(ops: &mut Vec<Operation>, op: Operation, tables: Option<Vec<TablePassed>>) {
     let (first, rest) = per_table(op, tables);
     ops.extend(first);
     ops.extend(rest);
@@ -1293,12 +1307,12 @@ fn push_per_table(
 /// request is linked once).
 fn per_table(
     op: Operation,
-    tables: Option<Vec<(Resolved, Option<String>)>>,
+    tables: Option<Vec<TablePassed>>,
 ) -> (Option<Operation>, Vec<Operation>) {
     let Some(tables) = tables else {
         return (Some(op), Vec::new());
     };
-    let mut each = tables.into_iter().map(|(table, text)| {
+    let mut each = tables.into_iter().map(|(table, text, _)| {
         let mut one = op.clone();
         let named = named_table(&mut one);
         named.table = Some(table);
@@ -2929,7 +2943,7 @@ impl<'a> Linker<'a> {
     fn table_per_call(&self, fi: usize, raw: &PendingRef, site: Option<CallSite<'a>>) -> Passed {
         match self.tables_passed(fi, raw, site) {
             Some(tables) if tables.len() > 1 => Passed::Tables(tables),
-            Some(mut one) => match one.pop().and_then(|(_, text)| text) {
+            Some(mut one) => match one.pop().and_then(|(_, text, _)| text) {
                 Some(text) => Passed::Text(text),
                 None => Passed::Nothing,
             },
@@ -2945,7 +2959,7 @@ impl<'a> Linker<'a> {
         fi: usize,
         raw: &PendingRef,
         site: Option<CallSite<'a>>,
-    ) -> Option<Vec<(Resolved, Option<String>)>> {
+    ) -> Option<Vec<TablePassed>> {
         let RefKind::Param {
             function,
             index,
@@ -2971,7 +2985,7 @@ impl<'a> Linker<'a> {
         };
         // An edit of what these calls pass links this request again.
         self.read(&self.reads.as_ref().map(|_| intern(function)));
-        let mut tables: Vec<(Resolved, Option<String>)> = Vec::new();
+        let mut tables: Vec<TablePassed> = Vec::new();
         for (sf, call) in self.param_sites(pf, &pr, function) {
             let (v, text) = match call.args.get(*index) {
                 Some(Some(arg)) => {
@@ -2989,8 +3003,9 @@ impl<'a> Linker<'a> {
                 name: pr.text.to_string(),
                 value: Box::new(v),
             };
-            if !tables.iter().any(|(t, _)| *t == v) {
-                tables.push((v, text));
+            match tables.iter_mut().find(|(t, _, _)| *t == v) {
+                Some((_, _, sites)) => sites.push((sf, call.at)),
+                None => tables.push((v, text, vec![(sf, call.at)])),
             }
             if tables.len() > MAX_TABLE_SPLIT {
                 return None;
