@@ -63,6 +63,9 @@ pub fn load_str(path: &Path, text: &str) -> Result<Model, Vec<ModelProblem>> {
             })
             .collect();
         sort(&mut problems);
+        // The recovering parser can report one error once per construct it unwinds
+        // (`tables = [[[` is three unclosed arrays at one place): said once.
+        problems.dedup_by(|a, b| a.span == b.span && a.message == b.message);
         return Err(problems);
     }
     let mut problems = Vec::new();

@@ -210,6 +210,14 @@ fn syntax_errors_have_a_location() {
 }
 
 #[test]
+fn a_syntax_error_the_parser_reports_once_per_construct_is_said_once() {
+    // Three unclosed arrays end at one place with one message.
+    let p = problems("tables = [[[");
+    assert_eq!(p.len(), 1, "{p:#?}");
+    assert!(p[0].message.starts_with("invalid TOML"), "{}", p[0].message);
+}
+
+#[test]
 fn unknown_fields_suggest_the_right_name() {
     let text = format!("{BASE}[[table.index]]\nname = \"I\"\npartition_key = \"PK\"\n");
     let p = problems(&text);
