@@ -689,7 +689,11 @@ fn index_until_parsed(
         }
         None => {
             idx.fns = lexical_graph(text, &tokens);
-            idx.types = type_facts(bytes, &tokens);
+            // The SDK's own types: no application name resolves to them (see
+            // `generated_sdk_code`), and they are 40% of a vendored tree's bytes.
+            if !idx.generated {
+                idx.types = type_facts(bytes, &tokens);
+            }
         }
     }
     // A file without calls only needs its items: keep their bytes, blank the rest,
