@@ -10,7 +10,9 @@
 //! which is the partition key, keys that differ between calls, or only a Query on the
 //! partition key (a sort key may exist) give no table and a note instead. Two key
 //! attributes named as a pair (`PK`/`SK`, `GSI1PK`/`GSI1SK`, `hash_key`/`range_key`)
-//! are ordered by their names: single-table designs name them so.
+//! are ordered by their names: single-table designs name them so; two equalities beside
+//! a Query on one of them alone are the partition key and the sort key. A key condition
+//! appended to in branches is read on each path.
 //!
 //! A table is named as its calls name it: a literal; an env var nothing declares
 //! (`{APP_TABLE}`, the var its ref); a name built around its own
@@ -219,7 +221,7 @@ fn names_a_table(template: &str) -> bool {
 /// crate-wide const or static. A parameter or a local (`table: &str`) holds whatever
 /// each call passes or computes there: its value is its callers' or unknown, never a
 /// table of its own.
-fn shared_holder(text: &str) -> Option<&str> {
+pub(super) fn shared_holder(text: &str) -> Option<&str> {
     let h = holder_name(text)?;
     let field = text.contains(&format!(".{h}"));
     let global =
@@ -251,41 +253,66 @@ fn read<'o>(op: &'o Operation, e: &mut Evidence<'o>) {
             }
         }
         OpKind::Query => {
-            let Some(k) = key_read(op, &mut e.types) else {
-                return;
-            };
-            match op.index.as_ref() {
-                None => match k {
-                    KeyRead::Partition(pk) => e.queries.push((pk, None)),
-                    KeyRead::Both(pk, sk) => e.queries.push((pk, Some(sk))),
-                    KeyRead::Pair(p) => e.pairs.push(p),
-                },
-                Some(index) => {
-                    // An index named by a value the scanner cannot read says nothing.
-                    let Some(name) = index.value() else {
-                        return;
-                    };
-                    let ix = e
-                        .indexes
-                        .entry(name.to_string())
-                        .or_insert_with(|| IndexEvidence {
-                            first: op,
-                            reads: Vec::new(),
-                            consistent: false,
-                        });
-                    ix.reads.push(k);
-                    ix.consistent |= op.consistent_read == Some(true);
-                }
+            for k in key_reads(op, &mut e.types) {
+                query_read(op, k, e);
             }
         }
         _ => {}
     }
 }
 
-/// What a Query's key condition fixes, the types its values show added to `types`;
-/// `None` for a condition that cannot be read or is no key condition DynamoDB takes.
-fn key_read(op: &Operation, types: &mut IndexMap<String, AttributeType>) -> Option<KeyRead> {
-    let text = op.key_condition.as_ref().and_then(|k| k.text.value())?;
+/// Adds what one key condition of a Query says.
+fn query_read<'o>(op: &'o Operation, k: KeyRead, e: &mut Evidence<'o>) {
+    match op.index.as_ref() {
+        None => match k {
+            KeyRead::Partition(pk) => e.queries.push((pk, None)),
+            KeyRead::Both(pk, sk) => e.queries.push((pk, Some(sk))),
+            KeyRead::Pair(p) => e.pairs.push(p),
+        },
+        Some(index) => {
+            // An index named by a value the scanner cannot read says nothing.
+            let Some(name) = index.value() else {
+                return;
+            };
+            let ix = e
+                .indexes
+                .entry(name.to_string())
+                .or_insert_with(|| IndexEvidence {
+                    first: op,
+                    reads: Vec::new(),
+                    consistent: false,
+                });
+            ix.reads.push(k);
+            ix.consistent |= op.consistent_read == Some(true);
+        }
+    }
+}
+
+/// What a Query's key condition fixes: one read, or one per path when the code
+/// appends to the condition in branches (`pk = :pk`, `pk = :pk AND ts >= :start`),
+/// each a key condition the Query sends. Empty when one does not read.
+fn key_reads(op: &Operation, types: &mut IndexMap<String, AttributeType>) -> Vec<KeyRead> {
+    let Some(k) = op.key_condition.as_ref() else {
+        return Vec::new();
+    };
+    if let Some(text) = k.text.value() {
+        return key_read(op, text, types).into_iter().collect();
+    }
+    let reads: Option<Vec<KeyRead>> = k
+        .paths
+        .iter()
+        .map(|text| key_read(op, text, types))
+        .collect();
+    reads.unwrap_or_default()
+}
+
+/// What one key condition fixes, the types its values show added to `types`; `None`
+/// for a condition that cannot be read or is no key condition DynamoDB takes.
+fn key_read(
+    op: &Operation,
+    text: &str,
+    types: &mut IndexMap<String, AttributeType>,
+) -> Option<KeyRead> {
     let cond = crate::expr::parse_key_condition(text).ok()?;
     let mut leaves = Vec::new();
     if !and_leaves(&cond, &mut leaves, 0) {
@@ -438,6 +465,12 @@ fn key_of(e: &Evidence<'_>) -> Result<Option<(String, Option<String>)>, String> 
             },
         },
         (None, None) => match (queried_pk, from_pairs) {
+            // `pk = :v` in one Query and `pk = :v AND sk = :s` in another: a key
+            // condition's two equalities are the whole key, and the first says which
+            // one is the partition key.
+            (Some(pk), Some(p)) if p.contains(pk) && e.pairs.iter().all(|q| q == p) => {
+                (pk.clone(), p.iter().find(|a| *a != pk).cloned())
+            }
             (Some(pk), _) => {
                 return Err(format!(
                     "its queries fix the partition key {pk}, and no call says whether it has a sort key"
@@ -763,6 +796,71 @@ async fn f(c: &Client, a: &str, b: &str) {
         assert!(notes.contains("whether it has a sort key"), "{notes}");
         assert!(notes.contains("different keys"), "{notes}");
         assert!(!notes.contains("put-only"), "{notes}");
+    }
+
+    /// Two lambdas on one console-made table: one lists an industry's tools by the
+    /// partition key alone, the other reads one tool by both keys. The two equalities
+    /// are the whole key and the first Query says which is the partition key. A
+    /// repository method appends a range on the timestamp only when it is given one:
+    /// each path is a key condition the Query sends, and together they key the table.
+    #[test]
+    fn key_conditions_of_several_queries_and_of_each_path_key_the_table() {
+        let inf = infer(
+            r##"
+const TOOLS_TABLE_NAME: &str = "Cyber_Tools";
+async fn tools_in_industry(client: &Client, industry: &str) -> Result<QueryOutput, Error> {
+    client.query().table_name(TOOLS_TABLE_NAME)
+        .key_condition_expression("Tool_Function = :industry")
+        .expression_attribute_values(":industry", AttributeValue::S(industry.to_owned()))
+        .send().await
+}
+async fn one_tool(client: &Client, industry: String, id: String) -> Result<QueryOutput, Error> {
+    client.query().table_name("Cyber_Tools")
+        .key_condition_expression("#tf = :Tool_Function AND #tid = :Tool_ID")
+        .expression_attribute_names("#tf", "Tool_Function")
+        .expression_attribute_names("#tid", "Tool_ID")
+        .expression_attribute_values(":Tool_Function", AttributeValue::S(industry))
+        .expression_attribute_values(":Tool_ID", AttributeValue::S(id))
+        .send().await
+}
+pub struct UsageRepository { client: Arc<DynamoDbClient> }
+impl UsageRepository {
+    pub async fn usage_by_key(&self, api_key: &str, since: Option<i64>) -> Result<QueryOutput, Error> {
+        let mut key_condition = "api_key = :api_key".to_string();
+        let mut values = vec![(":api_key", AttributeValue::S(api_key.to_string()))];
+        if let Some(start) = since {
+            key_condition.push_str(" AND #ts >= :start");
+            values.push((":start", AttributeValue::S(start.to_string())));
+        }
+        let mut query = self.client.client().query()
+            .table_name(self.client.usage_table())
+            .key_condition_expression(key_condition)
+            .expression_attribute_names("#ts", "timestamp");
+        for (name, value) in values {
+            query = query.expression_attribute_values(name, value);
+        }
+        query.send().await
+    }
+}
+"##,
+        );
+        assert_eq!(
+            keys(&inf),
+            [
+                (
+                    "Cyber_Tools".into(),
+                    "Tool_Function".into(),
+                    Some("Tool_ID".into())
+                ),
+                (
+                    "{usage_table}".into(),
+                    "api_key".into(),
+                    Some("timestamp".into())
+                ),
+            ],
+            "{:?}",
+            inf.notes
+        );
     }
 
     /// A single-table design declared nowhere: gets and updates by `PK` and `SK` (named
