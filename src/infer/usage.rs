@@ -23,7 +23,9 @@
 //! keyed as their key conditions agree (`item_type = :t`; `AND sk > :s` gives the sort
 //! key): a Query of an index that does not exist is rejected, so each working one says
 //! the index is there. Its projection is not known (`ALL` is assumed, so no finding
-//! rests on it), and an index the queries disagree on is a note, not an index.
+//! rests on it), and an index the queries disagree on is a note, not an index. An
+//! index partition key that every Query of it reads one item by (its first item only,
+//! `limit(1)`, no filter) is `unique`: the code finds one item per value.
 
 use std::collections::BTreeSet;
 
@@ -75,6 +77,10 @@ struct IndexEvidence<'o> {
     reads: Vec<KeyRead>,
     /// A Query reads it strongly consistently: only a local index allows that.
     consistent: bool,
+    /// Every Query of it fixes its partition key alone and reads one item at most, with
+    /// no filter (`items.into_iter().next()`, `limit(1)`): the code finds one item per
+    /// value of that key.
+    one_item: bool,
 }
 
 /// What one key condition says of the key it reads.
@@ -129,6 +135,7 @@ pub fn tables(
                 let (found, why) = indexes(&t, &e, |op| line_of(files, op));
                 t.indexes = found;
                 add_key_types(&mut t, &e, first);
+                mark_unique(&mut t, &e);
                 notes.extend(why);
                 out.push(t);
             }
@@ -281,11 +288,23 @@ fn query_read<'o>(op: &'o Operation, k: KeyRead, e: &mut Evidence<'o>) {
                     first: op,
                     reads: Vec::new(),
                     consistent: false,
+                    one_item: true,
                 });
+            ix.one_item &= matches!(k, KeyRead::Partition(_)) && reads_one_item(op);
             ix.reads.push(k);
             ix.consistent |= op.consistent_read == Some(true);
         }
     }
+}
+
+/// Whether the code reads at most one item of what a Query returns, none hidden by a
+/// filter: its first item only, or a limit of one.
+fn reads_one_item(op: &Operation) -> bool {
+    let limit_one = op
+        .limit
+        .as_ref()
+        .is_some_and(|l| !l.nullable && l.literal.as_deref() == Some("1"));
+    op.filter.is_none() && (op.first_item_only || limit_one)
 }
 
 /// What a Query's key condition fixes: one read, or one per path when the code
@@ -644,6 +663,30 @@ fn table(naming: Naming, pk: String, sk: Option<String>, first: &Operation, line
     super::from_code::blank(name, refs, pk, sk, first.span, origin)
 }
 
+/// An index partition key the code finds one item by wherever it reads it (every
+/// Query of every index keyed by it takes the first item only) is `unique`: the code
+/// relies on one item per value, as a `dynalint.toml` would say it.
+fn mark_unique(t: &mut Table, e: &Evidence<'_>) {
+    let one_item = |attr: &str| {
+        t.indexes
+            .iter()
+            .filter(|i| i.partition_key == attr)
+            .all(|i| e.indexes.get(&i.name).is_some_and(|ix| ix.one_item))
+    };
+    let unique: Vec<String> = t
+        .indexes
+        .iter()
+        .filter(|i| i.sort_key.is_none() && i.partition_key != t.partition_key)
+        .map(|i| i.partition_key.clone())
+        .filter(|a| one_item(a))
+        .collect();
+    for a in unique {
+        if let Some(attr) = t.attributes.get_mut(&a) {
+            attr.unique = true;
+        }
+    }
+}
+
 /// The types the calls show for the table's and its indexes' key attributes.
 fn add_key_types(t: &mut Table, e: &Evidence<'_>, first: &Operation) {
     let keys: Vec<String> = std::iter::once(&t.partition_key)
@@ -861,6 +904,63 @@ impl UsageRepository {
             "{:?}",
             inf.notes
         );
+    }
+
+    /// An index partition key is unique when every query of every index keyed by it
+    /// reads one item (the first, or `limit(1)`) with no filter; one index of it that a
+    /// query lists, or a filter that can hide the item a later page holds, and it is not.
+    #[test]
+    fn a_key_every_read_of_which_finds_one_item_is_unique() {
+        let inf = infer(
+            r##"
+pub struct Users { client: Client }
+impl Users {
+    async fn by_email(&self, email: &str) -> Option<HashMap<String, AttributeValue>> {
+        let out = self.client.query().table_name("users").index_name("email-index")
+            .key_condition_expression("email = :email")
+            .expression_attribute_values(":email", AttributeValue::S(email.into()))
+            .limit(1)
+            .send().await.ok()?;
+        out.items?.into_iter().next()
+    }
+    async fn by_team(&self, team: &str) -> Option<HashMap<String, AttributeValue>> {
+        let out = self.client.query().table_name("users").index_name("team-index")
+            .key_condition_expression("team_id = :team")
+            .expression_attribute_values(":team", AttributeValue::S(team.into()))
+            .send().await.ok()?;
+        out.items?.into_iter().next()
+    }
+    async fn members(&self, team: &str) -> Vec<HashMap<String, AttributeValue>> {
+        let out = self.client.query().table_name("users").index_name("team-by-name-index")
+            .key_condition_expression("team_id = :team")
+            .expression_attribute_values(":team", AttributeValue::S(team.into()))
+            .send().await.unwrap();
+        out.items.unwrap_or_default()
+    }
+    async fn active_by_phone(&self, phone: &str) -> Option<HashMap<String, AttributeValue>> {
+        let out = self.client.query().table_name("users").index_name("phone-index")
+            .key_condition_expression("phone = :phone")
+            .filter_expression("active = :yes")
+            .expression_attribute_values(":phone", AttributeValue::S(phone.into()))
+            .expression_attribute_values(":yes", AttributeValue::Bool(true))
+            .send().await.ok()?;
+        out.items?.into_iter().next()
+    }
+    async fn remove(&self, id: &str) {
+        self.client.delete_item().table_name("users").key("id", AttributeValue::S(id.into())).send().await;
+    }
+}
+"##,
+        );
+        let users = &inf.model.tables[0];
+        let unique: Vec<&str> = users
+            .attributes
+            .values()
+            .filter(|a| a.unique)
+            .map(|a| a.name.as_str())
+            .collect();
+        assert_eq!(unique, ["email"], "{:?}", users.attributes.keys());
+        assert!(users.attribute("team_id").is_some() && users.attribute("phone").is_some());
     }
 
     /// A single-table design declared nowhere: gets and updates by `PK` and `SK` (named
