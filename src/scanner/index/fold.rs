@@ -86,10 +86,23 @@ pub struct HelperCall {
     /// Each argument as an item or key map (`Some(item)`): what a helper's
     /// `.set_item(item)` holds for this call.
     pub maps: Box<[AttrMap]>,
+    /// Each argument that is a local string appended to on some paths only
+    /// (`key_condition.push_str(..)` in an `if`): what a helper's
+    /// `.key_condition_expression(kc)` holds on each path of this call. Empty when
+    /// no argument is built so.
+    pub paths: Box<[Option<PathStrings>]>,
     /// `self.scan()`: a method of the crate's own type named like the API, which may
     /// return the builder the chain continues. When no helper of that name returns
     /// one, the chain is the request it starts (`op.kind`, as a client call's).
     pub fallback: bool,
+}
+
+/// A string argument built per path: its name as the caller's expression argument
+/// would have it (`key_condition`), and its text on each path.
+#[derive(Debug, Clone)]
+pub struct PathStrings {
+    pub text: Resolved,
+    pub paths: Box<[String]>,
 }
 
 /// What [`fold_file`] makes of a chain that continues a helper's builder.
@@ -240,6 +253,21 @@ pub fn fold_file<'t>(
                     .iter()
                     .map(|a| items::attr_map(cx, *a, false))
                     .collect();
+                let paths: Vec<Option<PathStrings>> = nodes
+                    .iter()
+                    .map(|a| {
+                        let e = expr_arg(cx, *a, false);
+                        (!e.paths.is_empty()).then_some(PathStrings {
+                            text: e.text,
+                            paths: e.paths,
+                        })
+                    })
+                    .collect();
+                let paths = if paths.iter().all(Option::is_none) {
+                    Box::default()
+                } else {
+                    paths.into_boxed_slice()
+                };
                 out.helper_calls.push(HelperCall {
                     op,
                     escape,
@@ -247,6 +275,7 @@ pub fn fold_file<'t>(
                     args,
                     values,
                     maps,
+                    paths,
                     fallback: own_method.is_some(),
                 });
             }

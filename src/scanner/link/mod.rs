@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use crate::scanner::index::args::{calls, may_call, ArgSite};
 use crate::scanner::index::deferred::{self, Looked, Wanted};
 use crate::scanner::index::field_values::FieldValue;
-use crate::scanner::index::fold::Escape;
+use crate::scanner::index::fold::{Escape, PathStrings};
 use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX};
 use crate::scanner::index::items::{serialise, Given, StructDef};
 use crate::scanner::index::resolve::{count_between, CtorCall, PendingRef, RefKind, PENDING};
@@ -31,8 +31,8 @@ use crate::scanner::index::{
     index_lean_with_args, index_ruled_out_with_args, index_source, FileIndex,
 };
 use crate::scanner::ir::{
-    AttrMap, CallStep, ColdReason, HotReason, Operation, Provenance, Resolved, ScanProblem,
-    ValueInfo,
+    AttrMap, CallStep, ColdReason, ExprArg, HotReason, Operation, Provenance, Resolved,
+    ScanProblem, ValueInfo,
 };
 use crate::scanner::link::call_site_loop::{loop_at_call_site, Callers};
 use crate::scanner::link::crates::Crates;
@@ -727,6 +727,7 @@ pub(super) fn link_files(
                     args: &h.args,
                     values: &h.values,
                     maps: &h.maps,
+                    paths: &h.paths,
                 };
                 let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
                 // Only the helpers this file's crate can call: a chain on
@@ -1344,6 +1345,9 @@ struct CallSite<'a> {
     values: &'a [ValueInfo],
     /// The same as item or key maps (`HelperCall::maps`).
     maps: &'a [AttrMap],
+    /// Each argument's texts per path, when it is a string appended to on some paths
+    /// only (`HelperCall::paths`; empty when none is, and for other calls).
+    paths: &'a [Option<PathStrings>],
 }
 
 /// One caller's binding of a helper's parameters: a call that passes one set of values,
@@ -1448,6 +1452,25 @@ impl<'a> Linker<'a> {
         self.resolve_value(site.file, &mut v);
         self.call_site.replace(outer);
         Some(v)
+    }
+
+    /// The texts an expression that is a parameter of a helper returning a builder
+    /// (`.key_condition_expression(kc)`) has on each path of the call being followed,
+    /// when that call passes a string it appends to on some paths only.
+    /// The text is the caller's argument as it names it (`key_condition`), read where
+    /// the call is.
+    fn paths_at_site(&self, fi: usize, e: &ExprArg) -> Option<(Resolved, Box<[String]>)> {
+        if !e.paths.is_empty() {
+            return None;
+        }
+        let pr = self.pending_ref(fi, Some(&e.text))?;
+        let (site, index) = self.param_at_site(&pr)?;
+        let passed = site.paths.get(index)?.as_ref()?;
+        let mut text = passed.text.clone();
+        let outer = self.call_site.replace(None);
+        self.resolve(site.file, &mut text, 1);
+        self.call_site.replace(outer);
+        Some((text, passed.paths.clone()))
     }
 
     /// [`Self::value_at_site`] for an item or key map a helper is given.
@@ -1623,7 +1646,12 @@ impl<'a> Linker<'a> {
         .into_iter()
         .flatten()
         {
+            let passed = self.paths_at_site(fi, e);
             r(&mut e.text);
+            if let Some(passed) = passed.filter(|_| e.text.value().is_none()) {
+                e.text = passed.0;
+                e.paths = passed.1;
+            }
         }
         for n in op.names.values_mut() {
             r(&mut n.name);
@@ -2099,6 +2127,7 @@ impl<'a> Linker<'a> {
                         args: &site.args,
                         values: &[],
                         maps: &[],
+                        paths: &[],
                     };
                     out.push((call, vec![(sf, site.at)]));
                 }
