@@ -411,7 +411,7 @@ fn helper_name<'t>(cx: &FileCx<'t>, n: Node<'_>, method: Option<&'t str>) -> Opt
     }
     let chained = node_kind(up) == "field_expression"
         && field(up, "field").is_some_and(|f| HELPER_SETTERS.contains(&src.of(f)));
-    if !chained && !handed_on(cx, n) {
+    if !chained && !handed_on(cx, n) && !returned_as_builder(cx, n) {
         return None;
     }
     match method {
@@ -419,6 +419,33 @@ fn helper_name<'t>(cx: &FileCx<'t>, n: Node<'_>, method: Option<&'t str>) -> Opt
         Some(m) => Some(m),
         None => Some(last_segment(call_path(src, n)?)),
     }
+}
+
+/// Whether call `n` is what its function returns, as it is, and the function says it
+/// returns a request's builder (`fn create_query(..) -> QueryFluentBuilder {
+/// query_in(&self.client, table, ..) }`): a helper's builder returned on, which the
+/// function's callers continue.
+fn returned_as_builder(cx: &FileCx<'_>, n: Node<'_>) -> bool {
+    let src = cx.src;
+    let Some(p) = src.parent(n) else {
+        return false;
+    };
+    let body = match node_kind(p) {
+        "block" if named_children(p).last().is_some_and(|l| l.id() == n.id()) => Some(p),
+        "return_expression" => {
+            let mut up = src.parent(p);
+            // `return f(..);`, a statement of the function's own body.
+            if up.is_some_and(|u| node_kind(u) == "expression_statement") {
+                up = up.and_then(|u| src.parent(u));
+            }
+            up.filter(|b| node_kind(*b) == "block")
+        }
+        _ => None,
+    };
+    body.and_then(|b| src.parent(b))
+        .filter(|f| node_kind(*f) == "function_item")
+        .and_then(|f| field(f, "return_type"))
+        .is_some_and(|t| builder_type_kind(src.of(t)).is_some())
 }
 
 /// Blocks longer than this are not searched for a later use of a `let` (generated
