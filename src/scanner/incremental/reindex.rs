@@ -759,6 +759,7 @@ impl Shift for TableDecl {
             span,
             kind: _,
             table: _,
+            table_text: _,
             key_schema: _,
             attributes: _,
             indexes: _,
