@@ -66,6 +66,9 @@ pub struct FieldInit {
     pub ty: Name,
     pub field: Name,
     pub value: Resolved,
+    /// In test code: a test's instance holds the test's table (`table_name:
+    /// "some_table"` in a `#[cfg(test)]` literal), not one the service uses.
+    pub test: bool,
 }
 
 /// A struct field's declared type, to follow `self.config.table`.
@@ -1365,6 +1368,10 @@ fn report_syntax_errors(idx: &mut FileIndex, root: Node<'_>) {
 
 /// Consts, statics, constructor field values, struct field types and `use` aliases.
 fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
+    let test_file = matches!(
+        cold_by_path(&idx.path),
+        Some(crate::scanner::ir::ColdReason::Test)
+    );
     let src = cx.src;
     let items = nodes.iter().copied().filter(|n| {
         matches!(
@@ -1413,6 +1420,7 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                 let Some(body) = field(n, "body") else {
                     continue;
                 };
+                let test = test_file || cx.is_test_code(n);
                 for f in named_children(body) {
                     let (fname, value) = match f.kind() {
                         "field_initializer" => (field(f, "field"), field(f, "value")),
@@ -1439,6 +1447,7 @@ fn index_items(cx: &FileCx<'_>, nodes: &[Node<'_>], idx: &mut FileIndex) {
                         ty: intern(&ty),
                         field: intern(src.of(fname)),
                         value: r,
+                        test,
                     });
                 }
             }

@@ -2639,7 +2639,11 @@ impl<'a> Linker<'a> {
         let visible: Vec<(usize, &Resolved)> = inits
             .iter()
             .filter(|(cf, _)| self.sees(fi, *cf))
-            .filter_map(|(cf, i)| Some((*cf, &self.files.get(*cf)?.field_inits.get(*i)?.value)))
+            .filter_map(|(cf, i)| Some((*cf, self.files.get(*cf)?.field_inits.get(*i)?)))
+            // A test's instance (`table_name: "some_table"` in a test's literal) is
+            // not one the service builds.
+            .filter(|(_, init)| !init.test)
+            .map(|(cf, init)| (cf, &init.value))
             // A copy of the field (`Clone` by hand) says nothing of its value.
             .filter(|(cf, v)| {
                 !self.pending_ref(*cf, Some(v.innermost())).is_some_and(|p| {

@@ -54,3 +54,16 @@ impl InvitationStoreBuilder {
         InvitationStore { client, table_name }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // A test's own store: its table is no instance the service builds.
+    fn local(client: Client) -> InvitationStore {
+        InvitationStore {
+            client,
+            table_name: "invitations-test".to_string(),
+        }
+    }
+}
