@@ -547,6 +547,7 @@ impl Shift for Operation {
             scan_index_forward: _,
             select: _,
             select_choices: _,
+            possible_table: _,
             setters,
             paginated: _,
             exclusive_start_key: _,

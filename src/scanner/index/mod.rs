@@ -1153,7 +1153,7 @@ fn answers_own<'a>(mut refs: impl Iterator<Item = &'a PendingRef>, keys: &[&Site
         matches!(r.kind, RefKind::Param { .. })
             && keys
                 .iter()
-                .any(|k| crate::scanner::index::args::may_call(k, &r.kind))
+                .any(|k| crate::scanner::index::args::may_call(k, &r.kind, &|a, b| a == b))
     })
 }
 
