@@ -352,3 +352,40 @@ async fn member_by_email(client: &Client, email: &str) -> Result<Option<Value>, 
     let out = lookup_member(client, email).await?;
     Ok(out.items.unwrap_or_default().pop().map(to_json))
 }
+
+// Two subscribers sharing a token is an integrity error the code raises: the count
+// reads no item, and the one arm that reads one takes the first: first only.
+async fn subscriber_by_token(client: &Client, token: &str) -> anyhow::Result<Option<Value>> {
+    let output = client
+        .query()
+        .table_name("Subscribers")
+        .index_name("unsubscribe_token_index")
+        .key_condition_expression("unsubscribe_token = :token")
+        .expression_attribute_values(":token", AttributeValue::S(token.to_string()))
+        .send()
+        .await?;
+    let items = output.items.unwrap_or_default();
+    match items.len() {
+        0 => Ok(None),
+        1 => Ok(items.into_iter().next().map(to_json)),
+        n => anyhow::bail!("{n} subscribers share token {token}; tokens must be unique"),
+    }
+}
+
+// The count is the answer (how many signed up this day): not first only.
+async fn signups_on(client: &Client, day: &str) -> Result<usize, Error> {
+    let output = client
+        .query()
+        .table_name("Subscribers")
+        .index_name("signup_day_index")
+        .key_condition_expression("signup_day = :day")
+        .expression_attribute_values(":day", AttributeValue::S(day.to_string()))
+        .send()
+        .await?;
+    let items = output.items.unwrap_or_default();
+    match items.len() {
+        0 => Ok(0),
+        1 => Ok(1),
+        n => Ok(n),
+    }
+}

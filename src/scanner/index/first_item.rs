@@ -8,7 +8,9 @@
 //! returning it, reading `last_evaluated_key`) makes the answer "no", except that a
 //! private function of the file that returns the response (`async fn find(&self, ..)
 //! -> Result<QueryOutput>`, a helper that sends and hands the page back) wants one item
-//! when every call of it in the file does: no other file can call it.
+//! when every call of it in the file does: no other file can call it. Counting the
+//! items only to fail on more than one (`match items.len() { 0 => .., 1 => .., n =>
+//! bail!(..) }`) reads none.
 
 use tree_sitter::Node;
 
@@ -333,6 +335,9 @@ fn method(src: Src<'_>, call: Node<'_>, name: &str, held: Held, depth: usize) ->
             _ => Use::Other,
         },
         (Held::Items, "is_empty") => Use::Benign,
+        // `match items.len() { 0 => .., 1 => .., n => bail!(..) }`: more than one item
+        // is an error, so the count reads none; the arms' own uses of the items decide.
+        (Held::Items, "len") if rejects_more_than_one(src, call) => Use::Benign,
         (Held::Items, "iter" | "into_iter") => follow(src, call, Held::Iter, depth + 1),
         (Held::Iter, "next") => Use::First,
         // Converting each item keeps one item per item, in order: `.first()` of the
@@ -370,6 +375,76 @@ fn method(src: Src<'_>, call: Node<'_>, name: &str, held: Held, depth: usize) ->
         }
         _ => Use::Other,
     }
+}
+
+/// Whether `len` (an `items.len()` call) is matched on with arms for `0` and `1` only,
+/// and a last arm for any other count that is an error: `Err(..)`, `return Err(..)`,
+/// `bail!`, `panic!`, `unreachable!`. The code treats two items as impossible.
+fn rejects_more_than_one(src: Src<'_>, len: Node<'_>) -> bool {
+    let Some(m) = src
+        .parent(len)
+        .filter(|m| m.kind() == "match_expression")
+        .filter(|m| field(*m, "value").is_some_and(|v| v.id() == len.id()))
+    else {
+        return false;
+    };
+    let arms: Vec<Node<'_>> = field(m, "body")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| a.kind() == "match_arm")
+        .collect();
+    let Some((rest, counted)) = arms.split_last() else {
+        return false;
+    };
+    let pattern = |a: &Node<'_>| field(*a, "pattern").map(|p| src.of(p).trim().to_string());
+    let counts_one = counted
+        .iter()
+        .all(|a| pattern(a).is_some_and(|p| p == "0" || p == "1"));
+    let any_other = pattern(rest).is_some_and(|p| {
+        p == "_"
+            || p.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !p.starts_with(char::is_numeric)
+    });
+    counts_one
+        && !counted.is_empty()
+        && any_other
+        && field(*rest, "value").is_some_and(|v| is_error(src, v))
+}
+
+/// An expression that only fails: `Err(..)`, `return Err(..)`, `bail!(..)`,
+/// `panic!(..)`, `unreachable!(..)`, or a block whose value is one.
+fn is_error(src: Src<'_>, e: Node<'_>) -> bool {
+    match e.kind() {
+        "block" => {
+            let mut c = e.walk();
+            let last = e
+                .named_children(&mut c)
+                .filter(|n| !n.kind().ends_with("comment"))
+                .last();
+            last.is_some_and(|l| match l.kind() {
+                "expression_statement" => {
+                    named_children(l).first().is_some_and(|x| is_error(src, *x))
+                }
+                _ => is_error(src, l),
+            })
+        }
+        "return_expression" => named_children(e).first().is_some_and(|x| is_error(src, *x)),
+        // The scanner reads a macro call as a call of its name (`anyhow::bail!(..)`).
+        "call_expression" => field(e, "function").is_some_and(|f| fails(src.of(f))),
+        "macro_invocation" => field(e, "macro").is_some_and(|m| fails(src.of(m))),
+        _ => false,
+    }
+}
+
+/// `Err`, or a macro that only fails (`bail!`, `anyhow::bail!`, `panic!`, `unreachable!`).
+fn fails(callee: &str) -> bool {
+    let name = callee.trim().trim_end_matches('!');
+    name == "Err"
+        || matches!(
+            name.rsplit("::").next(),
+            Some("bail" | "panic" | "unreachable")
+        )
 }
 
 /// `.map(f)` with a path (`Into::into`, `to_json`) or a closure of one parameter;
