@@ -12,6 +12,7 @@ pub(super) mod field_values;
 pub(super) mod first_item;
 pub(super) mod fold;
 pub(super) mod graph;
+pub(super) mod ints;
 pub(super) mod items;
 pub(super) mod key_conditions;
 pub(super) mod loose;
