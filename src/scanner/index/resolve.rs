@@ -178,6 +178,9 @@ pub struct FileCaches {
     fn_items: std::cell::OnceCell<Vec<usize>>,
     /// The `impl` type around each function (by node id), for [`FileCx::impl_type`].
     fn_impls: RefCell<std::collections::HashMap<usize, Option<String>>>,
+    /// Whether a function (by node id) holds a request its values go into, for
+    /// [`FileCx::value_param_ref`].
+    fn_requests: RefCell<std::collections::HashMap<usize, bool>>,
     /// The `.push(..)`-like calls in each block (by node id), for [`FileCx::pushes`].
     pushes: RefCell<std::collections::HashMap<usize, std::rc::Rc<[Push]>>>,
     /// What each search for typed builders found (`batch.rs`), by (what it wants, node
@@ -923,7 +926,26 @@ impl<'a> FileCx<'a> {
     /// chain that continues a helper's returned builder, or at each call of a helper
     /// that sends the request itself when its callers pass values it can read
     /// (`Linker::param_bindings`). Anywhere else it stays the unknown parameter.
+    ///
+    /// Only in a function that holds a request: one that returns a request's builder
+    /// (`-> QueryFluentBuilder`) or sends one (`.send()`). A parameter of any other
+    /// function (`fn pk(id: &str) -> String`) is no request's value there; followed,
+    /// it asked every caller of every function that passes one on, and parsed their
+    /// ruled-out files again, for values no rule reads.
     pub fn value_param_ref(&self, at: Node<'_>, name: &str) -> Option<RefKind> {
+        let src = self.src;
+        let f = ancestors(src, at).find(|a| a.kind() == "function_item")?;
+        let known = self.caches.fn_requests.borrow().get(&f.id()).copied();
+        let holds = known.unwrap_or_else(|| {
+            let holds = field(f, "return_type")
+                .is_some_and(|t| src.of(t).trim_end().ends_with("FluentBuilder"))
+                || field(f, "body").is_some_and(|b| src.of(b).contains(".send()"));
+            self.caches.fn_requests.borrow_mut().insert(f.id(), holds);
+            holds
+        });
+        if !holds {
+            return None;
+        }
         self.param_ref(at, name)
     }
 
