@@ -497,6 +497,7 @@ impl Shift for FileIndex {
             once_sets: _,
             arg_sites,
             site_keys: _,
+            value_keys: _,
             fns: _,
             types: _,
             problems,

@@ -144,31 +144,58 @@ pub fn site_keys<'t>(cx: &FileCx<'t>, calls: &[(Node<'t>, Option<&'t str>)]) -> 
     out
 }
 
-/// Every call in `nodes` that passes a value dynalint can follow.
-pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<ArgSite> {
+/// Every call in `nodes` that passes a value dynalint can follow, each argument read
+/// as a name and (see [`ValuesOf`]) as a value and a map.
+pub fn arg_sites(
+    cx: &FileCx<'_>,
+    nodes: &[Node<'_>],
+    test_file: bool,
+    values_of: ValuesOf<'_>,
+) -> Vec<ArgSite> {
     let mut out = Vec::new();
     let call_k = crate::scanner::syntax::nodes::kind_id("call_expression");
     for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
-        let Some((
-            SiteKey {
-                callee, ty, method, ..
-            },
-            args,
-        )) = site(cx, n)
-        else {
+        let Some((key, args)) = site(cx, n) else {
             continue;
         };
         let followed: Box<[Option<Resolved>]> = args.iter().map(|a| followable(cx, *a)).collect();
         // A DynamoDB setter's arguments are the request's own: no helper's parameter.
-        let setter = method
-            && (crate::scanner::sdk::setter(&callee).is_some()
-                || crate::scanner::sdk::op_for_method(&callee).is_some());
-        let (values, maps) = if setter {
-            (Box::default(), Box::default())
+        let setter = key.method
+            && (crate::scanner::sdk::setter(&key.callee).is_some()
+                || crate::scanner::sdk::op_for_method(&key.callee).is_some());
+        let helpers: &[RefKind] = match values_of {
+            ValuesOf::Every => &[],
+            ValuesOf::CallsOf(own) => own,
+        };
+        let may_read = !setter
+            && (matches!(values_of, ValuesOf::Every) || helpers.iter().any(|k| may_call(&key, k)));
+        let receiver = if key.method && (may_read || followed.iter().any(Option::is_some)) {
+            receiver_type(cx, n)
         } else {
+            None
+        };
+        // Values are read only at a call that certainly calls its function (a
+        // function's or a path's call, or a method's on a receiver whose type the code
+        // shows, `Linker::bindings_for`).
+        let read = may_read
+            && match (key.method, &receiver, values_of) {
+                (false, _, _) => true,
+                (true, None, _) => false,
+                (true, Some(_), ValuesOf::Every) => true,
+                (true, Some(r), ValuesOf::CallsOf(_)) => helpers.iter().any(|k| {
+                    may_call(&key, k)
+                        && matches!(k, RefKind::Param { self_ty: Some(t), .. } if t == r)
+                }),
+            };
+        let (values, maps) = if read {
             passed_values(cx, &args)
+        } else {
+            (Box::default(), Box::default())
         };
         if followed.iter().any(Option::is_some) || !values.is_empty() || !maps.is_empty() {
+            let SiteKey {
+                callee, ty, method, ..
+            } = key;
             out.push(ArgSite {
                 callee,
                 ty,
@@ -176,13 +203,28 @@ pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<Ar
                 args: followed,
                 test: test_file || cx.is_test_code(n),
                 at: callee_span(n),
-                receiver: if method { receiver_type(cx, n) } else { None },
+                receiver,
                 values,
                 maps,
             });
         }
     }
     out
+}
+
+/// Which calls [`arg_sites`] reads the arguments of as values and maps too, for a
+/// helper that sends its request with them (`Linker::param_bindings`): reading them
+/// (locals followed to their `let`s, maps to their inserts) at every call of a file
+/// was most of what indexing a file for its calls' arguments cost.
+#[derive(Clone, Copy)]
+pub enum ValuesOf<'r> {
+    /// Every call's: the file is read for what the link asked of its calls.
+    Every,
+    /// Only the calls that may call a function whose parameters these references
+    /// are (the file's own helpers); the other calls' keys are kept
+    /// (`FileIndex::value_keys`), and the file is read again should the link ask the
+    /// values one of them passes.
+    CallsOf(&'r [RefKind]),
 }
 
 /// What a call's arguments are as values and as maps (see [`ArgSite::values`]), each

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};
 
-use crate::scanner::index::args::{arg_sites, site_keys, ArgSite, SiteKey};
+use crate::scanner::index::args::{arg_sites, may_call, site_keys, ArgSite, SiteKey, ValuesOf};
 use crate::scanner::index::context::{attributes_of, cold_by_path, is_test_attr};
 use crate::scanner::index::deferred::{defer, Deferred};
 use crate::scanner::index::fold::{fold_file, Escape, HelperChains, Template, HELPER_SETTERS};
@@ -125,6 +125,12 @@ pub struct FileIndex {
     /// Should a parameter reference match one, the link indexes the file again with
     /// its `arg_sites` ([`index_lean_with_args`]).
     pub site_keys: Vec<SiteKey>,
+    /// Indexed lean with `arg_sites` for its own helpers' parameters: the keys of the
+    /// other calls, whose arguments were read as names only, not as values or maps
+    /// (see `args::ValuesOf`). Should the link ask what one of them passes a helper
+    /// that sends its request with it, it indexes the file again
+    /// ([`index_lean_with_args`]).
+    pub value_keys: Vec<SiteKey>,
     pub fns: Vec<FnNode>,
     /// Field types and trait bounds the file declares, from its tokens: what a loop
     /// call's receiver is typed by (see `types.rs`).
@@ -170,6 +176,7 @@ impl FileIndex {
             once_sets: Vec::new(),
             arg_sites: Vec::new(),
             site_keys: Vec::new(),
+            value_keys: Vec::new(),
             fns: Vec::new(),
             types: TypeFacts::default(),
             problems: Vec::new(),
@@ -863,13 +870,24 @@ pub(super) fn index_tree(
         Some(crate::scanner::ir::ColdReason::Test)
     );
     match args {
-        ArgValues::Resolved => idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file),
+        ArgValues::Resolved => {
+            idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file, ValuesOf::Every);
+        }
         ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &calls),
         ArgValues::KeysUnlessOwn => {
             let keys = site_keys(cx, &calls);
             let own = answers_own(cx.refs.borrow().iter(), &keys.iter().collect::<Vec<_>>());
             if own {
-                idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file);
+                // Values only at calls of the file's own helpers that send their
+                // request with them.
+                let mut helpers = cx.value_params();
+                helpers.retain(|r| keys.iter().any(|k| may_call(k, r)));
+                let of = ValuesOf::CallsOf(&helpers);
+                idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file, of);
+                idx.value_keys = keys
+                    .into_iter()
+                    .filter(|k| !helpers.iter().any(|r| may_call(k, r)))
+                    .collect();
             } else {
                 idx.site_keys = keys;
             }
@@ -1113,6 +1131,7 @@ fn take_joined(idx: &mut FileIndex, joined: FileIndex) {
         once_sets,
         arg_sites,
         site_keys,
+        value_keys,
     } = joined;
     put(&mut idx.ref_pieces, ref_pieces);
     put(&mut idx.problems, problems);
@@ -1131,6 +1150,7 @@ fn take_joined(idx: &mut FileIndex, joined: FileIndex) {
     put(&mut idx.once_sets, once_sets);
     put(&mut idx.arg_sites, arg_sites);
     put(&mut idx.site_keys, site_keys);
+    put(&mut idx.value_keys, value_keys);
 }
 
 /// Whether one of `ops` returns a builder from a function whose result a chain of the
@@ -1215,6 +1235,7 @@ fn join_lists(idx: &mut FileIndex, part: FileIndex) {
         once_sets,
         arg_sites,
         site_keys,
+        value_keys,
     } = part;
     idx.ops.extend(ops);
     idx.templates.extend(templates);
@@ -1231,6 +1252,7 @@ fn join_lists(idx: &mut FileIndex, part: FileIndex) {
     idx.once_sets.extend(once_sets);
     idx.arg_sites.extend(arg_sites);
     idx.site_keys.extend(site_keys);
+    idx.value_keys.extend(value_keys);
 }
 
 /// What a join does once every piece is in: a whole file's keys are sorted and
@@ -1329,6 +1351,7 @@ pub(super) fn shrink(idx: &mut FileIndex) {
     idx.once_sets.shrink_to_fit();
     idx.arg_sites.shrink_to_fit();
     idx.site_keys.shrink_to_fit();
+    idx.value_keys.shrink_to_fit();
     idx.fns.shrink_to_fit();
     idx.problems.shrink_to_fit();
     idx.chained.shrink_to_fit();

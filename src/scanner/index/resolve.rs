@@ -161,6 +161,9 @@ pub struct FileCx<'a> {
     /// again after an edit elsewhere in the file can keep its index when no edited
     /// item names one of them (`reindex.rs`).
     whole_file_names: RefCell<Vec<String>>,
+    /// The parameters [`FileCx::value_param_ref`] gave a reference to, each once: the
+    /// functions whose calls' arguments are read as values (`args::ValuesOf`).
+    value_params: RefCell<Vec<RefKind>>,
 }
 
 /// What resolution finds under a tree's nodes (by node id), the same whichever
@@ -325,6 +328,7 @@ impl<'a> FileCx<'a> {
             piece: None,
             whole_file: std::cell::Cell::new(false),
             whole_file_names: RefCell::new(Vec::new()),
+            value_params: RefCell::new(Vec::new()),
         }
     }
 
@@ -946,7 +950,18 @@ impl<'a> FileCx<'a> {
         if !holds {
             return None;
         }
-        self.param_ref(at, name)
+        let kind = self.param_ref(at, name)?;
+        let mut seen = self.value_params.borrow_mut();
+        if !seen.contains(&kind) {
+            seen.push(kind.clone());
+        }
+        Some(kind)
+    }
+
+    /// The parameters a request of this context's code holds as a value or map
+    /// (see [`FileCx::value_param_ref`]).
+    pub fn value_params(&self) -> Vec<RefKind> {
+        self.value_params.borrow().clone()
     }
 
     /// `let mut s = String::from("a"); s.push_str("b"); s += "c";` before the use.

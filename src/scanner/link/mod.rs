@@ -19,7 +19,7 @@ use std::sync::Arc;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
-use crate::scanner::index::args::{calls, may_call, ArgSite};
+use crate::scanner::index::args::{calls, may_call, ArgSite, SiteKey};
 use crate::scanner::index::deferred::{self, Looked, Wanted};
 use crate::scanner::index::field_values::FieldValue;
 use crate::scanner::index::fold::{Escape, HelperCall};
@@ -163,11 +163,15 @@ fn link_taking(
         &mut taken,
     );
     let mut asked = std::mem::take(&mut whole.asked);
+    let mut asked_values = std::mem::take(&mut whole.asked_values);
+    let mut covered_values: HashSet<RefKind> = HashSet::new();
     let mut wanted = std::mem::take(&mut whole.wanted);
     loop {
         asked.retain(|k| !covered.contains(k));
+        asked_values.retain(|k| !covered_values.contains(k));
         let fresh: Vec<RefKind> = asked.drain().collect();
-        let mut again = index_with_args(&files, &fresh, &mut redone, settings);
+        let fresh_values: Vec<RefKind> = asked_values.drain().collect();
+        let mut again = index_with_args(&files, &fresh, &fresh_values, &mut redone, settings);
         let deferred = parse_deferred(&files, &wanted, &tables.crates, settings);
         // The lookups some newly parsed file may answer: the files that made one
         // are linked again, and so are the parsed files (their problems).
@@ -201,6 +205,7 @@ fn link_taking(
         }
         let functions: HashSet<&str> = fresh
             .iter()
+            .chain(&fresh_values)
             .filter_map(|k| match k {
                 RefKind::Param { function, .. } => Some(&**function),
                 _ => None,
@@ -215,6 +220,7 @@ fn link_taking(
                 .map(|(fi, _)| fi),
         );
         covered.extend(fresh);
+        covered_values.extend(fresh_values);
         stats.reparsed += again.len();
         let next = files.to_mut();
         for (fi, index) in again {
@@ -240,6 +246,7 @@ fn link_taking(
                     &mut [],
                 );
                 asked = std::mem::take(&mut part.asked);
+                asked_values = std::mem::take(&mut part.asked_values);
                 wanted = std::mem::take(&mut part.wanted);
                 merge_part(&mut whole, part, &relinked, &files);
             }
@@ -254,6 +261,7 @@ fn link_taking(
                     &mut [],
                 );
                 asked = std::mem::take(&mut whole.asked);
+                asked_values = std::mem::take(&mut whole.asked_values);
                 wanted = std::mem::take(&mut whole.wanted);
             }
         }
@@ -338,26 +346,37 @@ pub(super) fn parse_skipped_callers(
 fn index_with_args(
     files: &[Arc<FileIndex>],
     asked: &[RefKind],
+    asked_values: &[RefKind],
     redone: &mut HashSet<usize>,
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
-    let mut by_name: HashMap<&str, Vec<&RefKind>> = HashMap::new();
-    for kind in asked {
-        if let RefKind::Param { function, .. } = kind {
-            by_name.entry(&**function).or_default().push(kind);
+    fn by_function(kinds: &[RefKind]) -> HashMap<&str, Vec<&RefKind>> {
+        let mut by_name: HashMap<&str, Vec<&RefKind>> = HashMap::new();
+        for kind in kinds {
+            if let RefKind::Param { function, .. } = kind {
+                by_name.entry(&**function).or_default().push(kind);
+            }
         }
+        by_name
     }
-    if by_name.is_empty() {
+    let (by_name, values_by_name) = (by_function(asked), by_function(asked_values));
+    if by_name.is_empty() && values_by_name.is_empty() {
         return Vec::new();
     }
+    let calls_one = |keys: &[SiteKey], of: &HashMap<&str, Vec<&RefKind>>| {
+        keys.iter().any(|k| {
+            of.get(&*k.callee)
+                .is_some_and(|ps| ps.iter().any(|p| may_call(k, p)))
+        })
+    };
     let todo: Vec<usize> = (0..files.len())
         .filter(|fi| {
             let f = &files[*fi];
-            f.site_keys.iter().any(|k| {
-                by_name
-                    .get(&*k.callee)
-                    .is_some_and(|ps| ps.iter().any(|p| may_call(k, p)))
-            }) || (f.deferred.is_none() && f.text.is_some() && ruled_out_calling(f, &by_name))
+            calls_one(&f.site_keys, &by_name)
+                // Read for its own helpers' arguments only: again when a call of
+                // another's may pass one the values it sends its request with.
+                || calls_one(&f.value_keys, &values_by_name)
+                || (f.deferred.is_none() && f.text.is_some() && ruled_out_calling(f, &by_name))
         })
         .filter(|fi| redone.insert(*fi))
         .collect();
@@ -531,6 +550,9 @@ pub(super) struct Linked {
     pub reads: Vec<Reads>,
     /// The parameters whose calls' arguments the link read ([`RefKind::Param`]).
     pub asked: HashSet<RefKind>,
+    /// Those of them whose calls' arguments it read as values or maps too (a helper
+    /// that sends its request with them, `Linker::bindings_for`).
+    pub asked_values: HashSet<RefKind>,
     /// Every name the link looked up in the tables: a deferred file holding one is
     /// parsed before the next link (`deferred.rs`).
     pub wanted: Wanted,
@@ -629,6 +651,7 @@ pub(super) fn link_files(
             graph: None,
             reads,
             asked: linker.asked.take(),
+            asked_values: linker.asked_values.take(),
             wanted: linker.wanted.take(),
             looked,
         };
@@ -1013,6 +1036,7 @@ pub(super) fn link_files(
         graph: computed,
         reads,
         asked: linker.asked.take(),
+        asked_values: linker.asked_values.take(),
         wanted: linker.wanted.take(),
         looked,
     }
@@ -1380,6 +1404,8 @@ struct Linker<'a> {
     reads: Option<RefCell<Vec<Deps>>>,
     /// Every parameter whose calls' arguments were read.
     asked: RefCell<HashSet<RefKind>>,
+    /// Those of them whose calls' arguments were read as values or maps too.
+    asked_values: RefCell<HashSet<RefKind>>,
     /// Every name looked up in the tables (see [`Linked::wanted`]).
     wanted: RefCell<Wanted>,
     /// While a helper's returned builder is resolved for one chain that continues it:
@@ -1519,6 +1545,7 @@ impl<'a> Linker<'a> {
             tests_count: std::cell::Cell::new(false),
             reads: track.then(|| RefCell::new(Vec::new())),
             asked: RefCell::new(HashSet::new()),
+            asked_values: RefCell::new(HashSet::new()),
             wanted: RefCell::default(),
             call_site: RefCell::new(None),
             enclosing: RefCell::new(Vec::new()),
@@ -2325,6 +2352,9 @@ impl<'a> Linker<'a> {
         uses.dedup();
         // An edit of what these calls pass links this request again.
         self.read(&self.reads.as_ref().map(|_| intern(function)));
+        if reads_values {
+            self.asked_values.borrow_mut().insert(first.kind.clone());
+        }
         let mut out: Vec<PerCaller<'a>> = Vec::new();
         let mut passed: Vec<Vec<Option<String>>> = Vec::new();
         let mut any_value = false;
