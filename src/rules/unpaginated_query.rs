@@ -100,6 +100,9 @@ impl Rule for UnpaginatedQuery {
             });
             let mut asked: Vec<&Unsized<'_>> = Vec::new();
             for q in qs.iter() {
+                if replaced_on_write(facts, q) {
+                    continue;
+                }
                 match growth(facts, q) {
                     Some(why) => growing(cx, q, why),
                     None => asked.push(q),
@@ -366,6 +369,50 @@ fn names_a_listing(function: &str) -> bool {
 /// that calls it does.
 fn lists_all(c: &crate::scanner::CallerFn) -> bool {
     names_a_listing(&c.function) || (!c.callers.is_empty() && c.callers.iter().all(lists_all))
+}
+
+/// Whether every write that puts items into `q`'s collection first deletes the items
+/// that collection holds: in its own function, a Query of the same table and index,
+/// then a DeleteItem of the table in a loop (over that Query's items), then the write
+/// (`replace_refresh_token`: one active token per user). The collection then holds
+/// the one item the write puts, and one page holds it. Writes in tests and one-off
+/// binaries do not count; with no write of the collection at all, nothing is known.
+fn replaced_on_write(facts: &ProjectFacts<'_>, q: &Unsized<'_>) -> bool {
+    let pk = q.partition_key();
+    let same_table = |b: &BoundOperation<'_>| b.table.is_some_and(|t| std::ptr::eq(t, q.table));
+    let same_function = |a: &Operation, b: &Operation| {
+        a.file == b.file && a.context.function.is_some() && a.context.function == b.context.function
+    };
+    let index = q.bound.index.map(|i| i.name.as_str());
+    let mut writes = facts.operations.iter().filter(|w| {
+        same_table(w)
+            && w.op.context.cold.is_none()
+            && written(w.op).iter().any(|a| a.attribute == pk)
+    });
+    let mut any = false;
+    let all = writes.all(|w| {
+        any = true;
+        let before = |o: &&BoundOperation<'_>| {
+            same_table(o) && same_function(o.op, w.op) && o.op.span.start < w.op.span.start
+        };
+        let mut earlier = facts.operations.iter().filter(before);
+        let Some(read) = earlier
+            .clone()
+            .find(|o| o.op.kind == OpKind::Query && o.index.map(|i| i.name.as_str()) == index)
+        else {
+            return false;
+        };
+        earlier.any(|d| {
+            d.op.kind == OpKind::DeleteItem
+                && d.op
+                    .context
+                    .in_loop
+                    .as_ref()
+                    .is_some_and(|l| l.caller.is_none())
+                && d.op.span.start > read.op.span.start
+        })
+    });
+    any && all
 }
 
 /// A write of `q`'s table whose items land in `q`'s collection and grow it: the

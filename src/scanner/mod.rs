@@ -44,7 +44,7 @@
 //! is parsed — offsets stay the file's, and the parse costs what those items cost.
 //! An SDK's generated code (smithy-rs's header above the file's first code, see
 //! [`index::generated_sdk_code`]) names every marker but makes no application request:
-//! only its functions and calls, from the tokenizer, go into the index.
+//! nothing of it goes into the index.
 //!
 //! **Macros.** tree-sitter leaves macro arguments as token trees. Before parsing, a
 //! same-length *shadow* of the text rewrites expression-like macros (`vec![..]` →

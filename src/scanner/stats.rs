@@ -20,8 +20,8 @@ pub struct ScanStats {
     /// the link parses them only when it looks up a name they hold (counted in
     /// `reparsed` then).
     pub deferred: usize,
-    /// Files never parsed, an SDK's generated code (`index::generated_sdk_code`): only
-    /// tokenized, for the call graph.
+    /// Files never read past their header, an SDK's generated code
+    /// (`index::generated_sdk_code`).
     pub generated_sdk: usize,
     /// Files parsed again at link time (they chain a helper's builder: skipped by the
     /// pre-filter, or indexed lean).

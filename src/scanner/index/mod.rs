@@ -93,8 +93,8 @@ pub struct FileIndex {
     pub module: Path,
     /// Whether the byte pre-filter let it through (it was parsed for calls).
     pub candidate: bool,
-    /// An SDK's own generated code ([`generated_sdk_code`]): never parsed; only its
-    /// functions and calls (from the tokenizer) are kept.
+    /// An SDK's own generated code ([`generated_sdk_code`]): never tokenized nor
+    /// parsed; nothing of it is kept.
     pub generated: bool,
     pub ops: Vec<(Operation, Escape)>,
     pub templates: Vec<Template>,
@@ -341,8 +341,8 @@ fn in_code(tokens: &[Token], start: usize, end: usize, marker: Option<&str>) -> 
 /// defines the builders every marker names, so the pre-filter would let it through, yet
 /// it makes no request of an application's and declares none of its tables; its
 /// consts, structs and constructors are the SDK's own, which no application name
-/// resolves to. Only its calls are kept (from the tokenizer): the call graph is
-/// matched by name, and a hot path may run through the SDK's `send`. A file that
+/// resolves to, and its functions would only add the SDK's own names (`send`, `get`,
+/// `build`) to a call graph matched by name. Nothing of it is kept. A file that
 /// starts otherwise (the SDK's hand-written `tests/`) is indexed as any other; so is
 /// one whose first lines this does not read (a multi-line attribute, a block comment).
 pub fn generated_sdk_code(text: &[u8]) -> bool {
@@ -646,9 +646,16 @@ fn index_until_parsed(
         });
         return Indexed::Done(idx, Vec::new());
     }
-    let tokens = tokenize(bytes);
     idx.generated = !force_parse && generated_sdk_code(bytes);
-    idx.candidate = force_parse || (!idx.generated && may_call_dynamodb(bytes));
+    if idx.generated {
+        // The SDK's own code makes no application request and holds nothing an
+        // application's name resolves to (see `generated_sdk_code`); its functions
+        // only added SDK names to the call graph. Nothing of it is read: it is 40% of
+        // the bytes of a tree that vendors the SDK.
+        return Indexed::Done(idx, Vec::new());
+    }
+    let tokens = tokenize(bytes);
+    idx.candidate = force_parse || may_call_dynamodb(bytes);
     // Markers only outside code (`markers_in_code`): deferred as if the bytes had ruled
     // the file out, when it can be. Parsed on the link's asking (`Items::Parse`), it is
     // indexed as the bytes say: a candidate, whose every call's arguments are read.
@@ -707,9 +714,6 @@ fn index_until_parsed(
     let mut within = Vec::new();
     let parse_text = if idx.candidate {
         shadow.unwrap_or_else(|| shadow_text(bytes, &tokens))
-    } else if idx.generated {
-        // The SDK's own code: its calls are in the graph; nothing else is needed.
-        return Indexed::Done(idx, Vec::new());
     } else {
         idx.chained = chained_calls(bytes, &tokens);
         // Shared, not copied: the link parses it again should one of its calls pass
@@ -1851,13 +1855,14 @@ pub(crate) mod tests {
         for (text, want) in cases {
             assert_eq!(generated_sdk_code(text.as_bytes()), want, "{text}");
         }
-        // Its calls stay in the call graph; nothing is parsed for requests or chains.
+        // Nothing of it is kept: no request, no chain, no function for the call graph
+        // to match an application's calls against by name.
         let text =
             format!("{header}\nfn send_with(c: &Client) {{ base(c).send(); c.scan().send(); }}");
         let file = SourceFile::new("builders.rs", text);
         let idx = index_file(&file, &ScanSettings::default());
         assert!(idx.generated && !idx.candidate && idx.ops.is_empty());
-        assert!(idx.chained.is_empty() && !idx.fns.is_empty());
+        assert!(idx.chained.is_empty() && idx.fns.is_empty() && idx.text.is_none());
     }
 
     /// One of the items of a file made to be cut: constants, `use`s, structs,
