@@ -617,3 +617,55 @@ fn an_index_the_queries_name_is_inferred_and_gives_warnings_only() {
     let (_, err, code) = dynalint(&dir, &["model", "check"]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// A GSI every lookup of which reads one item (`items.into_iter().next()`) is keyed by a
+/// unique attribute: with nothing reading the table by `id`, `unused-partition-key`
+/// warns, saying why the key is taken as unique, and `init` writes `unique = true` for
+/// the user to check. A GSI listed per user is not unique, and a table read by `id`
+/// is keyed as it should be: no finding on either.
+#[test]
+fn an_index_every_read_of_which_finds_one_item_is_keyed_by_a_unique_attribute() {
+    let (_tmp, dir) = project("one-item-index");
+    let (out, err, _) = dynalint(&dir, &["check", "--format", "json"]);
+    let report = json(&out);
+    let found: Vec<(&str, &str, &str)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap(),
+                d["severity"].as_str().unwrap(),
+                d["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let upk: Vec<&(&str, &str, &str)> = found
+        .iter()
+        .filter(|d| d.0 == "unused-partition-key")
+        .collect();
+    assert_eq!(upk.len(), 1, "{found:?}{err}");
+    assert_eq!(upk[0].1, "warning");
+    assert!(
+        upk[0].2.contains("`{1}verification_tokens`")
+            && upk[0]
+                .2
+                .contains("`token_hash-index` is keyed by `token_hash`"),
+        "{upk:?}"
+    );
+    let (out, _, _) = dynalint(&dir, &["check"]);
+    assert!(
+        out.contains("`token_hash` is taken as unique because every query of `token_hash-index` in the code reads at most its first item"),
+        "{out}"
+    );
+    let (_, err, code) = dynalint(&dir, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let toml = std::fs::read_to_string(dir.join("dynalint.toml")).unwrap();
+    assert!(
+        toml.contains("token_hash = { type = \"S\", unique = true }")
+            && toml.contains("user_id = \"S\"\n"),
+        "{toml}"
+    );
+    let (_, err, code) = dynalint(&dir, &["model", "check"]);
+    assert_eq!(code, 0, "{err}");
+}

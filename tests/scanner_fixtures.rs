@@ -105,7 +105,8 @@ fn render_op(op: &Operation, files: &[SourceFile], out: &mut String, ind: &str) 
     )
     .unwrap();
     if let Some(t) = &op.table {
-        writeln!(out, "{ind}  table: {}", res(t)).unwrap();
+        let possible = if op.possible_table { " (possible)" } else { "" };
+        writeln!(out, "{ind}  table: {}{possible}", res(t)).unwrap();
     }
     if let Some(i) = &op.index {
         writeln!(out, "{ind}  index: {}", res(i)).unwrap();

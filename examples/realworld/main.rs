@@ -388,7 +388,7 @@ fn model_entry(model: &str, lines: [u32; 2]) -> Option<(String, Option<String>)>
 
 /// A diagnostic of a label's rule about the same model entry the label's
 /// `dynalint.toml` lines declare, wherever the inferred model put it: its message names
-/// ``index `I` of `T` `` (or ``of `T` ``, for a table's own finding).
+/// ``index `I` of `T` `` (or, for a table's own finding, `T` anywhere).
 fn same_model_entry(l: &labels::Label, d: &labels::Diag, model: &str, refs: &Refs) -> bool {
     if l.rule != d.rule || l.file != "dynalint.toml" {
         return false;
@@ -396,10 +396,11 @@ fn same_model_entry(l: &labels::Label, d: &labels::Diag, model: &str, refs: &Ref
     match model_entry(model, l.lines) {
         Some((table, Some(index))) => named_after(&d.message, &format!("index `{index}` of `"))
             .is_some_and(|named| refs.same_table(named, &table)),
+        // A table's own finding names it as the rule phrases it (``of `T` ``,
+        // ``reads `T` by its partition key``): any backquoted name that is the table.
         Some((table, None)) => {
             !d.message.contains("of index `")
-                && named_after(&d.message, "of `")
-                    .is_some_and(|named| refs.same_table(named, &table))
+                && backquoted(&d.message).any(|named| refs.same_table(named, &table))
         }
         None => false,
     }
@@ -457,6 +458,11 @@ fn run_text(bin: &Path, tree: &Path, args: &[&str]) -> String {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
         .unwrap_or_default()
+}
+
+/// Every backquoted name in `message`, in order.
+fn backquoted(message: &str) -> impl Iterator<Item = &str> {
+    message.split('`').skip(1).step_by(2)
 }
 
 /// The backquoted name that follows `lead` in `message`.

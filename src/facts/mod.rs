@@ -21,6 +21,7 @@ pub mod request;
 pub mod shards;
 pub mod sort_key_template;
 pub mod spend;
+pub mod unwritten_keys;
 
 pub use bind::{bind, BoundOperation};
 

@@ -3,8 +3,11 @@
 //! A table is named the way the code names it: a literal is its name, a `format!`
 //! template stays a template (`{}_orders`), an env var is a `{VAR}` placeholder with
 //! the var in `refs`, and the consts and statics that hold the name become `refs` too,
-//! so the calls that use them bind. What cannot be known (a name computed at run time,
-//! a key schema built in a loop) is a note at the call, never a guess.
+//! so the calls that use them bind. A name dynalint cannot follow that is read from a
+//! field (`&self.names.journal`, set by several constructors) is the table that field
+//! holds, `{journal}` with the field in `refs`, as a `dynalint.toml` would bind it.
+//! What cannot be known (a name computed at run time in a local or handed in as a
+//! parameter, a key schema built in a loop) is a note at the call, never a guess.
 
 use indexmap::IndexMap;
 
@@ -62,7 +65,7 @@ pub fn tables(
         for u in &d.unread {
             note(d, format!("`create_table`: {u}"));
         }
-        let Some((name, refs)) = d.table.as_ref().and_then(naming) else {
+        let Some((name, refs)) = decl_naming(d) else {
             note(d, format!("`create_table` is skipped: {}", why_unnamed(d)));
             continue;
         };
@@ -99,7 +102,7 @@ pub fn tables(
         if d.indexes.is_empty() {
             continue;
         }
-        let Some((name, refs)) = d.table.as_ref().and_then(naming) else {
+        let Some((name, refs)) = decl_naming(d) else {
             note(d, format!("`update_table` is skipped: {}", why_unnamed(d)));
             continue;
         };
@@ -150,6 +153,20 @@ fn why_unnamed(d: &TableDecl) -> String {
             other.label()
         ),
     }
+}
+
+/// The name and refs of the table a declaration makes: as its name resolves, else,
+/// for a name dynalint cannot follow (set by several constructors, read from a
+/// config), by the field or crate-wide const that holds it (`&self.names.journal`:
+/// `{journal}`, ref `journal`), which the other calls read it from too. A parameter
+/// or a local holds whatever each call passes: no table of its own.
+fn decl_naming(d: &TableDecl) -> Option<(String, Vec<String>)> {
+    let table = d.table.as_ref()?;
+    if let Some(found) = naming(table) {
+        return Some(found);
+    }
+    let held = super::usage::shared_holder(d.table_text.as_deref()?)?;
+    Some((format!("{{{held}}}"), vec![held.to_string()]))
 }
 
 /// The table's name and the refs the code knows it by.
@@ -450,6 +467,98 @@ mod cli {
             })
             .collect();
         assert_eq!(got, [("movies", "year", Some("title"))], "{notes:?}");
+    }
+
+    /// A test harness creates the table under the name its config struct holds, which
+    /// several constructors set (the default, the tests' own): the table is the one
+    /// that field holds, `{journal}`, and the store's calls, which read the same field,
+    /// bind to it. A local or a parameter holds no table of its own.
+    #[test]
+    fn a_name_held_in_a_field_names_the_table_by_the_field() {
+        let store = SourceFile::new(
+            "src/store.rs",
+            r#"
+pub struct TableNames { pub journal: String }
+impl Default for TableNames {
+    fn default() -> Self { Self { journal: "journal".to_string() } }
+}
+pub struct Config { pub table_names: TableNames }
+pub struct Store { client: Client, config: Config }
+impl Store {
+    pub async fn events(&self, id: &str) -> Result<QueryOutput> {
+        self.client.query()
+            .table_name(&self.config.table_names.journal)
+            .key_condition_expression("pkey = :pkey")
+            .expression_attribute_values(":pkey", AttributeValue::S(id.to_string()))
+            .send().await
+    }
+}
+"#,
+        );
+        let harness = SourceFile::new(
+            "tests/common/mod.rs",
+            format!(
+                r#"
+pub struct Setup {{ client: Client, table_names: TableNames }}
+impl Setup {{
+    pub async fn new(client: Client) -> Self {{
+        let suffix = uuid::Uuid::new_v4().to_string();
+        let table_names = TableNames {{ journal: format!("test-journal-{{suffix}}") }};
+        let setup = Self {{ client, table_names }};
+        setup.create_journal_table().await;
+        setup
+    }}
+    async fn create_journal_table(&self) {{
+        let _ = self.client.create_table()
+            .table_name(&self.table_names.journal){KEYS}
+            .send().await;
+    }}
+    async fn create_scratch_table(&self, name: &str) {{
+        let _ = self.client.create_table().table_name(name){KEYS}.send().await;
+    }}
+}}
+"#
+            ),
+        );
+        let files = [store, harness];
+        let scanned = scan(&files, &ScanSettings::default());
+        let inf = crate::infer::infer_with(
+            std::path::Path::new("."),
+            Default::default(),
+            &scanned.tables,
+            &scanned.operations,
+            &files,
+        );
+        let got: Vec<(&str, &[String], OriginKind)> = inf
+            .model
+            .tables
+            .iter()
+            .map(|t| (t.name.as_str(), t.refs.as_slice(), t.origin.kind))
+            .collect();
+        assert_eq!(
+            got,
+            [(
+                "{journal}",
+                &["journal".to_string()][..],
+                OriginKind::RustCode
+            )],
+            "{:?}",
+            inf.notes
+        );
+        let query = scanned
+            .operations
+            .iter()
+            .find(|o| o.kind == crate::scanner::OpKind::Query)
+            .unwrap();
+        let bound = crate::facts::bind::bind(&inf.model, query);
+        assert_eq!(bound.table.map(|t| t.name.as_str()), Some("{journal}"));
+        assert!(
+            inf.notes
+                .iter()
+                .any(|n| n.contains("`name` is a parameter")),
+            "{:?}",
+            inf.notes
+        );
     }
 
     #[test]

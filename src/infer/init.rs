@@ -107,7 +107,17 @@ fn table(out: &mut String, t: &Table, origin: &str) {
     if !t.attributes.is_empty() || !untyped.is_empty() {
         out.push_str("\n[table.attributes]\n");
         for (name, a) in &t.attributes {
-            let _ = writeln!(out, "{} = {}", key(name), q(a.ty.as_str()));
+            if a.unique {
+                // Only inference sets it here: what the code's reads of an index show.
+                let _ = writeln!(
+                    out,
+                    "{} = {{ type = {}, unique = true }}   # CHECK: every query of its index reads one item",
+                    key(name),
+                    q(a.ty.as_str())
+                );
+            } else {
+                let _ = writeln!(out, "{} = {}", key(name), q(a.ty.as_str()));
+            }
         }
         for k in &untyped {
             let _ = writeln!(
@@ -126,7 +136,7 @@ fn table(out: &mut String, t: &Table, origin: &str) {
         .filter(|pk| *pk != t.partition_key)
         .collect();
     for (n, pk) in low.iter().enumerate() {
-        if low[..n].contains(pk) {
+        if low[..n].contains(pk) || t.attribute(pk).is_some_and(|a| a.unique) {
             continue;
         }
         let ty = t.attribute(pk).map_or("S", |a| a.ty.as_str());

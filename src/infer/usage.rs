@@ -10,7 +10,9 @@
 //! which is the partition key, keys that differ between calls, or only a Query on the
 //! partition key (a sort key may exist) give no table and a note instead. Two key
 //! attributes named as a pair (`PK`/`SK`, `GSI1PK`/`GSI1SK`, `hash_key`/`range_key`)
-//! are ordered by their names: single-table designs name them so.
+//! are ordered by their names: single-table designs name them so; two equalities beside
+//! a Query on one of them alone are the partition key and the sort key. A key condition
+//! appended to in branches is read on each path.
 //!
 //! A table is named as its calls name it: a literal; an env var nothing declares
 //! (`{APP_TABLE}`, the var its ref); a name built around its own
@@ -21,7 +23,9 @@
 //! keyed as their key conditions agree (`item_type = :t`; `AND sk > :s` gives the sort
 //! key): a Query of an index that does not exist is rejected, so each working one says
 //! the index is there. Its projection is not known (`ALL` is assumed, so no finding
-//! rests on it), and an index the queries disagree on is a note, not an index.
+//! rests on it), and an index the queries disagree on is a note, not an index. An
+//! index partition key that every Query of it reads one item by (its first item only,
+//! `limit(1)`, no filter) is `unique`: the code finds one item per value.
 
 use std::collections::BTreeSet;
 
@@ -73,6 +77,10 @@ struct IndexEvidence<'o> {
     reads: Vec<KeyRead>,
     /// A Query reads it strongly consistently: only a local index allows that.
     consistent: bool,
+    /// Every Query of it fixes its partition key alone and reads one item at most, with
+    /// no filter (`items.into_iter().next()`, `limit(1)`): the code finds one item per
+    /// value of that key.
+    one_item: bool,
 }
 
 /// What one key condition says of the key it reads.
@@ -127,6 +135,7 @@ pub fn tables(
                 let (found, why) = indexes(&t, &e, |op| line_of(files, op));
                 t.indexes = found;
                 add_key_types(&mut t, &e, first);
+                mark_unique(&mut t, &e);
                 notes.extend(why);
                 out.push(t);
             }
@@ -219,7 +228,7 @@ fn names_a_table(template: &str) -> bool {
 /// crate-wide const or static. A parameter or a local (`table: &str`) holds whatever
 /// each call passes or computes there: its value is its callers' or unknown, never a
 /// table of its own.
-fn shared_holder(text: &str) -> Option<&str> {
+pub(super) fn shared_holder(text: &str) -> Option<&str> {
     let h = holder_name(text)?;
     let field = text.contains(&format!(".{h}"));
     let global =
@@ -251,41 +260,78 @@ fn read<'o>(op: &'o Operation, e: &mut Evidence<'o>) {
             }
         }
         OpKind::Query => {
-            let Some(k) = key_read(op, &mut e.types) else {
-                return;
-            };
-            match op.index.as_ref() {
-                None => match k {
-                    KeyRead::Partition(pk) => e.queries.push((pk, None)),
-                    KeyRead::Both(pk, sk) => e.queries.push((pk, Some(sk))),
-                    KeyRead::Pair(p) => e.pairs.push(p),
-                },
-                Some(index) => {
-                    // An index named by a value the scanner cannot read says nothing.
-                    let Some(name) = index.value() else {
-                        return;
-                    };
-                    let ix = e
-                        .indexes
-                        .entry(name.to_string())
-                        .or_insert_with(|| IndexEvidence {
-                            first: op,
-                            reads: Vec::new(),
-                            consistent: false,
-                        });
-                    ix.reads.push(k);
-                    ix.consistent |= op.consistent_read == Some(true);
-                }
+            for k in key_reads(op, &mut e.types) {
+                query_read(op, k, e);
             }
         }
         _ => {}
     }
 }
 
-/// What a Query's key condition fixes, the types its values show added to `types`;
-/// `None` for a condition that cannot be read or is no key condition DynamoDB takes.
-fn key_read(op: &Operation, types: &mut IndexMap<String, AttributeType>) -> Option<KeyRead> {
-    let text = op.key_condition.as_ref().and_then(|k| k.text.value())?;
+/// Adds what one key condition of a Query says.
+fn query_read<'o>(op: &'o Operation, k: KeyRead, e: &mut Evidence<'o>) {
+    match op.index.as_ref() {
+        None => match k {
+            KeyRead::Partition(pk) => e.queries.push((pk, None)),
+            KeyRead::Both(pk, sk) => e.queries.push((pk, Some(sk))),
+            KeyRead::Pair(p) => e.pairs.push(p),
+        },
+        Some(index) => {
+            // An index named by a value the scanner cannot read says nothing.
+            let Some(name) = index.value() else {
+                return;
+            };
+            let ix = e
+                .indexes
+                .entry(name.to_string())
+                .or_insert_with(|| IndexEvidence {
+                    first: op,
+                    reads: Vec::new(),
+                    consistent: false,
+                    one_item: true,
+                });
+            ix.one_item &= matches!(k, KeyRead::Partition(_)) && reads_one_item(op);
+            ix.reads.push(k);
+            ix.consistent |= op.consistent_read == Some(true);
+        }
+    }
+}
+
+/// Whether the code reads at most one item of what a Query returns, none hidden by a
+/// filter: its first item only, or a limit of one.
+fn reads_one_item(op: &Operation) -> bool {
+    let limit_one = op
+        .limit
+        .as_ref()
+        .is_some_and(|l| !l.nullable && l.literal.as_deref() == Some("1"));
+    op.filter.is_none() && (op.first_item_only || limit_one)
+}
+
+/// What a Query's key condition fixes: one read, or one per path when the code
+/// appends to the condition in branches (`pk = :pk`, `pk = :pk AND ts >= :start`),
+/// each a key condition the Query sends. Empty when one does not read.
+fn key_reads(op: &Operation, types: &mut IndexMap<String, AttributeType>) -> Vec<KeyRead> {
+    let Some(k) = op.key_condition.as_ref() else {
+        return Vec::new();
+    };
+    if let Some(text) = k.text.value() {
+        return key_read(op, text, types).into_iter().collect();
+    }
+    let reads: Option<Vec<KeyRead>> = k
+        .paths
+        .iter()
+        .map(|text| key_read(op, text, types))
+        .collect();
+    reads.unwrap_or_default()
+}
+
+/// What one key condition fixes, the types its values show added to `types`; `None`
+/// for a condition that cannot be read or is no key condition DynamoDB takes.
+fn key_read(
+    op: &Operation,
+    text: &str,
+    types: &mut IndexMap<String, AttributeType>,
+) -> Option<KeyRead> {
     let cond = crate::expr::parse_key_condition(text).ok()?;
     let mut leaves = Vec::new();
     if !and_leaves(&cond, &mut leaves, 0) {
@@ -438,6 +484,12 @@ fn key_of(e: &Evidence<'_>) -> Result<Option<(String, Option<String>)>, String> 
             },
         },
         (None, None) => match (queried_pk, from_pairs) {
+            // `pk = :v` in one Query and `pk = :v AND sk = :s` in another: a key
+            // condition's two equalities are the whole key, and the first says which
+            // one is the partition key.
+            (Some(pk), Some(p)) if p.contains(pk) && e.pairs.iter().all(|q| q == p) => {
+                (pk.clone(), p.iter().find(|a| *a != pk).cloned())
+            }
             (Some(pk), _) => {
                 return Err(format!(
                     "its queries fix the partition key {pk}, and no call says whether it has a sort key"
@@ -611,6 +663,30 @@ fn table(naming: Naming, pk: String, sk: Option<String>, first: &Operation, line
     super::from_code::blank(name, refs, pk, sk, first.span, origin)
 }
 
+/// An index partition key the code finds one item by wherever it reads it (every
+/// Query of every index keyed by it takes the first item only) is `unique`: the code
+/// relies on one item per value, as a `dynalint.toml` would say it.
+fn mark_unique(t: &mut Table, e: &Evidence<'_>) {
+    let one_item = |attr: &str| {
+        t.indexes
+            .iter()
+            .filter(|i| i.partition_key == attr)
+            .all(|i| e.indexes.get(&i.name).is_some_and(|ix| ix.one_item))
+    };
+    let unique: Vec<String> = t
+        .indexes
+        .iter()
+        .filter(|i| i.sort_key.is_none() && i.partition_key != t.partition_key)
+        .map(|i| i.partition_key.clone())
+        .filter(|a| one_item(a))
+        .collect();
+    for a in unique {
+        if let Some(attr) = t.attributes.get_mut(&a) {
+            attr.unique = true;
+        }
+    }
+}
+
 /// The types the calls show for the table's and its indexes' key attributes.
 fn add_key_types(t: &mut Table, e: &Evidence<'_>, first: &Operation) {
     let keys: Vec<String> = std::iter::once(&t.partition_key)
@@ -763,6 +839,128 @@ async fn f(c: &Client, a: &str, b: &str) {
         assert!(notes.contains("whether it has a sort key"), "{notes}");
         assert!(notes.contains("different keys"), "{notes}");
         assert!(!notes.contains("put-only"), "{notes}");
+    }
+
+    /// Two lambdas on one console-made table: one lists an industry's tools by the
+    /// partition key alone, the other reads one tool by both keys. The two equalities
+    /// are the whole key and the first Query says which is the partition key. A
+    /// repository method appends a range on the timestamp only when it is given one:
+    /// each path is a key condition the Query sends, and together they key the table.
+    #[test]
+    fn key_conditions_of_several_queries_and_of_each_path_key_the_table() {
+        let inf = infer(
+            r##"
+const TOOLS_TABLE_NAME: &str = "Cyber_Tools";
+async fn tools_in_industry(client: &Client, industry: &str) -> Result<QueryOutput, Error> {
+    client.query().table_name(TOOLS_TABLE_NAME)
+        .key_condition_expression("Tool_Function = :industry")
+        .expression_attribute_values(":industry", AttributeValue::S(industry.to_owned()))
+        .send().await
+}
+async fn one_tool(client: &Client, industry: String, id: String) -> Result<QueryOutput, Error> {
+    client.query().table_name("Cyber_Tools")
+        .key_condition_expression("#tf = :Tool_Function AND #tid = :Tool_ID")
+        .expression_attribute_names("#tf", "Tool_Function")
+        .expression_attribute_names("#tid", "Tool_ID")
+        .expression_attribute_values(":Tool_Function", AttributeValue::S(industry))
+        .expression_attribute_values(":Tool_ID", AttributeValue::S(id))
+        .send().await
+}
+pub struct UsageRepository { client: Arc<DynamoDbClient> }
+impl UsageRepository {
+    pub async fn usage_by_key(&self, api_key: &str, since: Option<i64>) -> Result<QueryOutput, Error> {
+        let mut key_condition = "api_key = :api_key".to_string();
+        let mut values = vec![(":api_key", AttributeValue::S(api_key.to_string()))];
+        if let Some(start) = since {
+            key_condition.push_str(" AND #ts >= :start");
+            values.push((":start", AttributeValue::S(start.to_string())));
+        }
+        let mut query = self.client.client().query()
+            .table_name(self.client.usage_table())
+            .key_condition_expression(key_condition)
+            .expression_attribute_names("#ts", "timestamp");
+        for (name, value) in values {
+            query = query.expression_attribute_values(name, value);
+        }
+        query.send().await
+    }
+}
+"##,
+        );
+        assert_eq!(
+            keys(&inf),
+            [
+                (
+                    "Cyber_Tools".into(),
+                    "Tool_Function".into(),
+                    Some("Tool_ID".into())
+                ),
+                (
+                    "{usage_table}".into(),
+                    "api_key".into(),
+                    Some("timestamp".into())
+                ),
+            ],
+            "{:?}",
+            inf.notes
+        );
+    }
+
+    /// An index partition key is unique when every query of every index keyed by it
+    /// reads one item (the first, or `limit(1)`) with no filter; one index of it that a
+    /// query lists, or a filter that can hide the item a later page holds, and it is not.
+    #[test]
+    fn a_key_every_read_of_which_finds_one_item_is_unique() {
+        let inf = infer(
+            r##"
+pub struct Users { client: Client }
+impl Users {
+    async fn by_email(&self, email: &str) -> Option<HashMap<String, AttributeValue>> {
+        let out = self.client.query().table_name("users").index_name("email-index")
+            .key_condition_expression("email = :email")
+            .expression_attribute_values(":email", AttributeValue::S(email.into()))
+            .limit(1)
+            .send().await.ok()?;
+        out.items?.into_iter().next()
+    }
+    async fn by_team(&self, team: &str) -> Option<HashMap<String, AttributeValue>> {
+        let out = self.client.query().table_name("users").index_name("team-index")
+            .key_condition_expression("team_id = :team")
+            .expression_attribute_values(":team", AttributeValue::S(team.into()))
+            .send().await.ok()?;
+        out.items?.into_iter().next()
+    }
+    async fn members(&self, team: &str) -> Vec<HashMap<String, AttributeValue>> {
+        let out = self.client.query().table_name("users").index_name("team-by-name-index")
+            .key_condition_expression("team_id = :team")
+            .expression_attribute_values(":team", AttributeValue::S(team.into()))
+            .send().await.unwrap();
+        out.items.unwrap_or_default()
+    }
+    async fn active_by_phone(&self, phone: &str) -> Option<HashMap<String, AttributeValue>> {
+        let out = self.client.query().table_name("users").index_name("phone-index")
+            .key_condition_expression("phone = :phone")
+            .filter_expression("active = :yes")
+            .expression_attribute_values(":phone", AttributeValue::S(phone.into()))
+            .expression_attribute_values(":yes", AttributeValue::Bool(true))
+            .send().await.ok()?;
+        out.items?.into_iter().next()
+    }
+    async fn remove(&self, id: &str) {
+        self.client.delete_item().table_name("users").key("id", AttributeValue::S(id.into())).send().await;
+    }
+}
+"##,
+        );
+        let users = &inf.model.tables[0];
+        let unique: Vec<&str> = users
+            .attributes
+            .values()
+            .filter(|a| a.unique)
+            .map(|a| a.name.as_str())
+            .collect();
+        assert_eq!(unique, ["email"], "{:?}", users.attributes.keys());
+        assert!(users.attribute("team_id").is_some() && users.attribute("phone").is_some());
     }
 
     /// A single-table design declared nowhere: gets and updates by `PK` and `SK` (named

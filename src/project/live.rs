@@ -617,7 +617,10 @@ mod tests {
         let code = on("src/lib.rs");
         assert_eq!(code.len(), 1, "{:?}", snap.model_notes);
         assert_eq!(code[0].0, 2);
-        assert!(code[0].1.contains("`create_table` is skipped"), "{code:?}");
+        assert!(
+            code[0].1.contains("`create_table` of `{pick}` is skipped"),
+            "{code:?}"
+        );
         assert_eq!(on("template.yaml").len(), 1, "{:?}", snap.model_notes);
         assert!(snap.file(&root.join("template.yaml")).is_some());
         let d = crate::lsp::convert::inference_note(

@@ -8,6 +8,7 @@ use crate::facts::index_key_check::{
     bad_index_key_writes, index_key_writes, BadIndexKeyWrite, BadKeyValue,
 };
 use crate::facts::key_access::{written, AttrValue, Via};
+use crate::facts::unwritten_keys::unwritten_keys;
 use crate::facts::{BoundOperation, ProjectFacts};
 use crate::model::{Entity, Index, Table};
 use crate::scanner::{OpKind, Operation};
@@ -48,8 +49,12 @@ impl Rule for MissingSparseAttribute {
             Some(ty) => format!("`{}`, serialised from `{ty}`,", a.attribute),
             None => format!("`{}`", a.attribute),
         };
-        for w in bad_index_key_writes(table, op) {
-            rejected_write(cx, table, op, &w, &who(&w.attr));
+        // A table the receiver may hold (one of several instances): DynamoDB rejects
+        // the write only if the request reaches it, so no error rests on it.
+        if !op.possible_table {
+            for w in bad_index_key_writes(table, op) {
+                rejected_write(cx, table, op, &w, &who(&w.attr));
+            }
         }
         // Table keys are required, not sparse: an empty one is `rejected-request`'s.
         for (a, index) in index_key_writes(table, op) {
@@ -58,6 +63,9 @@ impl Rule for MissingSparseAttribute {
     }
 
     fn check_project(&self, cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>) {
+        for table in &facts.model.tables {
+            never_written(cx, facts, table);
+        }
         for table in &facts.model.tables {
             let on_table = || {
                 facts
@@ -183,6 +191,85 @@ fn sentinel(
         "leave `{attr}` out of items that have no value, so `{}` stays sparse",
         index.name
     ));
+}
+
+/// Reports the puts of a table whose model names no entities when no write of the
+/// code can set an index's key attribute (see `unwritten_keys`): no item ever lands
+/// in that index.
+fn never_written(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, table: &Table) {
+    let model_path = cx.model.path.clone();
+    for index in &table.indexes {
+        let Some((keys, puts)) = unwritten_keys(facts, table, index) else {
+            continue;
+        };
+        let list = backticked(&keys);
+        for op in puts {
+            let d = cx.report(
+                op.file.clone(),
+                op.method_span,
+                format!(
+                    "items of `{}` are written without {list}, the key of index `{}`: no \
+                     write of the code sets it, so no item ever appears in that index",
+                    table.name, index.name
+                ),
+            );
+            d.severity = d.severity.min(Severity::Warning);
+            d.category = Category::Suspicious;
+            d.label(
+                model_path.clone(),
+                index.span,
+                format!("`{}` holds only the items that carry {list}", index.name),
+            );
+            d.note(format!(
+                "DynamoDB accepts the write and silently leaves the item out of `{}`: every \
+                 query on it finds nothing",
+                index.name
+            ));
+            // `inviteCode` written where the index is keyed on `invite_code`.
+            let near: Vec<String> = keys
+                .iter()
+                .filter_map(|k| {
+                    let item = op.item.as_ref()?;
+                    let w = item
+                        .attributes
+                        .iter()
+                        .filter_map(|a| a.name.value())
+                        .find(|w| folded(w) == folded(k))?;
+                    Some(format!("`{w}` for `{k}`"))
+                })
+                .collect();
+            if near.is_empty() {
+                d.help(format!(
+                    "set {list} on the items `{}` should hold",
+                    index.name
+                ));
+            } else {
+                d.help(format!(
+                    "the item carries {}: key `{}` on the attribute the items have, or write \
+                     it under the index's name",
+                    near.join(", "),
+                    index.name
+                ));
+            }
+        }
+    }
+}
+
+/// `a` and `b`, each in backticks: "`a` and `b`".
+fn backticked(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// A name without case or separators: `inviteCode`, `invite_code` and `InviteCode`
+/// are one.
+fn folded(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// Reports the puts of an entity that the model places in a sparse index when none of

@@ -57,6 +57,13 @@ impl Rule for RejectedRequest {
         if no_table_name(cx, bound) {
             return;
         }
+        // One of the tables a field of the receiver may hold: the request may never
+        // reach it, so only what is rejected whatever the table is certain (the same
+        // finding for each instance, said once).
+        if op.possible_table {
+            unbound_exprs(cx, bound);
+            return;
+        }
         if op.kind == OpKind::ExecuteStatement {
             partiql_parameters(cx, op);
             return;

@@ -19,6 +19,7 @@ use crate::facts::conditions::{and_terms, parse_condition_arg, Term};
 use crate::facts::key_access::written;
 use crate::facts::key_shape::{key_shape, KeyShape};
 use crate::facts::read_cost::{items_read, Spread, PAGE_BYTES};
+use crate::facts::unwritten_keys::unwritten_keys;
 use crate::facts::{BoundOperation, ProjectFacts};
 use crate::figures;
 use crate::model::{Index, Table};
@@ -94,6 +95,16 @@ impl Rule for UnpaginatedQuery {
             by_target.entry(key).or_default().push(q);
         }
         for qs in by_target.values_mut() {
+            // An index no write fills has no second page (`unserved-access-pattern`
+            // says it finds nothing).
+            let empty = qs.first().is_some_and(|q| {
+                q.bound
+                    .index
+                    .is_some_and(|i| unwritten_keys(facts, q.table, i).is_some())
+            });
+            if empty {
+                continue;
+            }
             qs.sort_by(|a, b| {
                 (&a.bound.op.file, a.bound.op.span.start)
                     .cmp(&(&b.bound.op.file, b.bound.op.span.start))

@@ -3,7 +3,8 @@
 use super::{Rule, RuleContext, RuleMeta};
 use crate::facts::entity_of::text_fits;
 use crate::facts::key_access::{addressed, Via};
-use crate::facts::BoundOperation;
+use crate::facts::unwritten_keys::unwritten_keys;
+use crate::facts::{BoundOperation, ProjectFacts};
 use crate::figures::{bytes, group};
 use crate::model::{AccessPattern, Entity, Index, KeyTemplate, Model, Presence, Table};
 use crate::scanner::OpKind;
@@ -49,6 +50,61 @@ impl Rule for UnservedAccessPattern {
                     value,
                 };
                 report_empty(cx, read, why);
+            }
+        }
+    }
+
+    /// A query of an index that no write of the code fills (`unwritten_keys`): it
+    /// finds nothing, whatever it asks.
+    fn check_project(&self, cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>) {
+        for table in &facts.model.tables {
+            for index in &table.indexes {
+                let queries = facts.operations.iter().filter(|b| {
+                    b.op.kind == OpKind::Query
+                        && b.table.is_some_and(|t| std::ptr::eq(t, table))
+                        && b.index.is_some_and(|i| std::ptr::eq(i, index))
+                });
+                let mut queries = queries.peekable();
+                if queries.peek().is_none() {
+                    continue;
+                }
+                let Some((keys, puts)) = unwritten_keys(facts, table, index) else {
+                    continue;
+                };
+                let list = keys
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and ");
+                let model_path = cx.model.path.clone();
+                for b in queries {
+                    let d = cx.report(
+                        b.op.file.clone(),
+                        b.op.method_span,
+                        format!(
+                            "this query reads index `{}` of `{}`, which no item ever lands in: \
+                             no write of the code sets {list}",
+                            index.name, table.name
+                        ),
+                    );
+                    d.label(
+                        model_path.clone(),
+                        index.span,
+                        format!("`{}` holds only the items that carry {list}", index.name),
+                    );
+                    for put in puts.iter().take(3) {
+                        d.label(
+                            put.file.clone(),
+                            put.method_span,
+                            format!("writes the item without {list}"),
+                        );
+                    }
+                    d.note("DynamoDB copies an item into an index only when it has every key attribute of the index: the query always returns nothing");
+                    d.help(format!(
+                        "key `{}` on an attribute the items carry, or write {list} on them",
+                        index.name
+                    ));
+                }
             }
         }
     }

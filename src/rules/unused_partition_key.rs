@@ -259,6 +259,13 @@ fn report(cx: &mut RuleContext<'_>, table: &Table, gsi: &Index, on_table: &[&Bou
             units(rate * g as f64)
         ));
     }
+    // Declared nowhere: `unique` is what the code's reads of the index show.
+    if table.origin.kind == crate::model::OriginKind::Usage {
+        d.note(format!(
+            "`{gpk}` is taken as unique because every query of `{}` in the code reads at most its first item: the code finds one item per `{gpk}`",
+            gsi.name
+        ));
+    }
     if gsi.projection == Projection::All {
         if let (Some(items), Some(size)) = (table.items_in(None), table.avg_item_size) {
             d.note(format!(

@@ -466,6 +466,13 @@ pub struct Operation {
     /// The values an `if`/`match` argument of `select` gives, one per branch, when they
     /// differ (`select` is then `None`): each is a request the code can send.
     pub select_choices: Vec<String>,
+    /// The table is one of the few a field of the receiver may hold, whose
+    /// constructors' calls give it different tables (`DynamoStore::new("apps")`,
+    /// `("users")`, then `.table_name(&self.table)`): this is the request as sent to
+    /// one of them, made only if the code calls it on that instance. A rule judges it
+    /// as possible, never as certain: no error rests on its table.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub possible_table: bool,
     /// Every setter call of the chain, in source order (empty for struct literals).
     pub setters: Vec<SetterCall>,
     /// Read through `into_paginator()` or an `exclusive_start_key` loop.
@@ -537,6 +544,7 @@ impl Operation {
             scan_index_forward: None,
             select: None,
             select_choices: Vec::new(),
+            possible_table: false,
             setters: Vec::new(),
             paginated: false,
             exclusive_start_key: false,

@@ -181,7 +181,10 @@ pub fn discover_to(root: &Path, max_depth: Option<usize>) -> Imported {
             .iter()
             .filter_map(|p| Some((Arc::from(p.as_path()), read(p, &mut out.notes)?)))
             .collect();
-        if texts.iter().any(|(_, t)| terraform::mentions_table(t)) {
+        if texts
+            .iter()
+            .any(|(_, t)| terraform::mentions_table(t) || terraform::mentions_parameter(t))
+        {
             merge(&mut out, terraform::import_module(&texts));
         }
     }

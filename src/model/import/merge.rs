@@ -99,6 +99,8 @@ pub fn merge(into: &mut Imported, more: Imported) {
     into.files.extend(more.files);
     into.env_names.extend(more.env_names);
     into.env_params.extend(more.env_params);
+    into.parameter_tables.extend(more.parameter_tables);
+    into.env_parameters.extend(more.env_parameters);
     // The first table of each name (a file may declare one twice).
     let mut by_name: HashMap<String, usize> = HashMap::with_capacity(into.tables.len());
     for (i, t) in into.tables.iter().enumerate() {
@@ -122,6 +124,22 @@ pub fn merge(into: &mut Imported, more: Imported) {
         if let Some(t) = by_name.get(name).and_then(|i| into.tables.get_mut(*i)) {
             if !t.refs.contains(var) {
                 t.refs.push(var.clone());
+            }
+        }
+    }
+    // Variables handed an SSM parameter that holds a table's name.
+    if !into.env_parameters.is_empty() {
+        let mut held: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (p, t) in &into.parameter_tables {
+            held.entry(p).or_default().push(t);
+        }
+        for (var, parameter) in &into.env_parameters {
+            for name in held.get(parameter.as_str()).into_iter().flatten() {
+                if let Some(t) = by_name.get(*name).and_then(|i| into.tables.get_mut(*i)) {
+                    if !t.refs.contains(var) {
+                        t.refs.push(var.clone());
+                    }
+                }
             }
         }
     }

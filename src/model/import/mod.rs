@@ -49,6 +49,13 @@ pub struct Imported {
     /// !Ref AccountsTableName`, the table declared by another stack), as (variable,
     /// parameter): a parameter named after one table of another file names it.
     pub env_params: Vec<(String, String)>,
+    /// SSM parameters that hold a table's name (a Terraform `aws_ssm_parameter` whose
+    /// value is `aws_dynamodb_table.x.name`), as (parameter name, table name).
+    pub parameter_tables: Vec<(String, String)>,
+    /// Environment variables handed an SSM parameter's value (another module's
+    /// `data "aws_ssm_parameter"` read by the same name), as (variable, parameter
+    /// name): they become refs of the table the parameter holds the name of.
+    pub env_parameters: Vec<(String, String)>,
 }
 
 /// A file that was read as one of the formats.
@@ -143,6 +150,7 @@ impl Found {
             notes: self.notes,
             env_names: self.env_names,
             env_params: self.env_params,
+            ..Imported::default()
         }
     }
 }

@@ -6,7 +6,10 @@
 //! name keeps what a deployment fills in as `{placeholders}` (`"${var.env}-orders"` →
 //! `{env}-orders`). `variables` maps (a Lambda's `environment { variables = {..} }`,
 //! `environment_variables = {..}`) and ECS `{ name, value }` pairs that hand a table's
-//! `.name`/`.id`/`.arn` to a program become its `refs`.
+//! `.name`/`.id`/`.arn` to a program become its `refs`; so do those handed an SSM
+//! parameter (`data.aws_ssm_parameter.x.value`) that a module storing the table's name
+//! (`resource "aws_ssm_parameter"`, `value = aws_dynamodb_table.orders.name`) writes
+//! under the same name: a folder that only reads parameters is read for them.
 //!
 //! A resource with a `for_each` over a literal map or set (itself, or a local or
 //! variable default) is one table per key, `each.key`/`each.value` read as Terraform
@@ -35,6 +38,12 @@ const MAX_DEPTH: usize = 16;
 /// True when a file may declare a table (a cheap test before parsing).
 pub fn mentions_table(text: &str) -> bool {
     text.contains("aws_dynamodb_table") || text.contains("dynamodb-table")
+}
+
+/// True when a file may read or declare an SSM parameter, which can carry a table's
+/// name from the module that declares the table to the one that runs the code.
+pub fn mentions_parameter(text: &str) -> bool {
+    text.contains("aws_ssm_parameter")
 }
 
 /// Imports one `.tf` file on its own.
@@ -119,6 +128,7 @@ pub fn import_module(files: &[(FilePath, String)]) -> Imported {
             super::merge(&mut out, found.finish());
         }
     }
+    let parameters = ssm_parameters(&parsed, &ctx, &mut out);
     // Refs after every table is known: a function in `lambda.tf` names a table of
     // `dynamodb.tf`.
     for f in &parsed {
@@ -129,6 +139,8 @@ pub fn import_module(files: &[(FilePath, String)]) -> Imported {
                 if !t.refs.contains(&var) {
                     t.refs.push(var);
                 }
+            } else if let Some(p) = parameters.read_by(value) {
+                out.env_parameters.push((var, p.to_string()));
             } else if let Some(name) = ctx
                 .name(value)
                 .filter(|n| KeyTemplate::parse(n).is_ok_and(|t| !t.literal_parts_empty()))
@@ -138,6 +150,93 @@ pub fn import_module(files: &[(FilePath, String)]) -> Imported {
         }
     }
     out
+}
+
+/// The module's SSM parameters by their labels, each with its name: the ones it
+/// declares (`resource "aws_ssm_parameter"`) and the ones it reads (`data`).
+#[derive(Default)]
+struct Parameters<'a> {
+    declared: HashMap<&'a str, String>,
+    read: HashMap<&'a str, String>,
+}
+
+impl Parameters<'_> {
+    /// The name of the parameter whose value an expression is
+    /// (`data.aws_ssm_parameter.orders_table.value`, `insecure_value` too).
+    fn read_by(&self, value: &Expression) -> Option<&str> {
+        let p = path(sole_interpolation(value))?;
+        let value_attr = |a: &str| a == "value" || a == "insecure_value";
+        match p.as_slice() {
+            [data, ty, label, attr]
+                if data == "data" && ty == "aws_ssm_parameter" && value_attr(attr) =>
+            {
+                self.read.get(label.as_str())
+            }
+            [ty, label, attr] if ty == "aws_ssm_parameter" && value_attr(attr) => {
+                self.declared.get(label.as_str())
+            }
+            _ => None,
+        }
+        .map(String::as_str)
+    }
+}
+
+/// The module's SSM parameters; a declared one whose value is a table's name (`value =
+/// aws_dynamodb_table.orders.name`) is recorded in `out.parameter_tables`, so that a
+/// module that reads the parameter back by its name hands that table on.
+fn ssm_parameters<'a>(
+    parsed: &'a [File<'a>],
+    ctx: &Context<'_>,
+    out: &mut Imported,
+) -> Parameters<'a> {
+    let mut found = Parameters::default();
+    for f in parsed {
+        for b in f.body.blocks() {
+            let (Some(ty), Some(label)) = (b.labels.first(), b.labels.get(1)) else {
+                continue;
+            };
+            if ty.as_str() != "aws_ssm_parameter" {
+                continue;
+            }
+            let Some(name) = b
+                .body
+                .get_attribute("name")
+                .and_then(|a| ctx.parameter_name(&a.value))
+            else {
+                continue;
+            };
+            match b.ident.as_str() {
+                "resource" => {
+                    let value = b
+                        .body
+                        .get_attribute("value")
+                        .or_else(|| b.body.get_attribute("insecure_value"));
+                    if let Some(t) =
+                        value.and_then(|v| table_named_by(&v.value, &mut out.tables, ctx))
+                    {
+                        out.parameter_tables.push((name.clone(), t.name.clone()));
+                    }
+                    found.declared.insert(label.as_str(), name);
+                }
+                "data" => {
+                    found.read.insert(label.as_str(), name);
+                }
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+/// The expression inside a template that is only one interpolation (`"${x.name}"`).
+fn sole_interpolation(value: &Expression) -> &Expression {
+    match value {
+        Expression::StringTemplate(t) => match t.iter().collect::<Vec<_>>().as_slice() {
+            [Element::Interpolation(i)] => &i.expr,
+            _ => value,
+        },
+        _ => value,
+    }
 }
 
 /// `variable` defaults and `locals` of the module.
@@ -150,6 +249,9 @@ struct Context<'a> {
     /// Iterators in scope, innermost last: `each` of a resource's `for_each`, a
     /// `dynamic` block's.
     scope: RefCell<Vec<Iter>>,
+    /// Whether a local that does not resolve is a `{local.name}` placeholder
+    /// ([`Self::parameter_name`]) rather than no value.
+    open_locals: std::cell::Cell<bool>,
 }
 
 /// One element of a `for_each`: `name.key` and `name.value`.
@@ -170,6 +272,7 @@ impl<'a> Context<'a> {
             variables: HashMap::new(),
             locals: HashMap::new(),
             scope: RefCell::new(Vec::new()),
+            open_locals: std::cell::Cell::new(false),
         };
         let mut set: HashMap<&'a str, Vec<&'a Expression>> = HashMap::new();
         for f in files.iter().filter(|f| is_tfvars(f.path)) {
@@ -216,6 +319,16 @@ impl<'a> Context<'a> {
     /// The value an expression certainly has.
     fn value(&self, e: &Expression, depth: usize) -> Option<String> {
         self.eval(e, depth, false)
+    }
+
+    /// An SSM parameter's name, to be compared with another module's: a table name
+    /// ([`Self::name`]) in which a local the module cannot resolve is a placeholder too
+    /// (`"${local.prefix}/Orders/Name"` is `{local.prefix}/Orders/Name` in both).
+    fn parameter_name(&self, e: &Expression) -> Option<String> {
+        self.open_locals.set(true);
+        let name = self.name(e);
+        self.open_locals.set(false);
+        name
     }
 
     /// A table name: what a deployment fills in becomes a `{placeholder}`.
@@ -307,7 +420,17 @@ impl<'a> Context<'a> {
                         self.eval(self.defaults.get(name.as_str())?, depth + 1, template)
                     }
                     [root, name] if root == "local" => {
-                        self.eval(self.locals.get(name.as_str())?, depth + 1, template)
+                        let local = self.locals.get(name.as_str())?;
+                        match self.eval(local, depth + 1, template) {
+                            Some(v) => Some(v),
+                            // A local set from what the module cannot see (another
+                            // module's output): the same in every module that sets it
+                            // so, which is all a parameter's name is compared for.
+                            None if template && self.open_locals.get() => {
+                                Some(format!("{{local.{name}}}"))
+                            }
+                            None => None,
+                        }
                     }
                     [root, name] if root == "terraform" && name == "workspace" && template => {
                         Some("{workspace}".to_string())
@@ -895,13 +1018,7 @@ fn table_named_by<'t>(
     tables: &'t mut [Table],
     ctx: &Context<'_>,
 ) -> Option<&'t mut Table> {
-    let inner = match value {
-        Expression::StringTemplate(t) => match t.iter().collect::<Vec<_>>().as_slice() {
-            [Element::Interpolation(i)] => &i.expr,
-            _ => value,
-        },
-        _ => value,
-    };
+    let inner = sole_interpolation(value);
     if let Some(p) = path(inner) {
         let id = match p.as_slice() {
             [ty, label, attr, ..]

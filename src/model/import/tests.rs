@@ -700,6 +700,37 @@ fn a_stack_parameter_named_after_a_table_of_another_stack_names_it() {
     assert!(i.notes.is_empty(), "{}", notes(&i));
 }
 
+/// One Terraform module declares a table and stores its name in Parameter Store; the
+/// module that deploys the code reads the parameter back by the same name and hands
+/// it to the function: the function's variable names that table. A parameter that
+/// holds an ARN is the table too; one no function is handed names nothing.
+#[test]
+fn a_table_name_handed_on_through_an_ssm_parameter_names_it() {
+    let i = discover(&fixture("terraform-ssm"));
+    assert_eq!(
+        names(&i),
+        ["aws_dynamodb_table.orders", "aws_dynamodb_table.invoices"],
+        "{}",
+        notes(&i)
+    );
+    assert_eq!(
+        table(&i, "aws_dynamodb_table.orders").refs,
+        ["ORDERS_TABLE_NAME"]
+    );
+    assert!(table(&i, "aws_dynamodb_table.invoices").refs.is_empty());
+    // The same parameter name, resolved in either module, is the only tie: a module
+    // whose locals differ does not read this parameter.
+    let parameters: Vec<&str> = i.parameter_tables.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        parameters,
+        [
+            "{local.prefix_parameter}/DynamoDB/OrdersTable/Name",
+            "{local.prefix_parameter}/DynamoDB/OrdersTable/Arn",
+            "{local.prefix_parameter}/DynamoDB/InvoicesTable/Name",
+        ]
+    );
+}
+
 /// A CDK app in Python: constructs are calls with keyword arguments, read as the props
 /// objects they stand for; Python that does not import the CDK declares nothing.
 #[test]

@@ -168,7 +168,8 @@ pub fn arg_sites(
             ValuesOf::CallsOf(own) => own,
         };
         let may_read = !setter
-            && (matches!(values_of, ValuesOf::Every) || helpers.iter().any(|k| may_call(&key, k)));
+            && (matches!(values_of, ValuesOf::Every)
+                || helpers.iter().any(|k| may_call(&key, k, &|a, b| a == b)));
         let receiver = if key.method && (may_read || followed.iter().any(Option::is_some)) {
             receiver_type(cx, n)
         } else {
@@ -183,7 +184,7 @@ pub fn arg_sites(
                 (true, None, _) => false,
                 (true, Some(_), ValuesOf::Every) => true,
                 (true, Some(r), ValuesOf::CallsOf(_)) => helpers.iter().any(|k| {
-                    may_call(&key, k)
+                    may_call(&key, k, &|a, b| a == b)
                         && matches!(k, RefKind::Param { self_ty: Some(t), .. } if t == r)
                 }),
             };
@@ -361,8 +362,10 @@ pub(in crate::scanner) fn followable(cx: &FileCx<'_>, arg: Node<'_>) -> Option<R
 }
 
 /// Whether a site can be a call of the function a [`RefKind::Param`] names; a call in
-/// test code only when `tests` says so.
-pub fn calls(site: &ArgSite, kind: &RefKind, tests: bool) -> bool {
+/// test code only when `tests` says so. `same` tells whether the type a call names is
+/// the function's (a type alias names the type it stands for: `type DefaultStore<T> =
+/// DynamoStore<T, P, D>`).
+pub fn calls(site: &ArgSite, kind: &RefKind, tests: bool, same: SameType<'_>) -> bool {
     if site.test && !tests {
         return false;
     }
@@ -372,15 +375,33 @@ pub fn calls(site: &ArgSite, kind: &RefKind, tests: bool) -> bool {
         site.method,
         site.args.len(),
         kind,
+        same,
     )
 }
 
+/// Whether two type names name one type (the same name, or an alias and its type).
+pub type SameType<'s> = &'s dyn Fn(&str, &str) -> bool;
+
 /// [`calls`], test code aside, for a site known by its [`SiteKey`] only.
-pub fn may_call(key: &SiteKey, kind: &RefKind) -> bool {
-    key_calls(&key.callee, key.ty.as_ref(), key.method, key.arity, kind)
+pub fn may_call(key: &SiteKey, kind: &RefKind, same: SameType<'_>) -> bool {
+    key_calls(
+        &key.callee,
+        key.ty.as_ref(),
+        key.method,
+        key.arity,
+        kind,
+        same,
+    )
 }
 
-fn key_calls(callee: &str, ty: Option<&Name>, method: bool, args: usize, kind: &RefKind) -> bool {
+fn key_calls(
+    callee: &str,
+    ty: Option<&Name>,
+    method: bool,
+    args: usize,
+    kind: &RefKind,
+    same: SameType<'_>,
+) -> bool {
     let RefKind::Param {
         function,
         self_ty,
@@ -397,7 +418,7 @@ fn key_calls(callee: &str, ty: Option<&Name>, method: bool, args: usize, kind: &
     }
     match (ty, self_ty) {
         // `Store::new(..)` is `new` of `Store`, not of another impl.
-        (Some(t), Some(s)) => **t == **s,
+        (Some(t), Some(s)) => same(t, s),
         (Some(_), None) => true,
         // `x.f(..)`: a method, by name; `f(..)`: a free function.
         (None, Some(_)) => method,

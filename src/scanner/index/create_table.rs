@@ -12,8 +12,8 @@ use crate::attr::AttributeType;
 use crate::scanner::index::resolve::FileCx;
 use crate::scanner::ir::Resolved;
 use crate::scanner::syntax::nodes::{
-    call_args, call_path, field, last_segment, method_call, method_name, named_children, peel,
-    span, string_value, Src,
+    call_args, call_path, field, fold_whitespace, last_segment, method_call, method_name,
+    named_children, peel, span, string_value, Src,
 };
 use crate::scanner::syntax::scope::{lookup, Binding};
 use crate::source::{FilePath, Span};
@@ -94,6 +94,9 @@ pub struct TableDecl {
     pub kind: DeclKind,
     /// `table_name`; `None` when the call sets none.
     pub table: Option<Resolved>,
+    /// The `table_name` argument as written, through `let`s (`&self.names.journal`):
+    /// the field that holds a name dynalint cannot resolve, which other calls read too.
+    pub table_text: Option<String>,
     pub key_schema: Vec<KeyDecl>,
     pub attributes: Vec<AttrDecl>,
     pub indexes: Vec<IndexDecl>,
@@ -158,6 +161,7 @@ pub fn declarations(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Vec
             span: span(top),
             kind,
             table: None,
+            table_text: None,
             key_schema: Vec::new(),
             attributes: Vec::new(),
             indexes: Vec::new(),
@@ -169,7 +173,11 @@ pub fn declarations(cx: &FileCx<'_>, path: &FilePath, nodes: &[Node<'_>]) -> Vec
             match name.as_str() {
                 // A name, as requests' are: a parameter is followed to what the
                 // crate's calls pass (`create_table(client, "orders")`).
-                "table_name" => decl.table = Some(r.cx.name(*value)),
+                "table_name" => {
+                    decl.table = Some(r.cx.name(*value));
+                    let held = super::fold::holder(r.cx, *value);
+                    decl.table_text = Some(fold_whitespace(src.of(held)));
+                }
                 "key_schema" => decl.key_schema.extend(r.keys(*value)),
                 "attribute_definitions" => {
                     for a in r.items(*value, 0) {

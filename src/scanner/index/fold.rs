@@ -659,7 +659,7 @@ fn climb_apply<'t>(
 /// (`let table = self.event_table.to_owned(); .. .table_name(&table)`, as a task or
 /// closure copies what it reads), the expression the local holds, so that an unknown
 /// value still binds by the field it is read from (`facts::bind::holder_name`).
-fn holder<'t>(cx: &FileCx<'t>, arg: Node<'t>) -> Node<'t> {
+pub(super) fn holder<'t>(cx: &FileCx<'t>, arg: Node<'t>) -> Node<'t> {
     let mut at = arg;
     for _ in 0..4 {
         let p = peel(at);

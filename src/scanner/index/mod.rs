@@ -885,12 +885,12 @@ pub(super) fn index_tree(
                 // Values only at calls of the file's own helpers that send their
                 // request with them.
                 let mut helpers = cx.value_params();
-                helpers.retain(|r| keys.iter().any(|k| may_call(k, r)));
+                helpers.retain(|r| keys.iter().any(|k| may_call(k, r, &|a, b| a == b)));
                 let of = ValuesOf::CallsOf(&helpers);
                 idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file, of);
                 idx.value_keys = keys
                     .into_iter()
-                    .filter(|k| !helpers.iter().any(|r| may_call(k, r)))
+                    .filter(|k| !helpers.iter().any(|r| may_call(k, r, &|a, b| a == b)))
                     .collect();
             } else {
                 idx.site_keys = keys;
@@ -1174,7 +1174,7 @@ fn answers_own<'a>(mut refs: impl Iterator<Item = &'a PendingRef>, keys: &[&Site
         matches!(r.kind, RefKind::Param { .. })
             && keys
                 .iter()
-                .any(|k| crate::scanner::index::args::may_call(k, &r.kind))
+                .any(|k| crate::scanner::index::args::may_call(k, &r.kind, &|a, b| a == b))
     })
 }
 

@@ -39,6 +39,10 @@ pub struct TypeFacts {
     /// The values the file's struct literals and assignments give fields (see
     /// `field_values.rs`): what a serialised struct's attributes hold.
     pub values: crate::scanner::index::field_values::FieldFacts,
+    /// Type aliases (`type DefaultStore<T> = DynamoStore<T, P, D>;`, `pub type Db =
+    /// Arc<Dynamo>;`), alias first: `DefaultStore::new(..)` calls a function of
+    /// `impl DynamoStore`, and `impl<T> DefaultStore<T>` adds to `DynamoStore`.
+    pub aliases: Vec<(Name, Name)>,
 }
 
 /// A call that shows the types it gives a generic function: its own by a turbofish
@@ -481,6 +485,28 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
                 let (Some(name), Some(sep)) = (toks.get(i + 1), toks.get(i + 2)) else {
                     break;
                 };
+                // `type Alias<T> = Target<T, P>;`: generic aliases too.
+                if name.kind == Tok::Ident && (sep.is_punct(b'=') || sep.is_punct(b'<')) {
+                    let eq = if sep.is_punct(b'<') {
+                        skip_balanced(toks, i + 2, b'<', b'>')
+                    } else {
+                        Some(i + 2)
+                    };
+                    let target = eq
+                        .filter(|e| toks.get(*e).is_some_and(|t| t.is_punct(b'=')))
+                        .and_then(|e| core_type(src, toks, e + 1));
+                    // `type Result<T> = std::result::Result<T, Error>` is no alias of `T`.
+                    let own_param = |t: &str| {
+                        eq.is_some_and(|e| {
+                            toks[i + 2..e].iter().any(|p| p.text(src) == t.as_bytes())
+                        })
+                    };
+                    if let (Ok(n), Some(target)) = (std::str::from_utf8(name.text(src)), target) {
+                        if *target != *n && !own_param(&target) {
+                            out.aliases.push((intern(n), target));
+                        }
+                    }
+                }
                 if name.kind == Tok::Ident && (sep.is_punct(b':') || sep.is_punct(b'=')) {
                     let bound = core_type(src, toks, i + 3);
                     if let (Ok(n), Some(b)) = (std::str::from_utf8(name.text(src)), bound) {
@@ -536,6 +562,7 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
     out.bounds.shrink_to_fit();
     out.sites.shrink_to_fit();
     out.traits.shrink_to_fit();
+    out.aliases.shrink_to_fit();
     out
 }
 

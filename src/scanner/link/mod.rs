@@ -363,10 +363,19 @@ fn index_with_args(
     if by_name.is_empty() && values_by_name.is_empty() {
         return Vec::new();
     }
+    // A call may name the function's type by an alias (`DefaultStore::new(..)` of
+    // `impl DynamoStore`): any alias of any crate, a superset of what the link keeps.
+    let aliases: HashMap<&str, &str> = files
+        .iter()
+        .flat_map(|f| f.types.aliases.iter())
+        .map(|(a, t)| (&**a, &**t))
+        .collect();
+    let canon = |t: &'_ str| -> String { aliases.get(t).map_or(t, |x| x).to_string() };
+    let same = |a: &str, b: &str| a == b || canon(a) == canon(b);
     let calls_one = |keys: &[SiteKey], of: &HashMap<&str, Vec<&RefKind>>| {
         keys.iter().any(|k| {
             of.get(&*k.callee)
-                .is_some_and(|ps| ps.iter().any(|p| may_call(k, p)))
+                .is_some_and(|ps| ps.iter().any(|p| may_call(k, p, &same)))
         })
     };
     let todo: Vec<usize> = (0..files.len())
@@ -925,7 +934,10 @@ pub(super) fn link_files(
                         (one, sites)
                     }));
                 }
-                let raw = linker.param_ref(fi, &named_table(&mut op).table);
+                let source = linker.table_source(fi, &named_table(&mut op).table);
+                let raw = source
+                    .clone()
+                    .filter(|pr| matches!(pr.kind, RefKind::Param { .. }));
                 let source_text = linker.table_source_text(fi, &named_table(&mut op).table);
                 linker.resolve_op(fi, &mut op, 0);
                 if table_unknown(named_table(&mut op)) && source_text.is_some() {
@@ -937,6 +949,23 @@ pub(super) fn link_files(
                     }
                     _ => None,
                 };
+                // `self.table`, which the constructors' calls set to different tables:
+                // one request per table, each possible only (see `instance_tables`).
+                if per_call.is_none() && table_unknown(named_table(&mut op)) {
+                    if let Some(tables) = source.and_then(|pr| linker.instance_tables(fi, &pr)) {
+                        finish(&mut op, escape, fi, cold_glob.as_deref());
+                        let mut each = tables.into_iter().map(|t| {
+                            let mut one = op.clone();
+                            one.possible_table = true;
+                            let named = named_table(&mut one);
+                            named.table = Some(t);
+                            named.possible_table = true;
+                            one
+                        });
+                        let first = each.next();
+                        return (first, each.collect());
+                    }
+                }
                 // One request per table, each repeated only by the loops around the
                 // calls that pass it.
                 match per_call {
@@ -1696,6 +1725,51 @@ impl<'a> Linker<'a> {
     /// or a dependency's).
     fn sees(&self, from: usize, to: usize) -> bool {
         self.tables.crates.file_sees(from, to)
+    }
+
+    /// The type the alias `name` stands for, seen from file `fi` (`DynamoStore` of
+    /// `type DefaultDynamoStore<T> = DynamoStore<T, P, D>`): `None` for no alias, or
+    /// aliases of that name for different types.
+    fn alias_target(&self, fi: usize, name: &str) -> Option<&'a Name> {
+        let list = self.tables.aliases.get(name)?;
+        let mut found: Option<&Name> = None;
+        for (af, ai) in list.iter().filter(|(af, _)| self.sees(fi, *af)) {
+            let (_, target) = self.files.get(*af)?.types.aliases.get(*ai)?;
+            if found.is_some_and(|f| f != target) {
+                return None;
+            }
+            found = Some(target);
+        }
+        found
+    }
+
+    /// Whether type names `a` and `b` name one type, seen from file `fi`: the same
+    /// name, or an alias and the type it stands for (or two aliases of it).
+    fn same_type(&self, fi: usize, a: &str, b: &str) -> bool {
+        if a == b {
+            return true;
+        }
+        let ca: &str = self.alias_target(fi, a).map_or(a, |n| n);
+        let cb: &str = self.alias_target(fi, b).map_or(b, |n| n);
+        ca == cb
+    }
+
+    /// The other names of type `ty` (its aliases, or what it is an alias of), for the
+    /// lookups that match a type by name.
+    fn type_names(&self, fi: usize, ty: &str) -> Vec<Name> {
+        let mut out: Vec<Name> = Vec::new();
+        if let Some(t) = self.alias_target(fi, ty) {
+            out.push(t.clone());
+        }
+        let of = self.tables.alias_targets.get(ty).into_iter().flatten();
+        for (af, ai) in of.filter(|(af, _)| self.sees(fi, *af)) {
+            if let Some((alias, _)) = self.files.get(*af).and_then(|f| f.types.aliases.get(*ai)) {
+                if !out.contains(alias) {
+                    out.push(alias.clone());
+                }
+            }
+        }
+        out
     }
 
     /// The first struct named `name` that file `fi` can name.
@@ -2667,6 +2741,108 @@ impl<'a> Linker<'a> {
         Some(pr)
     }
 
+    /// The tables a request's table may be when it is a field of the receiver
+    /// (`self.table`, `pr`) that the constructors set to different tables: each
+    /// value a constructor gives it, a constructor's parameter followed to what its
+    /// calls pass (through constructors that pass it on: `DefaultStore::new(table)`
+    /// calling `Self::new_with_db(table, client)`), one of unknown table for a value
+    /// dynalint cannot follow. Two to [`MAX_TABLE_SPLIT`] of them, else `None`.
+    ///
+    /// Which instance a call reaches is not followed: each table is one the request
+    /// may be sent to, if the code calls it on that instance (the users store may
+    /// never run the paths store's Query), so each is marked possible
+    /// (`Operation::possible_table`).
+    fn instance_tables(&self, fi: usize, pr: &PendingRef) -> Option<Vec<Resolved>> {
+        let RefKind::Field {
+            ty,
+            fields,
+            ctor: None,
+        } = &pr.kind
+        else {
+            return None;
+        };
+        let (last, path) = fields.split_last()?;
+        let mut ty: &str = ty;
+        for f in path {
+            ty = self.field_type(fi, ty, f)?;
+        }
+        let inits = Tables::get_pair(&self.tables.inits, ty, last)?;
+        let visible: Vec<(usize, &Resolved)> = inits
+            .iter()
+            .filter(|(cf, _)| self.sees(fi, *cf))
+            .filter_map(|(cf, i)| Some((*cf, &self.files.get(*cf)?.field_inits.get(*i)?.value)))
+            // A copy of the field (`Clone` by hand) says nothing of its value.
+            .filter(|(cf, v)| {
+                !self.pending_ref(*cf, Some(v.innermost())).is_some_and(|p| {
+                    matches!(&p.kind, RefKind::Field { ty: t, fields: f, .. }
+                        if **t == *ty && f.len() == 1 && f[0] == *last)
+                })
+            })
+            .collect();
+        if visible.len() < 2 && !visible.iter().any(|(cf, v)| self.is_param(*cf, v)) {
+            return None;
+        }
+        // As for one value (`field`): a constructor only tests call is the tests'.
+        let production: Vec<(usize, &Resolved)> = visible
+            .iter()
+            .copied()
+            .filter(|(cf, v)| !self.only_tests_pass(*cf, v))
+            .collect();
+        let visible = if production.is_empty() {
+            visible
+        } else {
+            production
+        };
+        let mut out: Vec<Resolved> = Vec::new();
+        for (cf, v) in visible {
+            self.instance_values(cf, v, 0, &mut out);
+            if out.len() > MAX_TABLE_SPLIT {
+                return None;
+            }
+        }
+        (out.len() > 1).then(|| {
+            out.into_iter()
+                .map(|v| Resolved::Const {
+                    name: pr.text.to_string(),
+                    value: Box::new(v),
+                })
+                .collect()
+        })
+    }
+
+    /// Whether `v` (in file `cf`) is a parameter of the function it is in.
+    fn is_param(&self, cf: usize, v: &Resolved) -> bool {
+        self.pending_ref(cf, Some(v.innermost()))
+            .is_some_and(|p| matches!(p.kind, RefKind::Param { .. }))
+    }
+
+    /// Each value `v` (in file `cf`) may be, into `out` (each once, one unknown for
+    /// all that are): a parameter is what each of its function's calls passes,
+    /// followed through parameters passed on, up to four calls deep.
+    fn instance_values(&self, cf: usize, v: &Resolved, depth: usize, out: &mut Vec<Resolved>) {
+        let param = self.pending_ref(cf, Some(v.innermost()));
+        if let Some(p) = param.filter(|_| depth < 4) {
+            if let RefKind::Param {
+                function, index, ..
+            } = &p.kind
+            {
+                self.read(&self.reads.as_ref().map(|_| intern(function)));
+                for (sf, call) in self.param_sites(cf, &p, function) {
+                    match call.args.get(*index) {
+                        Some(Some(arg)) => self.instance_values(sf, arg, depth + 1, out),
+                        _ => {
+                            push_value(out, Resolved::unknown("an argument dynalint cannot follow"))
+                        }
+                    }
+                }
+                return;
+            }
+        }
+        let mut r = v.clone();
+        self.resolve(cf, &mut r, 1);
+        push_value(out, r);
+    }
+
     /// The text a request's table is written as, when it is a field of a local built
     /// by a constructor call (`&t.table`): that of the argument the call passes
     /// (`&self.orders_table`), which a table's `refs` may list.
@@ -2933,6 +3109,17 @@ impl<'a> Linker<'a> {
                     self_ty: deferred::hash(self_ty.as_deref()),
                 },
             );
+            // `DynamoStore::new("apps")` calls `new` of `impl DefaultDynamoStore<T>`,
+            // an alias of it (and the other way round).
+            for other in self_ty.iter().flat_map(|t| self.type_names(fi, t)) {
+                self.want(
+                    fi,
+                    deferred::Lookup::Call {
+                        function: deferred::hash(Some(function)),
+                        self_ty: deferred::hash(Some(&other)),
+                    },
+                );
+            }
         }
         let sites: Vec<(usize, &ArgSite)> = self
             .tables
@@ -2943,7 +3130,10 @@ impl<'a> Linker<'a> {
             // The calls whose crate can name the function (its own, or its users').
             .filter(|(sf, _)| self.sees(*sf, fi))
             .filter_map(|(sf, i)| Some((*sf, self.files.get(*sf)?.arg_sites.get(*i)?)))
-            .filter(|(_, site)| calls(site, &pr.kind, self.tests_count.get()))
+            .filter(|(sf, site)| {
+                let same = |a: &str, b: &str| self.same_type(*sf, a, b);
+                calls(site, &pr.kind, self.tests_count.get(), &same)
+            })
             .collect();
         // Several packages in one repository (a Lambda per folder, each with
         // its own `handler`): the calls in the function's own package count.
@@ -3282,7 +3472,10 @@ impl<'a> Linker<'a> {
                 arity,
             } = &pr.kind
             {
-                if *function == call.function && **s == *ty && *arity == call.args.len() {
+                if *function == call.function
+                    && self.same_type(*cf, s, ty)
+                    && *arity == call.args.len()
+                {
                     if index.is_some_and(|x| x != *at) {
                         return None;
                     }
@@ -3410,6 +3603,15 @@ impl<'a> Linker<'a> {
                 resolved.len()
             ))
         }
+    }
+}
+
+/// Adds `v` to `out` unless it holds it, or holds an unknown value and `v` is one too.
+fn push_value(out: &mut Vec<Resolved>, v: Resolved) {
+    let unknown = |r: &Resolved| matches!(r.innermost(), Resolved::Unknown { .. });
+    let held = out.contains(&v) || (unknown(&v) && out.iter().any(unknown));
+    if !held {
+        out.push(v);
     }
 }
 

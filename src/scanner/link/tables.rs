@@ -46,6 +46,11 @@ pub(in crate::scanner) struct Tables {
     /// Callee name → (file, index into `types.sites`): calls that show the types they
     /// give a generic function.
     pub type_sites: ByName,
+    /// Type alias → (file, index into `types.aliases`): `type DefaultStore<T> =
+    /// DynamoStore<T, P, D>;` makes `DefaultStore::new(..)` a call of `DynamoStore`'s.
+    pub aliases: ByName,
+    /// The same entries by the aliased type: the aliases a type is known by.
+    pub alias_targets: ByName,
     /// Parameter position → function → (file, index into `templates`) of the
     /// builders helpers receive.
     pub received: HashMap<usize, ByName>,
@@ -91,6 +96,10 @@ impl Tables {
         }
         for (i, s) in f.types.sites.iter().enumerate() {
             put(&mut self.type_sites, &s.callee, (fi, i), add);
+        }
+        for (i, (alias, target)) in f.types.aliases.iter().enumerate() {
+            put(&mut self.aliases, alias, (fi, i), add);
+            put(&mut self.alias_targets, target, (fi, i), add);
         }
         for (i, r) in f.returns.iter().enumerate() {
             if let Some(last) = r.path.last() {

@@ -705,7 +705,10 @@ pub fn last_segment(path: &str) -> &str {
 pub fn type_segment(path: &str) -> Option<&str> {
     let mut it = path.rsplit("::");
     it.next()?;
-    it.next().map(|s| s.split('<').next().unwrap_or(s).trim())
+    // `Store::<User>::new`: the turbofish is no segment of its own.
+    it.map(str::trim)
+        .find(|s| !s.starts_with('<'))
+        .map(|s| s.split('<').next().unwrap_or(s).trim())
 }
 
 /// Every descendant (pre-order) for which `keep` is true, depth-guarded; an explicit

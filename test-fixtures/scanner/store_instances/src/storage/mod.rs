@@ -1,0 +1,2 @@
+pub mod dynamo;
+pub mod invitations;
