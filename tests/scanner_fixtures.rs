@@ -73,6 +73,10 @@ fn expr(name: &str, e: &Option<Box<ExprArg>>, out: &mut String, ind: &str) {
             " (not a literal)"
         };
         writeln!(out, "{ind}  {name}: {}{c}{lit}", res(&e.text)).unwrap();
+        // A string appended to on some paths only: its text on each.
+        for p in &e.paths {
+            writeln!(out, "{ind}    path: {p:?}").unwrap();
+        }
     }
 }
 

@@ -21,6 +21,10 @@ pub struct Site {
     pub op: Operation,
     /// The model table it binds to, if any.
     pub table: Option<String>,
+    /// Another request at the same place binds to another table: one linked once per
+    /// table its callers pass (`fn create_query(&self, table: &str, ..)`), whose table
+    /// argument holds no one value.
+    pub table_varies: bool,
     pub line: usize,
     /// The fluent chain, or why the site is not one the rewrites can take apart.
     pub chain: Result<Chain, String>,
@@ -130,7 +134,8 @@ pub fn sites_of(
     model: &Model,
     defined: &std::collections::HashSet<String>,
 ) -> Vec<Site> {
-    ops.iter()
+    let mut sites: Vec<Site> = ops
+        .iter()
         .map(|op| {
             let b = bind::bind(model, op);
             let chain = chain_of(op, text, tree).map(|mut c| {
@@ -146,12 +151,23 @@ pub fn sites_of(
                 path: path.to_string(),
                 op: (*op).clone(),
                 table: b.table.map(|t| t.name.clone()),
+                table_varies: false,
                 line: line_of(text, op.method_span.start),
                 chain,
                 place: place_of(tree, top, text),
             }
         })
-        .collect()
+        .collect();
+    let tables: Vec<(dynalint::source::Span, Option<String>)> = sites
+        .iter()
+        .map(|s| (s.op.method_span, s.table.clone()))
+        .collect();
+    for s in &mut sites {
+        s.table_varies = tables
+            .iter()
+            .any(|(at, t)| *at == s.op.method_span && *t != s.table);
+    }
+    sites
 }
 
 fn chain_of(op: &Operation, text: &str, tree: &Tree) -> Result<Chain, String> {

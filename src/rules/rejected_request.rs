@@ -899,6 +899,17 @@ fn expr_error(op: &Operation, schema: &TableSchema, index: Option<&str>) -> Opti
     check_key_condition(&cond, &ks, &crate::facts::request::names(op)).err()
 }
 
+/// Whether `message` names `word` as a whole word: the key `id` is not named by
+/// "The provided key element does not match the schema".
+fn names_word(message: &str, word: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || c == '_';
+    !word.is_empty()
+        && message.match_indices(word).any(|(i, _)| {
+            !message[..i].chars().next_back().is_some_and(part)
+                && !message[i + word.len()..].chars().next().is_some_and(part)
+        })
+}
+
 /// Where a verdict without an expression position belongs: the index name, the
 /// key attribute it names, or the call.
 fn fallback_span(op: &Operation, v: &Verdict) -> Span {
@@ -940,7 +951,7 @@ fn fallback_span(op: &Operation, v: &Verdict) -> Span {
         .iter()
         .chain(op.item.iter())
         .flat_map(|k| k.attributes.iter())
-        .find(|a| a.name.value().is_some_and(|n| m.contains(n)));
+        .find(|a| a.name.value().is_some_and(|n| names_word(m, n)));
     // The value, not the attribute's setter call: a pair setter's span reaches back
     // to the start of the chain.
     if let Some(a) = key_attr {
@@ -2094,5 +2105,16 @@ async fn recent(client: &Client, customer: &str, since: Option<i64>) -> Result<(
             assert_eq!(rules, vec![owner], "{code}\n{got:#?}");
             assert_eq!(got[0].severity, crate::diagnostic::Severity::Error);
         }
+    }
+
+    #[test]
+    fn a_key_attribute_is_named_by_the_message_only_as_a_whole_word() {
+        let key_mismatch = "The provided key element does not match the schema";
+        assert!(!super::names_word(key_mismatch, "id"));
+        assert!(!super::names_word(key_mismatch, "element_id"));
+        let mismatch = "One or more parameter values were invalid: Type mismatch for key id expected: S actual: N";
+        assert!(super::names_word(mismatch, "id"));
+        assert!(super::names_word(mismatch, "S"));
+        assert!(!super::names_word(mismatch, ""));
     }
 }

@@ -88,6 +88,11 @@ pub fn table_const(cx: &Cx<'_>) -> Made {
 /// The name of the model table the site binds to, when it is a plain name (not a
 /// template a deployment fills in).
 pub fn model_name(cx: &Cx<'_>) -> Result<String, String> {
+    // Its callers pass several tables: one name in its place would change which table
+    // the other callers' requests read.
+    if cx.site.table_varies {
+        return Err("the table argument is each caller's: no one name stands for it".into());
+    }
     let name = cx
         .site
         .table
@@ -106,6 +111,9 @@ pub fn table_env(cx: &Cx<'_>) -> Made {
         return Err(
             "without a hand-written model no file says which table the env var names".into(),
         );
+    }
+    if cx.site.table_varies {
+        return Err("the table argument is each caller's: no one env var stands for it".into());
     }
     let table = cx
         .site

@@ -461,6 +461,7 @@ impl Shift for crate::scanner::index::fold::HelperCall {
             args: _,
             values,
             maps,
+            paths: _,
             fallback: _,
         } = self;
         op.shift(by);

@@ -468,14 +468,24 @@ fn moved_spans(old: &FileIndex, new: &FileIndex) -> Option<HashMap<Span, Span>> 
 /// file itself, those that continue a builder it returns, and those that pass one to
 /// a helper of it.
 fn dependents(files: &[Arc<FileIndex>], changed: &FileIndex, fi: usize) -> HashSet<usize> {
-    let returns: HashSet<&str> = changed
+    let mut returns: HashSet<&str> = changed
         .ops
         .iter()
         .filter_map(|(_, e)| match e {
             Escape::Returned { function } => Some(function.as_str()),
             _ => None,
         })
+        .chain(changed.helper_calls.iter().filter_map(returned_chain))
         .collect();
+    // A helper that returns a chain on one of them is continued with it (one level,
+    // as the link follows it).
+    let nested: Vec<&str> = files
+        .iter()
+        .flat_map(|f| &f.helper_calls)
+        .filter(|h| returns.contains(h.helper.as_str()))
+        .filter_map(returned_chain)
+        .collect();
+    returns.extend(nested);
     let receives: HashSet<(&str, usize)> = changed
         .templates
         .iter()
@@ -499,6 +509,14 @@ fn dependents(files: &[Arc<FileIndex>], changed: &FileIndex, fi: usize) -> HashS
         }
     }
     out
+}
+
+/// The function a chain on a helper's builder is returned from, if it is.
+fn returned_chain(h: &crate::scanner::index::fold::HelperCall) -> Option<&str> {
+    match &h.escape {
+        Escape::Returned { function } => Some(function.as_str()),
+        _ => None,
+    }
 }
 
 /// Moves the positions an operation cites in the changed file (hot chain steps, the

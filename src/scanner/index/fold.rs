@@ -86,10 +86,23 @@ pub struct HelperCall {
     /// Each argument as an item or key map (`Some(item)`): what a helper's
     /// `.set_item(item)` holds for this call.
     pub maps: Box<[AttrMap]>,
+    /// Each argument that is a local string appended to on some paths only
+    /// (`key_condition.push_str(..)` in an `if`): what a helper's
+    /// `.key_condition_expression(kc)` holds on each path of this call. Empty when
+    /// no argument is built so.
+    pub paths: Box<[Option<PathStrings>]>,
     /// `self.scan()`: a method of the crate's own type named like the API, which may
     /// return the builder the chain continues. When no helper of that name returns
     /// one, the chain is the request it starts (`op.kind`, as a client call's).
     pub fallback: bool,
+}
+
+/// A string argument built per path: its name as the caller's expression argument
+/// would have it (`key_condition`), and its text on each path.
+#[derive(Debug, Clone)]
+pub struct PathStrings {
+    pub text: Resolved,
+    pub paths: Box<[String]>,
 }
 
 /// What [`fold_file`] makes of a chain that continues a helper's builder.
@@ -240,6 +253,21 @@ pub fn fold_file<'t>(
                     .iter()
                     .map(|a| items::attr_map(cx, *a, false))
                     .collect();
+                let paths: Vec<Option<PathStrings>> = nodes
+                    .iter()
+                    .map(|a| {
+                        let e = expr_arg(cx, *a, false);
+                        (!e.paths.is_empty()).then_some(PathStrings {
+                            text: e.text,
+                            paths: e.paths,
+                        })
+                    })
+                    .collect();
+                let paths = if paths.iter().all(Option::is_none) {
+                    Box::default()
+                } else {
+                    paths.into_boxed_slice()
+                };
                 out.helper_calls.push(HelperCall {
                     op,
                     escape,
@@ -247,6 +275,7 @@ pub fn fold_file<'t>(
                     args,
                     values,
                     maps,
+                    paths,
                     fallback: own_method.is_some(),
                 });
             }
@@ -382,7 +411,7 @@ fn helper_name<'t>(cx: &FileCx<'t>, n: Node<'_>, method: Option<&'t str>) -> Opt
     }
     let chained = node_kind(up) == "field_expression"
         && field(up, "field").is_some_and(|f| HELPER_SETTERS.contains(&src.of(f)));
-    if !chained && !handed_on(cx, n) {
+    if !chained && !handed_on(cx, n) && !returned_as_builder(cx, n) {
         return None;
     }
     match method {
@@ -390,6 +419,33 @@ fn helper_name<'t>(cx: &FileCx<'t>, n: Node<'_>, method: Option<&'t str>) -> Opt
         Some(m) => Some(m),
         None => Some(last_segment(call_path(src, n)?)),
     }
+}
+
+/// Whether call `n` is what its function returns, as it is, and the function says it
+/// returns a request's builder (`fn create_query(..) -> QueryFluentBuilder {
+/// query_in(&self.client, table, ..) }`): a helper's builder returned on, which the
+/// function's callers continue.
+fn returned_as_builder(cx: &FileCx<'_>, n: Node<'_>) -> bool {
+    let src = cx.src;
+    let Some(p) = src.parent(n) else {
+        return false;
+    };
+    let body = match node_kind(p) {
+        "block" if named_children(p).last().is_some_and(|l| l.id() == n.id()) => Some(p),
+        "return_expression" => {
+            let mut up = src.parent(p);
+            // `return f(..);`, a statement of the function's own body.
+            if up.is_some_and(|u| node_kind(u) == "expression_statement") {
+                up = up.and_then(|u| src.parent(u));
+            }
+            up.filter(|b| node_kind(*b) == "block")
+        }
+        _ => None,
+    };
+    body.and_then(|b| src.parent(b))
+        .filter(|f| node_kind(*f) == "function_item")
+        .and_then(|f| field(f, "return_type"))
+        .is_some_and(|t| builder_type_kind(src.of(t)).is_some())
 }
 
 /// Blocks longer than this are not searched for a later use of a `let` (generated

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::scanner::index::args::{calls, may_call, ArgSite, SiteKey};
 use crate::scanner::index::deferred::{self, Looked, Wanted};
 use crate::scanner::index::field_values::FieldValue;
-use crate::scanner::index::fold::{Escape, HelperCall};
+use crate::scanner::index::fold::{Escape, HelperCall, PathStrings};
 use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX, QUALIFIED_SEPARATOR};
 use crate::scanner::index::items::{serialise, Given, StructDef};
 use crate::scanner::index::resolve::{count_between, CtorCall, PendingRef, RefKind, PENDING};
@@ -32,8 +32,8 @@ use crate::scanner::index::{
     index_lean_with_args, index_ruled_out_with_args, index_source, FileIndex,
 };
 use crate::scanner::ir::{
-    AttrMap, CallStep, ColdReason, HotReason, OpKind, Operation, Provenance, Resolved, ScanProblem,
-    ValueInfo,
+    AttrMap, CallStep, ColdReason, ExprArg, HotReason, OpKind, Operation, Provenance, Resolved,
+    ScanProblem, ValueInfo,
 };
 use crate::scanner::link::call_site_loop::{loop_at_call_site, Callers};
 use crate::scanner::link::callers::callers_of;
@@ -317,24 +317,33 @@ pub(super) fn parse_skipped_callers(
     files: &[Arc<FileIndex>],
     settings: &ScanSettings,
 ) -> Option<(Vec<Arc<FileIndex>>, usize)> {
-    let returned = returned_builders(files);
-    if returned.is_empty() {
-        return None;
+    let mut out: Option<Vec<Arc<FileIndex>>> = None;
+    let mut reparsed = 0;
+    let mut seen = 0;
+    // A file parsed again may return a chain on one of them: the files that chain
+    // that function are parsed in the next round.
+    for _ in 0..=MAX_RETURNED_DEPTH {
+        let now = out.as_deref().unwrap_or(files);
+        let returned = returned_builders(now);
+        if returned.len() == seen {
+            break;
+        }
+        seen = returned.len();
+        let redo: Vec<(usize, FileIndex)> = now
+            .par_iter()
+            .enumerate()
+            .filter_map(|(i, f)| Some((i, parse_if_chained(f, &returned, settings)?)))
+            .collect();
+        if redo.is_empty() {
+            break;
+        }
+        reparsed += redo.len();
+        let o = out.get_or_insert_with(|| files.to_vec());
+        for (i, index) in redo {
+            o[i] = Arc::new(index);
+        }
     }
-    let redo: Vec<(usize, FileIndex)> = files
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, f)| Some((i, parse_if_chained(f, &returned, settings)?)))
-        .collect();
-    if redo.is_empty() {
-        return None;
-    }
-    let reparsed = redo.len();
-    let mut out = files.to_vec();
-    for (i, index) in redo {
-        out[i] = Arc::new(index);
-    }
-    Some((out, reparsed))
+    Some((out?, reparsed))
 }
 
 /// Files indexed lean ([`crate::scanner::index::index_file_lean`]) kept only their calls' keys
@@ -495,15 +504,41 @@ fn parse_deferred(
 
 /// The functions some file returns a builder from.
 pub(super) fn returned_builders(files: &[Arc<FileIndex>]) -> HashSet<&str> {
-    files
+    let mut returned: HashSet<&str> = files
         .iter()
         .flat_map(|f| &f.ops)
         .filter_map(|(_, e)| match e {
             Escape::Returned { function } => Some(function.as_str()),
             _ => None,
         })
-        .collect()
+        .collect();
+    // A function that returns a chain on one of them returns a builder too
+    // (`fn by_user(..) -> QueryFluentBuilder { query_in(..) }`), to a few levels.
+    for _ in 0..MAX_RETURNED_DEPTH {
+        let more: Vec<&str> = files
+            .iter()
+            .flat_map(|f| &f.helper_calls)
+            .filter_map(|h| match &h.escape {
+                Escape::Returned { function }
+                    if returned.contains(h.helper.as_str())
+                        && !returned.contains(function.as_str()) =>
+                {
+                    Some(function.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        returned.extend(more);
+    }
+    returned
 }
+
+/// How many helpers deep a builder returned by a helper that returns another's is
+/// followed.
+const MAX_RETURNED_DEPTH: usize = 3;
 
 /// A skipped file (or one indexed lean) indexed again with a parse, if it chains one
 /// of `returned`. Only those have `chained` names.
@@ -792,12 +827,20 @@ pub(super) fn link_files(
             // A chain on a helper's returned builder: the helper's setters, then ours.
             for h in &f.helper_calls {
                 let (op, escape, helper) = (&h.op, &h.escape, &h.helper);
+                // Returned on to callers that continue it: the request is theirs.
+                if matches!(escape, Escape::Returned { function }
+                if tables.continued.get(function.as_str()).is_some_and(|chains| {
+                    chains.iter().any(|(cf, _)| tables.crates.file_sees(*cf, fi))
+                })) {
+                    continue;
+                }
                 let site = CallSite {
                     file: fi,
                     function: helper,
                     args: &h.args,
                     values: &h.values,
                     maps: &h.maps,
+                    paths: &h.paths,
                 };
                 let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
                 // Only the helpers this file's crate can call: a chain on
@@ -881,6 +924,76 @@ pub(super) fn link_files(
                     };
                     linker.loop_sites.replace(None);
                     push_per_table(&mut ops, op, per_call);
+                }
+                // A helper that returns another helper's builder with setters of its
+                // own (`fn create_query(&self, table, ..) -> QueryFluentBuilder {
+                // query_in(&self.client, table, ..) }`): that builder, then its setters,
+                // then ours, the inner call's arguments read at this call. One level.
+                let chains = tables
+                    .returned_chains
+                    .get(helper.as_str())
+                    .into_iter()
+                    .flatten();
+                for (gf, gi) in chains.filter(|(gf, _)| tables.crates.file_sees(fi, *gf)) {
+                    let Some(g) = files[*gf].helper_calls.get(*gi) else {
+                        continue;
+                    };
+                    let inner = CallSite {
+                        file: *gf,
+                        function: &g.helper,
+                        args: &g.args,
+                        values: &g.values,
+                        maps: &g.maps,
+                        paths: &g.paths,
+                    };
+                    let returned = tables.returned.get(g.helper.as_str()).into_iter().flatten();
+                    for (bf, bi) in returned.filter(|(bf, _)| tables.crates.file_sees(*gf, *bf)) {
+                        let helper_op = &files[*bf].ops[*bi].0;
+                        let mut base = helper_op.clone();
+                        let mut resolve = || {
+                            linker.at_nested_site(inner, site, || {
+                                linker.resolve_op(*bf, &mut base, 0)
+                            })
+                        };
+                        match linker.types_of_call(*bf, helper_op, *gf, g.op.method_span) {
+                            Some(b) => linker.with_types(b, resolve),
+                            None => resolve(),
+                        }
+                        let mut mid = g.op.clone();
+                        linker.at_call_site(site, || linker.resolve_op(*gf, &mut mid, 0));
+                        mid.kind = base.kind;
+                        if base.file == mid.file {
+                            mid.method_span = base.method_span;
+                        }
+                        let other = base.file != mid.file;
+                        overlay(&mut mid, &base, other);
+                        let mut op = op.clone();
+                        linker.resolve_op(fi, &mut op, 0);
+                        op.kind = mid.kind;
+                        op.complete_builder = false;
+                        if mid.file == op.file {
+                            op.method_span = mid.method_span;
+                        }
+                        let other = mid.file != op.file;
+                        overlay(&mut op, &mid, other);
+                        finish(&mut op, escape, fi, cold_glob.as_deref());
+                        // The inner helper's table is its parameter, given one of this
+                        // helper's parameters: what this call passes for that one.
+                        let raw = match (&g.op.table, linker.param_ref(*bf, &helper_op.table)) {
+                            (None, Some(raw)) => linker.passed_param(inner, &raw),
+                            _ => None,
+                        };
+                        let per_call = match (&h.op.table, raw) {
+                            (None, Some(raw)) if table_unknown(&op) => {
+                                if let Some(text) = linker.arg_text(site, &raw) {
+                                    op.table_text = Some(text);
+                                }
+                                passed_text(&mut op, linker.table_per_call(*gf, &raw, Some(site)))
+                            }
+                            _ => None,
+                        };
+                        push_per_table(&mut ops, op, per_call);
+                    }
                 }
             }
             // A helper's own builder is reported only where no caller continues it.
@@ -1479,6 +1592,9 @@ struct CallSite<'a> {
     values: &'a [ValueInfo],
     /// The same as item or key maps (`HelperCall::maps`).
     maps: &'a [AttrMap],
+    /// Each argument's texts per path, when it is a string appended to on some paths
+    /// only (`HelperCall::paths`; empty when none is, and for other calls).
+    paths: &'a [Option<PathStrings>],
 }
 
 /// What a parameter is to the request that holds it ([`Linker::params_in`]).
@@ -1608,6 +1724,19 @@ impl<'a> Linker<'a> {
         r
     }
 
+    /// [`Self::at_call_site`] for `inner`, a call in a helper of what `outer` calls
+    /// (`query_in(&self.client, table, ..)` returned by the `create_query(table, ..)`
+    /// that `outer` continues): `inner`'s arguments are read with `outer`'s bound
+    /// (`outer` encloses it, see [`Self::in_caller`]).
+    fn at_nested_site<R>(
+        &self,
+        inner: CallSite<'a>,
+        outer: CallSite<'a>,
+        f: impl FnOnce() -> R,
+    ) -> R {
+        self.at_call_site(outer, || self.at_call_site(inner, f))
+    }
+
     /// The call being followed and the parameter's place in it, when `pr` is one of
     /// that call's function's parameters (same name, same number of arguments).
     fn param_at_site(&self, pr: &PendingRef) -> Option<(CallSite<'a>, usize)> {
@@ -1654,6 +1783,23 @@ impl<'a> Linker<'a> {
         let mut v = site.values.get(index)?.clone();
         self.in_caller(|| self.resolve_value(site.file, &mut v));
         Some(v)
+    }
+
+    /// The texts an expression that is a parameter of a helper returning a builder
+    /// (`.key_condition_expression(kc)`) has on each path of the call being followed,
+    /// when that call passes a string it appends to on some paths only.
+    /// The text is the caller's argument as it names it (`key_condition`), read where
+    /// the call is.
+    fn paths_at_site(&self, fi: usize, e: &ExprArg) -> Option<(Resolved, Box<[String]>)> {
+        if !e.paths.is_empty() {
+            return None;
+        }
+        let pr = self.pending_ref(fi, Some(&e.text))?;
+        let (site, index) = self.param_at_site(&pr)?;
+        let passed = site.paths.get(index)?.as_ref()?;
+        let mut text = passed.text.clone();
+        self.in_caller(|| self.resolve(site.file, &mut text, 1));
+        Some((text, passed.paths.clone()))
     }
 
     /// [`Self::value_at_site`] for an item or key map a helper is given.
@@ -1872,7 +2018,12 @@ impl<'a> Linker<'a> {
         .into_iter()
         .flatten()
         {
+            let passed = self.paths_at_site(fi, e);
             r(&mut e.text);
+            if let Some(passed) = passed.filter(|_| e.text.value().is_none()) {
+                e.text = passed.0;
+                e.paths = passed.1;
+            }
         }
         for n in op.names.values_mut() {
             r(&mut n.name);
@@ -2483,6 +2634,7 @@ impl<'a> Linker<'a> {
                         args: &site.args,
                         values,
                         maps,
+                        paths: &[],
                     };
                     out.push((call, vec![(sf, site.at)]));
                 }
@@ -2705,6 +2857,21 @@ impl<'a> Linker<'a> {
         }
         let arg = site.args.get(*index)?.as_ref()?;
         Some(self.pending_ref(site.file, Some(arg))?.text.to_string())
+    }
+
+    /// The parameter of its own function that `site` passes on for `param`
+    /// (`query_in(&self.client, table, ..)` in `fn create_query(&self, table: &str,
+    /// ..)`), when it passes one.
+    fn passed_param(&self, site: CallSite<'a>, param: &PendingRef) -> Option<PendingRef> {
+        let RefKind::Param { index, arity, .. } = &param.kind else {
+            return None;
+        };
+        if site.args.len() != *arity {
+            return None;
+        }
+        let arg = site.args.get(*index)?.as_ref()?;
+        let pr = self.pending_ref(site.file, Some(arg.innermost()))?;
+        matches!(pr.kind, RefKind::Param { .. }).then_some(pr)
     }
 
     /// The parameter a request's unlinked table is, if it is one: also through a

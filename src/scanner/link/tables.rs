@@ -59,6 +59,10 @@ pub(in crate::scanner) struct Tables {
     /// Helper name → (file, index into `helper_calls`) of the chains that continue
     /// what it returns.
     pub continued: ByName,
+    /// Function → (file, index into `helper_calls`) of the chains on another helper's
+    /// builder that it returns (`fn by_user(..) -> QueryFluentBuilder {
+    /// query_in(&self.client, table, ..) }`): a builder it returns too.
+    pub returned_chains: ByName,
     /// Qualified name → (file, index into `fns`) of the crate's handler macros.
     pub entry_macros: ByName,
     /// Each file's package (its crate, and the folder holding its `src/`), as a
@@ -145,6 +149,9 @@ impl Tables {
         }
         for (i, h) in f.helper_calls.iter().enumerate() {
             put(&mut self.continued, &h.helper, (fi, i), add);
+            if let Escape::Returned { function } = &h.escape {
+                put(&mut self.returned_chains, function, (fi, i), add);
+            }
         }
         for (i, n) in f.fns.iter().enumerate() {
             if n.name.starts_with(ENTRY_MACRO_PREFIX) {
