@@ -1096,3 +1096,40 @@ fn a_helpers_table_passed_from_a_file_that_never_names_the_sdk_binds_in_every_co
         .any(|d| d["rule"] == "rejected-request" && d["file"] == "src/dynamo.rs");
     assert!(rejected, "{out}");
 }
+
+#[test]
+fn a_helpers_limit_is_judged_per_caller_from_a_file_that_never_names_the_sdk() {
+    // `find_by_user` sends its Query with `.limit(limit as i32)`; `count_by_user`, in a
+    // file the byte pre-filter rules out, passes `u32::MAX` (-1 once cast: rejected),
+    // and `page` passes its own caller's page size (unknown: nothing said).
+    let dir = fixture("limit_per_caller");
+    let (out, err, code) = dynalint(&dir, &["check", "--format", "json"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let report: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let rejected: Vec<&serde_json::Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "rejected-request")
+        .collect();
+    assert_eq!(rejected.len(), 1, "{out}");
+    let d = rejected[0];
+    assert_eq!(
+        (&d["file"], &d["line"], &d["severity"]),
+        (&"src/repo.rs".into(), &31.into(), &"error".into()),
+        "{d}"
+    );
+    assert!(d["message"].as_str().unwrap().contains("'Limit'"), "{d}");
+    // One request per caller: the count's and the page's.
+    let (out, err, _) = dynalint(&dir, &["calls", "--format", "json"]);
+    let calls: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let sent = calls["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["function"] == "AuditLogRepository::find_by_user")
+        .count();
+    assert_eq!(sent, 2, "{out}");
+}

@@ -275,6 +275,20 @@ const NO_TABLE_NAME: &str = "1 validation error detected: Value null at 'tableNa
 /// placeholders, a placeholder key without its `#`/`:`) still decide a rejection.
 fn unbound_exprs(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
     let op = bound.op;
+    // Request parameters are validated before expressions: a `Limit` below 1 is the
+    // first error, whatever the table.
+    if let Some((limit, message)) = limit_below_one(op) {
+        cx.report(
+            op.file.clone(),
+            limit.span,
+            format!(
+                "`{}` is rejected whatever its table: ValidationException \"{message}\"",
+                op.kind.sdk_method()
+            ),
+        )
+        .help("pass a page size of at least 1, or leave `limit` unset to read whole pages");
+        return;
+    }
     if has_conditional_parts(op) {
         return;
     }
@@ -327,6 +341,21 @@ fn unread_expression(op: &Operation) -> Option<&'static str> {
         .into_iter()
         .find(|(_, arg)| arg.as_deref().is_some_and(|a| a.text.value().is_none()))
         .map(|(kind, _)| kind.parameter())
+}
+
+/// A Query's or Scan's `Limit` the code certainly sends below 1 (`u32::MAX as i32` is
+/// -1), with DynamoDB's message (the engine's, for a table it knows: a Query words it
+/// without the value).
+fn limit_below_one(op: &Operation) -> Option<(&crate::scanner::ValueInfo, String)> {
+    let limit = op.limit.as_deref().filter(|l| !l.nullable)?;
+    let n: i64 = limit.literal.as_deref()?.parse().ok()?;
+    let message = match op.kind {
+        _ if n >= 1 => return None,
+        OpKind::Query => "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1".to_string(),
+        OpKind::Scan => format!("1 validation error detected: Value '{n}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"),
+        _ => return None,
+    };
+    Some((limit, message))
 }
 
 /// DynamoDB's message when a statement's `?` and the request's `Parameters` differ

@@ -341,22 +341,45 @@ enum Growth<'a> {
         /// The attribute whose values tell the items apart.
         per: String,
     },
-    /// The Query's own function says it lists the collection: `list_subscribers`,
-    /// `get_all_books`.
-    ListsAll { function: String },
+    /// The Query's own function says it lists the collection (`list_subscribers`,
+    /// `get_all_books`), or every function that calls it does, a level or two up
+    /// (`callers`: `query_0` that only `get_all_rss_registrations` calls).
+    ListsAll {
+        function: String,
+        callers: Vec<String>,
+    },
 }
 
 /// Why `q`'s collection can pass a page, when the code shows it.
 fn growth<'a>(facts: &ProjectFacts<'a>, q: &Unsized<'a>) -> Option<Growth<'a>> {
     appending_write(facts, q).or_else(|| {
-        let function = q.bound.op.context.function.as_deref()?;
-        let name = function.rsplit("::").next().unwrap_or(function);
-        name.split('_')
-            .any(|w| w.eq_ignore_ascii_case("list") || w.eq_ignore_ascii_case("all"))
-            .then(|| Growth::ListsAll {
+        let ctx = &q.bound.op.context;
+        let function = ctx.function.as_deref()?;
+        if names_a_listing(function) {
+            return Some(Growth::ListsAll {
                 function: function.to_string(),
-            })
+                callers: Vec::new(),
+            });
+        }
+        (!ctx.callers.is_empty() && ctx.callers.iter().all(lists_all)).then(|| Growth::ListsAll {
+            function: function.to_string(),
+            callers: ctx.callers.iter().map(|c| c.function.clone()).collect(),
+        })
     })
+}
+
+/// A function named as one that lists a whole collection: `list_subscribers`,
+/// `get_all_books`.
+fn names_a_listing(function: &str) -> bool {
+    let name = function.rsplit("::").next().unwrap_or(function);
+    name.split('_')
+        .any(|w| w.eq_ignore_ascii_case("list") || w.eq_ignore_ascii_case("all"))
+}
+
+/// A caller that lists the whole collection: by its name, or because every function
+/// that calls it does.
+fn lists_all(c: &crate::scanner::CallerFn) -> bool {
+    names_a_listing(&c.function) || (!c.callers.is_empty() && c.callers.iter().all(lists_all))
 }
 
 /// Whether every write that puts items into `q`'s collection first deletes the items
@@ -483,9 +506,19 @@ fn growing(cx: &mut RuleContext<'_>, q: &Unsized<'_>, why: Growth<'_>) {
                 ),
             );
         }
-        Growth::ListsAll { function } => {
+        Growth::ListsAll { function, callers } if callers.is_empty() => {
             d.note(format!(
                 "`{function}` returns the whole collection, which grows with the data: nothing bounds it to one page"
+            ));
+        }
+        Growth::ListsAll { function, callers } => {
+            let by = callers
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            d.note(format!(
+                "`{function}` is called only to list the whole collection (by {by}), which grows with the data: nothing bounds it to one page"
             ));
         }
     }
@@ -501,6 +534,18 @@ fn growing(cx: &mut RuleContext<'_>, q: &Unsized<'_>, why: Growth<'_>) {
 /// The Queries of one table (or index) whose collection nothing sizes: one question,
 /// at the first of them, listing the others.
 fn ask(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, qs: &[&Unsized<'_>]) {
+    // A helper linked once per caller is one call in the code: counted once.
+    let mut sites: Vec<&Unsized<'_>> = Vec::with_capacity(qs.len());
+    for q in qs {
+        let (file, at) = (&q.bound.op.file, q.bound.op.method_span);
+        if !sites
+            .iter()
+            .any(|s| s.bound.op.file == *file && s.bound.op.method_span == at)
+        {
+            sites.push(q);
+        }
+    }
+    let qs = sites.as_slice();
     let Some(first) = qs.first() else {
         return;
     };

@@ -397,6 +397,21 @@ pub struct Context {
     pub in_loop: Option<LoopInfo>,
     pub hot: Option<HotReason>,
     pub cold: Option<ColdReason>,
+    /// For a Query read as one page: the functions that call `function`, each with its
+    /// own callers, two levels up: what the request is for when its own function's
+    /// name does not say (`query_0` that only `get_all_rss_registrations` calls).
+    /// Empty when nothing calls it that the call graph can tell apart.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub callers: Vec<CallerFn>,
+}
+
+/// A function that calls another, with its own callers ([`Context::callers`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CallerFn {
+    /// Qualified by its impl: `Repo::list_all`.
+    pub function: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub callers: Vec<CallerFn>,
 }
 
 /// One DynamoDB request the code can make.

@@ -53,7 +53,8 @@ pub async fn cleanup(client: &Client, key: Key) -> Result<(), Error> {
 }
 
 /// One call passes a table dynalint can follow, one a table it cannot name, one a
-/// value it cannot follow: one request of `Orders`, two of an unknown table.
+/// value it cannot follow: one request of `Orders`, one of an unknown table (the
+/// calls' keys, which the request holds too, tell the other two apart no better).
 pub async fn get_in(client: &Client, table: &str, key: Key) -> Result<(), Error> {
     client.get_item().table_name(table).set_key(Some(key)).send().await?;
     Ok(())

@@ -498,6 +498,7 @@ impl Shift for FileIndex {
             once_sets: _,
             arg_sites,
             site_keys: _,
+            value_keys: _,
             fns: _,
             types: _,
             problems,
@@ -515,6 +516,12 @@ impl Shift for FileIndex {
         problems.shift(by);
         for a in arg_sites {
             a.at.shift(by);
+            for v in a.values.iter_mut() {
+                v.shift(by);
+            }
+            for m in a.maps.iter_mut() {
+                m.shift(by);
+            }
         }
     }
 }
@@ -682,6 +689,7 @@ impl Shift for Context {
             in_loop,
             hot,
             cold: _,
+            callers: _,
         } = self;
         in_loop.shift(by);
         hot.shift(by);

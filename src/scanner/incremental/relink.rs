@@ -323,6 +323,7 @@ fn link_facts(f: &FileIndex) -> String {
         once_sets,
         arg_sites: _,
         site_keys: _,
+        value_keys: _,
         fns,
         types,
         problems: _,

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use crate::scanner::index::resolve::{FileCx, RefKind, PENDING};
-use crate::scanner::ir::Resolved;
+use crate::scanner::ir::{AttrMap, Resolved, ValueInfo};
 use crate::scanner::syntax::names::{intern, Name};
 use crate::scanner::syntax::nodes::{
     call_arg_count, call_args, call_path, field, last_segment, method_name, no_args, peel, span,
@@ -37,6 +37,16 @@ pub struct ArgSite {
     /// The called name: which loop, if any, repeats the call (a request linked once
     /// per caller is repeated only by a loop around its own caller's call).
     pub at: Span,
+    /// A method call's receiver's type, when the code shows it (`self` in an `impl`,
+    /// `Repo::new(..)`, a local bound to one): the call is certainly of that type's
+    /// method, and of no other type's.
+    pub receiver: Option<Name>,
+    /// Each argument as an attribute value or a number (`u32::MAX`, `AttributeValue::S(
+    /// "user".into())`), for a helper that sends the request with it
+    /// (`Linker::param_bindings`); empty when none says anything.
+    pub values: Box<[ValueInfo]>,
+    /// Each argument as an item or key map (`Some(item)`); empty when none is one.
+    pub maps: Box<[AttrMap]>,
 }
 
 /// What a call site is matched on ([`calls`]), without its arguments' values: a file
@@ -134,33 +144,178 @@ pub fn site_keys<'t>(cx: &FileCx<'t>, calls: &[(Node<'t>, Option<&'t str>)]) -> 
     out
 }
 
-/// Every call in `nodes` that passes a value dynalint can follow.
-pub fn arg_sites(cx: &FileCx<'_>, nodes: &[Node<'_>], test_file: bool) -> Vec<ArgSite> {
+/// Every call in `nodes` that passes a value dynalint can follow, each argument read
+/// as a name and (see [`ValuesOf`]) as a value and a map.
+pub fn arg_sites(
+    cx: &FileCx<'_>,
+    nodes: &[Node<'_>],
+    test_file: bool,
+    values_of: ValuesOf<'_>,
+) -> Vec<ArgSite> {
     let mut out = Vec::new();
     let call_k = crate::scanner::syntax::nodes::kind_id("call_expression");
     for n in nodes.iter().copied().filter(|n| n.kind_id() == call_k) {
-        let Some((
-            SiteKey {
-                callee, ty, method, ..
-            },
-            args,
-        )) = site(cx, n)
-        else {
+        let Some((key, args)) = site(cx, n) else {
             continue;
         };
-        let values: Box<[Option<Resolved>]> = args.iter().map(|a| followable(cx, *a)).collect();
-        if values.iter().any(Option::is_some) {
+        let followed: Box<[Option<Resolved>]> = args.iter().map(|a| followable(cx, *a)).collect();
+        // A DynamoDB setter's arguments are the request's own: no helper's parameter.
+        let setter = key.method
+            && (crate::scanner::sdk::setter(&key.callee).is_some()
+                || crate::scanner::sdk::op_for_method(&key.callee).is_some());
+        let helpers: &[RefKind] = match values_of {
+            ValuesOf::Every => &[],
+            ValuesOf::CallsOf(own) => own,
+        };
+        let may_read = !setter
+            && (matches!(values_of, ValuesOf::Every)
+                || helpers.iter().any(|k| may_call(&key, k, &|a, b| a == b)));
+        let receiver = if key.method && (may_read || followed.iter().any(Option::is_some)) {
+            receiver_type(cx, n)
+        } else {
+            None
+        };
+        // Values are read only at a call that certainly calls its function (a
+        // function's or a path's call, or a method's on a receiver whose type the code
+        // shows, `Linker::bindings_for`).
+        let read = may_read
+            && match (key.method, &receiver, values_of) {
+                (false, _, _) => true,
+                (true, None, _) => false,
+                (true, Some(_), ValuesOf::Every) => true,
+                (true, Some(r), ValuesOf::CallsOf(_)) => helpers.iter().any(|k| {
+                    may_call(&key, k, &|a, b| a == b)
+                        && matches!(k, RefKind::Param { self_ty: Some(t), .. } if t == r)
+                }),
+            };
+        let (values, maps) = if read {
+            passed_values(cx, &args)
+        } else {
+            (Box::default(), Box::default())
+        };
+        if followed.iter().any(Option::is_some) || !values.is_empty() || !maps.is_empty() {
+            let SiteKey {
+                callee, ty, method, ..
+            } = key;
             out.push(ArgSite {
                 callee,
                 ty,
                 method,
-                args: values,
+                args: followed,
                 test: test_file || cx.is_test_code(n),
                 at: callee_span(n),
+                receiver,
+                values,
+                maps,
             });
         }
     }
     out
+}
+
+/// Which calls [`arg_sites`] reads the arguments of as values and maps too, for a
+/// helper that sends its request with them (`Linker::param_bindings`): reading them
+/// (locals followed to their `let`s, maps to their inserts) at every call of a file
+/// was most of what indexing a file for its calls' arguments cost.
+#[derive(Clone, Copy)]
+pub enum ValuesOf<'r> {
+    /// Every call's: the file is read for what the link asked of its calls.
+    Every,
+    /// Only the calls that may call a function whose parameters these references
+    /// are (the file's own helpers); the other calls' keys are kept
+    /// (`FileIndex::value_keys`), and the file is read again should the link ask the
+    /// values one of them passes.
+    CallsOf(&'r [RefKind]),
+}
+
+/// What a call's arguments are as values and as maps (see [`ArgSite::values`]), each
+/// list empty when no argument says anything as one.
+fn passed_values(cx: &FileCx<'_>, args: &[Node<'_>]) -> (Box<[ValueInfo]>, Box<[AttrMap]>) {
+    let values: Vec<ValueInfo> = args.iter().map(|a| cx.value(*a)).collect();
+    // The caller's own parameter says nothing here: a value is read one call deep.
+    let said = |v: &ValueInfo| {
+        v.literal.is_some()
+            || v.ty.is_some()
+            || v.text.as_ref().is_some_and(|t| {
+                !cx.pending_of(t)
+                    .is_some_and(|p| matches!(p.kind, RefKind::Param { .. }))
+            })
+    };
+    // Only an argument that is no value can be a map: `Some(item)`, `item`, `&item`.
+    let maps: Vec<AttrMap> = args
+        .iter()
+        .zip(&values)
+        .map(|(a, v)| {
+            let p = peel(*a);
+            let shaped = matches!(
+                p.kind(),
+                "identifier" | "call_expression" | "macro_invocation"
+            );
+            // A literal or an attribute value is no map; anything else may be one.
+            if v.literal.is_some() || v.ty.is_some() || !shaped {
+                AttrMap::default()
+            } else {
+                crate::scanner::index::items::attr_map(cx, *a, false)
+            }
+        })
+        .collect();
+    let values = if values.iter().any(said) {
+        values.into_boxed_slice()
+    } else {
+        Box::default()
+    };
+    let maps = if maps
+        .iter()
+        .any(|m| !m.attributes.is_empty() || m.from_type.is_some())
+    {
+        maps.into_boxed_slice()
+    } else {
+        Box::default()
+    };
+    (values, maps)
+}
+
+/// The type of a method call's receiver when the code shows it: `self` in an `impl`,
+/// `Repo::new(..)` (`Self::new(..)`), a `Repo { .. }` literal, or a local bound to one.
+fn receiver_type(cx: &FileCx<'_>, call: Node<'_>) -> Option<Name> {
+    use crate::scanner::syntax::scope::{lookup, Binding};
+    let src = cx.src;
+    let f = field(call, "function")?;
+    let f = match f.kind() {
+        "generic_function" => field(f, "function")?,
+        _ => f,
+    };
+    let mut recv = peel(field(f, "value")?);
+    for _ in 0..2 {
+        match recv.kind() {
+            "self" => return cx.impl_type(call).map(|t| intern(&t)),
+            "identifier" => match lookup(src, recv, src.of(recv)) {
+                Some(Binding::Let { value: Some(v), .. }) => recv = peel(v),
+                _ => return None,
+            },
+            "struct_expression" => {
+                let name = field(recv, "name").map(|t| src.of(t))?;
+                return own_type(cx, call, last_segment(name));
+            }
+            "call_expression" => {
+                let path = call_path(src, recv)?;
+                if last_segment(path) != "new" {
+                    return None;
+                }
+                return own_type(cx, call, type_segment(path)?);
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `Self` as the impl's type, another type as named.
+fn own_type(cx: &FileCx<'_>, at: Node<'_>, ty: &str) -> Option<Name> {
+    match ty {
+        "Self" => cx.impl_type(at).map(|t| intern(&t)),
+        t => Some(intern(t)),
+    }
 }
 
 /// The span of the name a call calls: `f` of `f(..)`, `a::f(..)`, `x.f(..)` and

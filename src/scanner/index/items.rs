@@ -262,8 +262,8 @@ pub fn attr_map(cx: &FileCx<'_>, node: Node<'_>, conditional: bool) -> AttrMap {
         }
         at = next;
     }
-    // A map a helper returning a builder is given (`set_item(Some(item))` with `item`
-    // its parameter): the link puts in what each chain continuing it passes.
+    // A map a helper is given (`set_item(Some(item))` with `item` its parameter): the
+    // link puts in what each call that binds it passes.
     if let Some(reason) = param_map(cx, node, 0) {
         return AttrMap {
             attributes: Vec::new(),
@@ -367,8 +367,8 @@ fn serialised(cx: &FileCx<'_>, node: Node<'_>) -> Option<AttrMap> {
     })
 }
 
-/// The pending reference to the parameter a map is, in a function returning a
-/// builder (`p` or `Some(p)`): see [`FileCx::builder_param_ref`].
+/// The pending reference to the parameter a map is (`p` or `Some(p)`): see
+/// [`FileCx::value_param_ref`].
 fn param_map(cx: &FileCx<'_>, node: Node<'_>, depth: usize) -> Option<String> {
     let src = cx.src;
     let p = peel(node);
@@ -385,7 +385,7 @@ fn param_map(cx: &FileCx<'_>, node: Node<'_>, depth: usize) -> Option<String> {
     if !matches!(lookup(src, p, name), Some(Binding::Param { .. })) {
         return None;
     }
-    match cx.pending(name, cx.builder_param_ref(p, name)?) {
+    match cx.pending(name, cx.value_param_ref(p, name)?) {
         Resolved::Unknown { reason } => Some(reason),
         _ => None,
     }

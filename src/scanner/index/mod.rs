@@ -12,6 +12,7 @@ pub(super) mod field_values;
 pub(super) mod first_item;
 pub(super) mod fold;
 pub(super) mod graph;
+pub(super) mod ints;
 pub(super) mod items;
 pub(super) mod key_conditions;
 pub(super) mod loose;
@@ -26,7 +27,7 @@ use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};
 
-use crate::scanner::index::args::{arg_sites, site_keys, ArgSite, SiteKey};
+use crate::scanner::index::args::{arg_sites, may_call, site_keys, ArgSite, SiteKey, ValuesOf};
 use crate::scanner::index::context::{attributes_of, cold_by_path, is_test_attr};
 use crate::scanner::index::deferred::{defer, Deferred};
 use crate::scanner::index::fold::{fold_file, Escape, HelperChains, Template, HELPER_SETTERS};
@@ -127,6 +128,12 @@ pub struct FileIndex {
     /// Should a parameter reference match one, the link indexes the file again with
     /// its `arg_sites` ([`index_lean_with_args`]).
     pub site_keys: Vec<SiteKey>,
+    /// Indexed lean with `arg_sites` for its own helpers' parameters: the keys of the
+    /// other calls, whose arguments were read as names only, not as values or maps
+    /// (see `args::ValuesOf`). Should the link ask what one of them passes a helper
+    /// that sends its request with it, it indexes the file again
+    /// ([`index_lean_with_args`]).
+    pub value_keys: Vec<SiteKey>,
     pub fns: Vec<FnNode>,
     /// Field types and trait bounds the file declares, from its tokens: what a loop
     /// call's receiver is typed by (see `types.rs`).
@@ -172,6 +179,7 @@ impl FileIndex {
             once_sets: Vec::new(),
             arg_sites: Vec::new(),
             site_keys: Vec::new(),
+            value_keys: Vec::new(),
             fns: Vec::new(),
             types: TypeFacts::default(),
             problems: Vec::new(),
@@ -869,13 +877,24 @@ pub(super) fn index_tree(
         Some(crate::scanner::ir::ColdReason::Test)
     );
     match args {
-        ArgValues::Resolved => idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file),
+        ArgValues::Resolved => {
+            idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file, ValuesOf::Every);
+        }
         ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &calls),
         ArgValues::KeysUnlessOwn => {
             let keys = site_keys(cx, &calls);
             let own = answers_own(cx.refs.borrow().iter(), &keys.iter().collect::<Vec<_>>());
             if own {
-                idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file);
+                // Values only at calls of the file's own helpers that send their
+                // request with them.
+                let mut helpers = cx.value_params();
+                helpers.retain(|r| keys.iter().any(|k| may_call(k, r, &|a, b| a == b)));
+                let of = ValuesOf::CallsOf(&helpers);
+                idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file, of);
+                idx.value_keys = keys
+                    .into_iter()
+                    .filter(|k| !helpers.iter().any(|r| may_call(k, r, &|a, b| a == b)))
+                    .collect();
             } else {
                 idx.site_keys = keys;
             }
@@ -1119,6 +1138,7 @@ fn take_joined(idx: &mut FileIndex, joined: FileIndex) {
         once_sets,
         arg_sites,
         site_keys,
+        value_keys,
     } = joined;
     put(&mut idx.ref_pieces, ref_pieces);
     put(&mut idx.problems, problems);
@@ -1137,6 +1157,7 @@ fn take_joined(idx: &mut FileIndex, joined: FileIndex) {
     put(&mut idx.once_sets, once_sets);
     put(&mut idx.arg_sites, arg_sites);
     put(&mut idx.site_keys, site_keys);
+    put(&mut idx.value_keys, value_keys);
 }
 
 /// Whether one of `ops` returns a builder from a function whose result a chain of the
@@ -1221,6 +1242,7 @@ fn join_lists(idx: &mut FileIndex, part: FileIndex) {
         once_sets,
         arg_sites,
         site_keys,
+        value_keys,
     } = part;
     idx.ops.extend(ops);
     idx.templates.extend(templates);
@@ -1237,6 +1259,7 @@ fn join_lists(idx: &mut FileIndex, part: FileIndex) {
     idx.once_sets.extend(once_sets);
     idx.arg_sites.extend(arg_sites);
     idx.site_keys.extend(site_keys);
+    idx.value_keys.extend(value_keys);
 }
 
 /// What a join does once every piece is in: a whole file's keys are sorted and
@@ -1335,6 +1358,7 @@ pub(super) fn shrink(idx: &mut FileIndex) {
     idx.once_sets.shrink_to_fit();
     idx.arg_sites.shrink_to_fit();
     idx.site_keys.shrink_to_fit();
+    idx.value_keys.shrink_to_fit();
     idx.fns.shrink_to_fit();
     idx.problems.shrink_to_fit();
     idx.chained.shrink_to_fit();
@@ -1614,6 +1638,22 @@ pub(crate) mod tests {
     /// The index as text, each pending reference written as what it refers to: the
     /// pieces number theirs apart (see `pieces::REF_STRIDE`), which nothing but the
     /// lookup reads.
+    /// [`canonical`] of `idx` with its calls' arguments as names only: a file read
+    /// for its own helpers' arguments reads the other calls' as values only should
+    /// the link ask (`FileIndex::value_keys`), a file read for the link's questions
+    /// reads every call's.
+    fn canonical_names(idx: &FileIndex) -> String {
+        let mut bare = idx.clone();
+        for a in &mut bare.arg_sites {
+            a.values = Box::default();
+            a.maps = Box::default();
+        }
+        bare.arg_sites
+            .retain(|a| a.args.iter().any(Option::is_some));
+        bare.value_keys.clear();
+        canonical(&bare)
+    }
+
     pub(crate) fn canonical(idx: &FileIndex) -> String {
         const MARK: &str = "\\0pending:";
         let mut bare = idx.clone();
@@ -1994,7 +2034,7 @@ mod tests_{i} {{
         assert!(!whole_names.is_empty() && whole.helper_calls.is_empty());
         assert!(whole.site_keys.is_empty() && !whole.arg_sites.is_empty());
         assert_eq!(piece_names, whole_names);
-        assert_eq!(canonical(&pieces), canonical(&whole));
+        assert_eq!(canonical_names(&pieces), canonical_names(&whole));
     }
 
     /// A lean index's helper names are those of the chains a full fold folds, each
@@ -2054,7 +2094,12 @@ mod tests_{i} {{
             "{put_in}async fn go(c: &Client) {{ put_in(c, \"Audit\").await; }}"
         ));
         assert!(own.site_keys.is_empty() && !own.arg_sites.is_empty());
-        assert_eq!(canonical(&own), canonical(&again));
+        assert_eq!(canonical_names(&own), canonical_names(&again));
+        // `put_in` sends no value of its callers': `go`'s call is read as names only,
+        // and its key kept should the link ask its values.
+        assert!(own.arg_sites.iter().all(|a| a.values.is_empty()));
+        assert!(again.arg_sites.iter().any(|a| !a.values.is_empty()));
+        assert!(own.value_keys.iter().any(|k| &*k.callee == "put_in"));
         let (other, _) = lean(format!(
             "{put_in}async fn go(c: &Client) {{ keep(c, \"Audit\").await; }}"
         ));

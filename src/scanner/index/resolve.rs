@@ -100,6 +100,10 @@ pub enum RefKind {
         low: u64,
         inclusive: bool,
     },
+    /// `value as ty` with `ty` a primitive integer type and `value` another reference
+    /// (a parameter, a constant): the value it resolves to, wrapped as `as` wraps it
+    /// (`u32::MAX as i32` is -1).
+    Cast { value: Box<RefKind>, ty: Name },
 }
 
 /// The constructor call a local was bound to (`let t = Tables::new(name, 3)`): the
@@ -157,6 +161,9 @@ pub struct FileCx<'a> {
     /// again after an edit elsewhere in the file can keep its index when no edited
     /// item names one of them (`reindex.rs`).
     whole_file_names: RefCell<Vec<String>>,
+    /// The parameters [`FileCx::value_param_ref`] gave a reference to, each once: the
+    /// functions whose calls' arguments are read as values (`args::ValuesOf`).
+    value_params: RefCell<Vec<RefKind>>,
 }
 
 /// What resolution finds under a tree's nodes (by node id), the same whichever
@@ -174,6 +181,9 @@ pub struct FileCaches {
     fn_items: std::cell::OnceCell<Vec<usize>>,
     /// The `impl` type around each function (by node id), for [`FileCx::impl_type`].
     fn_impls: RefCell<std::collections::HashMap<usize, Option<String>>>,
+    /// Whether a function (by node id) holds a request its values go into, for
+    /// [`FileCx::value_param_ref`].
+    fn_requests: RefCell<std::collections::HashMap<usize, bool>>,
     /// The `.push(..)`-like calls in each block (by node id), for [`FileCx::pushes`].
     pushes: RefCell<std::collections::HashMap<usize, std::rc::Rc<[Push]>>>,
     /// What each search for typed builders found (`batch.rs`), by (what it wants, node
@@ -318,6 +328,7 @@ impl<'a> FileCx<'a> {
             piece: None,
             whole_file: std::cell::Cell::new(false),
             whole_file_names: RefCell::new(Vec::new()),
+            value_params: RefCell::new(Vec::new()),
         }
     }
 
@@ -914,17 +925,43 @@ impl<'a> FileCx<'a> {
         })
     }
 
-    /// [`Self::param_ref`] for a parameter of a function that returns a request's
-    /// builder (`-> PutItemFluentBuilder`): the only functions whose values the link
-    /// reads per call, at each chain that continues the builder.
-    pub fn builder_param_ref(&self, at: Node<'_>, name: &str) -> Option<RefKind> {
+    /// [`Self::param_ref`] for a value a request holds (`.item("pk", pk)`,
+    /// `.limit(limit as i32)`, `.set_item(item)`): the link reads it per call, at each
+    /// chain that continues a helper's returned builder, or at each call of a helper
+    /// that sends the request itself when its callers pass values it can read
+    /// (`Linker::param_bindings`). Anywhere else it stays the unknown parameter.
+    ///
+    /// Only in a function that holds a request: one that returns a request's builder
+    /// (`-> QueryFluentBuilder`) or sends one (`.send()`). A parameter of any other
+    /// function (`fn pk(id: &str) -> String`) is no request's value there; followed,
+    /// it asked every caller of every function that passes one on, and parsed their
+    /// ruled-out files again, for values no rule reads.
+    pub fn value_param_ref(&self, at: Node<'_>, name: &str) -> Option<RefKind> {
         let src = self.src;
         let f = ancestors(src, at).find(|a| a.kind() == "function_item")?;
-        let returns = field(f, "return_type").map(|t| src.of(t))?;
-        if !returns.trim_end().ends_with("FluentBuilder") {
+        let known = self.caches.fn_requests.borrow().get(&f.id()).copied();
+        let holds = known.unwrap_or_else(|| {
+            let holds = field(f, "return_type")
+                .is_some_and(|t| src.of(t).trim_end().ends_with("FluentBuilder"))
+                || field(f, "body").is_some_and(|b| src.of(b).contains(".send()"));
+            self.caches.fn_requests.borrow_mut().insert(f.id(), holds);
+            holds
+        });
+        if !holds {
             return None;
         }
-        self.param_ref(at, name)
+        let kind = self.param_ref(at, name)?;
+        let mut seen = self.value_params.borrow_mut();
+        if !seen.contains(&kind) {
+            seen.push(kind.clone());
+        }
+        Some(kind)
+    }
+
+    /// The parameters a request of this context's code holds as a value or map
+    /// (see [`FileCx::value_param_ref`]).
+    pub fn value_params(&self) -> Vec<RefKind> {
+        self.value_params.borrow().clone()
     }
 
     /// `let mut s = String::from("a"); s.push_str("b"); s += "c";` before the use.
@@ -1632,16 +1669,41 @@ impl<'a> FileCx<'a> {
             }
             "identifier" => return self.identifier_value(node, depth),
             "match_expression" | "if_expression" => return self.branches_value(node, depth),
-            // `x as u8`: the value of `x`.
+            // `x as u8`: the value of `x`, wrapped to the type when it is an integer.
             "type_cast_expression" => {
                 if let Some(inner) = field(node, "value") {
                     let mut inner = self.value_at(inner, depth + 1);
                     inner.span = span(node);
+                    if let Some(ty) = field(node, "type").map(|t| src.of(t).trim()) {
+                        self.cast_value(&mut inner, ty);
+                    }
                     return inner;
                 }
                 return v;
             }
+            // `-1`: a negative number.
+            "unary_expression" => {
+                let text = src.of(node);
+                let n = text
+                    .strip_prefix('-')
+                    .filter(|_| {
+                        node.named_child(0)
+                            .is_some_and(|c| c.kind() == "integer_literal")
+                    })
+                    .and_then(crate::scanner::index::ints::parse_int);
+                if let Some(n) = n {
+                    v.literal = Some((-n).to_string());
+                    v.provenance = Provenance::Literal;
+                }
+                return v;
+            }
             "scoped_identifier" => {
+                // `u32::MAX`: the primitive's bound.
+                if let Some(n) = crate::scanner::index::ints::primitive_bound(src.of(node)) {
+                    v.literal = Some(n.to_string());
+                    v.provenance = Provenance::Constant;
+                    return v;
+                }
                 let r = self.path(node);
                 v.text = Some(r);
                 v.provenance = Provenance::Constant;
@@ -1742,6 +1804,54 @@ impl<'a> FileCx<'a> {
         v
     }
 
+    /// `value as ty`, `ty` a primitive integer type: a number the value holds is wrapped
+    /// to the type; a reference the link resolves (a parameter, a constant) is wrapped
+    /// in a [`RefKind::Cast`]; anything else is no number the code certainly sends.
+    fn cast_value(&self, v: &mut ValueInfo, ty: &str) {
+        use crate::scanner::index::ints::{cast, is_int_type, parse_int};
+        if !is_int_type(ty) {
+            return;
+        }
+        if let Some(lit) = v.literal.take() {
+            v.literal = parse_int(&lit)
+                .and_then(|n| cast(n, ty))
+                .map(|n| n.to_string());
+            if v.literal.is_none() {
+                v.text = None;
+            }
+            return;
+        }
+        // Only a reference that is the value itself: a shard suffix's text is its
+        // modulus (`(id % SHARDS) as u8`), not what the cast converts.
+        let inner = v
+            .text
+            .as_ref()
+            .and_then(|t| self.pending_of(t))
+            .filter(|p| matches!(p.kind, RefKind::Param { .. } | RefKind::Path { .. }));
+        if inner.is_none() && matches!(v.provenance, Provenance::ShardSuffix { .. }) {
+            return;
+        }
+        v.text = inner.map(|pr| {
+            self.pending(
+                &pr.text,
+                RefKind::Cast {
+                    value: Box::new(pr.kind),
+                    ty: intern(ty),
+                },
+            )
+        });
+    }
+
+    /// The reference a pending value of this context stands for.
+    pub fn pending_of(&self, r: &Resolved) -> Option<PendingRef> {
+        let Resolved::Unknown { reason } = r else {
+            return None;
+        };
+        let n: usize = reason.strip_prefix(PENDING)?.parse().ok()?;
+        let first = self.piece.as_ref().map_or(0, |(first, _)| *first);
+        self.refs.borrow().get(n.checked_sub(first)?).cloned()
+    }
+
     /// `match rule.kind { Allow => "allow", Block => "block" }`: one constant on every
     /// branch is that constant; constants that differ are one of few values (an enum's
     /// text); a branch of anything else leaves the value unknown.
@@ -1793,9 +1903,9 @@ impl<'a> FileCx<'a> {
             }
             Some(Binding::Param { ty, .. }) => {
                 v.provenance = param_provenance(ty.map(|t| src.of(t)));
-                // In a helper that returns a builder, what each chain continuing it
-                // passes (the link reads it at that call).
-                if let Some(kind) = self.builder_param_ref(node, name) {
+                // What each call of the helper passes, when the link can tell (see
+                // `value_param_ref`).
+                if let Some(kind) = self.value_param_ref(node, name) {
                     v.text = Some(self.pending(name, kind));
                 }
                 v

@@ -117,7 +117,7 @@ impl<'g> Target<'g> {
 
 /// Whether a name is followed by name alone: not one as common as `get`, nor the
 /// SDK's own request methods, which a path call follows instead.
-fn by_name_alone(name: &str) -> bool {
+pub(super) fn by_name_alone(name: &str) -> bool {
     !TOO_COMMON.contains(&name) && op_for_method(name).is_none()
 }
 
@@ -438,7 +438,13 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
     /// `restore::restore`), which a call graph by name does not tell apart.
     /// (Implementations of one trait are one method: a loop over `storage.get(id)`
     /// runs whichever is configured.)
-    fn ambiguous(&self, gi: usize, name: &str, graphs: &[&[FnNode]], crates: &Crates) -> bool {
+    pub(super) fn ambiguous(
+        &self,
+        gi: usize,
+        name: &str,
+        graphs: &[&[FnNode]],
+        crates: &Crates,
+    ) -> bool {
         let Some(defs) = self.defs.get(name) else {
             return false;
         };

@@ -5,6 +5,7 @@
 //! Cheap: no parsing, only lookups over the indexes.
 
 pub(super) mod call_site_loop;
+pub(super) mod callers;
 pub(super) mod crates;
 pub(super) mod reach;
 pub(super) mod tables;
@@ -18,11 +19,11 @@ use std::sync::Arc;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
-use crate::scanner::index::args::{calls, may_call, ArgSite};
+use crate::scanner::index::args::{calls, may_call, ArgSite, SiteKey};
 use crate::scanner::index::deferred::{self, Looked, Wanted};
 use crate::scanner::index::field_values::FieldValue;
-use crate::scanner::index::fold::{Escape, PathStrings};
-use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX};
+use crate::scanner::index::fold::{Escape, HelperCall, PathStrings};
+use crate::scanner::index::graph::{FnNode, ENTRY_PREFIX, MACRO_CALL_PREFIX, QUALIFIED_SEPARATOR};
 use crate::scanner::index::items::{serialise, Given, StructDef};
 use crate::scanner::index::resolve::{count_between, CtorCall, PendingRef, RefKind, PENDING};
 use crate::scanner::index::returns::FnReturn;
@@ -31,10 +32,11 @@ use crate::scanner::index::{
     index_lean_with_args, index_ruled_out_with_args, index_source, FileIndex,
 };
 use crate::scanner::ir::{
-    AttrMap, CallStep, ColdReason, ExprArg, HotReason, Operation, Provenance, Resolved,
+    AttrMap, CallStep, ColdReason, ExprArg, HotReason, OpKind, Operation, Provenance, Resolved,
     ScanProblem, ValueInfo,
 };
 use crate::scanner::link::call_site_loop::{loop_at_call_site, Callers};
+use crate::scanner::link::callers::callers_of;
 use crate::scanner::link::crates::Crates;
 use crate::scanner::link::reach::{one_off, reach, FnId, FnSet, Reached};
 use crate::scanner::link::tables::Tables;
@@ -63,13 +65,7 @@ pub fn link_owned(files: &mut [Arc<FileIndex>], settings: &ScanSettings) -> Scan
     // text (a ruled-out file's, for its calls' arguments) and no reader was given.
     let nothing_to_read = settings.reread.is_none() && files.iter().all(|f| f.text.is_none());
     let once = nothing_to_read
-        || files.iter().all(|f| {
-            f.deferred.is_none()
-                && !f
-                    .refs
-                    .iter()
-                    .any(|r| matches!(r.kind, RefKind::Param { .. }))
-        });
+        || (files.iter().all(|f| f.deferred.is_none()) && !params_answerable(files));
     let taken: Vec<Option<FileOps>> = if once && returned_builders(files).is_empty() {
         files
             .iter_mut()
@@ -79,6 +75,41 @@ pub fn link_owned(files: &mut [Arc<FileIndex>], settings: &ScanSettings) -> Scan
         Vec::new()
     };
     link_taking(files, settings, taken)
+}
+
+/// Whether some file may call a function one of whose parameters a reference reads
+/// (a later round would read those calls' arguments). A helper's value that is its
+/// parameter (`S(id.into())` in `load_7(c, id)`) is such a reference, in every
+/// function that sends a request: one no call names is answered by nothing, and
+/// the 40,000 requests of a generated file are still linked once, in place.
+fn params_answerable(files: &[Arc<FileIndex>]) -> bool {
+    let param_fn = |k: &RefKind| -> Option<Name> {
+        match k {
+            RefKind::Param { function, .. } => Some(function.clone()),
+            RefKind::Cast { value, .. } => match &**value {
+                RefKind::Param { function, .. } => Some(function.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let asked: HashSet<Name> = files
+        .iter()
+        .flat_map(|f| f.refs.iter().filter_map(|r| param_fn(&r.kind)))
+        .collect();
+    if asked.is_empty() {
+        return false;
+    }
+    files.iter().any(|f| {
+        f.arg_sites.iter().any(|a| asked.contains(&a.callee))
+            || f.site_keys.iter().any(|k| asked.contains(&k.callee))
+            || f.fns.iter().any(|n| {
+                n.calls.iter().any(|c| {
+                    let name = c.rsplit(QUALIFIED_SEPARATOR).next().unwrap_or(c);
+                    asked.contains(name)
+                })
+            })
+    })
 }
 
 /// [`link`], with `taken[fi]` (when there is one) file `fi`'s operations, moved out of
@@ -132,11 +163,15 @@ fn link_taking(
         &mut taken,
     );
     let mut asked = std::mem::take(&mut whole.asked);
+    let mut asked_values = std::mem::take(&mut whole.asked_values);
+    let mut covered_values: HashSet<RefKind> = HashSet::new();
     let mut wanted = std::mem::take(&mut whole.wanted);
     loop {
         asked.retain(|k| !covered.contains(k));
+        asked_values.retain(|k| !covered_values.contains(k));
         let fresh: Vec<RefKind> = asked.drain().collect();
-        let mut again = index_with_args(&files, &fresh, &mut redone, settings);
+        let fresh_values: Vec<RefKind> = asked_values.drain().collect();
+        let mut again = index_with_args(&files, &fresh, &fresh_values, &mut redone, settings);
         let deferred = parse_deferred(&files, &wanted, &tables.crates, settings);
         // The lookups some newly parsed file may answer: the files that made one
         // are linked again, and so are the parsed files (their problems).
@@ -170,6 +205,7 @@ fn link_taking(
         }
         let functions: HashSet<&str> = fresh
             .iter()
+            .chain(&fresh_values)
             .filter_map(|k| match k {
                 RefKind::Param { function, .. } => Some(&**function),
                 _ => None,
@@ -184,6 +220,7 @@ fn link_taking(
                 .map(|(fi, _)| fi),
         );
         covered.extend(fresh);
+        covered_values.extend(fresh_values);
         stats.reparsed += again.len();
         let next = files.to_mut();
         for (fi, index) in again {
@@ -209,6 +246,7 @@ fn link_taking(
                     &mut [],
                 );
                 asked = std::mem::take(&mut part.asked);
+                asked_values = std::mem::take(&mut part.asked_values);
                 wanted = std::mem::take(&mut part.wanted);
                 merge_part(&mut whole, part, &relinked, &files);
             }
@@ -223,6 +261,7 @@ fn link_taking(
                     &mut [],
                 );
                 asked = std::mem::take(&mut whole.asked);
+                asked_values = std::mem::take(&mut whole.asked_values);
                 wanted = std::mem::take(&mut whole.wanted);
             }
         }
@@ -316,16 +355,21 @@ pub(super) fn parse_skipped_callers(
 fn index_with_args(
     files: &[Arc<FileIndex>],
     asked: &[RefKind],
+    asked_values: &[RefKind],
     redone: &mut HashSet<usize>,
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
-    let mut by_name: HashMap<&str, Vec<&RefKind>> = HashMap::new();
-    for kind in asked {
-        if let RefKind::Param { function, .. } = kind {
-            by_name.entry(&**function).or_default().push(kind);
+    fn by_function(kinds: &[RefKind]) -> HashMap<&str, Vec<&RefKind>> {
+        let mut by_name: HashMap<&str, Vec<&RefKind>> = HashMap::new();
+        for kind in kinds {
+            if let RefKind::Param { function, .. } = kind {
+                by_name.entry(&**function).or_default().push(kind);
+            }
         }
+        by_name
     }
-    if by_name.is_empty() {
+    let (by_name, values_by_name) = (by_function(asked), by_function(asked_values));
+    if by_name.is_empty() && values_by_name.is_empty() {
         return Vec::new();
     }
     // A call may name the function's type by an alias (`DefaultStore::new(..)` of
@@ -337,14 +381,20 @@ fn index_with_args(
         .collect();
     let canon = |t: &'_ str| -> String { aliases.get(t).map_or(t, |x| x).to_string() };
     let same = |a: &str, b: &str| a == b || canon(a) == canon(b);
+    let calls_one = |keys: &[SiteKey], of: &HashMap<&str, Vec<&RefKind>>| {
+        keys.iter().any(|k| {
+            of.get(&*k.callee)
+                .is_some_and(|ps| ps.iter().any(|p| may_call(k, p, &same)))
+        })
+    };
     let todo: Vec<usize> = (0..files.len())
         .filter(|fi| {
             let f = &files[*fi];
-            f.site_keys.iter().any(|k| {
-                by_name
-                    .get(&*k.callee)
-                    .is_some_and(|ps| ps.iter().any(|p| may_call(k, p, &same)))
-            }) || (f.deferred.is_none() && f.text.is_some() && ruled_out_calling(f, &by_name))
+            calls_one(&f.site_keys, &by_name)
+                // Read for its own helpers' arguments only: again when a call of
+                // another's may pass one the values it sends its request with.
+                || calls_one(&f.value_keys, &values_by_name)
+                || (f.deferred.is_none() && f.text.is_some() && ruled_out_calling(f, &by_name))
         })
         .filter(|fi| redone.insert(*fi))
         .collect();
@@ -544,6 +594,9 @@ pub(super) struct Linked {
     pub reads: Vec<Reads>,
     /// The parameters whose calls' arguments the link read ([`RefKind::Param`]).
     pub asked: HashSet<RefKind>,
+    /// Those of them whose calls' arguments it read as values or maps too (a helper
+    /// that sends its request with them, `Linker::bindings_for`).
+    pub asked_values: HashSet<RefKind>,
     /// Every name the link looked up in the tables: a deferred file holding one is
     /// parsed before the next link (`deferred.rs`).
     pub wanted: Wanted,
@@ -642,6 +695,7 @@ pub(super) fn link_files(
             graph: None,
             reads,
             asked: linker.asked.take(),
+            asked_values: linker.asked_values.take(),
             wanted: linker.wanted.take(),
             looked,
         };
@@ -737,6 +791,14 @@ pub(super) fn link_files(
                 (Some(_), None, None) => None,
             };
         }
+        // What a Query read as one page is for, when its function's name may not say.
+        if op.kind == OpKind::Query && !op.paginated && op.context.callers.is_empty() {
+            op.context.callers = match (around, borrowed, &graph.callers) {
+                (Some(i), Some(c), _) => callers_of(fi, i, &graph_refs, c, &tables.crates),
+                (Some(i), None, Some(c)) => callers_of(fi, i, &graph_refs, c, &tables.crates),
+                _ => Vec::new(),
+            };
+        }
     };
     // Sized once: operations are large, and growing by doubling copied them (and
     // touched fresh pages) about twice over on the 40,000-call file. A chain on a
@@ -802,43 +864,65 @@ pub(super) fn link_files(
                     push_per_table(&mut ops, op, per_call);
                     continue;
                 }
-                for (tf, ti) in visible {
-                    let helper_op = &files[*tf].ops[*ti].0;
-                    let mut base = helper_op.clone();
-                    // A generic helper (`fn base<T: Entity>(..)` with `T::TABLE`): the
-                    // types this call gives it (`base::<User>(&c)`), not another
-                    // caller's.
-                    let mut resolve =
-                        || linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
-                    match linker.types_of_call(*tf, helper_op, fi, op.method_span) {
-                        Some(b) => linker.with_types(b, resolve),
-                        None => resolve(),
-                    }
-                    let mut op = op.clone();
-                    linker.resolve_op(fi, &mut op, 0);
-                    op.kind = base.kind;
-                    // What the chain leaves unset the helper may set.
-                    op.complete_builder = false;
-                    op.method_span = if base.file == op.file {
-                        base.method_span
-                    } else {
-                        op.method_span
-                    };
-                    let other = base.file != op.file;
-                    overlay(&mut op, &base, other);
-                    finish(&mut op, escape, fi, cold_glob.as_deref());
-                    // The helper's table is its parameter: what this call passes, as
-                    // written (`&self.event_table`, which `refs` may list), or each
-                    // table the caller's own callers pass it.
-                    let per_call = match (&h.op.table, linker.param_ref(*tf, &helper_op.table)) {
-                        (None, Some(raw)) if table_unknown(&op) => {
-                            if let Some(text) = linker.arg_text(site, &raw) {
-                                op.table_text = Some(text);
-                            }
-                            passed_text(&mut op, linker.table_per_call(*tf, &raw, Some(site)))
+                // The chain's own function's parameters it holds or hands the
+                // helper, bound at each of its calls that gives them something
+                // different (see `param_bindings`), or at none.
+                let runs: Vec<ChainRun<'_>> = match linker.chain_bindings(fi, h) {
+                    Some(calls) => calls
+                        .into_iter()
+                        .map(|(c, sites)| (Some(c), Some(sites)))
+                        .collect(),
+                    None => vec![(None, None)],
+                };
+                for ((tf, ti), (outer, sites)) in
+                    visible.flat_map(|t| runs.iter().map(move |r| (t, r)))
+                {
+                    linker.loop_sites.replace(sites.clone());
+                    let run = || {
+                        let helper_op = &files[*tf].ops[*ti].0;
+                        let mut base = helper_op.clone();
+                        // A generic helper (`fn base<T: Entity>(..)` with `T::TABLE`): the
+                        // types this call gives it (`base::<User>(&c)`), not another
+                        // caller's.
+                        let mut resolve =
+                            || linker.at_call_site(site, || linker.resolve_op(*tf, &mut base, 0));
+                        match linker.types_of_call(*tf, helper_op, fi, op.method_span) {
+                            Some(b) => linker.with_types(b, resolve),
+                            None => resolve(),
                         }
-                        _ => None,
+                        let mut op = op.clone();
+                        linker.resolve_op(fi, &mut op, 0);
+                        op.kind = base.kind;
+                        // What the chain leaves unset the helper may set.
+                        op.complete_builder = false;
+                        op.method_span = if base.file == op.file {
+                            base.method_span
+                        } else {
+                            op.method_span
+                        };
+                        let other = base.file != op.file;
+                        overlay(&mut op, &base, other);
+                        finish(&mut op, escape, fi, cold_glob.as_deref());
+                        // The helper's table is its parameter: what this call passes, as
+                        // written (`&self.event_table`, which `refs` may list), or each
+                        // table the caller's own callers pass it.
+                        let per_call = match (&h.op.table, linker.param_ref(*tf, &helper_op.table))
+                        {
+                            (None, Some(raw)) if table_unknown(&op) => {
+                                if let Some(text) = linker.arg_text(site, &raw) {
+                                    op.table_text = Some(text);
+                                }
+                                passed_text(&mut op, linker.table_per_call(*tf, &raw, Some(site)))
+                            }
+                            _ => None,
+                        };
+                        (op, per_call)
                     };
+                    let (op, per_call) = match outer {
+                        Some(c) => linker.at_call_site(*c, run),
+                        None => run(),
+                    };
+                    linker.loop_sites.replace(None);
                     push_per_table(&mut ops, op, per_call);
                 }
                 // A helper that returns another helper's builder with setters of its
@@ -949,9 +1033,17 @@ pub(super) fn link_files(
                 // A helper whose names or expressions are its parameters, which its
                 // calls give different values: one request per caller.
                 if let Some(calls) = linker.param_bindings(fi, &op) {
+                    let raw = linker.param_ref(fi, &op.table);
                     return per_binding(&mut calls.into_iter().map(|(site, sites)| {
                         let mut one = op.clone();
                         linker.at_call_site(site, || linker.resolve_op(fi, &mut one, 0));
+                        // A table the call passes as written (`&self.config.table`),
+                        // which a table's `refs` may list.
+                        if let Some(raw) = raw.as_ref().filter(|_| table_unknown(&one)) {
+                            if let Some(text) = linker.arg_text(site, raw) {
+                                one.table_text = Some(text);
+                            }
+                        }
                         (one, sites)
                     }));
                 }
@@ -1086,6 +1178,7 @@ pub(super) fn link_files(
         graph: computed,
         reads,
         asked: linker.asked.take(),
+        asked_values: linker.asked_values.take(),
         wanted: linker.wanted.take(),
         looked,
     }
@@ -1302,6 +1395,13 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     }
 }
 
+/// `value as ty` for a number's text (`4294967295` as `i32` is `-1`); `None` for no
+/// integer or no integer type.
+fn cast_int(value: &str, ty: &str) -> Option<String> {
+    use crate::scanner::index::ints::{cast, parse_int};
+    cast(parse_int(value)?, ty).map(|n| n.to_string())
+}
+
 /// Whether a linked request's table is unknown.
 /// What the calls of a request's function pass its table parameter
 /// ([`Linker::table_per_call`]).
@@ -1446,15 +1546,17 @@ struct Linker<'a> {
     reads: Option<RefCell<Vec<Deps>>>,
     /// Every parameter whose calls' arguments were read.
     asked: RefCell<HashSet<RefKind>>,
+    /// Those of them whose calls' arguments were read as values or maps too.
+    asked_values: RefCell<HashSet<RefKind>>,
     /// Every name looked up in the tables (see [`Linked::wanted`]).
     wanted: RefCell<Wanted>,
     /// While a helper's returned builder is resolved for one chain that continues it:
     /// that call, whose arguments are the helper's parameters.
     call_site: RefCell<Option<CallSite<'a>>>,
-    /// While `call_site` is a call inside a helper of the chain being linked (see
-    /// [`Linker::at_nested_site`]): the chain's own call, whose arguments that call's
-    /// arguments read.
-    parent_site: RefCell<Option<CallSite<'a>>>,
+    /// The calls being followed around `call_site`, innermost last (each the call of
+    /// the function the next one is in): a chain on a helper's builder in
+    /// `find_by_user`, linked at `count_by_user`'s call of it.
+    enclosing: RefCell<Vec<Option<CallSite<'a>>>>,
     /// While a request is linked once per caller of a generic function: the types
     /// that caller gives it (see [`TypeBinding`]).
     types_at: RefCell<Option<TypeBinding>>,
@@ -1494,6 +1596,55 @@ struct CallSite<'a> {
     /// only (`HelperCall::paths`; empty when none is, and for other calls).
     paths: &'a [Option<PathStrings>],
 }
+
+/// What a parameter is to the request that holds it ([`Linker::params_in`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Use {
+    /// Its table or index.
+    Table,
+    /// A name or an expression: an attribute's name, `#name`, a condition.
+    Name,
+    /// An attribute value, a `:value`, a number (the limit).
+    Value,
+    /// An item or key map.
+    Map,
+}
+
+/// A value as what tells two calls' values apart (its text, type and where it comes
+/// from), when it says anything; only compared, never shown.
+fn value_key(v: &ValueInfo) -> Option<String> {
+    let said = v.literal.is_some()
+        || v.ty.is_some()
+        || v.text.is_some()
+        || !matches!(v.provenance, Provenance::Unknown | Provenance::Param);
+    said.then(|| {
+        format!(
+            "{:?}{:?}{:?}{:?}{}",
+            v.literal, v.text, v.ty, v.provenance, v.nullable
+        )
+    })
+}
+
+/// A map as what tells two calls' maps apart (its attributes' names and values), when
+/// it says anything; only compared, never shown.
+fn map_key(m: &AttrMap) -> Option<String> {
+    if m.attributes.is_empty() {
+        return None;
+    }
+    let mut key = String::new();
+    for a in &m.attributes {
+        key.push_str(a.name.value().unwrap_or("?"));
+        key.push('=');
+        key.push_str(&value_key(&a.value).unwrap_or_default());
+        key.push(';');
+    }
+    key.push_str(if m.complete { "." } else { "…" });
+    Some(key)
+}
+
+/// A chain on a helper's builder linked at one call of its own function (with the
+/// calls that give the same), or at none.
+type ChainRun<'a> = (Option<CallSite<'a>>, Option<Vec<(usize, Span)>>);
 
 /// One caller's binding of a helper's parameters: a call that passes one set of values,
 /// and every call (file, called name) that passes the same.
@@ -1539,9 +1690,10 @@ impl<'a> Linker<'a> {
             tests_count: std::cell::Cell::new(false),
             reads: track.then(|| RefCell::new(Vec::new())),
             asked: RefCell::new(HashSet::new()),
+            asked_values: RefCell::new(HashSet::new()),
             wanted: RefCell::default(),
             call_site: RefCell::new(None),
-            parent_site: RefCell::new(None),
+            enclosing: RefCell::new(Vec::new()),
             types_at: RefCell::new(None),
             loop_sites: RefCell::new(None),
         }
@@ -1550,35 +1702,39 @@ impl<'a> Linker<'a> {
     /// Runs `f` with the parameters of `site`'s function bound to what `site` passes.
     fn at_call_site<R>(&self, site: CallSite<'a>, f: impl FnOnce() -> R) -> R {
         let outer = self.call_site.replace(Some(site));
+        self.enclosing.borrow_mut().push(outer);
         let r = f();
+        let outer = self.enclosing.borrow_mut().pop().flatten();
         self.call_site.replace(outer);
+        r
+    }
+
+    /// Runs `f` where the call being followed is: with the call of its own function
+    /// that encloses it bound (`count_by_user`'s call of `find_by_user`, while a
+    /// helper `find_by_user` continues is followed), or none. What a call passes is
+    /// read there.
+    fn in_caller<R>(&self, f: impl FnOnce() -> R) -> R {
+        let popped = self.enclosing.borrow_mut().pop();
+        let current = self.call_site.replace(popped.flatten());
+        let r = f();
+        let outer = self.call_site.replace(current);
+        if popped.is_some() {
+            self.enclosing.borrow_mut().push(outer);
+        }
         r
     }
 
     /// [`Self::at_call_site`] for `inner`, a call in a helper of what `outer` calls
     /// (`query_in(&self.client, table, ..)` returned by the `create_query(table, ..)`
-    /// that `outer` continues): `inner`'s arguments are read with `outer`'s bound.
+    /// that `outer` continues): `inner`'s arguments are read with `outer`'s bound
+    /// (`outer` encloses it, see [`Self::in_caller`]).
     fn at_nested_site<R>(
         &self,
         inner: CallSite<'a>,
         outer: CallSite<'a>,
         f: impl FnOnce() -> R,
     ) -> R {
-        let parent = self.parent_site.replace(Some(outer));
-        let r = self.at_call_site(inner, f);
-        self.parent_site.replace(parent);
-        r
-    }
-
-    /// Runs `f` where the call being followed is: with no call bound, or with the call
-    /// it sits in when it is a nested one ([`Self::at_nested_site`]).
-    fn at_caller<R>(&self, f: impl FnOnce() -> R) -> R {
-        let parent = self.parent_site.replace(None);
-        let outer = self.call_site.replace(parent);
-        let r = f();
-        self.call_site.replace(outer);
-        self.parent_site.replace(parent);
-        r
+        self.at_call_site(outer, || self.at_call_site(inner, f))
     }
 
     /// The call being followed and the parameter's place in it, when `pr` is one of
@@ -1601,10 +1757,16 @@ impl<'a> Linker<'a> {
     /// that call's function's parameters and the call passes a value dynalint can read.
     fn at_site(&self, pr: &PendingRef, depth: usize) -> Option<Resolved> {
         let (site, index) = self.param_at_site(pr)?;
-        let mut v = site.args.get(index)?.clone()?;
-        // The argument is read where the call is, with no call of its own bound (or
-        // the one it sits in, for a helper's chain on another helper's builder).
-        self.at_caller(|| self.resolve(site.file, &mut v, depth + 1));
+        // Bound to this call: what it passes, or nothing known (never what the other
+        // calls pass).
+        let Some(mut v) = site.args.get(index).cloned().flatten() else {
+            return Some(Resolved::Const {
+                name: pr.text.to_string(),
+                value: Box::new(Resolved::unknown("an argument dynalint cannot follow")),
+            });
+        };
+        // The argument is read where the call is.
+        self.in_caller(|| self.resolve(site.file, &mut v, depth + 1));
         Some(Resolved::Const {
             name: pr.text.to_string(),
             value: Box::new(v),
@@ -1619,7 +1781,7 @@ impl<'a> Linker<'a> {
     fn value_at_site(&self, pr: &PendingRef) -> Option<ValueInfo> {
         let (site, index) = self.param_at_site(pr)?;
         let mut v = site.values.get(index)?.clone();
-        self.at_caller(|| self.resolve_value(site.file, &mut v));
+        self.in_caller(|| self.resolve_value(site.file, &mut v));
         Some(v)
     }
 
@@ -1636,7 +1798,7 @@ impl<'a> Linker<'a> {
         let (site, index) = self.param_at_site(&pr)?;
         let passed = site.paths.get(index)?.as_ref()?;
         let mut text = passed.text.clone();
-        self.at_caller(|| self.resolve(site.file, &mut text, 1));
+        self.in_caller(|| self.resolve(site.file, &mut text, 1));
         Some((text, passed.paths.clone()))
     }
 
@@ -1656,7 +1818,7 @@ impl<'a> Linker<'a> {
             return None;
         }
         let mut m = site.maps.get(*index)?.clone();
-        self.at_caller(|| self.resolve_map_at(site.file, &mut m, Span::new(0, 0), depth + 1));
+        self.in_caller(|| self.resolve_map_at(site.file, &mut m, Span::new(0, 0), depth + 1));
         Some(m)
     }
 
@@ -2054,6 +2216,16 @@ impl<'a> Linker<'a> {
                     }
                     return;
                 }
+                // `limit as i32`: the number, wrapped to the type.
+                RefKind::Cast { .. } => {
+                    let n = self.pending(fi, &pr, 0);
+                    v.text = None;
+                    v.literal = n.value().map(str::to_string);
+                    if v.literal.is_some() {
+                        v.provenance = Provenance::Literal;
+                    }
+                    return;
+                }
                 RefKind::Count { .. } => {
                     let n = self.pending(fi, &pr, 0);
                     if let Provenance::ShardSuffix { modulus: m @ None } = &mut v.provenance {
@@ -2235,6 +2407,28 @@ impl<'a> Linker<'a> {
                     )),
                 }
             }
+            RefKind::Cast { value, ty } => {
+                let sub = PendingRef {
+                    text: pr.text.clone(),
+                    kind: (**value).clone(),
+                };
+                // A number is a value: a parameter's only as the call being followed
+                // passes it, never what every caller agrees on.
+                let v = match &sub.kind {
+                    RefKind::Param { .. } => self.value_at_site(&sub).and_then(|v| v.literal),
+                    _ => self
+                        .pending(fi, &sub, depth + 1)
+                        .value()
+                        .map(str::to_string),
+                };
+                match v.as_deref().and_then(|v| cast_int(v, ty)) {
+                    Some(n) => Resolved::literal(n),
+                    None => Resolved::unknown(format!(
+                        "`{}` is not a number dynalint can read",
+                        pr.text
+                    )),
+                }
+            }
         }
     }
 
@@ -2246,22 +2440,31 @@ impl<'a> Linker<'a> {
         r
     }
 
-    /// The parameter references a request holds in its expression attribute names and
-    /// expressions (`#sk` given `sk` of `fn query_in(c, sk: &str)`).
-    fn params_in(&self, fi: usize, op: &Operation) -> Vec<PendingRef> {
-        let mut found: Vec<PendingRef> = Vec::new();
-        let mut look = |r: &Resolved| {
+    /// The parameter references a request holds, each with what it is to the request:
+    /// a name (its table or index, an expression attribute name or an expression:
+    /// `#sk` given `sk` of `fn query_in(c, sk: &str)`), a value (an attribute value, a
+    /// `:value`, the limit: `.limit(limit as i32)`), or an item or key map
+    /// (`.set_item(item)`).
+    fn params_in(&self, fi: usize, op: &Operation) -> Vec<(PendingRef, Use)> {
+        let mut found: Vec<(PendingRef, Use)> = Vec::new();
+        let mut look = |r: Option<&Resolved>, what: Use| {
             let inner = match r {
-                Resolved::Const { value, .. } => value,
+                Some(Resolved::Const { value, .. }) => Some(&**value),
                 other => other,
             };
-            if let Some(p) = self
-                .pending_ref(fi, Some(inner))
-                .filter(|p| matches!(p.kind, RefKind::Param { .. }))
-            {
-                found.push(p);
+            let Some(mut p) = self.pending_ref(fi, inner) else {
+                return;
+            };
+            // `limit as i32`: the parameter inside the cast.
+            if let RefKind::Cast { value, .. } = &p.kind {
+                p.kind = (**value).clone();
+            }
+            if matches!(p.kind, RefKind::Param { .. }) {
+                found.push((p, what));
             }
         };
+        look(op.table.as_ref(), Use::Table);
+        look(op.index.as_ref(), Use::Table);
         for e in [
             &op.key_condition,
             &op.filter,
@@ -2272,71 +2475,165 @@ impl<'a> Linker<'a> {
         .into_iter()
         .flatten()
         {
-            look(&e.text);
+            look(Some(&e.text), Use::Name);
         }
         for n in op.names.values() {
-            look(&n.name);
+            look(Some(&n.name), Use::Name);
+        }
+        for v in op.values.values().chain(op.limit.as_deref()) {
+            look(v.text.as_ref(), Use::Value);
+        }
+        for m in [&op.key, &op.item].into_iter().flatten() {
+            let from = m.from_type.clone().map(Resolved::unknown);
+            look(from.as_ref(), Use::Map);
+            for a in &m.attributes {
+                look(Some(&a.name), Use::Name);
+                look(a.value.text.as_ref(), Use::Value);
+            }
         }
         found
     }
 
-    /// For a request whose names or expressions are parameters of its function that
-    /// the function's calls give different values (`direct(c, "SK")` and `direct(c,
-    /// "Title")` for `#sk`), those calls: one per different set of values, at most
-    /// [`MAX_TABLE_SPLIT`], each with the calls that give it (a loop around one of
-    /// them repeats that request). `None` when the calls agree (the parameter is what
-    /// they all pass), or when the parameters are of more than one function.
+    /// For a request whose names, values or maps are parameters of its function, the
+    /// calls of that function that give them something dynalint can read: one per
+    /// different set of what they give, at most [`MAX_TABLE_SPLIT`], each with the
+    /// calls that give it (a loop around one of them repeats that request). Names
+    /// split it only when the calls give different ones (`direct(c, "SK")` and
+    /// `direct(c, "Title")` for `#sk`; when they agree, the parameter is what they all
+    /// pass); a value or a map binds it at its calls even when one call gives it
+    /// (`count_by_user` passing `u32::MAX` to `find_by_user`'s `limit`): a value is
+    /// never what every caller agrees on, only what one call certainly passes. A value
+    /// or map is read only from a call that certainly calls the function (a function's
+    /// or a path's call, or a method called on a receiver of its type); a call on a
+    /// receiver of another type is not one of its calls. `None` when nothing is read,
+    /// or when the parameters are of more than one function.
     fn param_bindings(&self, fi: usize, op: &Operation) -> Option<Vec<PerCaller<'a>>> {
-        let refs = self.params_in(fi, op);
-        let first = refs.first()?;
+        self.bindings_for(fi, self.params_in(fi, op))
+    }
+
+    /// [`Self::param_bindings`] for a chain on a helper's returned builder in file
+    /// `fi`: the parameters of its own function it holds, and those it hands the
+    /// helper (`self.query_of(user_id, limit as i32)` in `find_by_user`, whose calls
+    /// then say what the helper's `.limit(..)` is).
+    fn chain_bindings(&self, fi: usize, h: &HelperCall) -> Option<Vec<PerCaller<'a>>> {
+        let mut refs = self.params_in(fi, &h.op);
+        let mut param = |r: Option<&Resolved>, what: Use| {
+            let Some(mut p) = self.pending_ref(fi, r) else {
+                return;
+            };
+            if let RefKind::Cast { value, .. } = &p.kind {
+                p.kind = (**value).clone();
+            }
+            if matches!(p.kind, RefKind::Param { .. }) {
+                refs.push((p, what));
+            }
+        };
+        // Names it hands the helper are the helper's to bind (its table is followed
+        // to this function's callers by `table_per_call`).
+        for v in h.values.iter() {
+            param(v.text.as_ref(), Use::Value);
+        }
+        for m in h.maps.iter() {
+            let from = m.from_type.clone().map(Resolved::unknown);
+            param(from.as_ref(), Use::Map);
+        }
+        self.bindings_for(fi, refs)
+    }
+
+    /// The calls that bind the parameters `refs` (see [`Self::param_bindings`]).
+    fn bindings_for(&self, fi: usize, refs: Vec<(PendingRef, Use)>) -> Option<Vec<PerCaller<'a>>> {
+        let (first, _) = refs.first()?;
         let RefKind::Param {
-            function, arity, ..
+            function,
+            arity,
+            self_ty,
+            ..
         } = &first.kind
         else {
             return None;
         };
-        let mut indexes: Vec<usize> = Vec::new();
-        for r in &refs {
+        let mut uses: Vec<(usize, Use)> = Vec::new();
+        for (r, what) in &refs {
             match &r.kind {
                 RefKind::Param {
                     function: f,
                     arity: a,
                     index,
                     ..
-                } if f == function && a == arity => indexes.push(*index),
+                } if f == function && a == arity => uses.push((*index, *what)),
                 _ => return None,
             }
         }
-        indexes.sort_unstable();
-        indexes.dedup();
+        let reads_values = uses.iter().any(|(_, u)| matches!(u, Use::Value | Use::Map));
+        // With names only, a table is `table_per_call`'s (one request per table);
+        // with values, each call's table is part of what it gives.
+        if !reads_values {
+            uses.retain(|(_, u)| *u != Use::Table);
+            if uses.is_empty() {
+                return None;
+            }
+        }
+        uses.sort_unstable();
+        uses.dedup();
         // An edit of what these calls pass links this request again.
         self.read(&self.reads.as_ref().map(|_| intern(function)));
+        if reads_values {
+            self.asked_values.borrow_mut().insert(first.kind.clone());
+        }
         let mut out: Vec<PerCaller<'a>> = Vec::new();
         let mut passed: Vec<Vec<Option<String>>> = Vec::new();
+        let mut any_value = false;
         for (sf, site) in self.param_sites(fi, first, function) {
             if site.args.len() != *arity {
                 continue;
             }
+            let certain = match (&site.receiver, self_ty) {
+                // `other.find(..)` on a value of another type: not this function.
+                (Some(r), Some(t)) if r != t => continue,
+                (Some(_), Some(_)) => true,
+                _ => !site.method,
+            };
+            let (values, maps): (&[ValueInfo], &[AttrMap]) = if certain {
+                (&site.values, &site.maps)
+            } else {
+                (&[], &[])
+            };
             // What the call passes, read where it is: `"SK"` and `SK` (a constant
             // holding "SK") are one caller's request.
-            let values: Vec<Option<String>> = indexes
+            let key: Vec<Option<String>> = uses
                 .iter()
-                .map(|i| {
-                    let mut v = site.args.get(*i)?.clone()?;
-                    self.resolve(sf, &mut v, 1);
-                    v.value().map(str::to_string)
+                .map(|(i, what)| match what {
+                    Use::Name | Use::Table => {
+                        let mut v = site.args.get(*i).cloned().flatten()?;
+                        self.resolve(sf, &mut v, 1);
+                        v.value().map(str::to_string)
+                    }
+                    Use::Value => {
+                        let mut v = values.get(*i)?.clone();
+                        self.resolve_value(sf, &mut v);
+                        value_key(&v)
+                    }
+                    Use::Map => {
+                        let mut m = maps.get(*i)?.clone();
+                        self.resolve_map_at(sf, &mut m, Span::new(0, 0), 1);
+                        map_key(&m)
+                    }
                 })
                 .collect();
-            match passed.iter().position(|p| *p == values) {
+            any_value |= uses
+                .iter()
+                .zip(&key)
+                .any(|((_, what), k)| matches!(what, Use::Value | Use::Map) && k.is_some());
+            match passed.iter().position(|p| *p == key) {
                 Some(k) => out[k].1.push((sf, site.at)),
                 None => {
-                    passed.push(values);
+                    passed.push(key);
                     let call = CallSite {
                         file: sf,
                         function: &site.callee,
                         args: &site.args,
-                        values: &[],
-                        maps: &[],
+                        values,
+                        maps,
                         paths: &[],
                     };
                     out.push((call, vec![(sf, site.at)]));
@@ -2346,7 +2643,8 @@ impl<'a> Linker<'a> {
                 return None;
             }
         }
-        (out.len() > 1).then_some(out)
+        let split = out.len() > 1 || (reads_values && any_value && !out.is_empty());
+        split.then_some(out)
     }
 
     /// The type parameter reference a request holds in its table, index, key or item
