@@ -2440,6 +2440,16 @@ impl<'a> Linker<'a> {
         r
     }
 
+    /// The parameter `r` stands for, if it is one: through a cast (`limit as i32`:
+    /// the parameter inside it).
+    fn param_through_cast(&self, fi: usize, r: Option<&Resolved>) -> Option<PendingRef> {
+        let mut p = self.pending_ref(fi, r)?;
+        if let RefKind::Cast { value, .. } = &p.kind {
+            p.kind = (**value).clone();
+        }
+        matches!(p.kind, RefKind::Param { .. }).then_some(p)
+    }
+
     /// The parameter references a request holds, each with what it is to the request:
     /// a name (its table or index, an expression attribute name or an expression:
     /// `#sk` given `sk` of `fn query_in(c, sk: &str)`), a value (an attribute value, a
@@ -2452,14 +2462,7 @@ impl<'a> Linker<'a> {
                 Some(Resolved::Const { value, .. }) => Some(&**value),
                 other => other,
             };
-            let Some(mut p) = self.pending_ref(fi, inner) else {
-                return;
-            };
-            // `limit as i32`: the parameter inside the cast.
-            if let RefKind::Cast { value, .. } = &p.kind {
-                p.kind = (**value).clone();
-            }
-            if matches!(p.kind, RefKind::Param { .. }) {
+            if let Some(p) = self.param_through_cast(fi, inner) {
                 found.push((p, what));
             }
         };
@@ -2518,13 +2521,7 @@ impl<'a> Linker<'a> {
     fn chain_bindings(&self, fi: usize, h: &HelperCall) -> Option<Vec<PerCaller<'a>>> {
         let mut refs = self.params_in(fi, &h.op);
         let mut param = |r: Option<&Resolved>, what: Use| {
-            let Some(mut p) = self.pending_ref(fi, r) else {
-                return;
-            };
-            if let RefKind::Cast { value, .. } = &p.kind {
-                p.kind = (**value).clone();
-            }
-            if matches!(p.kind, RefKind::Param { .. }) {
+            if let Some(p) = self.param_through_cast(fi, r) {
                 refs.push((p, what));
             }
         };
