@@ -10,6 +10,7 @@ use crate::facts::index_key_check::{
 use crate::facts::key_access::{written, AttrValue, Via};
 use crate::facts::unwritten_keys::unwritten_keys;
 use crate::facts::{BoundOperation, ProjectFacts};
+use crate::model::problem::listed;
 use crate::model::{Entity, Index, Table};
 use crate::scanner::{OpKind, Operation};
 
@@ -202,7 +203,7 @@ fn never_written(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, table: &Tab
         let Some((keys, puts)) = unwritten_keys(facts, table, index) else {
             continue;
         };
-        let list = backticked(&keys);
+        let list = listed(&keys);
         for op in puts {
             let d = cx.report(
                 op.file.clone(),
@@ -255,14 +256,6 @@ fn never_written(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, table: &Tab
     }
 }
 
-/// `a` and `b`, each in backticks: "`a` and `b`".
-fn backticked(keys: &[&str]) -> String {
-    keys.iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(" and ")
-}
-
 /// A name without case or separators: `inviteCode`, `invite_code` and `InviteCode`
 /// are one.
 fn folded(name: &str) -> String {
@@ -309,11 +302,7 @@ fn missing_from_sparse(
     if missing.is_empty() {
         return;
     }
-    let list = missing
-        .iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(" and ");
+    let list = listed(&missing);
     let model_path = cx.model.path.clone();
     for op in mine {
         let d = cx.report(

@@ -6,6 +6,7 @@ use crate::facts::key_access::{addressed, Via};
 use crate::facts::unwritten_keys::unwritten_keys;
 use crate::facts::{BoundOperation, ProjectFacts};
 use crate::figures::{bytes, group};
+use crate::model::problem::listed;
 use crate::model::{AccessPattern, Entity, Index, KeyTemplate, Model, Presence, Table};
 use crate::scanner::OpKind;
 use crate::source::{FilePath, Span};
@@ -71,11 +72,7 @@ impl Rule for UnservedAccessPattern {
                 let Some((keys, puts)) = unwritten_keys(facts, table, index) else {
                     continue;
                 };
-                let list = keys
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(" and ");
+                let list = listed(&keys);
                 let model_path = cx.model.path.clone();
                 for b in queries {
                     let d = cx.report(

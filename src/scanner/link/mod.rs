@@ -2951,16 +2951,7 @@ impl<'a> Linker<'a> {
             return None;
         }
         // As for one value (`field`): a constructor only tests call is the tests'.
-        let production: Vec<(usize, &Resolved)> = visible
-            .iter()
-            .copied()
-            .filter(|(cf, v)| !self.only_tests_pass(*cf, v))
-            .collect();
-        let visible = if production.is_empty() {
-            visible
-        } else {
-            production
-        };
+        let visible = self.production_first(visible);
         let mut out: Vec<Resolved> = Vec::new();
         for (cf, v) in visible {
             self.instance_values(cf, v, 0, &mut out);
@@ -2976,6 +2967,24 @@ impl<'a> Linker<'a> {
                 })
                 .collect()
         })
+    }
+
+    /// The values constructors give a field (each in its file), without those set from
+    /// a parameter that only tests pass; all of them when every one is such.
+    fn production_first<'r>(
+        &self,
+        visible: Vec<(usize, &'r Resolved)>,
+    ) -> Vec<(usize, &'r Resolved)> {
+        let production: Vec<(usize, &Resolved)> = visible
+            .iter()
+            .copied()
+            .filter(|(cf, v)| !self.only_tests_pass(*cf, v))
+            .collect();
+        if production.is_empty() {
+            visible
+        } else {
+            production
+        }
     }
 
     /// Whether `v` (in file `cf`) is a parameter of the function it is in.
@@ -3730,16 +3739,7 @@ impl<'a> Linker<'a> {
         // A constructor that sets the field from a parameter no call outside tests
         // passes (`with_client_and_table(client, table)`, for the tests' table) says
         // nothing of the table the code names: the other constructors decide.
-        let production: Vec<(usize, &Resolved)> = visible
-            .iter()
-            .copied()
-            .filter(|(cf, v)| !self.only_tests_pass(*cf, v))
-            .collect();
-        let visible = if production.is_empty() {
-            visible
-        } else {
-            production
-        };
+        let visible = self.production_first(visible);
         let resolved: Vec<Resolved> = visible
             .into_iter()
             // `Clone` by hand (`table_name: self.table_name.clone()`) copies the
