@@ -812,7 +812,7 @@ pub(super) fn index_tree(
     cx: &FileCx<'_>,
     nodes: &[Node<'_>],
     helpers: HelperChains,
-    mut args: ArgValues,
+    args: ArgValues,
 ) -> Vec<String> {
     let src = cx.src;
     let path = &idx.path.clone();
@@ -825,20 +825,27 @@ pub(super) fn index_tree(
         .map(|n| (*n, method_name(src, *n)))
         .collect();
     let mut helper_names = Vec::new();
+    // Whether the file was folded in full for a chain on its own helper's builder.
+    let mut folded_own = false;
     if idx.candidate {
         let (decls, fns) = (&by_kind.declarations, &by_kind.fns);
         let mut folded = fold_file(cx, path, decls, &calls, fns, helpers);
         // A chain continuing a builder one of the file's own functions returns: the
         // link would read the file again and index it in full (`parse_if_chained`),
         // so it is folded in full now, from this parse (its references numbered as
-        // that fold numbers them), with its calls' arguments, as that index has them.
+        // that fold numbers them), with its calls' arguments read as names. Their
+        // values are read at its own helpers' calls only, as a file answering its own
+        // references reads them (`ArgValues::KeysUnlessOwn`): reading every call's
+        // (locals followed to their `let`s, maps to their inserts) was most of what
+        // indexing such a file cost, for values the link asks of a few helpers; should
+        // it ask another's, the file is read again (`value_keys`).
         // A piece's index decides it over the whole file (`index_pieces`).
         if matches!(helpers, HelperChains::NamesOnly) && !cx.is_piece() {
             let names: Vec<&String> = folded.helper_names.iter().collect();
             if returns_chained(folded.ops.iter(), &names) {
                 cx.refs.borrow_mut().clear();
                 folded = fold_file(cx, path, decls, &calls, fns, HelperChains::Fold);
-                args = ArgValues::Resolved;
+                folded_own = true;
             }
         }
         helper_names = folded.helper_names;
@@ -883,7 +890,8 @@ pub(super) fn index_tree(
         ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &calls),
         ArgValues::KeysUnlessOwn => {
             let keys = site_keys(cx, &calls);
-            let own = answers_own(cx.refs.borrow().iter(), &keys.iter().collect::<Vec<_>>());
+            let own = folded_own
+                || answers_own(cx.refs.borrow().iter(), &keys.iter().collect::<Vec<_>>());
             if own {
                 // Values only at calls of the file's own helpers that send their
                 // request with them.
