@@ -145,12 +145,14 @@ pub fn site_keys<'t>(cx: &FileCx<'t>, calls: &[(Node<'t>, Option<&'t str>)]) -> 
 }
 
 /// Every call in `nodes` that passes a value dynalint can follow, each argument read
-/// as a name and (see [`ValuesOf`]) as a value and a map.
+/// as a name and (see [`ValuesOf`]) as a value and a map. With `unread`, the keys of
+/// the calls (but a DynamoDB setter's) whose values were not read.
 pub fn arg_sites(
     cx: &FileCx<'_>,
     nodes: &[Node<'_>],
     test_file: bool,
     values_of: ValuesOf<'_>,
+    mut unread: Option<&mut Vec<SiteKey>>,
 ) -> Vec<ArgSite> {
     let mut out = Vec::new();
     let call_k = crate::scanner::syntax::nodes::kind_id("call_expression");
@@ -163,13 +165,11 @@ pub fn arg_sites(
         let setter = key.method
             && (crate::scanner::sdk::setter(&key.callee).is_some()
                 || crate::scanner::sdk::op_for_method(&key.callee).is_some());
-        let helpers: &[RefKind] = match values_of {
-            ValuesOf::Every => &[],
-            ValuesOf::CallsOf(own) => own,
-        };
+        let helpers = values_of.helpers();
+        let same = values_of.same();
         let may_read = !setter
             && (matches!(values_of, ValuesOf::Every)
-                || helpers.iter().any(|k| may_call(&key, k, &|a, b| a == b)));
+                || helpers.iter().any(|k| may_call(&key, k, same)));
         let receiver = if key.method && (may_read || followed.iter().any(Option::is_some)) {
             receiver_type(cx, n)
         } else {
@@ -183,14 +183,17 @@ pub fn arg_sites(
                 (false, _, _) => true,
                 (true, None, _) => false,
                 (true, Some(_), ValuesOf::Every) => true,
-                (true, Some(r), ValuesOf::CallsOf(_)) => helpers.iter().any(|k| {
-                    may_call(&key, k, &|a, b| a == b)
+                (true, Some(r), _) => helpers.iter().any(|k| {
+                    may_call(&key, k, same)
                         && matches!(k, RefKind::Param { self_ty: Some(t), .. } if t == r)
                 }),
             };
         let (values, maps) = if read {
             passed_values(cx, &args)
         } else {
+            if let Some(u) = unread.as_deref_mut().filter(|_| !setter) {
+                u.push(key.clone());
+            }
             (Box::default(), Box::default())
         };
         if followed.iter().any(Option::is_some) || !values.is_empty() || !maps.is_empty() {
@@ -226,6 +229,36 @@ pub enum ValuesOf<'r> {
     /// (`FileIndex::value_keys`), and the file is read again should the link ask the
     /// values one of them passes.
     CallsOf(&'r [RefKind]),
+    /// [`ValuesOf::CallsOf`] of the functions the link asked the values of a
+    /// parameter of: a call of one by its name and arity, whatever type its path
+    /// names (an alias of the function's, the link tells), for a file read again for
+    /// the link's questions.
+    NamedAs(&'r [RefKind]),
+}
+
+impl<'r> ValuesOf<'r> {
+    /// The functions (their parameters) whose calls' values are read; none for
+    /// [`ValuesOf::Every`], which reads every call's.
+    pub fn helpers(self) -> &'r [RefKind] {
+        match self {
+            ValuesOf::Every => &[],
+            ValuesOf::CallsOf(r) | ValuesOf::NamedAs(r) => r,
+        }
+    }
+
+    /// How a call's type is matched with a function's (see [`may_call`]).
+    pub fn same(self) -> SameType<'static> {
+        fn spelled(a: &str, b: &str) -> bool {
+            a == b
+        }
+        fn any(_: &str, _: &str) -> bool {
+            true
+        }
+        match self {
+            ValuesOf::NamedAs(_) => &any,
+            _ => &spelled,
+        }
+    }
 }
 
 /// What a call's arguments are as values and as maps (see [`ArgSite::values`]), each

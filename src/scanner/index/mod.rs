@@ -468,17 +468,21 @@ pub fn index_text_lean(path: &FilePath, text: &Arc<str>, settings: &ScanSettings
 }
 
 /// [`index_file_lean`] with the calls' arguments resolved (`arg_sites`, no
-/// `site_keys`): what that index is once the link needs the file's arguments.
+/// `site_keys`): what that index is once the link needs the file's arguments. With
+/// `values_of`, they are read as values and maps only at the calls of those functions
+/// (and of the file's own helpers), the other calls' keys kept (`value_keys`):
+/// [`ArgValues::CallsOf`].
 pub fn index_lean_with_args(
     path: &FilePath,
     source: &Arc<str>,
     settings: &ScanSettings,
+    values_of: Option<&[RefKind]>,
 ) -> FileIndex {
     lean(
         path,
         source,
         settings,
-        ArgValues::Resolved,
+        values_of.map_or(ArgValues::Resolved, ArgValues::CallsOf),
         Items::Parse,
         false,
     )
@@ -491,12 +495,13 @@ pub fn index_ruled_out_with_args(
     path: &FilePath,
     source: &Arc<str>,
     settings: &ScanSettings,
+    values_of: Option<&[RefKind]>,
 ) -> FileIndex {
     lean(
         path,
         source,
         settings,
-        ArgValues::Resolved,
+        values_of.map_or(ArgValues::Resolved, ArgValues::CallsOf),
         Items::Parse,
         true,
     )
@@ -506,7 +511,7 @@ fn lean(
     path: &FilePath,
     source: &Arc<str>,
     settings: &ScanSettings,
-    args: ArgValues,
+    args: ArgValues<'_>,
     items: Items,
     force_parse: bool,
 ) -> FileIndex {
@@ -599,7 +604,7 @@ fn index_reusing(
     settings: &ScanSettings,
     force_parse: bool,
     helpers: HelperChains,
-    args: ArgValues,
+    args: ArgValues<'_>,
     items: Items,
     pieces: Option<Sizes>,
 ) -> (FileIndex, Vec<String>) {
@@ -634,7 +639,7 @@ fn index_until_parsed(
     force_parse: bool,
     reuse: Option<Option<(&[u8], &Tree)>>,
     helpers: HelperChains,
-    args: ArgValues,
+    args: ArgValues<'_>,
     items: Items,
     pieces: Option<Sizes>,
 ) -> Indexed {
@@ -760,7 +765,7 @@ pub(in crate::scanner) fn index_parsed(
     source: &Arc<str>,
     parsed: Parsed,
     helpers: HelperChains,
-    args: ArgValues,
+    args: ArgValues<'_>,
 ) -> (FileIndex, Vec<u8>, Tree, Vec<String>) {
     let Parsed {
         mut idx,
@@ -812,7 +817,7 @@ pub(super) fn index_tree(
     cx: &FileCx<'_>,
     nodes: &[Node<'_>],
     helpers: HelperChains,
-    args: ArgValues,
+    args: ArgValues<'_>,
 ) -> Vec<String> {
     let src = cx.src;
     let path = &idx.path.clone();
@@ -885,7 +890,7 @@ pub(super) fn index_tree(
     );
     match args {
         ArgValues::Resolved => {
-            idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file, ValuesOf::Every);
+            idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file, ValuesOf::Every, None);
         }
         ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &calls),
         ArgValues::KeysUnlessOwn => {
@@ -895,22 +900,72 @@ pub(super) fn index_tree(
             if own {
                 // Values only at calls of the file's own helpers that send their
                 // request with them.
-                let mut helpers = cx.value_params();
-                helpers.retain(|r| keys.iter().any(|k| may_call(k, r, &|a, b| a == b)));
+                let helpers = cx.value_params();
                 let of = ValuesOf::CallsOf(&helpers);
-                idx.arg_sites = arg_sites(cx, &by_kind.calls, test_file, of);
-                idx.value_keys = keys
-                    .into_iter()
-                    .filter(|k| !helpers.iter().any(|r| may_call(k, r, &|a, b| a == b)))
-                    .collect();
+                values_at_calls_of(idx, cx, &by_kind.calls, test_file, keys, of);
             } else {
                 idx.site_keys = keys;
             }
+        }
+        ArgValues::CallsOf(tree) => {
+            // Values at the calls of the file's own helpers and of every function
+            // whose parameter some file's request holds as a value.
+            let mut helpers = cx.value_params();
+            for r in tree {
+                if !helpers.contains(r) {
+                    helpers.push(r.clone());
+                }
+            }
+            let keys = site_keys(cx, &calls);
+            let of = ValuesOf::NamedAs(&helpers);
+            values_at_calls_of(idx, cx, &by_kind.calls, test_file, keys, of);
         }
     }
     idx.structs = struct_defs(src, &by_kind.structs);
     idx.refs = cx.refs.take();
     helper_names
+}
+
+/// `idx`'s calls' arguments (`arg_sites`, of `nodes`) read as names at every call, and
+/// as values and maps at the calls that may call one of `of`'s functions; the keys of
+/// the other calls (of `keys`, the file's calls') kept in `value_keys`, for the link
+/// to read the file again should it ask the values one of them passes. Of
+/// [`ValuesOf::NamedAs`], every call whose values were not read keeps its key (a
+/// method of one of those names on a receiver of another type may be another
+/// function's the link asks of later); of the file's own helpers, the calls of no
+/// helper of that name.
+fn values_at_calls_of(
+    idx: &mut FileIndex,
+    cx: &FileCx<'_>,
+    nodes: &[Node<'_>],
+    test_file: bool,
+    keys: Vec<SiteKey>,
+    of: ValuesOf<'_>,
+) {
+    let (helpers, same) = (of.helpers(), of.same());
+    // Only the functions some call of the file may call.
+    let called: Vec<RefKind> = helpers
+        .iter()
+        .filter(|r| keys.iter().any(|k| may_call(k, r, same)))
+        .cloned()
+        .collect();
+    let of = match of {
+        ValuesOf::NamedAs(_) => ValuesOf::NamedAs(&called),
+        _ => ValuesOf::CallsOf(&called),
+    };
+    if matches!(of, ValuesOf::NamedAs(_)) {
+        let mut unread = Vec::new();
+        idx.arg_sites = arg_sites(cx, nodes, test_file, of, Some(&mut unread));
+        unread.sort_unstable();
+        unread.dedup();
+        idx.value_keys = unread;
+        return;
+    }
+    idx.arg_sites = arg_sites(cx, nodes, test_file, of, None);
+    idx.value_keys = keys
+        .into_iter()
+        .filter(|k| !called.iter().any(|r| may_call(k, r, same)))
+        .collect();
 }
 
 /// Indexes a large candidate file in `pieces` (see `pieces.rs`), in parallel, and
@@ -923,7 +978,7 @@ fn index_pieces(
     parse_text: &[u8],
     pieces: &[(usize, usize)],
     helpers: HelperChains,
-    args: ArgValues,
+    args: ArgValues<'_>,
 ) -> Option<Vec<String>> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
@@ -932,7 +987,12 @@ fn index_pieces(
     // A piece sees only its own references and chains: whether the file answers its
     // own is decided below, over every piece, as the whole file's fold decides it.
     let own_args = matches!(args, ArgValues::KeysUnlessOwn);
-    let piece_args = if own_args { ArgValues::KeysOnly } else { args };
+    // A large file read again is read in pieces for every call's values.
+    let piece_args = match args {
+        ArgValues::KeysUnlessOwn => ArgValues::KeysOnly,
+        ArgValues::CallsOf(_) => ArgValues::Resolved,
+        a => a,
+    };
     // Every piece's lookups read the whole file's `let`s: found once.
     let lets = crate::scanner::syntax::scope::let_offsets(text);
     let index_piece = |i: usize, range: &tree_sitter::Range| -> Option<Part> {
@@ -1291,7 +1351,7 @@ enum Items {
 /// Whether an index resolves its calls' arguments (`arg_sites`) or keeps only their
 /// keys (`site_keys`).
 #[derive(Clone, Copy)]
-pub(super) enum ArgValues {
+pub(super) enum ArgValues<'r> {
     Resolved,
     KeysOnly,
     /// Keys only, unless one of the file's calls may answer one of its own parameter
@@ -1300,6 +1360,10 @@ pub(super) enum ArgValues {
     /// followed that parameter (22 of the 1x real tree's 270 files parsed for calls
     /// were parsed twice for it).
     KeysUnlessOwn,
+    /// Resolved as names, and as values at the calls that may call one of these
+    /// functions (those the link asked the values of) or the file's own helpers
+    /// (`args::ValuesOf::NamedAs`): a file read again for the link's questions.
+    CallsOf(&'r [RefKind]),
 }
 
 /// The nodes each pass after the fold reads, by kind, in the file's order: one look at
@@ -1968,7 +2032,7 @@ mod tests_{i} {{
     fn in_pieces_and_whole(
         text: &str,
         helpers: HelperChains,
-        args: ArgValues,
+        args: ArgValues<'_>,
         items: Items,
         piece: usize,
     ) -> [(FileIndex, Vec<String>); 2] {
@@ -2102,7 +2166,7 @@ mod tests_{i} {{
         let lean = |text: String| {
             let path: FilePath = Arc::from(std::path::Path::new("src/store.rs"));
             let source: Arc<str> = Arc::from(text);
-            let again = index_lean_with_args(&path, &source, &settings);
+            let again = index_lean_with_args(&path, &source, &settings, None);
             (index_text_lean(&path, &source, &settings), again)
         };
         let (own, again) = lean(format!(
@@ -2160,7 +2224,7 @@ mod tests_{i} {{
         );
         let lean = index_file_lean(&docs, &settings);
         assert!(!lean.candidate && lean.deferred.is_some());
-        let asked = index_lean_with_args(&docs.path, &docs.text, &settings);
+        let asked = index_lean_with_args(&docs.path, &docs.text, &settings, None);
         assert!(asked.candidate && asked.deferred.is_none());
         assert!(!asked.arg_sites.is_empty());
         assert!(index_file(&docs, &settings).candidate);

@@ -141,7 +141,7 @@ fn link_taking(
     // file parsed links again itself and the files whose lookups it may answer. A
     // tree with nothing asked links once.
     let mut covered: HashSet<RefKind> = HashSet::new();
-    let mut redone: HashSet<usize> = HashSet::new();
+    let mut redone: HashSet<(usize, bool)> = HashSet::new();
     // Who calls each name, built once for every round: the rounds change no function
     // or call (the graph's facts are kept too), and building it again for each
     // partial round was a whole-tree pass per round. It borrows the files as they
@@ -171,8 +171,21 @@ fn link_taking(
         asked_values.retain(|k| !covered_values.contains(k));
         let fresh: Vec<RefKind> = asked.drain().collect();
         let fresh_values: Vec<RefKind> = asked_values.drain().collect();
-        let mut again = index_with_args(&files, &fresh, &fresh_values, &mut redone, settings);
-        let deferred = parse_deferred(&files, &wanted, &tables.crates, settings);
+        // Every parameter asked as a value so far: a file read again reads the values
+        // its calls pass those functions only (`read_with_args`).
+        let values_of: Vec<RefKind> = covered_values
+            .iter()
+            .chain(&fresh_values)
+            .cloned()
+            .collect();
+        let mut again = index_with_args(
+            &files,
+            (&fresh, &fresh_values),
+            &values_of,
+            &mut redone,
+            settings,
+        );
+        let deferred = parse_deferred(&files, &wanted, &tables.crates, &values_of, settings);
         // The lookups some newly parsed file may answer: the files that made one
         // are linked again, and so are the parsed files (their problems).
         let parsed: Vec<&crate::scanner::index::deferred::Deferred> = deferred
@@ -351,12 +364,15 @@ pub(super) fn parse_skipped_callers(
 /// parameter ([`RefKind::Param`]). The files (not redone before) with a call that may
 /// answer one of `asked` (matched as the link matches it, test code included), read
 /// and indexed again with their arguments ([`index_lean_with_args`]): what an index
-/// with them would have been.
+/// with them would have been, as values at the calls of `values_of`'s functions
+/// ([`read_with_args`]). A file is read again once for its calls' names (`redone`
+/// holding `(file, false)`), and once more, with every call's values, when a call
+/// whose values it left unread may pass one of `asked_values` (`(file, true)`).
 fn index_with_args(
     files: &[Arc<FileIndex>],
-    asked: &[RefKind],
-    asked_values: &[RefKind],
-    redone: &mut HashSet<usize>,
+    (asked, asked_values): (&[RefKind], &[RefKind]),
+    values_of: &[RefKind],
+    redone: &mut HashSet<(usize, bool)>,
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
     fn by_function(kinds: &[RefKind]) -> HashMap<&str, Vec<&RefKind>> {
@@ -387,18 +403,21 @@ fn index_with_args(
                 .is_some_and(|ps| ps.iter().any(|p| may_call(k, p, &same)))
         })
     };
-    let todo: Vec<usize> = (0..files.len())
-        .filter(|fi| {
-            let f = &files[*fi];
-            calls_one(&f.site_keys, &by_name)
-                // Read for its own helpers' arguments only: again when a call of
-                // another's may pass one the values it sends its request with.
-                || calls_one(&f.value_keys, &values_by_name)
-                || (f.deferred.is_none() && f.text.is_some() && ruled_out_calling(f, &by_name))
+    let todo: Vec<(usize, bool)> = (0..files.len())
+        .filter_map(|fi| {
+            let f = &files[fi];
+            // Read for some functions' values only: again, for every call's, when a
+            // call of another's may pass one the values it sends its request with.
+            if calls_one(&f.value_keys, &values_by_name) && redone.insert((fi, true)) {
+                redone.insert((fi, false));
+                return Some((fi, true));
+            }
+            let asked = calls_one(&f.site_keys, &by_name)
+                || (f.deferred.is_none() && f.text.is_some() && ruled_out_calling(f, &by_name));
+            (asked && redone.insert((fi, false))).then_some((fi, false))
         })
-        .filter(|fi| redone.insert(*fi))
         .collect();
-    read_with_args(files, &todo, settings)
+    read_with_args(files, &todo, values_of, settings)
 }
 
 /// Whether `f` is a file the byte pre-filter ruled out (so it kept no call's key)
@@ -416,16 +435,25 @@ fn ruled_out_calling(f: &FileIndex, by_name: &HashMap<&str, Vec<&RefKind>>) -> b
             .any(|n| n.calls.iter().any(|c| by_name.contains_key(c.as_ref())))
 }
 
-/// Files `todo`, read again and indexed lean with their calls' arguments. A file that
-/// cannot be read again (removed or unreadable since the walk) keeps its index, with
-/// a note saying what the link could not look at, and is not asked for again.
+/// Files `todo`, read again and indexed lean with their calls' arguments: as values
+/// and maps too at the calls of the functions whose parameters the link asked as
+/// values (`values_of`, and the file's own helpers'; the other calls' keys kept,
+/// `value_keys`, for a later round to read the file again should it ask another's),
+/// or at every call for a file marked `true`. Reading every call's values (locals
+/// followed to their `let`s, maps to their inserts) was half of reading a file again.
+/// Without a reader (`calls`, the LSP, whose edits index a file with every call's
+/// values), every call's. A file that cannot be read again (removed or unreadable
+/// since the walk) keeps its index, with a note saying what the link could not look
+/// at, and is not asked for again.
 fn read_with_args(
     files: &[Arc<FileIndex>],
-    todo: &[usize],
+    todo: &[(usize, bool)],
+    values_of: &[RefKind],
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
     todo.par_iter()
-        .filter_map(|&fi| {
+        .filter_map(|&(fi, every)| {
+            let values_of = (settings.reread.is_some() && !every).then_some(values_of);
             let f = &files[fi];
             // A ruled-out file indexed with its text kept has it; else it is read
             // again, when it can be (not at all when nothing can read it).
@@ -439,11 +467,14 @@ fn read_with_args(
                     // Parsed for its arguments only: what the parse says of code the
                     // pre-filter ruled out (a syntax error) is not said, as it is not
                     // when no argument is asked of it.
-                    let mut idx = index_ruled_out_with_args(&f.path, &text, settings);
+                    let mut idx = index_ruled_out_with_args(&f.path, &text, settings, values_of);
                     idx.problems.clone_from(&f.problems);
                     (fi, idx)
                 }
-                Some(text) => (fi, index_lean_with_args(&f.path, &text, settings)),
+                Some(text) => (
+                    fi,
+                    index_lean_with_args(&f.path, &text, settings, values_of),
+                ),
                 None => (fi, unread_again(f)),
             })
         })
@@ -451,7 +482,8 @@ fn read_with_args(
 }
 
 /// `f`'s index once it could not be read again: what it held, never parsed for its
-/// names (`deferred` cleared: it is not asked for again), and a note.
+/// names nor read for its calls' arguments (`deferred` and the calls' keys cleared:
+/// it is not asked for again), and a note.
 fn unread_again(f: &FileIndex) -> FileIndex {
     let what = if f.deferred.is_some() {
         "the names it defines"
@@ -460,6 +492,8 @@ fn unread_again(f: &FileIndex) -> FileIndex {
     };
     let mut kept = f.clone();
     kept.deferred = None;
+    kept.site_keys.clear();
+    kept.value_keys.clear();
     kept.problems.push(ScanProblem {
         file: f.path.clone(),
         span: None,
@@ -478,13 +512,14 @@ fn parse_deferred(
     files: &[Arc<FileIndex>],
     wanted: &Wanted,
     crates: &Crates,
+    values_of: &[RefKind],
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
     if wanted.is_empty() {
         return Vec::new();
     }
     let asked = deferred::Asked::new(wanted);
-    let todo: Vec<usize> = (0..files.len())
+    let todo: Vec<(usize, bool)> = (0..files.len())
         .filter(|fi| {
             // What the link keeps of an answer: an item the looking file's crate can
             // name; a call (a parameter's caller) from a crate that can name the
@@ -498,8 +533,9 @@ fn parse_deferred(
                 .as_ref()
                 .is_some_and(|d| d.answers(&asked, usable))
         })
+        .map(|fi| (fi, false))
         .collect();
-    read_with_args(files, &todo, settings)
+    read_with_args(files, &todo, values_of, settings)
 }
 
 /// The functions some file returns a builder from.
@@ -4041,6 +4077,49 @@ async fn go(c: &Client) { put_in(c, "Audit").await; }
         assert!(result.problems.is_empty(), "{:?}", result.problems);
         assert_eq!(result.stats.reparsed, 1);
         assert!(shown.contains("Audit"), "{shown}");
+    }
+
+    /// A file read again for its calls' arguments reads them as values only at the
+    /// calls of the functions whose parameters the link asked as values, and keeps
+    /// the other calls' keys (`value_keys`); read for the values of a call of
+    /// another, it reads every call's.
+    #[test]
+    fn a_file_read_again_reads_values_at_the_calls_of_value_helpers() {
+        const REPO: &str = "pub async fn page(c: &Client, limit: i32) {\n\
+             c.scan().table_name(\"Orders\").limit(limit).send().await; }\n";
+        const APP: &str = "async fn go(c: &Client) { page(c, 25).await; other(c, 7); }\n";
+        fn read(path: &std::path::Path) -> Option<Arc<str>> {
+            [("repo.rs", REPO), ("app.rs", APP)]
+                .iter()
+                .find(|(p, _)| path.ends_with(p))
+                .map(|(_, t)| Arc::from(*t))
+        }
+        let settings = ScanSettings {
+            reread: Some(read),
+            ..ScanSettings::default()
+        };
+        let files = indexed(&[("repo.rs", REPO), ("app.rs", APP)], &settings);
+        let limit = RefKind::Param {
+            function: intern("page"),
+            self_ty: None,
+            index: 1,
+            arity: 2,
+        };
+        let valued = |idx: &FileIndex, callee: &str| {
+            idx.arg_sites
+                .iter()
+                .any(|a| &*a.callee == callee && !a.values.is_empty())
+        };
+        let asked = std::slice::from_ref(&limit);
+        let again = read_with_args(&files, &[(1, false)], asked, &settings);
+        let app = &again[0].1;
+        assert!(valued(app, "page") && !valued(app, "other"));
+        assert!(app.value_keys.iter().any(|k| &*k.callee == "other"));
+        assert!(!app.value_keys.iter().any(|k| &*k.callee == "page"));
+        let again = read_with_args(&files, &[(1, true)], asked, &settings);
+        let app = &again[0].1;
+        assert!(valued(app, "page") && valued(app, "other"));
+        assert!(app.value_keys.is_empty());
     }
 
     /// A link sure to run once moves the operations of the indexes it is given and
