@@ -267,10 +267,19 @@ fn link_taking(
         }
     }
     let mut result = whole.result;
+    result.unique_columns = unique_columns(&files);
     stats.operations = result.operations.len();
     stats.link = started.elapsed();
     result.stats = stats;
     result
+}
+
+/// Every file's ORM columns declared unique, in file order.
+pub(super) fn unique_columns(files: &[Arc<FileIndex>]) -> Vec<crate::scanner::ir::UniqueColumn> {
+    files
+        .iter()
+        .flat_map(|f| f.types.unique.iter().cloned())
+        .collect()
 }
 
 /// `whole` (a whole link's result, with each file's tables and reads) with the
