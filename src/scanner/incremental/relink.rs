@@ -152,6 +152,7 @@ impl LinkState {
             operations,
             problems: last.problems.clone(),
             tables: last.tables.iter().flatten().cloned().collect(),
+            unique_columns: crate::scanner::link::unique_columns(files),
             stats,
             reused: std::mem::take(&mut last.reused),
         }

@@ -124,6 +124,7 @@ fn link_taking(
     let rounds = link_rounds(files, settings, taken);
     stats.reparsed = rounds.reparsed;
     let mut result = rounds.linked.result;
+    result.unique_columns = unique_columns(&rounds.files);
     stats.operations = result.operations.len();
     stats.link = started.elapsed();
     result.stats = stats;
@@ -308,6 +309,14 @@ pub(super) fn link_rounds<'f>(
         asked_values: covered_values,
         reparsed,
     }
+}
+
+/// Every file's ORM columns declared unique, in file order.
+pub(super) fn unique_columns(files: &[Arc<FileIndex>]) -> Vec<crate::scanner::ir::UniqueColumn> {
+    files
+        .iter()
+        .flat_map(|f| f.types.unique.iter().cloned())
+        .collect()
 }
 
 /// `whole` (a whole link's result, with each file's tables and reads) with the
