@@ -16,6 +16,7 @@ pub(super) mod ints;
 pub(super) mod items;
 pub(super) mod key_conditions;
 pub(super) mod loose;
+pub(super) mod orm;
 pub(super) mod path_strings;
 pub(super) mod pieces;
 pub(super) mod resolve;
