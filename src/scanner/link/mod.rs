@@ -29,7 +29,7 @@ use crate::scanner::index::resolve::{count_between, CtorCall, PendingRef, RefKin
 use crate::scanner::index::returns::FnReturn;
 use crate::scanner::index::types::TypeFacts;
 use crate::scanner::index::{
-    index_lean_with_args, index_ruled_out_with_args, index_source, FileIndex,
+    index_lean_with_args, index_ruled_out_with_args, index_source, FieldInit, FileIndex,
 };
 use crate::scanner::ir::{
     AttrMap, CallStep, ColdReason, ExprArg, HotReason, OpKind, Operation, Provenance, Resolved,
@@ -3873,10 +3873,20 @@ impl<'a> Linker<'a> {
         let Some(vals) = Tables::get_pair(&self.tables.inits, &ty, last) else {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         };
-        let visible: Vec<(usize, &Resolved)> = vals
+        let inits: Vec<(usize, &FieldInit)> = vals
             .iter()
             .filter(|(cf, _)| self.sees(fi, *cf))
-            .filter_map(|(cf, i)| Some((*cf, &self.files.get(*cf)?.field_inits.get(*i)?.value)))
+            .filter_map(|(cf, i)| Some((*cf, self.files.get(*cf)?.field_inits.get(*i)?)))
+            .collect();
+        // A test's instance (`TableNames { journal: "custom-journal".into(), .. }` in a
+        // config test) is not one the service builds: the other constructors decide,
+        // as for a field several instances hold (`instance_tables`). Only tests' when
+        // every one is a test's.
+        let service = inits.iter().any(|(_, init)| !init.test);
+        let visible: Vec<(usize, &Resolved)> = inits
+            .into_iter()
+            .filter(|(_, init)| !(service && init.test))
+            .map(|(cf, init)| (cf, &init.value))
             .collect();
         // Constructors only crates this one cannot name hold are none: the same answer
         // whether or not the link parsed their files (a deferred file is parsed only
