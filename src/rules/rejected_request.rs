@@ -23,7 +23,7 @@ use crate::facts::request::{
     check_exprs, locate, static_exprs, symbolic, undefined_beside_unknown,
 };
 use crate::facts::BoundOperation;
-use crate::scanner::{OpKind, Operation};
+use crate::scanner::{ExprArg, OpKind, Operation};
 use crate::source::{Location, Span};
 
 crate::declare_rule! {
@@ -61,7 +61,10 @@ impl Rule for RejectedRequest {
         // reach it, so only what is rejected whatever the table is certain (the same
         // finding for each instance, said once).
         if op.possible_table {
-            unbound_exprs(cx, bound);
+            // Request parameters first, as `unbound_exprs` judges them.
+            if limit_below_one(op).is_some() || !possible_path_verdict(cx, bound) {
+                unbound_exprs(cx, bound);
+            }
             return;
         }
         if op.kind == OpKind::ExecuteStatement {
@@ -730,53 +733,13 @@ fn select_choice_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -
 /// when it did).
 fn expression_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -> bool {
     let op = bound.op;
-    let slots = [
-        &op.key_condition,
-        &op.filter,
-        &op.condition,
-        &op.projection,
-        &op.update,
-    ];
-    let mut built = slots
-        .iter()
-        .enumerate()
-        .filter_map(|(i, e)| e.as_ref().filter(|e| !e.paths.is_empty()).map(|e| (i, e)));
-    let Some((slot, arg)) = built.next() else {
+    let Some((slot, arg)) = path_built(op) else {
         return false;
     };
-    let names_on_some_paths = op.names.values().any(|n| n.conditional)
-        || op
-            .setters
-            .iter()
-            .any(|s| s.conditional && s.method.ends_with("expression_attribute_names"));
-    if built.next().is_some() || names_on_some_paths {
-        return false;
-    }
     for text in arg.paths.iter() {
-        let mut one = op.clone();
-        let expr = [
-            &mut one.key_condition,
-            &mut one.filter,
-            &mut one.condition,
-            &mut one.projection,
-            &mut one.update,
-        ]
-        .into_iter()
-        .nth(slot)
-        .and_then(|e| e.as_mut());
-        let Some(expr) = expr else {
+        let Some(one) = on_path(op, slot, text, arg.span) else {
             return false;
         };
-        expr.text = crate::scanner::Resolved::literal(text.as_str());
-        expr.paths = Box::default();
-        // Which values a path defines is not known (a map filled in the branches that
-        // append, a loop): taken to be exactly the ones its text uses, so only what
-        // holds whatever they are (a `#name` no text uses, the key's shape) is judged.
-        let at = arg.span;
-        one.values = value_placeholders(text)
-            .map(|v| (v.to_string(), crate::scanner::ValueInfo::unknown(at)))
-            .collect();
-        one.values_complete = true;
         let Some((schema, verdict)) = decided_alone(bound, &one) else {
             continue;
         };
@@ -794,15 +757,104 @@ fn expression_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>)
         if let Some(help) = help(&one, &verdict, None, &schema) {
             d.help(help);
         }
-        d.note(format!(
-            "`{}` is appended to in `if`s or `match` arms, {} paths in all; dynalint assumes \
-             each can run",
-            arg.text.label(),
-            arg.paths.len()
-        ));
+        d.note(paths_note(arg));
         return true;
     }
     false
+}
+
+/// [`expression_path_verdict`] for a request only some instance may send
+/// (`Operation::possible_table`): each path judged only by what DynamoDB rejects
+/// whatever the table (the text's syntax, a function name, a reserved word), the same
+/// finding for each instance. Reports the first such path (true when it did).
+fn possible_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -> bool {
+    let op = bound.op;
+    let Some((slot, arg)) = path_built(op) else {
+        return false;
+    };
+    for text in arg.paths.iter() {
+        let Some(one) = on_path(op, slot, text, arg.span) else {
+            return false;
+        };
+        let Some(Err(e)) = check_exprs(&one) else {
+            continue;
+        };
+        let d = cx.report(
+            op.file.clone(),
+            arg.span,
+            format!(
+                "`{}` is rejected whatever its table on the path that builds `{}` as \"{text}\": ValidationException \"{}\"",
+                op.kind.sdk_method(),
+                arg.text.label(),
+                e.message
+            ),
+        );
+        if let Some(help) = expr_help(&one, &e) {
+            d.help(help);
+        }
+        d.note(paths_note(arg));
+        return true;
+    }
+    false
+}
+
+/// The one expression of `op` built on several paths, with its slot (key condition,
+/// filter, condition, projection, update), when every `#name` is set on every path
+/// (see [`expression_path_verdict`]).
+fn path_built(op: &Operation) -> Option<(usize, &ExprArg)> {
+    let slots = [
+        &op.key_condition,
+        &op.filter,
+        &op.condition,
+        &op.projection,
+        &op.update,
+    ];
+    let mut built = slots
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| e.as_deref().filter(|e| !e.paths.is_empty()).map(|e| (i, e)));
+    let found = built.next()?;
+    let names_on_some_paths = op.names.values().any(|n| n.conditional)
+        || op
+            .setters
+            .iter()
+            .any(|s| s.conditional && s.method.ends_with("expression_attribute_names"));
+    (built.next().is_none() && !names_on_some_paths).then_some(found)
+}
+
+/// `op` as one path sends it: the expression in `slot` is `text`. Which values a path
+/// defines is not known (a map filled in the branches that append, a loop): taken to
+/// be exactly the ones its text uses, so only what holds whatever they are (a `#name`
+/// no text uses, the key's shape) is judged.
+fn on_path(op: &Operation, slot: usize, text: &str, at: Span) -> Option<Operation> {
+    let mut one = op.clone();
+    let expr = [
+        &mut one.key_condition,
+        &mut one.filter,
+        &mut one.condition,
+        &mut one.projection,
+        &mut one.update,
+    ]
+    .into_iter()
+    .nth(slot)
+    .and_then(|e| e.as_mut())?;
+    expr.text = crate::scanner::Resolved::literal(text);
+    expr.paths = Box::default();
+    one.values = value_placeholders(text)
+        .map(|v| (v.to_string(), crate::scanner::ValueInfo::unknown(at)))
+        .collect();
+    one.values_complete = true;
+    Some(one)
+}
+
+/// The note of a finding on one path of an expression built on several.
+fn paths_note(arg: &ExprArg) -> String {
+    format!(
+        "`{}` is appended to in `if`s or `match` arms, {} paths in all; dynalint assumes \
+         each can run",
+        arg.text.label(),
+        arg.paths.len()
+    )
 }
 
 /// The `:value` placeholders an expression's text uses.
@@ -966,7 +1018,7 @@ fn fallback_span(op: &Operation, v: &Verdict) -> Span {
 }
 
 /// The first whole-word occurrence of `word` in an expression argument, in the file.
-fn word_in(arg: &crate::scanner::ExprArg, word: &str) -> Option<Span> {
+fn word_in(arg: &ExprArg, word: &str) -> Option<Span> {
     let text = arg.text.value()?;
     let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let (i, _) = text.match_indices(word).find(|(i, _)| {

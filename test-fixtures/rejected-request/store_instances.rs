@@ -1,7 +1,8 @@
 // One store type built per table (`Games`, `Orders`) behind a type alias: `self.table`
 // is either. `Orders` has no `ByRank` index, but the orders store may never run
 // `ranked`: a request only some instance may send is no certain rejection. One that
-// every table rejects is.
+// every table rejects is, on every path or on one path of an expression built in
+// branches.
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
 
@@ -44,6 +45,35 @@ impl DynamoStore<Client> {
             .expression_attribute_values(":u", AttributeValue::S(user.into()))
             .send()
             .await?;
+        Ok(())
+    }
+}
+
+impl DynamoStore<Client> {
+    /// A user's rows from a date, or those whose sort key starts with a prefix.
+    /// `UserId` is no key of `Orders`, which the orders store may never query; but
+    /// DynamoDB's function names are lower case, so the prefix path is rejected on
+    /// either table.
+    pub async fn from(&self, user: &str, day: Option<&str>, prefix: Option<&str>) -> Result<(), Error> {
+        let mut key_condition = "UserId = :u".to_string();
+        let mut values = vec![(":u", AttributeValue::S(user.into()))];
+        if let Some(day) = day {
+            key_condition.push_str(" AND GameDate >= :d");
+            values.push((":d", AttributeValue::S(day.into())));
+        } else if let Some(prefix) = prefix {
+            key_condition.push_str(" AND BEGINS_WITH(GameDate, :d)");
+            values.push((":d", AttributeValue::S(prefix.into())));
+        }
+        let mut query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .key_condition_expression(key_condition);
+            //~^ rejected-request
+        for (name, value) in values {
+            query = query.expression_attribute_values(name, value);
+        }
+        query.send().await?;
         Ok(())
     }
 }

@@ -1148,17 +1148,31 @@ pub(super) fn link_files(
                 // calls give different values: one request per caller.
                 if let Some(calls) = linker.param_bindings(fi, &op) {
                     let raw = linker.param_ref(fi, &op.table);
-                    return per_binding(&mut calls.into_iter().map(|(site, sites)| {
+                    return per_binding(&mut calls.into_iter().flat_map(|(site, sites)| {
                         let mut one = op.clone();
                         linker.at_call_site(site, || linker.resolve_op(fi, &mut one, 0));
+                        let Some(raw) = raw.as_ref().filter(|_| table_unknown(&one)) else {
+                            return vec![(one, sites)];
+                        };
                         // A table the call passes as written (`&self.config.table`),
                         // which a table's `refs` may list.
-                        if let Some(raw) = raw.as_ref().filter(|_| table_unknown(&one)) {
-                            if let Some(text) = linker.arg_text(site, raw) {
-                                one.table_text = Some(text);
-                            }
+                        if let Some(text) = linker.arg_text(site, raw) {
+                            one.table_text = Some(text);
                         }
-                        (one, sites)
+                        // `&self.table` of an instance built with different tables:
+                        // one request per table, each possible.
+                        match linker.site_instance_tables(site, raw) {
+                            Some(tables) => (tables.into_iter())
+                                .map(|t| {
+                                    let table = Resolved::Const {
+                                        name: raw.text.to_string(),
+                                        value: Box::new(t),
+                                    };
+                                    (on_possible_table(&one, table), sites.clone())
+                                })
+                                .collect(),
+                            None => vec![(one, sites)],
+                        }
                     }));
                 }
                 let source = linker.table_source(fi, &named_table(&mut op).table);
@@ -1181,14 +1195,7 @@ pub(super) fn link_files(
                 if per_call.is_none() && table_unknown(named_table(&mut op)) {
                     if let Some(tables) = source.and_then(|pr| linker.instance_tables(fi, &pr)) {
                         finish(&mut op, escape, fi, cold_glob.as_deref());
-                        let mut each = tables.into_iter().map(|t| {
-                            let mut one = op.clone();
-                            one.possible_table = true;
-                            let named = named_table(&mut one);
-                            named.table = Some(t);
-                            named.possible_table = true;
-                            one
-                        });
+                        let mut each = tables.into_iter().map(|t| on_possible_table(&op, t));
                         let first = each.next();
                         return (first, each.collect());
                     }
@@ -1196,13 +1203,14 @@ pub(super) fn link_files(
                 // One request per table, each repeated only by the loops around the
                 // calls that pass it.
                 match per_call {
-                    Some(tables) => per_binding(&mut tables.into_iter().map(|(t, text, sites)| {
+                    Some(tables) => per_binding(&mut tables.into_iter().map(|t| {
                         let mut one = op.clone();
-                        one.table = Some(t);
-                        if text.is_some() {
-                            one.table_text = text;
+                        one.possible_table |= t.possible;
+                        one.table = Some(t.table);
+                        if t.text.is_some() {
+                            one.table_text = t.text;
                         }
-                        (one, sites)
+                        (one, t.sites)
                     })),
                     None => {
                         finish(&mut op, escape, fi, cold_glob.as_deref());
@@ -1527,9 +1535,19 @@ enum Passed {
     Nothing,
 }
 
-/// One table the calls of a request's function pass it: the value, the argument's
-/// text, and the calls that pass it (the only ones a loop around repeats it).
-type TablePassed = (Resolved, Option<String>, Vec<(usize, Span)>);
+/// One table the calls of a request's function pass it.
+#[derive(Debug)]
+struct TablePassed {
+    table: Resolved,
+    /// The argument's text, which a table's `refs` may list.
+    text: Option<String>,
+    /// The calls that pass it: the only ones a loop around repeats it.
+    sites: Vec<(usize, Span)>,
+    /// Passed as `self.table` of an instance whose constructors give it different
+    /// tables ([`Linker::instance_tables`]): a table the request may have, not one it
+    /// certainly has (`Operation::possible_table`).
+    possible: bool,
+}
 
 /// [`Linker::table_per_call`]'s tables; the one text every call passes is put in the
 /// request's `table_text` (what binding by `refs` reads).
@@ -1575,6 +1593,18 @@ fn table_unknown(op: &Operation) -> bool {
         .is_some_and(|t| matches!(t.innermost(), Resolved::Unknown { .. }))
 }
 
+/// A copy of `op` on `table`, one of the tables an instance's field may hold: marked
+/// possible (`Operation::possible_table`), on the request and on the one that names
+/// the table.
+fn on_possible_table(op: &Operation, table: Resolved) -> Operation {
+    let mut one = op.clone();
+    one.possible_table = true;
+    let named = named_table(&mut one);
+    named.table = Some(table);
+    named.possible_table = true;
+    one
+}
+
 /// A linked request, or one per table when its calls give it different tables
 /// ([`Linker::table_per_call`]).
 fn push_per_table(ops: &mut Vec<Operation>, op: Operation, tables: Option<Vec<TablePassed>>) {
@@ -1592,12 +1622,14 @@ fn per_table(
     let Some(tables) = tables else {
         return (Some(op), Vec::new());
     };
-    let mut each = tables.into_iter().map(|(table, text, _)| {
+    let mut each = tables.into_iter().map(|t| {
         let mut one = op.clone();
+        one.possible_table |= t.possible;
         let named = named_table(&mut one);
-        named.table = Some(table);
-        if text.is_some() {
-            named.table_text = text;
+        named.table = Some(t.table);
+        named.possible_table |= t.possible;
+        if t.text.is_some() {
+            named.table_text = t.text;
         }
         one
     });
@@ -3043,6 +3075,23 @@ impl<'a> Linker<'a> {
         Some(self.pending_ref(site.file, Some(arg))?.text.to_string())
     }
 
+    /// The tables `site` passes for `param` when its argument is `self.table` of an
+    /// instance built with different tables ([`Self::passed_instance_tables`]).
+    fn site_instance_tables(
+        &self,
+        site: CallSite<'a>,
+        param: &PendingRef,
+    ) -> Option<Vec<Resolved>> {
+        let RefKind::Param { index, arity, .. } = &param.kind else {
+            return None;
+        };
+        if site.args.len() != *arity {
+            return None;
+        }
+        let arg = site.args.get(*index)?.as_ref()?;
+        self.passed_instance_tables(site.file, arg)
+    }
+
     /// The parameter of its own function that `site` passes on for `param`
     /// (`query_in(&self.client, table, ..)` in `fn create_query(&self, table: &str,
     /// ..)`), when it passes one.
@@ -3527,7 +3576,7 @@ impl<'a> Linker<'a> {
     fn table_per_call(&self, fi: usize, raw: &PendingRef, site: Option<CallSite<'a>>) -> Passed {
         match self.tables_passed(fi, raw, site) {
             Some(tables) if tables.len() > 1 => Passed::Tables(tables),
-            Some(mut one) => match one.pop().and_then(|(_, text, _)| text) {
+            Some(mut one) => match one.pop().and_then(|t| t.text) {
                 Some(text) => Passed::Text(text),
                 None => Passed::Nothing,
             },
@@ -3557,7 +3606,22 @@ impl<'a> Linker<'a> {
         let (pf, pr) = match site {
             Some(s) if s.function == &**function && s.args.len() == *arity => {
                 let arg = s.args.get(*index)?.as_ref()?;
-                (s.file, self.pending_ref(s.file, Some(arg))?)
+                let pr = self.pending_ref(s.file, Some(arg))?;
+                // `&self.table` handed to the helper: each table the instance may have.
+                if !matches!(pr.kind, RefKind::Param { .. }) {
+                    let each = self.passed_instance_tables(s.file, arg)?;
+                    let each = each.into_iter().map(|t| TablePassed {
+                        table: Resolved::Const {
+                            name: raw.text.to_string(),
+                            value: Box::new(t),
+                        },
+                        text: None,
+                        sites: Vec::new(),
+                        possible: true,
+                    });
+                    return Some(each.collect());
+                }
+                (s.file, pr)
             }
             _ => (fi, raw.clone()),
         };
@@ -3571,31 +3635,56 @@ impl<'a> Linker<'a> {
         self.read(&self.reads.as_ref().map(|_| intern(function)));
         let mut tables: Vec<TablePassed> = Vec::new();
         for (sf, call) in self.param_sites(pf, &pr, function) {
-            let (v, text) = match call.args.get(*index) {
+            let (v, text, split) = match call.args.get(*index) {
                 Some(Some(arg)) => {
                     let text = self.pending_ref(sf, Some(arg)).map(|p| p.text.to_string());
                     let mut v = arg.clone();
                     self.resolve(sf, &mut v, 1);
-                    (v, text)
+                    // `&self.table` of an instance built with different tables: each.
+                    let split = matches!(v.innermost(), Resolved::Unknown { .. })
+                        .then(|| self.passed_instance_tables(sf, arg))
+                        .flatten();
+                    (v, text, split)
                 }
                 _ => (
                     Resolved::unknown("an argument dynalint cannot follow"),
                     None,
+                    None,
                 ),
             };
-            let v = Resolved::Const {
-                name: pr.text.to_string(),
-                value: Box::new(v),
-            };
-            match tables.iter_mut().find(|(t, _, _)| *t == v) {
-                Some((_, _, sites)) => sites.push((sf, call.at)),
-                None => tables.push((v, text, vec![(sf, call.at)])),
+            let possible = split.is_some();
+            for v in split.unwrap_or_else(|| vec![v]) {
+                let one = TablePassed {
+                    table: Resolved::Const {
+                        name: pr.text.to_string(),
+                        value: Box::new(v),
+                    },
+                    text: text.clone(),
+                    sites: vec![(sf, call.at)],
+                    possible,
+                };
+                match tables.iter_mut().find(|t| t.table == one.table) {
+                    Some(t) => {
+                        t.sites.extend(one.sites);
+                        // One call that certainly passes it makes it certain.
+                        t.possible &= one.possible;
+                    }
+                    None => tables.push(one),
+                }
             }
             if tables.len() > MAX_TABLE_SPLIT {
                 return None;
             }
         }
         Some(tables)
+    }
+
+    /// The tables an argument may be when it is `self.table` of an instance whose
+    /// constructors give it different tables ([`Linker::instance_tables`]), as a
+    /// request written on `self.table` itself would be linked.
+    fn passed_instance_tables(&self, sf: usize, arg: &Resolved) -> Option<Vec<Resolved>> {
+        let pr = self.table_source(sf, &Some(arg.clone()))?;
+        self.instance_tables(sf, &pr)
     }
 
     fn fn_map(&self, fi: usize, pr: &PendingRef, depth: usize) -> Option<AttrMap> {
