@@ -248,3 +248,32 @@ fn full_analysis(model: &Model, files: &[SourceFile], selection: &RuleSelection)
         .analyze(selection, &|_, _, _| {}, &Cancel::new())
         .expect("never cancelled")
 }
+
+/// A file the pre-filter rules out (it names no SDK marker) that starts calling a
+/// helper whose table parameter is followed: a check reads that file again for what
+/// its call passes (the helper is linked once per caller), and so must the LSP,
+/// whether the file is whole or broken by the edit (inside its `//!`, as a random
+/// case of the test above once found).
+#[test]
+fn a_new_call_in_a_ruled_out_file_is_read_for_its_arguments() {
+    let root = root();
+    let names = root.join("src/names.rs");
+    let text = std::fs::read_to_string(&names).unwrap();
+    let added = "\nfn added(t: &str) -> usize { tally(t) }\n";
+    for edited in [format!("{text}{added}"), format!("/{added}{}", &text[1..])] {
+        let mut project = Project::watched(root.join("dynalint.toml"), None);
+        project.analyze_edits(&[], None, &Cancel::new()).unwrap();
+        let file = SourceFile::new(names.clone(), edited);
+        project
+            .analyze_edits(&[&file], None, &Cancel::new())
+            .unwrap();
+        let full = full_analysis(
+            project.loaded_model().unwrap(),
+            &project_files(&root, &file),
+            &RuleSelection::default(),
+        );
+        let snap = project.snapshot().unwrap();
+        assert_eq!(snap.analysis.operations, full.operations);
+        assert_eq!(snap.analysis.diagnostics, full.diagnostics);
+    }
+}

@@ -108,6 +108,7 @@ fn finish_with(
         texts,
         other_languages,
         (&scanned.operations, &scanned.reused),
+        &scanned.unique_columns,
         selection,
         findings,
     );
@@ -221,7 +222,7 @@ pub(crate) fn run_rules(
         files: &[],
         checked: 0,
     };
-    run_rules_with(model, texts, &[], (operations, &[]), selection, None)
+    run_rules_with(model, texts, &[], (operations, &[]), &[], selection, None)
 }
 
 fn run_rules_with(
@@ -229,6 +230,7 @@ fn run_rules_with(
     texts: Texts<'_>,
     other_languages: &[OtherSources],
     (operations, reused): (&[Operation], &[bool]),
+    unique_columns: &[scanner::UniqueColumn],
     selection: &RuleSelection,
     cache: Option<&mut rule_cache::FindingCache>,
 ) -> Vec<Diagnostic> {
@@ -246,6 +248,7 @@ fn run_rules_with(
         files: texts.files,
         checked_files: texts.checked,
         other_languages,
+        unique_columns,
     };
     let mut per_op = cache.map(|c| c.findings(model, &bound, &bound_reused, selection));
     let mut out = Vec::new();

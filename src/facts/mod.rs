@@ -21,6 +21,7 @@ pub mod request;
 pub mod shards;
 pub mod sort_key_template;
 pub mod spend;
+pub mod unique_columns;
 pub mod unwritten_keys;
 
 pub use bind::{bind, BoundOperation};
@@ -41,6 +42,8 @@ pub struct ProjectFacts<'a> {
     pub checked_files: usize,
     /// Sources in other languages that name DynamoDB: code the rules do not see.
     pub other_languages: &'a [crate::workspace::OtherSources],
+    /// Columns the project's ORM schemas declare unique (see [`unique_columns`]).
+    pub unique_columns: &'a [crate::scanner::UniqueColumn],
 }
 
 impl ProjectFacts<'_> {

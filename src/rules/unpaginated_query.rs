@@ -19,11 +19,12 @@ use crate::facts::conditions::{and_terms, parse_condition_arg, Term};
 use crate::facts::key_access::written;
 use crate::facts::key_shape::{key_shape, KeyShape};
 use crate::facts::read_cost::{items_read, Spread, PAGE_BYTES};
+use crate::facts::unique_columns::declared_unique;
 use crate::facts::unwritten_keys::unwritten_keys;
 use crate::facts::{BoundOperation, ProjectFacts};
 use crate::figures;
 use crate::model::{Index, Table};
-use crate::scanner::{ColdReason, OpKind, Operation, Provenance};
+use crate::scanner::{ColdReason, OpKind, Operation, Provenance, UniqueColumn};
 
 crate::declare_rule! {
     pub UnpaginatedQuery,
@@ -90,7 +91,11 @@ impl Rule for UnpaginatedQuery {
     /// shows can pass a page is warned of; the others are one question.
     fn check_project(&self, cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>) {
         let mut by_target: BTreeMap<(&str, Option<&str>), Vec<Unsized<'_>>> = BTreeMap::new();
-        for q in facts.operations.iter().filter_map(unsized_query) {
+        for q in facts
+            .operations
+            .iter()
+            .filter_map(|b| unsized_query(b, facts.unique_columns))
+        {
             let key = (
                 q.table.name.as_str(),
                 q.bound.index.map(|i| i.name.as_str()),
@@ -273,8 +278,12 @@ impl Unsized<'_> {
     }
 }
 
-/// The Query `bound` when it is one whose key range nothing sizes (see [`Unsized`]).
-fn unsized_query<'a>(bound: &'a BoundOperation<'a>) -> Option<Unsized<'a>> {
+/// The Query `bound` when it is one whose key range nothing sizes (see [`Unsized`]);
+/// `unique`: the columns the project's ORM schema declares unique.
+fn unsized_query<'a>(
+    bound: &'a BoundOperation<'a>,
+    unique: &[UniqueColumn],
+) -> Option<Unsized<'a>> {
     let op = bound.op;
     // A limit bounds the read (or is reported with its filter): see `check_operation`.
     if op.kind != OpKind::Query
@@ -300,7 +309,7 @@ fn unsized_query<'a>(bound: &'a BoundOperation<'a>) -> Option<Unsized<'a>> {
         Ok(_) => format!("`avg-item-size` of table `{}`", table.name),
         Err(missing) => missing.0,
     };
-    if selects_one_item(table, bound.index, &key_terms) {
+    if selects_one_item(table, bound.index, &key_terms, unique) {
         return None;
     }
     // `items.first()` and the like: the code wants one item, and no later page holds
@@ -630,15 +639,21 @@ fn ask(cx: &mut RuleContext<'_>, facts: &ProjectFacts<'_>, qs: &[&Unsized<'_>]) 
 }
 
 /// True when the key condition pins at most one item: equality on a partition key
-/// the model declares `unique`, or on every key attribute of the table itself (an
+/// the model declares `unique` (or the project's ORM schema does, for the same
+/// records: `#[sea_orm(unique)]`), or on every key attribute of the table itself (an
 /// index's keys, a GSI's above all, can repeat).
-fn selects_one_item(table: &Table, index: Option<&Index>, key_terms: &[Term]) -> bool {
+fn selects_one_item(
+    table: &Table,
+    index: Option<&Index>,
+    key_terms: &[Term],
+    unique: &[UniqueColumn],
+) -> bool {
     let eq = |attr: &str| key_terms.iter().any(|t| t.attr == attr && t.op.is_eq());
     let pk = index.map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
     if !eq(pk) {
         return false;
     }
-    if table.attribute(pk).is_some_and(|a| a.unique) {
+    if table.attribute(pk).is_some_and(|a| a.unique) || declared_unique(unique, &table.name, pk) {
         return true;
     }
     index.is_none() && table.sort_key.as_deref().is_none_or(eq)

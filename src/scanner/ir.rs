@@ -582,6 +582,16 @@ fn serialize_path<S: serde::Serializer>(p: &FilePath, s: S) -> Result<S::Ok, S::
     s.serialize_str(&p.to_string_lossy())
 }
 
+/// A column an ORM schema of the project declares unique (`#[sea_orm(unique)]`): no
+/// two records of the entity's table share its value. An attribute of the same name on
+/// the DynamoDB table of the same records names one item.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct UniqueColumn {
+    /// The entity's table (`#[sea_orm(table_name = "sessions")]`).
+    pub table: String,
+    pub column: String,
+}
+
 /// A problem the scanner met in a file: it never fails, it says what it skipped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ScanProblem {

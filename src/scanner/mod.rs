@@ -126,6 +126,9 @@ pub struct ScanResult {
     pub problems: Vec<ScanProblem>,
     /// Tables the code declares with `create_table` / `update_table`.
     pub tables: Vec<TableDecl>,
+    /// Columns the project's ORM schemas declare unique, from every file (parsed or
+    /// not): what names one item of a table the code keeps in DynamoDB too.
+    pub unique_columns: Vec<UniqueColumn>,
     /// What the scan worked on and its phases' times (`check --stats`).
     pub stats: ScanStats,
     /// For each operation, whether it is one the last link (the LSP's, `LinkState`)

@@ -19,11 +19,12 @@ use std::sync::Arc;
 
 use crate::scanner::index::create_table::TableDecl;
 use crate::scanner::index::fold::Escape;
+use crate::scanner::index::resolve::RefKind;
 use crate::scanner::index::FileIndex;
 use crate::scanner::ir::{Operation, ScanProblem};
 use crate::scanner::link::tables::Tables;
-use crate::scanner::link::{link_files, parse_if_chained, parse_skipped_callers};
-use crate::scanner::link::{GraphFacts, Reads};
+use crate::scanner::link::{link_files, link_rounds, parse_if_chained, with_args_if_asked};
+use crate::scanner::link::{GraphFacts, Reads, Rounds};
 use crate::scanner::syntax::names::{intern, Name};
 use crate::scanner::{ScanResult, ScanSettings, ScanStats};
 use crate::source::Span;
@@ -42,6 +43,11 @@ struct Last {
     /// The same, with skipped files that continue a helper's builder parsed.
     completed: Vec<Arc<FileIndex>>,
     graph: GraphFacts,
+    /// The parameters whose calls' arguments the link asked about (as values too):
+    /// an edited file with a call that may pass one is read with its arguments, as a
+    /// round of the link reads it.
+    asked: HashSet<RefKind>,
+    asked_values: HashSet<RefKind>,
     /// Every file's entries by name, brought up to date file by file.
     lookups: Tables,
     /// For each file, the functions whose calls' arguments its operations and tables
@@ -97,11 +103,16 @@ impl LinkState {
         self.incremental = reused.is_some();
         if reused.is_none() {
             self.last = None;
-            let (completed, _) =
-                parse_skipped_callers(files, settings).unwrap_or_else(|| (files.to_vec(), 0));
-            let lookups = Tables::new(&completed);
-            // The LSP keeps the indexes: nothing is taken out of them.
-            let linked = link_files(&completed, &lookups, settings, None, true, None, &mut []);
+            // The link `check` runs, rounds and all. The LSP keeps the indexes:
+            // nothing is taken out of them.
+            let Rounds {
+                files: completed,
+                tables: lookups,
+                linked,
+                asked,
+                asked_values,
+                ..
+            } = link_rounds(files, settings, Vec::new());
             if let Some(graph) = linked.graph {
                 self.last = Some(Last {
                     counts: ScanStats::count(files),
@@ -112,8 +123,10 @@ impl LinkState {
                     read_any: linked.reads.iter().flatten().cloned().collect(),
                     reads: linked.reads,
                     inputs: files.to_vec(),
-                    completed,
+                    completed: completed.into_owned(),
                     graph,
+                    asked,
+                    asked_values,
                     operations: linked.result.operations,
                     lent: None,
                     problems: linked.result.problems,
@@ -139,6 +152,7 @@ impl LinkState {
             operations,
             problems: last.problems.clone(),
             tables: last.tables.iter().flatten().cloned().collect(),
+            unique_columns: crate::scanner::link::unique_columns(files),
             stats,
             reused: std::mem::take(&mut last.reused),
         }
@@ -186,6 +200,21 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
             .map(Arc::new)
             .unwrap_or_else(|| Arc::clone(&files[fi]))
     };
+    // Then, as a round of the link would, read with its calls' arguments when one may
+    // pass a parameter the link asked about (the edited file in its place, for the
+    // lookup).
+    let fresh = {
+        let held = std::mem::replace(&mut last.completed[fi], fresh);
+        let again = with_args_if_asked(
+            &last.completed,
+            fi,
+            &last.asked,
+            &last.asked_values,
+            settings,
+        );
+        let fresh = std::mem::replace(&mut last.completed[fi], held);
+        again.map(Arc::new).unwrap_or(fresh)
+    };
     let old = &last.completed[fi];
     // A parameter the edit starts following is the edited file's own reference: its
     // calls are linked again anyway.
@@ -224,6 +253,16 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
         None,
         &mut [],
     );
+    // A parameter no round asked about before: the files calling its function were
+    // never read for their arguments, so a whole link.
+    if part.asked.iter().any(|k| !last.asked.contains(k))
+        || part
+            .asked_values
+            .iter()
+            .any(|k| !last.asked_values.contains(k))
+    {
+        return None;
+    }
     let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*completed[*i].path).collect();
     let changed_path = Arc::clone(&completed[fi].path);
 

@@ -16,6 +16,7 @@ pub(super) mod ints;
 pub(super) mod items;
 pub(super) mod key_conditions;
 pub(super) mod loose;
+pub(super) mod orm;
 pub(super) mod path_strings;
 pub(super) mod pieces;
 pub(super) mod resolve;
@@ -812,7 +813,7 @@ pub(super) fn index_tree(
     cx: &FileCx<'_>,
     nodes: &[Node<'_>],
     helpers: HelperChains,
-    mut args: ArgValues,
+    args: ArgValues,
 ) -> Vec<String> {
     let src = cx.src;
     let path = &idx.path.clone();
@@ -825,20 +826,27 @@ pub(super) fn index_tree(
         .map(|n| (*n, method_name(src, *n)))
         .collect();
     let mut helper_names = Vec::new();
+    // Whether the file was folded in full for a chain on its own helper's builder.
+    let mut folded_own = false;
     if idx.candidate {
         let (decls, fns) = (&by_kind.declarations, &by_kind.fns);
         let mut folded = fold_file(cx, path, decls, &calls, fns, helpers);
         // A chain continuing a builder one of the file's own functions returns: the
         // link would read the file again and index it in full (`parse_if_chained`),
         // so it is folded in full now, from this parse (its references numbered as
-        // that fold numbers them), with its calls' arguments, as that index has them.
+        // that fold numbers them), with its calls' arguments read as names. Their
+        // values are read at its own helpers' calls only, as a file answering its own
+        // references reads them (`ArgValues::KeysUnlessOwn`): reading every call's
+        // (locals followed to their `let`s, maps to their inserts) was most of what
+        // indexing such a file cost, for values the link asks of a few helpers; should
+        // it ask another's, the file is read again (`value_keys`).
         // A piece's index decides it over the whole file (`index_pieces`).
         if matches!(helpers, HelperChains::NamesOnly) && !cx.is_piece() {
             let names: Vec<&String> = folded.helper_names.iter().collect();
             if returns_chained(folded.ops.iter(), &names) {
                 cx.refs.borrow_mut().clear();
                 folded = fold_file(cx, path, decls, &calls, fns, HelperChains::Fold);
-                args = ArgValues::Resolved;
+                folded_own = true;
             }
         }
         helper_names = folded.helper_names;
@@ -883,7 +891,8 @@ pub(super) fn index_tree(
         ArgValues::KeysOnly => idx.site_keys = site_keys(cx, &calls),
         ArgValues::KeysUnlessOwn => {
             let keys = site_keys(cx, &calls);
-            let own = answers_own(cx.refs.borrow().iter(), &keys.iter().collect::<Vec<_>>());
+            let own = folded_own
+                || answers_own(cx.refs.borrow().iter(), &keys.iter().collect::<Vec<_>>());
             if own {
                 // Values only at calls of the file's own helpers that send their
                 // request with them.
@@ -2002,11 +2011,13 @@ mod tests_{i} {{
     }
 
     /// A lean index folds in full a file that continues a builder one of its own
-    /// functions returns, with its calls' arguments: the index the link would make
-    /// when it read the file again (`link::parse_if_chained`). Cut in pieces, the
-    /// file decides it over every piece, as whole. A file whose chains continue other
-    /// files' helpers keeps their names; one of whose calls answers its own parameter
-    /// is read with its arguments, in pieces too.
+    /// functions returns, with its calls' arguments as names: the index the link
+    /// would make when it read the file again (`link::parse_if_chained`), but for
+    /// the values of calls of no helper of its own, whose keys it keeps instead
+    /// (`value_keys`). Cut in pieces, the file decides it over every piece, as whole.
+    /// A file whose chains continue other files' helpers keeps their names; one of
+    /// whose calls answers its own parameter is read with its arguments, in pieces
+    /// too.
     #[test]
     fn a_lean_index_folds_the_chains_on_its_own_builders() {
         let settings = ScanSettings::default();
@@ -2018,7 +2029,12 @@ mod tests_{i} {{
         let lean = index_text_lean(&path, &own, &settings);
         let again = index_source(&path, &own, &settings, true);
         assert!(lean.chained.is_empty() && !lean.helper_calls.is_empty());
-        assert_eq!(canonical(&lean), canonical(&again));
+        assert_eq!(canonical_names(&lean), canonical_names(&again));
+        // `base` has no value parameter: no call's values are read, each call's key
+        // is kept for the link to ask.
+        assert!(lean.arg_sites.iter().all(|a| a.values.is_empty()));
+        assert!(lean.value_keys.iter().any(|k| &*k.callee == "base"));
+        assert!(again.value_keys.is_empty());
 
         let items: String = (0..12).map(items).collect();
         let chained =
@@ -2027,7 +2043,7 @@ mod tests_{i} {{
         assert!(pieces.ref_pieces.len() > 4 && whole.ref_pieces.is_empty());
         assert!(whole_names.is_empty() && piece_names.is_empty());
         assert!(!whole.helper_calls.is_empty() && !whole.arg_sites.is_empty());
-        assert_eq!(canonical(&pieces), canonical(&whole));
+        assert_eq!(canonical_names(&pieces), canonical_names(&whole));
 
         let [(pieces, piece_names), (whole, whole_names)] = lean_both(&items, 3000);
         assert!(pieces.ref_pieces.len() > 4 && whole.ref_pieces.is_empty());

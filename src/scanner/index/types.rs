@@ -43,6 +43,8 @@ pub struct TypeFacts {
     /// Arc<Dynamo>;`), alias first: `DefaultStore::new(..)` calls a function of
     /// `impl DynamoStore`, and `impl<T> DefaultStore<T>` adds to `DynamoStore`.
     pub aliases: Vec<(Name, Name)>,
+    /// The columns the file's ORM entities declare unique (see `orm.rs`).
+    pub unique: Vec<crate::scanner::ir::UniqueColumn>,
 }
 
 /// A call that shows the types it gives a generic function: its own by a turbofish
@@ -457,6 +459,7 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
     let mut out = TypeFacts::default();
     type_sites(src, toks, &mut out.sites);
     out.values = crate::scanner::index::field_values::field_facts(src, toks);
+    out.unique = crate::scanner::index::orm::unique_columns(src, toks);
     let mut i = 0usize;
     while i < toks.len() {
         let t = toks[i];

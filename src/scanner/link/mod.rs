@@ -117,13 +117,46 @@ fn params_answerable(files: &[Arc<FileIndex>]) -> bool {
 fn link_taking(
     files: &[Arc<FileIndex>],
     settings: &ScanSettings,
-    mut taken: Vec<Option<FileOps>>,
+    taken: Vec<Option<FileOps>>,
 ) -> ScanResult {
     let started = std::time::Instant::now();
     let mut stats = crate::scanner::ScanStats::count(files);
+    let rounds = link_rounds(files, settings, taken);
+    stats.reparsed = rounds.reparsed;
+    let mut result = rounds.linked.result;
+    result.unique_columns = unique_columns(&rounds.files);
+    stats.operations = result.operations.len();
+    stats.link = started.elapsed();
+    result.stats = stats;
+    result
+}
+
+/// What [`link_rounds`] ends with: the files as the last round left them (completed,
+/// some indexed again), their lookup tables, the last whole link with the partial
+/// ones merged in, and every parameter whose calls' arguments were asked.
+pub(super) struct Rounds<'f> {
+    pub files: Cow<'f, [Arc<FileIndex>]>,
+    pub tables: Tables,
+    pub linked: Linked,
+    /// The parameters the rounds asked about ([`Linked::asked`]), and those asked as
+    /// values: a file edited later that calls one of them is read with its arguments.
+    pub asked: HashSet<RefKind>,
+    pub asked_values: HashSet<RefKind>,
+    /// How many files were indexed again.
+    pub reparsed: usize,
+}
+
+/// The link, in rounds until nothing more is asked: the one answer `check` and the
+/// LSP's whole link both give.
+pub(super) fn link_rounds<'f>(
+    files: &'f [Arc<FileIndex>],
+    settings: &ScanSettings,
+    mut taken: Vec<Option<FileOps>>,
+) -> Rounds<'f> {
+    let mut reparsed = 0;
     let completed = parse_skipped_callers(files, settings);
-    if let Some((_, reparsed)) = &completed {
-        stats.reparsed = *reparsed;
+    if let Some((_, n)) = &completed {
+        reparsed = *n;
     }
     let mut files: Cow<'_, [Arc<FileIndex>]> = match completed {
         Some((c, _)) => Cow::Owned(c),
@@ -171,7 +204,7 @@ fn link_taking(
         asked_values.retain(|k| !covered_values.contains(k));
         let fresh: Vec<RefKind> = asked.drain().collect();
         let fresh_values: Vec<RefKind> = asked_values.drain().collect();
-        let mut again = index_with_args(&files, &fresh, &fresh_values, &mut redone, settings);
+        let mut again = index_with_args(&files, None, &fresh, &fresh_values, &mut redone, settings);
         let deferred = parse_deferred(&files, &wanted, &tables.crates, settings);
         // The lookups some newly parsed file may answer: the files that made one
         // are linked again, and so are the parsed files (their problems).
@@ -201,6 +234,8 @@ fn link_taking(
                 .map(|(fi, _)| *fi),
         );
         if again.is_empty() {
+            covered.extend(fresh);
+            covered_values.extend(fresh_values);
             break;
         }
         let functions: HashSet<&str> = fresh
@@ -221,7 +256,7 @@ fn link_taking(
         );
         covered.extend(fresh);
         covered_values.extend(fresh_values);
-        stats.reparsed += again.len();
+        reparsed += again.len();
         let next = files.to_mut();
         for (fi, index) in again {
             let index = Arc::new(index);
@@ -266,11 +301,22 @@ fn link_taking(
             }
         }
     }
-    let mut result = whole.result;
-    stats.operations = result.operations.len();
-    stats.link = started.elapsed();
-    result.stats = stats;
-    result
+    Rounds {
+        files,
+        tables,
+        linked: whole,
+        asked: covered,
+        asked_values: covered_values,
+        reparsed,
+    }
+}
+
+/// Every file's ORM columns declared unique, in file order.
+pub(super) fn unique_columns(files: &[Arc<FileIndex>]) -> Vec<crate::scanner::ir::UniqueColumn> {
+    files
+        .iter()
+        .flat_map(|f| f.types.unique.iter().cloned())
+        .collect()
 }
 
 /// `whole` (a whole link's result, with each file's tables and reads) with the
@@ -351,9 +397,10 @@ pub(super) fn parse_skipped_callers(
 /// parameter ([`RefKind::Param`]). The files (not redone before) with a call that may
 /// answer one of `asked` (matched as the link matches it, test code included), read
 /// and indexed again with their arguments ([`index_lean_with_args`]): what an index
-/// with them would have been.
+/// with them would have been. With `only`, that file alone is looked at.
 fn index_with_args(
     files: &[Arc<FileIndex>],
+    only: Option<usize>,
     asked: &[RefKind],
     asked_values: &[RefKind],
     redone: &mut HashSet<usize>,
@@ -387,7 +434,11 @@ fn index_with_args(
                 .is_some_and(|ps| ps.iter().any(|p| may_call(k, p, &same)))
         })
     };
-    let todo: Vec<usize> = (0..files.len())
+    let among: Box<dyn Iterator<Item = usize>> = match only {
+        Some(fi) => Box::new(std::iter::once(fi)),
+        None => Box::new(0..files.len()),
+    };
+    let todo: Vec<usize> = among
         .filter(|fi| {
             let f = &files[*fi];
             calls_one(&f.site_keys, &by_name)
@@ -399,6 +450,30 @@ fn index_with_args(
         .filter(|fi| redone.insert(*fi))
         .collect();
     read_with_args(files, &todo, settings)
+}
+
+/// File `fi` of `files` (an edited file's new index) indexed again with its calls'
+/// arguments when a call of it may answer one of the parameters `asked` (or, as
+/// values, `asked_values`), as a round of [`link_rounds`] would have: `None` when none
+/// does.
+pub(super) fn with_args_if_asked(
+    files: &[Arc<FileIndex>],
+    fi: usize,
+    asked: &HashSet<RefKind>,
+    asked_values: &HashSet<RefKind>,
+    settings: &ScanSettings,
+) -> Option<FileIndex> {
+    let asked: Vec<RefKind> = asked.iter().cloned().collect();
+    let asked_values: Vec<RefKind> = asked_values.iter().cloned().collect();
+    let again = index_with_args(
+        files,
+        Some(fi),
+        &asked,
+        &asked_values,
+        &mut HashSet::new(),
+        settings,
+    );
+    again.into_iter().next().map(|(_, idx)| idx)
 }
 
 /// Whether `f` is a file the byte pre-filter ruled out (so it kept no call's key)

@@ -1,0 +1,2 @@
+pub mod repo;
+pub mod stats;
