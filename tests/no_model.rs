@@ -669,3 +669,25 @@ fn an_index_every_read_of_which_finds_one_item_is_keyed_by_a_unique_attribute() 
     let (_, err, code) = dynalint(&dir, &["model", "check"]);
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn names_a_config_test_sets_otherwise_are_the_ones_the_library_defaults_to() {
+    let (_tmp, dir) = project("config-tests");
+    let (out, err, code) = dynalint(&dir, &["model", "show"]);
+    assert_eq!(code, 0, "{err}");
+    // `TableNames::default()` names the table and its GSI; the config test's
+    // `custom-outbox` is a test's instance, not the service's.
+    assert!(out.contains("table outbox\n"), "{out}{err}");
+    assert!(
+        out.contains("outbox-status-index (global) partition status (S)"),
+        "{out}"
+    );
+    assert!(!err.contains("is skipped"), "{err}");
+    assert_eq!(call_tables(&dir), ["outbox", "outbox"]);
+    let (out, _, _) = dynalint(&dir, &["check"]);
+    assert!(
+        out.contains("warning[unused-index]: index `outbox-status-index` of `outbox`"),
+        "{out}"
+    );
+    assert!(out.contains("every write sets it to `PENDING`"), "{out}");
+}

@@ -470,9 +470,10 @@ mod cli {
     }
 
     /// A test harness creates the table under the name its config struct holds, which
-    /// several constructors set (the default, the tests' own): the table is the one
-    /// that field holds, `{journal}`, and the store's calls, which read the same field,
-    /// bind to it. A local or a parameter holds no table of its own.
+    /// several of the library's constructors set (the default, a staging one; the
+    /// tests' own is not the service's): the table is the one that field holds,
+    /// `{journal}`, and the store's calls, which read the same field, bind to it. A
+    /// local or a parameter holds no table of its own.
     #[test]
     fn a_name_held_in_a_field_names_the_table_by_the_field() {
         let store = SourceFile::new(
@@ -481,6 +482,9 @@ mod cli {
 pub struct TableNames { pub journal: String }
 impl Default for TableNames {
     fn default() -> Self { Self { journal: "journal".to_string() } }
+}
+impl TableNames {
+    pub fn staging() -> Self { Self { journal: "staging-journal".to_string() } }
 }
 pub struct Config { pub table_names: TableNames }
 pub struct Store { client: Client, config: Config }

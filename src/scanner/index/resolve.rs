@@ -104,6 +104,12 @@ pub enum RefKind {
     /// (a parameter, a constant): the value it resolves to, wrapped as `as` wraps it
     /// (`u32::MAX as i32` is -1).
     Cast { value: Box<RefKind>, ty: Name },
+    /// `x.field` with `x: Type` a parameter: a value of the field's declared type,
+    /// which the link looks up (`structs` and `unit_enums` of `types.rs`): one of an
+    /// enum's data-less variants is one of few values. `mapped`: the value was passed
+    /// through a function of it alone (`serde_json::to_value(x.kind)`, `.map(|v| ..)`),
+    /// and is unknown unless it is such an enum's.
+    FieldType { ty: Name, field: Name, mapped: bool },
 }
 
 /// The constructor call a local was bound to (`let t = Tables::new(name, 3)`): the
@@ -1598,6 +1604,62 @@ impl<'a> FileCx<'a> {
         self.value_at(node, 0)
     }
 
+    /// `v` as a function of it alone leaves it: an enum-like value stays one, and a
+    /// field's pending type is marked `mapped`; `None` for any other value (what a
+    /// function makes of it is not known).
+    fn mapped(&self, mut v: ValueInfo) -> Option<ValueInfo> {
+        if v.provenance == Provenance::EnumLike {
+            return Some(v);
+        }
+        let pr = v.text.as_ref().and_then(|t| self.pending_of(t))?;
+        let RefKind::FieldType { ty, field, .. } = pr.kind else {
+            return None;
+        };
+        let kind = RefKind::FieldType {
+            ty,
+            field,
+            mapped: true,
+        };
+        v.text = Some(self.pending(&pr.text, kind));
+        Some(v)
+    }
+
+    /// Whether `f`, a method's argument, computes from its own parameters alone: a
+    /// path (`String::from`), or a closure whose body names no local but its
+    /// parameters (paths, methods and fields are not locals).
+    fn captures_nothing(&self, f: Node<'_>) -> bool {
+        let src = self.src;
+        let f = peel(f);
+        if f.kind() == "scoped_identifier" {
+            return true;
+        }
+        if f.kind() != "closure_expression" {
+            return false;
+        }
+        let params: Vec<&str> = field(f, "parameters")
+            .map(|p| {
+                descendants(p, &mut |n| n.kind() == "identifier")
+                    .into_iter()
+                    .map(|n| src.of(n))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let Some(body) = field(f, "body") else {
+            return false;
+        };
+        let paths = descendants(body, &mut |n| {
+            matches!(n.kind(), "scoped_identifier" | "scoped_type_identifier")
+        });
+        let in_path = |n: &Node<'_>| {
+            paths
+                .iter()
+                .any(|p| p.start_byte() <= n.start_byte() && n.end_byte() <= p.end_byte())
+        };
+        descendants(body, &mut |n| n.kind() == "identifier")
+            .iter()
+            .all(|n| params.contains(&src.of(*n)) || in_path(n))
+    }
+
     fn value_at(&self, node: Node<'_>, depth: usize) -> ValueInfo {
         let src = self.src;
         let node = peel(node);
@@ -1626,6 +1688,18 @@ impl<'a> FileCx<'a> {
                     inner.provenance = Provenance::EnumLike;
                 }
                 return inner;
+            }
+            // `serde_json::to_value(log.action)`: the serialised form of a value of
+            // few values takes as few.
+            if path == "serde_json::to_value" {
+                if let Some(mut inner) = args
+                    .first()
+                    .and_then(|a| self.mapped(self.value_at(*a, depth + 1)))
+                {
+                    inner.span = span(node);
+                    return inner;
+                }
+                return v;
             }
             if matches!(last, "format" | "format_args") {
                 let (text, parts) = self.format(node, &args, depth);
@@ -1747,6 +1821,19 @@ impl<'a> FileCx<'a> {
                     let b = self.identifier_value(base, depth);
                     if matches!(b.provenance, Provenance::Param) {
                         v.provenance = Provenance::Param;
+                        // `log.action` with `log: &AuditLog`: the field's type says
+                        // more, when the link finds it.
+                        let direct =
+                            field(node, "value").is_some_and(|b| peel(b).id() == base.id());
+                        let ty = declared_type(src, base).and_then(|t| plain_type(&t).map(intern));
+                        if let (true, Some(ty), Some(f)) = (direct, ty, field(node, "field")) {
+                            let kind = RefKind::FieldType {
+                                ty,
+                                field: intern(src.of(f)),
+                                mapped: false,
+                            };
+                            v.text = Some(self.pending(src.of(node), kind));
+                        }
                         return v;
                     }
                 }
@@ -1807,6 +1894,20 @@ impl<'a> FileCx<'a> {
                     inner.nullable = true;
                 }
                 return inner;
+            }
+            // `.and_then(|v| v.as_str().map(String::from))` on a value of few values:
+            // a function of that value alone takes no more.
+            if matches!(name.as_str(), "map" | "and_then") {
+                let pure = call_args(node)
+                    .first()
+                    .is_some_and(|f| self.captures_nothing(*f));
+                if let Some(mut inner) = pure
+                    .then(|| self.mapped(self.value_at(recv, depth + 1)))
+                    .flatten()
+                {
+                    inner.span = span(node);
+                    return inner;
+                }
             }
             if let Some(p) = call_provenance(src, node) {
                 v.provenance = match p {
@@ -2076,6 +2177,19 @@ fn param_provenance(ty: Option<&str>) -> Provenance {
         Some(t) if is_enum_like_type(t) => Provenance::EnumLike,
         _ => Provenance::Param,
     }
+}
+
+/// The name of a type written as a plain path (`&AuditLog`, `&mut types::Log`): its
+/// last segment; `None` for a generic, tuple, slice or `dyn` type.
+fn plain_type(t: &str) -> Option<&str> {
+    let t = t.trim_start_matches('&').trim_start();
+    let t = t.strip_prefix("mut ").unwrap_or(t).trim();
+    let plain = !t.is_empty()
+        && !t.starts_with("dyn ")
+        && !t.starts_with("impl ")
+        && t.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == ':');
+    plain.then(|| last_segment(t))
 }
 
 /// `bool`, or a type that is not a string, number or id: an enum, most likely.

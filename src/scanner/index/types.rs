@@ -45,6 +45,13 @@ pub struct TypeFacts {
     pub aliases: Vec<(Name, Name)>,
     /// The columns the file's ORM entities declare unique (see `orm.rs`).
     pub unique: Vec<crate::scanner::ir::UniqueColumn>,
+    /// Each struct's fields, as the struct's name and the range of its fields in
+    /// `fields`: a value read from `x.field` (`x: Type`) is of the field's type.
+    pub structs: Vec<(Name, u32, u32)>,
+    /// The enums the file declares whose variants all carry no data (`enum Action {
+    /// Signin, Signout }`): a value of one takes one of as many values as it has
+    /// variants.
+    pub unit_enums: Vec<Name>,
 }
 
 /// A call that shows the types it gives a generic function: its own by a turbofish
@@ -479,9 +486,24 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
                     }
                 }
                 if toks.get(j).is_some_and(|n| n.is_punct(b'{')) {
+                    let first = out.fields.len();
                     fields_in(src, toks, j, &mut out);
+                    let name = toks.get(i + 1).filter(|n| n.kind == Tok::Ident);
+                    if let Some(Ok(name)) = name.map(|n| std::str::from_utf8(n.text(src))) {
+                        if out.fields.len() > first {
+                            out.structs
+                                .push((intern(name), first as u32, out.fields.len() as u32));
+                        }
+                    }
                 }
                 i = j;
+            }
+            // `enum Action { Signin, Signout = 2 }`: data-less variants only.
+            b"enum" => {
+                if let Some(name) = unit_enum(src, toks, i) {
+                    out.unit_enums.push(intern(name));
+                }
+                i += 1;
             }
             // `type Repo: UserRepository;` (a trait's) or `type Repo = DynamoRepo;`.
             b"type" => {
@@ -566,7 +588,41 @@ pub fn type_facts(src: &[u8], toks: &[Token]) -> TypeFacts {
     out.sites.shrink_to_fit();
     out.traits.shrink_to_fit();
     out.aliases.shrink_to_fit();
+    out.structs.shrink_to_fit();
+    out.unit_enums.shrink_to_fit();
     out
+}
+
+/// The name of the enum declared at `at` (its `enum` token) when it takes no generic
+/// parameter and none of its variants carries data (a tuple or struct variant).
+fn unit_enum<'s>(src: &'s [u8], toks: &[Token], at: usize) -> Option<&'s str> {
+    let name = toks.get(at + 1).filter(|n| n.kind == Tok::Ident)?;
+    if !toks.get(at + 2)?.is_punct(b'{') {
+        return None;
+    }
+    let end = skip_balanced(toks, at + 2, b'{', b'}')?;
+    let mut j = at + 3;
+    let mut variants = 0;
+    while j < end.min(toks.len()) {
+        let t = toks[j];
+        if t.is_punct(b'#') {
+            // `#[serde(rename = "..")]`: past its `]`.
+            j = skip_balanced(toks, j + 1, b'[', b']')?;
+            continue;
+        }
+        if t.is_punct(b'(') || t.is_punct(b'{') {
+            return None;
+        }
+        if t.kind == Tok::Ident
+            && toks
+                .get(j.wrapping_sub(1))
+                .is_some_and(|p| p.is_punct(b'{') || p.is_punct(b',') || p.is_punct(b']'))
+        {
+            variants += 1;
+        }
+        j += 1;
+    }
+    (variants > 0).then_some(std::str::from_utf8(name.text(src)).ok()?)
 }
 
 /// `<T: Entity + Send, S: Store>` from the `<` at `at`.

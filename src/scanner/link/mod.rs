@@ -29,7 +29,7 @@ use crate::scanner::index::resolve::{count_between, CtorCall, PendingRef, RefKin
 use crate::scanner::index::returns::FnReturn;
 use crate::scanner::index::types::TypeFacts;
 use crate::scanner::index::{
-    index_lean_with_args, index_ruled_out_with_args, index_source, FileIndex,
+    index_lean_with_args, index_ruled_out_with_args, index_source, FieldInit, FileIndex,
 };
 use crate::scanner::ir::{
     AttrMap, CallStep, ColdReason, ExprArg, HotReason, OpKind, Operation, Provenance, Resolved,
@@ -1600,10 +1600,16 @@ fn append_linked(
 }
 
 /// Lookups over every file's constants, constructors and structs.
+/// The files declaring a struct, and those declaring a data-less enum, by name.
+type TypeNames = HashMap<Name, (Vec<usize>, Vec<usize>)>;
+
 struct Linker<'a> {
     files: &'a [Arc<FileIndex>],
     /// Every file's entries by name.
     tables: &'a Tables,
+    /// The files declaring a struct, and a data-less enum, of each name (from every
+    /// file's tokens); made the first time a field's type is asked.
+    type_names: std::cell::OnceCell<TypeNames>,
     /// What each function returns, once linked; `None` while it is being resolved, so
     /// recursion ends instead of looping.
     fn_results: RefCell<FnResults>,
@@ -1760,6 +1766,7 @@ impl<'a> Linker<'a> {
         Self {
             files,
             tables,
+            type_names: std::cell::OnceCell::new(),
             fn_results: RefCell::default(),
             param_results: RefCell::default(),
             tests_count: std::cell::Cell::new(false),
@@ -2067,6 +2074,57 @@ impl<'a> Linker<'a> {
         value.value().map(str::to_string)
     }
 
+    /// Whether `ty`'s field `field` (the first struct of that name file `fi` can name,
+    /// read from the tokens of every file) is of an enum whose variants carry no data,
+    /// declared where `fi` can name it, and no struct of that name is.
+    fn unit_enum_field(&self, fi: usize, ty: &str, field: &str) -> bool {
+        let by_name = self.type_names.get_or_init(|| {
+            let mut by_name = TypeNames::new();
+            for (f, file) in self.files.iter().enumerate() {
+                for (s, ..) in &file.types.structs {
+                    by_name.entry(s.clone()).or_default().0.push(f);
+                }
+                for e in &file.types.unit_enums {
+                    by_name.entry(e.clone()).or_default().1.push(f);
+                }
+            }
+            by_name
+        });
+        let seen = |list: &[usize]| {
+            list.iter()
+                .copied()
+                .filter(|f| self.sees(fi, *f))
+                .collect::<Vec<_>>()
+        };
+        let Some(f) = by_name
+            .get(ty)
+            .and_then(|(structs, _)| seen(structs).first().copied())
+        else {
+            return false;
+        };
+        let Some(types) = self.files.get(f).map(|f| &f.types) else {
+            return false;
+        };
+        let field_ty =
+            types
+                .structs
+                .iter()
+                .filter(|(s, ..)| &**s == ty)
+                .find_map(|(_, from, to)| {
+                    types
+                        .fields
+                        .get(*from as usize..*to as usize)?
+                        .iter()
+                        .find(|(n, _)| &**n == field)
+                        .map(|(_, t)| t.clone())
+                });
+        field_ty.is_some_and(|t| {
+            by_name
+                .get(&t)
+                .is_some_and(|(structs, enums)| seen(structs).is_empty() && !seen(enums).is_empty())
+        })
+    }
+
     /// The declared type of `ty`'s field `field` (the first declaration file `fi` can
     /// name).
     fn field_type(&self, fi: usize, ty: &str, field: &str) -> Option<&'a str> {
@@ -2301,6 +2359,17 @@ impl<'a> Linker<'a> {
                     }
                     return;
                 }
+                // `log.action`: one of few values when its field is of an enum of
+                // data-less variants.
+                RefKind::FieldType { ty, field, mapped } => {
+                    v.text = None;
+                    if self.unit_enum_field(fi, ty, field) {
+                        v.provenance = Provenance::EnumLike;
+                    } else if *mapped {
+                        v.provenance = Provenance::Unknown;
+                    }
+                    return;
+                }
                 RefKind::Count { .. } => {
                     let n = self.pending(fi, &pr, 0);
                     if let Provenance::ShardSuffix { modulus: m @ None } = &mut v.provenance {
@@ -2416,6 +2485,10 @@ impl<'a> Linker<'a> {
                 })
             }
             RefKind::Once { path } => self.once_value(path, &pr.text, depth),
+            // A value's type, not its text: only `resolve_value` reads it.
+            RefKind::FieldType { .. } => {
+                Resolved::unknown(format!("`{}` is not a value dynalint can follow", pr.text))
+            }
             RefKind::TypeParam { .. } => self.type_param_value(fi, pr, depth),
             RefKind::Param {
                 function,
@@ -3800,10 +3873,20 @@ impl<'a> Linker<'a> {
         let Some(vals) = Tables::get_pair(&self.tables.inits, &ty, last) else {
             return Resolved::unknown(format!("no constructor of `{ty}` in the crate sets `{last}` to a value dynalint can follow"));
         };
-        let visible: Vec<(usize, &Resolved)> = vals
+        let inits: Vec<(usize, &FieldInit)> = vals
             .iter()
             .filter(|(cf, _)| self.sees(fi, *cf))
-            .filter_map(|(cf, i)| Some((*cf, &self.files.get(*cf)?.field_inits.get(*i)?.value)))
+            .filter_map(|(cf, i)| Some((*cf, self.files.get(*cf)?.field_inits.get(*i)?)))
+            .collect();
+        // A test's instance (`TableNames { journal: "custom-journal".into(), .. }` in a
+        // config test) is not one the service builds: the other constructors decide,
+        // as for a field several instances hold (`instance_tables`). Only tests' when
+        // every one is a test's.
+        let service = inits.iter().any(|(_, init)| !init.test);
+        let visible: Vec<(usize, &Resolved)> = inits
+            .into_iter()
+            .filter(|(_, init)| !(service && init.test))
+            .map(|(cf, init)| (cf, &init.value))
             .collect();
         // Constructors only crates this one cannot name hold are none: the same answer
         // whether or not the link parsed their files (a deferred file is parsed only
