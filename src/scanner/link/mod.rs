@@ -4022,9 +4022,13 @@ impl<'a> Linker<'a> {
 }
 
 /// Adds `v` to `out` unless it holds it, or holds an unknown value and `v` is one too.
+/// A value reached through other names (`table_name` bound to a `match` on
+/// `env::var("TABLE_NAME")` in one constructor, `env::var("TABLE_NAME")?` in another)
+/// is the same table: held too.
 fn push_value(out: &mut Vec<Resolved>, v: Resolved) {
     let unknown = |r: &Resolved| matches!(r.innermost(), Resolved::Unknown { .. });
-    let held = out.contains(&v) || (unknown(&v) && out.iter().any(unknown));
+    let same = |r: &Resolved| !unknown(r) && r.innermost() == v.innermost();
+    let held = out.contains(&v) || (unknown(&v) && out.iter().any(unknown)) || out.iter().any(same);
     if !held {
         out.push(v);
     }
