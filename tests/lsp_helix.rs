@@ -267,10 +267,11 @@ fn helix_starts_without_a_dynalint_toml_on_a_sam_project() {
     let (tmp, root) = copy_of("_no-model/sam-handler");
     std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"orders\"\n").unwrap();
     let tmux = start_helix(&hx, tmp.path(), &root, "src/main.rs");
-    // The Query that misses the partition key (line 14) and the GSI read of an
-    // attribute the index does not project (line 22).
-    tmux.wait_for("diagnostics on lines 14 and 22", |s| {
-        [14, 22]
+    // The key condition that misses the partition key (line 16: a rejected Query
+    // returns no page, so it gets no pagination warning) and the unpaginated GSI
+    // read (line 22).
+    tmux.wait_for("diagnostics on lines 16 and 22", |s| {
+        [16, 22]
             .iter()
             .all(|&n| row(s, n).is_some_and(|r| r.starts_with('●')))
     });

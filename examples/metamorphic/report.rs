@@ -50,7 +50,10 @@ impl Case {
     /// than one place (a hot index key on the model's index and on the write that
     /// shows it) is one finding. A finding that was there before, at the same place
     /// with the same rule and severity, whose message the defect changed (a Scan in a
-    /// loop no longer "reads every page" once its pagination is gone) is not new.
+    /// loop no longer "reads every page" once its pagination is gone) is not new; nor
+    /// is one the defect weakened to a lower severity (a warning that a put appends to
+    /// a Query's collection without bound becomes that Query's question once the put is
+    /// rejected and writes nothing).
     pub fn others_gained(&self) -> Vec<&Finding> {
         let mut lost: Vec<&Finding> = self.lost.iter().collect();
         self.gained
@@ -63,7 +66,7 @@ impl Case {
                     l.file == f.file
                         && l.anchor == f.anchor
                         && l.rule == f.rule
-                        && l.severity == f.severity
+                        && rank(&l.severity) >= rank(&f.severity)
                 };
                 if let Some(i) = lost.iter().position(same_place) {
                     lost.remove(i);
@@ -80,6 +83,15 @@ impl Case {
             None => self.lost.is_empty() && self.gained.is_empty(),
             Some(_) => self.detected() && self.others_gained().is_empty(),
         }
+    }
+}
+
+/// A severity's order: an error above a warning above the rest (info, a note).
+fn rank(severity: &str) -> u8 {
+    match severity {
+        "error" => 2,
+        "warning" => 1,
+        _ => 0,
     }
 }
 

@@ -52,6 +52,9 @@ impl Rule for UnpaginatedQuery {
         if matches!(op.context.cold, Some(ColdReason::Test | ColdReason::Bench)) {
             return;
         }
+        if misses_key_schema(bound) {
+            return;
+        }
         let limit = op.limit.as_ref();
         if let (Some(limit), Some(filter)) = (limit, &op.filter) {
             let n = limit.literal.as_deref().and_then(|l| l.parse::<u64>().ok());
@@ -297,6 +300,9 @@ fn unsized_query<'a>(
     if op.index.is_some() && bound.index.is_none() {
         return None;
     }
+    if misses_key_schema(bound) {
+        return None;
+    }
     let key_terms = widest_key_terms(op)?;
     let missing = match items_read(table, bound.index, op, &key_terms, Spread::Largest) {
         Ok(read) if read.bytes.is_some() => return None,
@@ -337,6 +343,41 @@ fn widest_key_terms(op: &Operation) -> Option<Vec<Term>> {
         paths.push(and_terms(&c, &op.names).terms);
     }
     paths.into_iter().min_by_key(Vec::len)
+}
+
+/// Whether a Query's key condition, read whole (one text, every `#name` known), is not
+/// one DynamoDB accepts on the table or index it reads: no `=` on the partition key, a
+/// term on an attribute that is no key of it, or two on one key. Such a Query reads
+/// nothing (`rejected-request` says why), so it has no page to lose.
+fn misses_key_schema(bound: &BoundOperation<'_>) -> bool {
+    let op = bound.op;
+    let (Some(table), Some(arg)) = (bound.table, op.key_condition.as_deref()) else {
+        return false;
+    };
+    if op.kind != OpKind::Query
+        || !arg.paths.is_empty()
+        || (op.index.is_some() && bound.index.is_none())
+    {
+        return false;
+    }
+    let Some(Ok(c)) = parse_condition_arg(arg, ExprKind::KeyCondition) else {
+        return false;
+    };
+    let terms = and_terms(&c, &op.names);
+    if terms.has_other || terms.terms.is_empty() {
+        return false;
+    }
+    let keys = bound
+        .index
+        .map_or_else(|| table.key_attributes(), |i| i.key_attributes());
+    let on = |attr: &str| terms.terms.iter().filter(|t| t.attr == attr).count();
+    let pk = bound
+        .index
+        .map_or(table.partition_key.as_str(), |i| i.partition_key.as_str());
+    let pk_eq = terms.terms.iter().any(|t| t.attr == pk && t.op.is_eq());
+    !pk_eq
+        || terms.terms.iter().any(|t| !keys.contains(&t.attr.as_str()))
+        || keys.iter().any(|k| on(k) > 1)
 }
 
 /// What in the code shows that an unsized collection grows past any bound.
@@ -924,6 +965,31 @@ projection = "ALL"
             "{notes}"
         );
         assert_eq!(got[0].severity, Severity::Info);
+    }
+
+    /// A Query DynamoDB rejects reads nothing: a condition without `=` on the
+    /// partition key, on an attribute that is no key, or twice on one key is
+    /// `rejected-request`'s, neither a question nor a warning here.
+    #[test]
+    fn a_query_the_key_schema_rejects_has_no_page_to_lose() {
+        let m = model(BLOG);
+        for kc in [
+            "AggregateIdKey = :a",
+            "AggregateId = :a AND VersionKey > :v",
+            "AggregateId = :a AND AggregateId = :b",
+            "Version = :v",
+            "AggregateId > :a",
+        ] {
+            let got = run("unpaginated-query", &m, &[Op::new(Query, "Events").key(kc)]);
+            assert!(got.is_empty(), "{kc}: {got:#?}");
+        }
+        // An unknown `#name` says nothing of the key: still a question.
+        let got = run(
+            "unpaginated-query",
+            &m,
+            &[Op::new(Query, "Events").key("#a = :a")],
+        );
+        assert_eq!(got.len(), 1, "{got:#?}");
     }
 
     fn at(mut op: Op, start: usize) -> Op {

@@ -36,13 +36,13 @@ impl GameStore {
     }
 
     /// Every write of a game goes through here; each caller builds its own item (a
-    /// finding on one caller's item points here, at the request it completes).
+    /// finding on one caller's item points here, at the setter of the item).
     fn save(&self, item: HashMap<String, AttributeValue>) -> PutItemFluentBuilder {
         self.client
             .put_item()
-            //~^ rejected-request
             .table_name(GAMES_TABLE)
             .set_item(Some(item))
+            //~^ rejected-request
     }
 
     /// A draft has no date yet: the item lacks the table's sort key.

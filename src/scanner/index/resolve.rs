@@ -704,9 +704,7 @@ impl<'a> FileCx<'a> {
                 ))
             }
             "call_expression" => {}
-            "if_expression" | "match_expression" => {
-                return Resolved::unknown("the value depends on a branch")
-            }
+            "if_expression" | "match_expression" => return self.branch_string(node, depth),
             _ => {
                 return Resolved::unknown(format!(
                     "`{}` is not a value dynalint can follow",
@@ -823,6 +821,34 @@ impl<'a> FileCx<'a> {
             }
             Some(Binding::Pattern) => Resolved::unknown(format!("`{name}` is bound by a pattern")),
             None => self.path(node),
+        }
+    }
+
+    /// An `if` or `match` as a string: the value of the one branch that gives one,
+    /// when every other diverges (`Err(_) => { eprintln!(..); std::process::exit(1); }`,
+    /// `None => return`), else the value all its branches give alike. Branches that
+    /// give two values, or one the scanner cannot read, leave it unknown: one known
+    /// branch beside others is not the value.
+    fn branch_string(&self, node: Node<'_>, depth: usize) -> Resolved {
+        let unknown = || Resolved::unknown("the value depends on a branch");
+        let mut ends = Vec::new();
+        crate::scanner::index::returns::tails(self.src, node, &mut ends, 0);
+        if ends.is_empty() || ends.len() > MAX_BRANCHES || ends.iter().any(|e| e.id() == node.id())
+        {
+            return unknown();
+        }
+        if let [one] = ends.as_slice() {
+            return self.string_at(*one, depth + 1);
+        }
+        let mut values = ends.iter().map(|e| self.string_at(*e, depth + 1));
+        let Some(first) = values.next() else {
+            return unknown();
+        };
+        let certain = |r: &Resolved| r.value().is_some() || matches!(r, Resolved::Env { .. });
+        if certain(&first) && values.all(|r| r == first) {
+            first
+        } else {
+            unknown()
         }
     }
 

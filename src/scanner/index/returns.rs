@@ -312,8 +312,18 @@ pub(crate) fn tails<'t>(src: Src<'t>, node: Node<'t>, out: &mut Vec<Node<'t>>, d
         // Collected by `returns_in`, wherever they are.
         "return_expression" | "continue_expression" | "break_expression" => {}
         "macro_invocation" if diverges(src, node) => {}
+        "call_expression" if exits(src, node) => {}
         _ => out.push(node),
     }
+}
+
+/// `std::process::exit(1)`, `process::abort()`: the program ends, no value.
+fn exits(src: Src<'_>, call: Node<'_>) -> bool {
+    let callee = field(call, "function").map(|f| src.of(f)).unwrap_or("");
+    matches!(
+        callee.split_whitespace().collect::<String>().as_str(),
+        "std::process::exit" | "process::exit" | "std::process::abort" | "process::abort"
+    )
 }
 
 /// `panic!`, `unreachable!`, `todo!`, `unimplemented!`, `bail!`: no value.

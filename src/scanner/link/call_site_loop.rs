@@ -138,6 +138,10 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
     (callers, crates, only): (&Callers<K>, &Crates, Option<&[Site]>),
 ) -> Option<LoopInfo> {
     let start = graphs.get(fi)?.get(around)?;
+    // A caller's loop may feed the start key back to a request that sets one, unless
+    // the request reads every page in its own function already: then a loop around
+    // its callers repeats the whole read (as one around its own paging loop does).
+    let pages_from_caller = op.exclusive_start_key && !op.paginated;
     let module_of = |gi: usize| files.get(gi).map_or(&[][..], |f| &f.module[..]);
     let mut names: Vec<Target<'_>> = vec![Target::of(start, crates.of(fi), module_of(fi))];
     let mut seen: HashSet<Target<'_>> = names.iter().copied().collect();
@@ -221,7 +225,7 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
                 let caller = graphs.get(gi)?.get(ni)?;
                 let lc = caller.loop_calls.iter().find(|c| {
                     means_call(gi, c)
-                        && c.shape.repeats(&c.kind, op.exclusive_start_key)
+                        && c.shape.repeats(&c.kind, pages_from_caller)
                         && (depth > 0 || only.is_none_or(|o| o.contains(&(gi, c.at))))
                 })?;
                 Some((gi, caller, lc))

@@ -33,7 +33,7 @@ use crate::scanner::index::{
 };
 use crate::scanner::ir::{
     AttrMap, CallStep, ColdReason, ExprArg, HotReason, OpKind, Operation, Provenance, Resolved,
-    ScanProblem, ValueInfo,
+    ScanProblem, SetterCall, ValueInfo,
 };
 use crate::scanner::link::call_site_loop::{loop_at_call_site, Callers};
 use crate::scanner::link::callers::callers_of;
@@ -1514,6 +1514,18 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     op.first_item_only |= helper.first_item_only;
     if op.children.is_empty() {
         op.children = helper.children.clone();
+    }
+    // The helper's setter calls, before the chain's: what counts calls (one
+    // `transact_items(item)`, a statement's `parameters`) sees the whole request. In
+    // another file their spans would point into this one, where a fix would edit the
+    // wrong text: left out there.
+    if !other_file {
+        let mut setters: Vec<SetterCall> = (helper.setters.iter())
+            .filter(|h| !op.setters.iter().any(|s| s.span == h.span))
+            .cloned()
+            .collect();
+        setters.append(&mut op.setters);
+        op.setters = setters;
     }
 }
 
@@ -4061,9 +4073,13 @@ impl<'a> Linker<'a> {
 }
 
 /// Adds `v` to `out` unless it holds it, or holds an unknown value and `v` is one too.
+/// A value reached through other names (`table_name` bound to a `match` on
+/// `env::var("TABLE_NAME")` in one constructor, `env::var("TABLE_NAME")?` in another)
+/// is the same table: held too.
 fn push_value(out: &mut Vec<Resolved>, v: Resolved) {
     let unknown = |r: &Resolved| matches!(r.innermost(), Resolved::Unknown { .. });
-    let held = out.contains(&v) || (unknown(&v) && out.iter().any(unknown));
+    let same = |r: &Resolved| !unknown(r) && r.innermost() == v.innermost();
+    let held = out.contains(&v) || (unknown(&v) && out.iter().any(unknown)) || out.iter().any(same);
     if !held {
         out.push(v);
     }

@@ -80,8 +80,19 @@ pub fn lookup<'t>(src: Src<'t>, at: Node<'t>, name: &str) -> Option<Binding<'t>>
                 };
                 let in_cond = field(anc, "condition").is_some_and(|c| c.id() == prev.id());
                 if !in_cond && pats.iter().any(|p| pattern_has(src, *p, name)) {
-                    // `if let Some(t) = env::var("T").ok()`: `t` is the value inside.
+                    // `if let Some(t) = env::var("T").ok()`: `t` is the value inside;
+                    // so is it in `match env::var("T") { Ok(t) => t, .. }`.
                     let unwrapped = pats.iter().find_map(|p| {
+                        if node_kind(anc) == "match_arm" {
+                            let inner = named_children(*p).into_iter().find(|c| {
+                                field(*p, "condition").is_none_or(|g| g.id() != c.id())
+                            })?;
+                            let scrutinee = src
+                                .parent(anc)
+                                .and_then(|b| src.parent(b))
+                                .filter(|m| node_kind(*m) == "match_expression")?;
+                            return unwraps(src, inner, name).then_some(scrutinee);
+                        }
                         let cond = src
                             .parent(*p)
                             .filter(|c| node_kind(*c) == "let_condition")?;
