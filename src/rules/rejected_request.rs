@@ -732,19 +732,15 @@ fn select_choice_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -
 /// taken to be the ones each text uses. Reports the first path DynamoDB rejects (true
 /// when it did).
 fn expression_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -> bool {
-    let op = bound.op;
-    let Some((slot, arg)) = path_built(op) else {
+    let Some((arg, paths)) = path_requests(bound.op) else {
         return false;
     };
-    for text in arg.paths.iter() {
-        let Some(one) = on_path(op, slot, text, arg.span) else {
-            return false;
-        };
-        let Some((schema, verdict)) = decided_alone(bound, &one) else {
+    for (text, one) in &paths {
+        let Some((schema, verdict)) = decided_alone(bound, one) else {
             continue;
         };
         let d = cx.report(
-            op.file.clone(),
+            bound.op.file.clone(),
             arg.span,
             format!(
                 "{} is rejected on the path that builds `{}` as \"{text}\": {} \"{}\"",
@@ -754,7 +750,7 @@ fn expression_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>)
                 verdict.message
             ),
         );
-        if let Some(help) = help(&one, &verdict, None, &schema) {
+        if let Some(help) = help(one, &verdict, None, &schema) {
             d.help(help);
         }
         d.note(paths_note(arg));
@@ -769,14 +765,11 @@ fn expression_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>)
 /// finding for each instance. Reports the first such path (true when it did).
 fn possible_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -> bool {
     let op = bound.op;
-    let Some((slot, arg)) = path_built(op) else {
+    let Some((arg, paths)) = path_requests(op) else {
         return false;
     };
-    for text in arg.paths.iter() {
-        let Some(one) = on_path(op, slot, text, arg.span) else {
-            return false;
-        };
-        let Some(Err(e)) = check_exprs(&one) else {
+    for (text, one) in &paths {
+        let Some(Err(e)) = check_exprs(one) else {
             continue;
         };
         let d = cx.report(
@@ -789,13 +782,26 @@ fn possible_path_verdict(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) -
                 e.message
             ),
         );
-        if let Some(help) = expr_help(&one, &e) {
+        if let Some(help) = expr_help(one, &e) {
             d.help(help);
         }
         d.note(paths_note(arg));
         return true;
     }
     false
+}
+
+/// `op`'s one expression built on several paths, and each path's text with the
+/// request it makes, in order, up to the first path that cannot be judged alone (the
+/// paths after it are not judged either).
+fn path_requests(op: &Operation) -> Option<(&ExprArg, Vec<(&str, Operation)>)> {
+    let (slot, arg) = path_built(op)?;
+    let paths = arg
+        .paths
+        .iter()
+        .map_while(|text| Some((text.as_ref(), on_path(op, slot, text, arg.span)?)))
+        .collect();
+    Some((arg, paths))
 }
 
 /// The one expression of `op` built on several paths, with its slot (key condition,
