@@ -38,6 +38,23 @@ fn json(out: &str) -> serde_json::Value {
     serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
 
+/// Each diagnostic of a `check --format json` report: rule, severity, line, message.
+fn diagnostics(report: &serde_json::Value) -> Vec<(&str, &str, u64, &str)> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap(),
+                d["severity"].as_str().unwrap(),
+                d["line"].as_u64().unwrap(),
+                d["message"].as_str().unwrap(),
+            )
+        })
+        .collect()
+}
+
 /// The table each call of `calls --format json` binds to (`?`: none).
 fn call_tables(dir: &Path) -> Vec<String> {
     let (out, err, code) = dynalint(dir, &["calls", "--format", "json"]);
@@ -558,12 +575,7 @@ fn an_index_of_a_table_declared_nowhere_is_not_said_to_be_missing() {
     );
     let (out, err, _) = dynalint(&dir, &["check", "--format", "json"]);
     let report = json(&out);
-    let found: Vec<&str> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["rule"].as_str())
-        .collect();
+    let found: Vec<&str> = diagnostics(&report).iter().map(|d| d.0).collect();
     assert!(!found.contains(&"rejected-request"), "{out}{err}");
 }
 
@@ -576,17 +588,9 @@ fn an_index_the_queries_name_is_inferred_and_gives_warnings_only() {
     let (_tmp, dir) = project("queried-index");
     let (out, err, _) = dynalint(&dir, &["check", "--format", "json"]);
     let report = json(&out);
-    let found: Vec<(&str, &str, u64)> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["rule"].as_str().unwrap(),
-                d["severity"].as_str().unwrap(),
-                d["line"].as_u64().unwrap(),
-            )
-        })
+    let found: Vec<(&str, &str, u64)> = diagnostics(&report)
+        .into_iter()
+        .map(|(rule, severity, line, _)| (rule, severity, line))
         .collect();
     for expected in [
         ("filter-instead-of-index", "warning", 89),
@@ -628,17 +632,9 @@ fn an_index_every_read_of_which_finds_one_item_is_keyed_by_a_unique_attribute() 
     let (_tmp, dir) = project("one-item-index");
     let (out, err, _) = dynalint(&dir, &["check", "--format", "json"]);
     let report = json(&out);
-    let found: Vec<(&str, &str, &str)> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["rule"].as_str().unwrap(),
-                d["severity"].as_str().unwrap(),
-                d["message"].as_str().unwrap(),
-            )
-        })
+    let found: Vec<(&str, &str, &str)> = diagnostics(&report)
+        .into_iter()
+        .map(|(rule, severity, _, message)| (rule, severity, message))
         .collect();
     let upk: Vec<&(&str, &str, &str)> = found
         .iter()
