@@ -2,7 +2,8 @@
 // name of the entry's `AuditAction`, an enum of data-less variants (else "other"), so
 // the index on it files every entry under one of a few dozen values, sign-ins under
 // one. `subject` is an enum whose variants carry an id: as many values as ids, and
-// its index is not flagged.
+// its index is not flagged; nor is `batch`, made from the action by a closure that
+// ignores it and stamps the time: a new value per write.
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -49,10 +50,15 @@ impl AuditRepo {
             .ok()
             .and_then(|v| v.as_str().map(String::from))
             .unwrap_or_default();
+        let batch = serde_json::to_value(entry.action)
+            .ok()
+            .map(|_| chrono::Utc::now().to_rfc3339())
+            .unwrap_or_default();
         let mut item = HashMap::new();
         item.insert("id".to_string(), AttributeValue::S(entry.id.clone()));
         item.insert("action".to_string(), AttributeValue::S(action));
         item.insert("subject".to_string(), AttributeValue::S(subject));
+        item.insert("batch".to_string(), AttributeValue::S(batch));
         item.insert("created_at".to_string(), AttributeValue::S(entry.created_at.clone()));
         item
     }

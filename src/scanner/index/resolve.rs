@@ -1625,13 +1625,16 @@ impl<'a> FileCx<'a> {
     }
 
     /// Whether `f`, a method's argument, computes from its own parameters alone: a
-    /// path (`String::from`), or a closure whose body names no local but its
-    /// parameters (paths, methods and fields are not locals).
+    /// conversion's path (`String::from`), or a closure whose body names no local but
+    /// its parameters and no path but a conversion's (`Utc::now()`, `Uuid::new_v4()`
+    /// give a new value per call, whatever the input).
     fn captures_nothing(&self, f: Node<'_>) -> bool {
         let src = self.src;
         let f = peel(f);
+        let conversion =
+            |p: Node<'_>| CONVERSIONS.contains(&last_segment(src.of(p).trim_start_matches('<')));
         if f.kind() == "scoped_identifier" {
-            return true;
+            return conversion(f);
         }
         if f.kind() != "closure_expression" {
             return false;
@@ -1650,6 +1653,14 @@ impl<'a> FileCx<'a> {
         let paths = descendants(body, &mut |n| {
             matches!(n.kind(), "scoped_identifier" | "scoped_type_identifier")
         });
+        // Each outermost path (`std::string::String::from`, not its `std::string`).
+        let inside = |a: &Node<'_>, b: &Node<'_>| {
+            a.id() != b.id() && b.start_byte() <= a.start_byte() && a.end_byte() <= b.end_byte()
+        };
+        let outermost = paths.iter().filter(|p| !paths.iter().any(|q| inside(p, q)));
+        if !outermost.into_iter().all(|p| conversion(*p)) {
+            return false;
+        }
         let in_path = |n: &Node<'_>| {
             paths
                 .iter()
@@ -2178,6 +2189,18 @@ fn param_provenance(ty: Option<&str>) -> Provenance {
         _ => Provenance::Param,
     }
 }
+
+/// The associated functions that convert a value to another form of it: a path to one
+/// is a function of its argument alone.
+const CONVERSIONS: &[&str] = &[
+    "from",
+    "to_string",
+    "to_owned",
+    "into",
+    "as_str",
+    "to_lowercase",
+    "to_uppercase",
+];
 
 /// The name of a type written as a plain path (`&AuditLog`, `&mut types::Log`): its
 /// last segment; `None` for a generic, tuple, slice or `dyn` type.
