@@ -146,7 +146,9 @@ pub fn site_keys<'t>(cx: &FileCx<'t>, calls: &[(Node<'t>, Option<&'t str>)]) -> 
 
 /// Every call in `nodes` that passes a value dynalint can follow, each argument read
 /// as a name and (see [`ValuesOf`]) as a value and a map. With `unread`, the keys of
-/// the calls (but a DynamoDB setter's) whose values were not read.
+/// the calls (but a DynamoDB setter's, and a call in test code's: the link reads no
+/// request's value at a test's call, `Linker::bindings_at`) whose values were not
+/// read.
 pub fn arg_sites(
     cx: &FileCx<'_>,
     nodes: &[Node<'_>],
@@ -177,7 +179,7 @@ pub fn arg_sites(
         };
         // Values are read only at a call that certainly calls its function (a
         // function's or a path's call, or a method's on a receiver whose type the code
-        // shows, `Linker::bindings_for`).
+        // shows, `Linker::bindings_at`).
         let read = may_read
             && match (key.method, &receiver, values_of) {
                 (false, _, _) => true,
@@ -192,7 +194,9 @@ pub fn arg_sites(
             passed_values(cx, &args)
         } else {
             if let Some(u) = unread.as_deref_mut().filter(|_| !setter) {
-                u.push(key.clone());
+                if !test_file && !cx.is_test_code(n) {
+                    u.push(key.clone());
+                }
             }
             (Box::default(), Box::default())
         };
@@ -264,16 +268,14 @@ impl<'r> ValuesOf<'r> {
 /// What a call's arguments are as values and as maps (see [`ArgSite::values`]), each
 /// list empty when no argument says anything as one.
 fn passed_values(cx: &FileCx<'_>, args: &[Node<'_>]) -> (Box<[ValueInfo]>, Box<[AttrMap]>) {
+    // The caller's own parameter is one too: the link reads it at the caller's own
+    // calls (`Linker::bindings_at`, a level up).
+    cx.passing(|| passed_values_here(cx, args))
+}
+
+fn passed_values_here(cx: &FileCx<'_>, args: &[Node<'_>]) -> (Box<[ValueInfo]>, Box<[AttrMap]>) {
     let values: Vec<ValueInfo> = args.iter().map(|a| cx.value(*a)).collect();
-    // The caller's own parameter says nothing here: a value is read one call deep.
-    let said = |v: &ValueInfo| {
-        v.literal.is_some()
-            || v.ty.is_some()
-            || v.text.as_ref().is_some_and(|t| {
-                !cx.pending_of(t)
-                    .is_some_and(|p| matches!(p.kind, RefKind::Param { .. }))
-            })
-    };
+    let said = |v: &ValueInfo| v.literal.is_some() || v.ty.is_some() || v.text.is_some();
     // Only an argument that is no value can be a map: `Some(item)`, `item`, `&item`.
     let maps: Vec<AttrMap> = args
         .iter()

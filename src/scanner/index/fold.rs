@@ -248,11 +248,16 @@ pub fn fold_file<'t>(
                     .iter()
                     .map(|a| crate::scanner::index::args::followable(cx, *a))
                     .collect();
-                let values = nodes.iter().map(|a| cx.value(*a)).collect();
-                let maps = nodes
-                    .iter()
-                    .map(|a| items::attr_map(cx, *a, false))
-                    .collect();
+                // What the call passes: a parameter of this function it hands on is
+                // the helper's value at this function's calls (`FileCx::passing`).
+                let (values, maps) = cx.passing(|| {
+                    let values = nodes.iter().map(|a| cx.value(*a)).collect();
+                    let maps = nodes
+                        .iter()
+                        .map(|a| items::attr_map(cx, *a, false))
+                        .collect();
+                    (values, maps)
+                });
                 let paths: Vec<Option<PathStrings>> = nodes
                     .iter()
                     .map(|a| {

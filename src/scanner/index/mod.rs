@@ -930,7 +930,8 @@ pub(super) fn index_tree(
 /// `idx`'s calls' arguments (`arg_sites`, of `nodes`) read as names at every call, and
 /// as values and maps at the calls that may call one of `of`'s functions; the keys of
 /// the other calls (of `keys`, the file's calls') kept in `value_keys`, for the link
-/// to read the file again should it ask the values one of them passes. Of
+/// to read the file again should it ask the values one of them passes (but a call in
+/// test code's: a test's call gives a request no value, `args::arg_sites`). Of
 /// [`ValuesOf::NamedAs`], every call whose values were not read keeps its key (a
 /// method of one of those names on a receiver of another type may be another
 /// function's the link asks of later); of the file's own helpers, the calls of no
@@ -954,19 +955,14 @@ fn values_at_calls_of(
         ValuesOf::NamedAs(_) => ValuesOf::NamedAs(&called),
         _ => ValuesOf::CallsOf(&called),
     };
-    if matches!(of, ValuesOf::NamedAs(_)) {
-        let mut unread = Vec::new();
-        idx.arg_sites = arg_sites(cx, nodes, test_file, of, Some(&mut unread));
-        unread.sort_unstable();
-        unread.dedup();
-        idx.value_keys = unread;
-        return;
+    let mut unread = Vec::new();
+    idx.arg_sites = arg_sites(cx, nodes, test_file, of, Some(&mut unread));
+    unread.sort_unstable();
+    unread.dedup();
+    if !matches!(of, ValuesOf::NamedAs(_)) {
+        unread.retain(|k| !called.iter().any(|r| may_call(k, r, same)));
     }
-    idx.arg_sites = arg_sites(cx, nodes, test_file, of, None);
-    idx.value_keys = keys
-        .into_iter()
-        .filter(|k| !called.iter().any(|r| may_call(k, r, same)))
-        .collect();
+    idx.value_keys = unread;
 }
 
 /// Indexes a large candidate file in `pieces` (see `pieces.rs`), in parallel, and

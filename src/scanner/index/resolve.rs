@@ -139,6 +139,9 @@ pub struct FileCx<'a> {
     /// Set while resolving a name (see [`FileCx::name`]): a parameter is then followed
     /// to the arguments the crate's calls pass.
     follow_params: std::cell::Cell<bool>,
+    /// Set while reading what a call passes (see [`FileCx::passing`]): a
+    /// parameter passed on is then a reference in any function.
+    passing: std::cell::Cell<bool>,
     /// What the file's searches found, by node: shared by the contexts of the items
     /// one re-index indexes (`reindex.rs`, [`FileCx::sharing`]), whose searches walk
     /// the same helpers.
@@ -327,6 +330,7 @@ impl<'a> FileCx<'a> {
             module,
             refs: RefCell::new(Vec::new()),
             follow_params: std::cell::Cell::new(false),
+            passing: std::cell::Cell::new(false),
             caches: std::rc::Rc::default(),
             owner: 0,
             borrowed: std::cell::Cell::new(false),
@@ -964,10 +968,12 @@ impl<'a> FileCx<'a> {
     /// (`Linker::param_bindings`). Anywhere else it stays the unknown parameter.
     ///
     /// Only in a function that holds a request: one that returns a request's builder
-    /// (`-> QueryFluentBuilder`) or sends one (`.send()`). A parameter of any other
-    /// function (`fn pk(id: &str) -> String`) is no request's value there; followed,
-    /// it asked every caller of every function that passes one on, and parsed their
-    /// ruled-out files again, for values no rule reads.
+    /// (`-> QueryFluentBuilder`) or sends one (`.send()`), or as what a call passes
+    /// ([`Self::passing`]), which the link asks of only when the called function's
+    /// parameter is a request's value. A parameter of any other function (`fn pk(id:
+    /// &str) -> String`) is no request's value there; followed, it asked every caller
+    /// of every function that passes one on, and parsed their ruled-out files again,
+    /// for values no rule reads.
     pub fn value_param_ref(&self, at: Node<'_>, name: &str) -> Option<RefKind> {
         let src = self.src;
         let f = ancestors(src, at).find(|a| a.kind() == "function_item")?;
@@ -980,7 +986,14 @@ impl<'a> FileCx<'a> {
             holds
         });
         if !holds {
-            return None;
+            // Passed on by a function that holds no request: not one of the file's
+            // own request helpers' (`value_params`), whose calls' values are read
+            // only once the link asks for them.
+            return self
+                .passing
+                .get()
+                .then(|| self.param_ref(at, name))
+                .flatten();
         }
         let kind = self.param_ref(at, name)?;
         let mut seen = self.value_params.borrow_mut();
@@ -1602,6 +1615,21 @@ impl<'a> FileCx<'a> {
     /// What is known of an attribute value or placeholder value.
     pub fn value(&self, node: Node<'_>) -> ValueInfo {
         self.value_at(node, 0)
+    }
+
+    /// Runs `f` reading what a call passes (a helper's that returns or sends a
+    /// request's builder, or receives one: its arguments as values and maps): a
+    /// parameter of the function the call is in is then a reference whatever that
+    /// function does itself, since the called function may put it into its request
+    /// (`find_by_user(&self, limit: u32)` calling `query_in(&self.client, limit as
+    /// i32)` or `Repo::new(&c).query(limit as i32)`): the link reads it at this
+    /// function's calls when the called one's parameter is asked
+    /// (`Linker::bindings_at`).
+    pub fn passing<R>(&self, f: impl FnOnce() -> R) -> R {
+        let before = self.passing.replace(true);
+        let r = f();
+        self.passing.set(before);
+        r
     }
 
     /// `v` as a function of it alone leaves it: an enum-like value stays one, and a

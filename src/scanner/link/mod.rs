@@ -709,7 +709,7 @@ pub(super) struct Linked {
     /// The parameters whose calls' arguments the link read ([`RefKind::Param`]).
     pub asked: HashSet<RefKind>,
     /// Those of them whose calls' arguments it read as values or maps too (a helper
-    /// that sends its request with them, `Linker::bindings_for`).
+    /// that sends its request with them, `Linker::bindings_at`).
     pub asked_values: HashSet<RefKind>,
     /// Every name the link looked up in the tables: a deferred file holding one is
     /// parsed before the next link (`deferred.rs`).
@@ -981,7 +981,14 @@ pub(super) fn link_files(
                 // The chain's own function's parameters it holds or hands the
                 // helper, bound at each of its calls that gives them something
                 // different (see `param_bindings`), or at none.
-                let runs: Vec<ChainRun<'_>> = match linker.chain_bindings(fi, h) {
+                // Asked only of a chain on a helper that returns a builder: every value
+                // handed to a function (`S(id)`) is such a chain, and asking their
+                // parameters' calls read files again for nothing.
+                let bindings = match visible.peek() {
+                    Some(_) => linker.chain_bindings(fi, h),
+                    None => None,
+                };
+                let runs: Vec<ChainRun<'_>> = match bindings {
                     Some(calls) => calls
                         .into_iter()
                         .map(|(c, sites)| (Some(c), Some(sites)))
@@ -1033,7 +1040,7 @@ pub(super) fn link_files(
                         (op, per_call)
                     };
                     let (op, per_call) = match outer {
-                        Some(c) => linker.at_call_site(*c, run),
+                        Some(c) => linker.at_bound(*c, run),
                         None => run(),
                     };
                     linker.loop_sites.replace(None);
@@ -1148,9 +1155,10 @@ pub(super) fn link_files(
                 // calls give different values: one request per caller.
                 if let Some(calls) = linker.param_bindings(fi, &op) {
                     let raw = linker.param_ref(fi, &op.table);
-                    return per_binding(&mut calls.into_iter().flat_map(|(site, sites)| {
+                    return per_binding(&mut calls.into_iter().flat_map(|(bound, sites)| {
                         let mut one = op.clone();
-                        linker.at_call_site(site, || linker.resolve_op(fi, &mut one, 0));
+                        linker.at_bound(bound, || linker.resolve_op(fi, &mut one, 0));
+                        let site = bound.site;
                         let Some(raw) = raw.as_ref().filter(|_| table_unknown(&one)) else {
                             return vec![(one, sites)];
                         };
@@ -1808,11 +1816,22 @@ fn map_key(m: &AttrMap) -> Option<String> {
 
 /// A chain on a helper's builder linked at one call of its own function (with the
 /// calls that give the same), or at none.
-type ChainRun<'a> = (Option<CallSite<'a>>, Option<Vec<(usize, Span)>>);
+type ChainRun<'a> = (Option<Bound<'a>>, Option<Vec<(usize, Span)>>);
 
 /// One caller's binding of a helper's parameters: a call that passes one set of values,
 /// and every call (file, called name) that passes the same.
-type PerCaller<'a> = (CallSite<'a>, Vec<(usize, Span)>);
+type PerCaller<'a> = (Bound<'a>, Vec<(usize, Span)>);
+
+/// A call of a request's function that binds its parameters, and, when what it
+/// passes is a parameter of the function it is in, the call of that function that
+/// gives it (`find_by_user`'s `Repo::new(&c).query(limit as i32)`, at `count_by_user`'s
+/// `self.find_by_user(id, u32::MAX)`): two levels, read as [`Linker::at_nested_site`]
+/// reads them.
+#[derive(Clone, Copy)]
+struct Bound<'a> {
+    site: CallSite<'a>,
+    outer: Option<CallSite<'a>>,
+}
 
 /// A request's table read from a parameter whose calls pass different tables is linked
 /// once per table, up to this many; beyond it the table stays unknown.
@@ -1900,6 +1919,15 @@ impl<'a> Linker<'a> {
         f: impl FnOnce() -> R,
     ) -> R {
         self.at_call_site(outer, || self.at_call_site(inner, f))
+    }
+
+    /// Runs `f` with `b`'s calls bound: its call, and the call around it when it
+    /// has one.
+    fn at_bound<R>(&self, b: Bound<'a>, f: impl FnOnce() -> R) -> R {
+        match b.outer {
+            Some(outer) => self.at_nested_site(b.site, outer, f),
+            None => self.at_call_site(b.site, f),
+        }
     }
 
     /// The call being followed and the parameter's place in it, when `pr` is one of
@@ -2742,13 +2770,14 @@ impl<'a> Linker<'a> {
     /// receiver of another type is not one of its calls. `None` when nothing is read,
     /// or when the parameters are of more than one function.
     fn param_bindings(&self, fi: usize, op: &Operation) -> Option<Vec<PerCaller<'a>>> {
-        self.bindings_for(fi, self.params_in(fi, op))
+        self.bindings_at(fi, self.params_in(fi, op), true)
     }
 
     /// [`Self::param_bindings`] for a chain on a helper's returned builder in file
     /// `fi`: the parameters of its own function it holds, and those it hands the
     /// helper (`self.query_of(user_id, limit as i32)` in `find_by_user`, whose calls
-    /// then say what the helper's `.limit(..)` is).
+    /// then say what the helper's `.limit(..)` is). Already a level above the helper:
+    /// bound at its own function's calls only.
     fn chain_bindings(&self, fi: usize, h: &HelperCall) -> Option<Vec<PerCaller<'a>>> {
         let mut refs = self.params_in(fi, &h.op);
         let mut param = |r: Option<&Resolved>, what: Use| {
@@ -2765,11 +2794,22 @@ impl<'a> Linker<'a> {
             let from = m.from_type.clone().map(Resolved::unknown);
             param(from.as_ref(), Use::Map);
         }
-        self.bindings_for(fi, refs)
+        self.bindings_at(fi, refs, false)
     }
 
-    /// The calls that bind the parameters `refs` (see [`Self::param_bindings`]).
-    fn bindings_for(&self, fi: usize, refs: Vec<(PendingRef, Use)>) -> Option<Vec<PerCaller<'a>>> {
+    /// The calls that bind the parameters `refs` (see [`Self::param_bindings`]). With
+    /// `deeper`, a call that passes a value or map that is a parameter of the function
+    /// it is in (`limit as i32` in `find_by_user`) is bound at each call of that
+    /// function that gives it something dynalint can read (`count_by_user`'s
+    /// `u32::MAX`), one level more, each such pair one request: a value a caller
+    /// passes reaches the request whether the function between sends it itself or
+    /// calls a repository's method that does.
+    fn bindings_at(
+        &self,
+        fi: usize,
+        refs: Vec<(PendingRef, Use)>,
+        deeper: bool,
+    ) -> Option<Vec<PerCaller<'a>>> {
         let (first, _) = refs.first()?;
         let RefKind::Param {
             function,
@@ -2826,53 +2866,124 @@ impl<'a> Linker<'a> {
             } else {
                 (&[], &[])
             };
+            let call = CallSite {
+                file: sf,
+                function: &site.callee,
+                args: &site.args,
+                values,
+                maps,
+                paths: &[],
+            };
             // What the call passes, read where it is: `"SK"` and `SK` (a constant
             // holding "SK") are one caller's request.
-            let key: Vec<Option<String>> = uses
-                .iter()
-                .map(|(i, what)| match what {
-                    Use::Name | Use::Table => {
-                        let mut v = site.args.get(*i).cloned().flatten()?;
-                        self.resolve(sf, &mut v, 1);
-                        v.value().map(str::to_string)
+            let key_here = || -> Vec<Option<String>> {
+                uses.iter()
+                    .map(|(i, what)| match what {
+                        Use::Name | Use::Table => {
+                            let mut v = site.args.get(*i).cloned().flatten()?;
+                            self.resolve(sf, &mut v, 1);
+                            v.value().map(str::to_string)
+                        }
+                        Use::Value => {
+                            let mut v = values.get(*i)?.clone();
+                            self.resolve_value(sf, &mut v);
+                            value_key(&v)
+                        }
+                        Use::Map => {
+                            let mut m = maps.get(*i)?.clone();
+                            self.resolve_map_at(sf, &mut m, Span::new(0, 0), 1);
+                            map_key(&m)
+                        }
+                    })
+                    .collect()
+            };
+            // The values it passes that are its own function's parameters: bound at
+            // that function's calls, each a request (or, when they give nothing
+            // dynalint can read, this call alone, the values unknown).
+            let around = match deeper {
+                true => self.passed_params(sf, function, &uses, values, maps),
+                false => Vec::new(),
+            };
+            let outers = match around.is_empty() {
+                true => None,
+                false => self.bindings_at(sf, around, false),
+            };
+            let bound: Vec<(Bound<'a>, Vec<Option<String>>)> = match outers {
+                Some(outers) => outers
+                    .into_iter()
+                    .map(|(o, _)| {
+                        let b = Bound {
+                            site: call,
+                            outer: Some(o.site),
+                        };
+                        (b, self.at_call_site(o.site, key_here))
+                    })
+                    .collect(),
+                None => vec![(
+                    Bound {
+                        site: call,
+                        outer: None,
+                    },
+                    key_here(),
+                )],
+            };
+            for (b, key) in bound {
+                any_value |= uses
+                    .iter()
+                    .zip(&key)
+                    .any(|((_, what), k)| matches!(what, Use::Value | Use::Map) && k.is_some());
+                match passed.iter().position(|p| *p == key) {
+                    Some(k) => {
+                        if !out[k].1.contains(&(sf, site.at)) {
+                            out[k].1.push((sf, site.at));
+                        }
                     }
-                    Use::Value => {
-                        let mut v = values.get(*i)?.clone();
-                        self.resolve_value(sf, &mut v);
-                        value_key(&v)
+                    None => {
+                        passed.push(key);
+                        out.push((b, vec![(sf, site.at)]));
                     }
-                    Use::Map => {
-                        let mut m = maps.get(*i)?.clone();
-                        self.resolve_map_at(sf, &mut m, Span::new(0, 0), 1);
-                        map_key(&m)
-                    }
-                })
-                .collect();
-            any_value |= uses
-                .iter()
-                .zip(&key)
-                .any(|((_, what), k)| matches!(what, Use::Value | Use::Map) && k.is_some());
-            match passed.iter().position(|p| *p == key) {
-                Some(k) => out[k].1.push((sf, site.at)),
-                None => {
-                    passed.push(key);
-                    let call = CallSite {
-                        file: sf,
-                        function: &site.callee,
-                        args: &site.args,
-                        values,
-                        maps,
-                        paths: &[],
-                    };
-                    out.push((call, vec![(sf, site.at)]));
                 }
-            }
-            if out.len() > MAX_TABLE_SPLIT {
-                return None;
+                if out.len() > MAX_TABLE_SPLIT {
+                    return None;
+                }
             }
         }
         let split = out.len() > 1 || (reads_values && any_value && !out.is_empty());
         split.then_some(out)
+    }
+
+    /// The parameters of the function a call is in (file `sf`) that it passes as a
+    /// value or map of `uses` to `function` (`limit as i32` of `find_by_user`, handed
+    /// to the repository method whose request holds it), each once: what a level up
+    /// binds. None when the call is in `function` itself (a recursion binds nothing
+    /// more).
+    fn passed_params(
+        &self,
+        sf: usize,
+        function: &str,
+        uses: &[(usize, Use)],
+        values: &[ValueInfo],
+        maps: &[AttrMap],
+    ) -> Vec<(PendingRef, Use)> {
+        let mut found: Vec<(PendingRef, Use)> = Vec::new();
+        for (i, what) in uses {
+            let r = match what {
+                Use::Value => values.get(*i).and_then(|v| v.text.clone()),
+                Use::Map => maps
+                    .get(*i)
+                    .and_then(|m| m.from_type.clone())
+                    .map(Resolved::unknown),
+                Use::Name | Use::Table => None,
+            };
+            let Some(p) = self.param_through_cast(sf, r.as_ref()) else {
+                continue;
+            };
+            let own = matches!(&p.kind, RefKind::Param { function: f, .. } if **f == *function);
+            if !own && !found.iter().any(|(q, u)| q.kind == p.kind && u == what) {
+                found.push((p, *what));
+            }
+        }
+        found
     }
 
     /// The type parameter reference a request holds in its table, index, key or item
