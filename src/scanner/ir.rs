@@ -503,6 +503,11 @@ pub struct Operation {
     /// literal (`Some(vec![a, b])`); `.parameters(v)` calls each add one and are in
     /// `setters`.
     pub parameter_list: Option<usize>,
+    /// `set_parameters(params)` given a parameter of the request's function (or
+    /// `Some(params)`): the reference through which the link reads the length of the
+    /// list each call passes (`Some(vec![a, b])`) into `parameter_list`.
+    #[serde(skip)]
+    pub parameter_list_param: Option<Box<Resolved>>,
     pub context: Context,
     /// The normalised text of the call (whitespace folded): the baseline fingerprint.
     pub fingerprint_text: String,
@@ -554,6 +559,7 @@ impl Operation {
             batch_size: None,
             complete_builder: false,
             parameter_list: None,
+            parameter_list_param: None,
             context: Context::default(),
             fingerprint_text: String::new(),
         }

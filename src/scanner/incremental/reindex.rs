@@ -462,6 +462,7 @@ impl Shift for crate::scanner::index::fold::HelperCall {
             values,
             maps,
             paths: _,
+            lists: _,
             fallback: _,
         } = self;
         op.shift(by);
@@ -565,6 +566,7 @@ impl Shift for Operation {
             batch_size,
             complete_builder: _,
             parameter_list: _,
+            parameter_list_param: _,
             context,
             fingerprint_text: _,
         } = self;

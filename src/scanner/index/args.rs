@@ -47,6 +47,10 @@ pub struct ArgSite {
     pub values: Box<[ValueInfo]>,
     /// Each argument as an item or key map (`Some(item)`); empty when none is one.
     pub maps: Box<[AttrMap]>,
+    /// Each argument's length as a list literal (`Some(vec![a, b])`), for a helper
+    /// that sends `set_parameters` with it; empty when none is one (and when the
+    /// values were not read).
+    pub lists: Box<[Option<usize>]>,
 }
 
 /// What a call site is matched on ([`calls`]), without its arguments' values: a file
@@ -190,17 +194,26 @@ pub fn arg_sites(
                         && matches!(k, RefKind::Param { self_ty: Some(t), .. } if t == r)
                 }),
             };
-        let (values, maps) = if read {
-            passed_values(cx, &args)
+        let (values, maps, lists) = if read {
+            let (values, maps) = passed_values(cx, &args);
+            (
+                values,
+                maps,
+                crate::scanner::index::fold::list_lens(cx, &args),
+            )
         } else {
             if let Some(u) = unread.as_deref_mut().filter(|_| !setter) {
                 if !test_file && !cx.is_test_code(n) {
                     u.push(key.clone());
                 }
             }
-            (Box::default(), Box::default())
+            (Box::default(), Box::default(), Box::default())
         };
-        if followed.iter().any(Option::is_some) || !values.is_empty() || !maps.is_empty() {
+        if followed.iter().any(Option::is_some)
+            || !values.is_empty()
+            || !maps.is_empty()
+            || !lists.is_empty()
+        {
             let SiteKey {
                 callee, ty, method, ..
             } = key;
@@ -214,6 +227,7 @@ pub fn arg_sites(
                 receiver,
                 values,
                 maps,
+                lists,
             });
         }
     }

@@ -91,6 +91,10 @@ pub struct HelperCall {
     /// `.key_condition_expression(kc)` holds on each path of this call. Empty when
     /// no argument is built so.
     pub paths: Box<[Option<PathStrings>]>,
+    /// Each argument's length as a list literal (`Some(vec![a, b])`): what a
+    /// helper's `.set_parameters(params)` holds for this call. Empty when no
+    /// argument is one.
+    pub lists: Box<[Option<usize>]>,
     /// `self.scan()`: a method of the crate's own type named like the API, which may
     /// return the builder the chain continues. When no helper of that name returns
     /// one, the chain is the request it starts (`op.kind`, as a client call's).
@@ -273,6 +277,7 @@ pub fn fold_file<'t>(
                 } else {
                     paths.into_boxed_slice()
                 };
+                let lists = list_lens(cx, &nodes);
                 out.helper_calls.push(HelperCall {
                     op,
                     escape,
@@ -281,6 +286,7 @@ pub fn fold_file<'t>(
                     values,
                     maps,
                     paths,
+                    lists,
                     fallback: own_method.is_some(),
                 });
             }
@@ -686,7 +692,12 @@ fn climb_apply<'t>(
                             record_setter(cx, op, name, set, p, call, &args, conditional);
                             apply(cx, op, s, set, call, args, conditional);
                             if name == "set_parameters" {
-                                op.parameter_list = list_len(cx, call);
+                                let arg = call_args(call).first().copied();
+                                op.parameter_list = arg.and_then(|a| list_len(cx, a));
+                                if op.parameter_list.is_none() {
+                                    op.parameter_list_param =
+                                        arg.and_then(|a| param_list(cx, a)).map(Box::new);
+                                }
                             }
                         }
                         None => {
@@ -746,16 +757,45 @@ pub(super) fn holder<'t>(cx: &FileCx<'t>, arg: Node<'t>) -> Node<'t> {
     at
 }
 
-/// The length of `set_x(Some(vec![a, b]))`'s list literal.
-fn list_len(cx: &FileCx<'_>, call: Node<'_>) -> Option<usize> {
-    let arg = peel(*call_args(call).first()?);
-    let list = unwrap_some(cx, arg).map(peel)?;
+/// The length of a list literal an argument is (`Some(vec![a, b])`, `vec![a, b]`), as
+/// `set_parameters` or a call passing its list takes it.
+pub(crate) fn list_len(cx: &FileCx<'_>, arg: Node<'_>) -> Option<usize> {
+    let arg = peel(arg);
+    let list = unwrap_some(cx, arg).map_or(arg, peel);
     (node_kind(list) == "array_expression" && field(list, "length").is_none()).then(|| {
         named_children(list)
             .iter()
             .filter(|c| !node_kind(**c).ends_with("comment"))
             .count()
     })
+}
+
+/// Each of `args`' lengths as a list literal ([`list_len`]); empty when none is one.
+pub(crate) fn list_lens(cx: &FileCx<'_>, args: &[Node<'_>]) -> Box<[Option<usize>]> {
+    let lens: Vec<Option<usize>> = args.iter().map(|a| list_len(cx, *a)).collect();
+    if lens.iter().all(Option::is_none) {
+        Box::default()
+    } else {
+        lens.into_boxed_slice()
+    }
+}
+
+/// The reference to the parameter a list argument is (`params` or `Some(params)` of
+/// `set_parameters`), when the function holds the request (`FileCx::value_param_ref`).
+fn param_list(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
+    let src = cx.src;
+    let mut p = peel(arg);
+    if call_path(src, p) == Some("Some") {
+        p = peel(*call_args(p).first()?);
+    }
+    if node_kind(p) != "identifier" {
+        return None;
+    }
+    let name = src.of(p);
+    if !matches!(lookup(src, p, name), Some(Binding::Param { .. })) {
+        return None;
+    }
+    Some(cx.pending(name, cx.value_param_ref(p, name)?))
 }
 
 /// How many `let` rebindings and branch tails a builder is followed through.

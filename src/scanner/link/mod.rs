@@ -955,6 +955,7 @@ pub(super) fn link_files(
                     values: &h.values,
                     maps: &h.maps,
                     paths: &h.paths,
+                    lists: &h.lists,
                 };
                 let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
                 // Only the helpers this file's crate can call: a chain on
@@ -1066,6 +1067,7 @@ pub(super) fn link_files(
                         values: &g.values,
                         maps: &g.maps,
                         paths: &g.paths,
+                        lists: &g.lists,
                     };
                     let returned = tables.returned.get(g.helper.as_str()).into_iter().flatten();
                     for (bf, bi) in returned.filter(|(bf, _)| tables.crates.file_sees(*gf, *bf)) {
@@ -1514,6 +1516,7 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     take!(scan_index_forward);
     take!(select);
     take!(total_segments);
+    take!(parameter_list);
     op.names_complete &= helper.names_complete;
     op.values_complete &= helper.values_complete;
     op.paginated |= helper.paginated;
@@ -1767,6 +1770,9 @@ struct CallSite<'a> {
     /// Each argument's texts per path, when it is a string appended to on some paths
     /// only (`HelperCall::paths`; empty when none is, and for other calls).
     paths: &'a [Option<PathStrings>],
+    /// Each argument's length as a list literal (`HelperCall::lists`,
+    /// `ArgSite::lists`): what a `set_parameters(params)` holds for this call.
+    lists: &'a [Option<usize>],
 }
 
 /// What a parameter is to the request that holds it ([`Linker::params_in`]).
@@ -1780,6 +1786,8 @@ enum Use {
     Value,
     /// An item or key map.
     Map,
+    /// A PartiQL statement's parameter list (`set_parameters(params)`): its length.
+    List,
 }
 
 /// A value as what tells two calls' values apart (its text, type and where it comes
@@ -1976,6 +1984,13 @@ impl<'a> Linker<'a> {
         let mut v = site.values.get(index)?.clone();
         self.in_caller(|| self.resolve_value(site.file, &mut v));
         Some(v)
+    }
+
+    /// The length of the list literal the call being followed passes for a list
+    /// parameter (`set_parameters(params)` of a helper, given `Some(vec![a, b])`).
+    fn list_at_site(&self, pr: &PendingRef) -> Option<usize> {
+        let (site, index) = self.param_at_site(pr)?;
+        site.lists.get(index).copied().flatten()
     }
 
     /// The texts an expression that is a parameter of a helper returning a builder
@@ -2284,6 +2299,11 @@ impl<'a> Linker<'a> {
         let at = op.method_span;
         for m in [&mut op.item, &mut op.key].into_iter().flatten() {
             self.resolve_map(fi, m, at);
+        }
+        if op.parameter_list.is_none() {
+            op.parameter_list = (op.parameter_list_param.as_deref())
+                .and_then(|r| self.pending_ref(fi, Some(r)))
+                .and_then(|pr| self.list_at_site(&pr));
         }
         if depth < 4 {
             for c in &mut op.children {
@@ -2745,6 +2765,7 @@ impl<'a> Linker<'a> {
         for v in op.values.values().chain(op.limit.as_deref()) {
             look(v.text.as_ref(), Use::Value);
         }
+        look(op.parameter_list_param.as_deref(), Use::List);
         for m in [&op.key, &op.item].into_iter().flatten() {
             let from = m.from_type.clone().map(Resolved::unknown);
             look(from.as_ref(), Use::Map);
@@ -2832,7 +2853,8 @@ impl<'a> Linker<'a> {
                 _ => return None,
             }
         }
-        let reads_values = uses.iter().any(|(_, u)| matches!(u, Use::Value | Use::Map));
+        let reads_values =
+            (uses.iter()).any(|(_, u)| matches!(u, Use::Value | Use::Map | Use::List));
         // With names only, a table is `table_per_call`'s (one request per table);
         // with values, each call's table is part of what it gives.
         if !reads_values {
@@ -2861,10 +2883,10 @@ impl<'a> Linker<'a> {
                 (Some(_), Some(_)) => true,
                 _ => !site.method,
             };
-            let (values, maps): (&[ValueInfo], &[AttrMap]) = if certain {
-                (&site.values, &site.maps)
+            let (values, maps, lists): (&[ValueInfo], &[AttrMap], &[Option<usize>]) = if certain {
+                (&site.values, &site.maps, &site.lists)
             } else {
-                (&[], &[])
+                (&[], &[], &[])
             };
             let call = CallSite {
                 file: sf,
@@ -2873,6 +2895,7 @@ impl<'a> Linker<'a> {
                 values,
                 maps,
                 paths: &[],
+                lists,
             };
             // What the call passes, read where it is: `"SK"` and `SK` (a constant
             // holding "SK") are one caller's request.
@@ -2894,6 +2917,7 @@ impl<'a> Linker<'a> {
                             self.resolve_map_at(sf, &mut m, Span::new(0, 0), 1);
                             map_key(&m)
                         }
+                        Use::List => lists.get(*i).copied().flatten().map(|n| n.to_string()),
                     })
                     .collect()
             };
@@ -2928,10 +2952,9 @@ impl<'a> Linker<'a> {
                 )],
             };
             for (b, key) in bound {
-                any_value |= uses
-                    .iter()
-                    .zip(&key)
-                    .any(|((_, what), k)| matches!(what, Use::Value | Use::Map) && k.is_some());
+                any_value |= uses.iter().zip(&key).any(|((_, what), k)| {
+                    matches!(what, Use::Value | Use::Map | Use::List) && k.is_some()
+                });
                 match passed.iter().position(|p| *p == key) {
                     Some(k) => {
                         if !out[k].1.contains(&(sf, site.at)) {
@@ -2973,7 +2996,7 @@ impl<'a> Linker<'a> {
                     .get(*i)
                     .and_then(|m| m.from_type.clone())
                     .map(Resolved::unknown),
-                Use::Name | Use::Table => None,
+                Use::Name | Use::Table | Use::List => None,
             };
             let Some(p) = self.param_through_cast(sf, r.as_ref()) else {
                 continue;
