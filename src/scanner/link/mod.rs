@@ -144,6 +144,10 @@ pub(super) struct Rounds<'f> {
     pub asked_values: HashSet<RefKind>,
     /// How many files were indexed again.
     pub reparsed: usize,
+    /// Whether a file indexed again for its arguments offered other names than its
+    /// first index (see `same_entries_but_arguments`): what the link answers then
+    /// depends on which parameters were asked, so an edit anywhere may change it.
+    pub reshaped: bool,
 }
 
 /// The link, in rounds until nothing more is asked: the one answer `check` and the
@@ -199,6 +203,7 @@ pub(super) fn link_rounds<'f>(
     let mut asked_values = std::mem::take(&mut whole.asked_values);
     let mut covered_values: HashSet<RefKind> = HashSet::new();
     let mut wanted = std::mem::take(&mut whole.wanted);
+    let mut reshaped_any = false;
     loop {
         asked.retain(|k| !covered.contains(k));
         asked_values.retain(|k| !covered_values.contains(k));
@@ -271,6 +276,15 @@ pub(super) fn link_rounds<'f>(
         covered.extend(fresh);
         covered_values.extend(fresh_values);
         reparsed += again.len();
+        // A file indexed again that offers other names than before (its whole parse
+        // found an item the item parse did not, or lost one to a syntax error) changes
+        // what any file's lookups answer, not only the files that read its arguments:
+        // the link is whole again, or the files linked before would keep the old
+        // answer and a later re-link of one of them (the LSP's) would give another.
+        let reshaped = again.iter().any(|(fi, idx)| {
+            files[*fi].deferred.is_none() && !tables::same_entries_but_arguments(&files[*fi], idx)
+        });
+        reshaped_any |= reshaped;
         let next = files.to_mut();
         for (fi, index) in again {
             let index = Arc::new(index);
@@ -278,7 +292,7 @@ pub(super) fn link_rounds<'f>(
             next[fi] = index;
         }
         // A whole link always has them; `None` would link the whole tree again.
-        let graph = whole.graph.as_ref();
+        let graph = whole.graph.as_ref().filter(|_| !reshaped);
         match graph {
             Some(graph) => {
                 if relinked.is_empty() {
@@ -322,6 +336,7 @@ pub(super) fn link_rounds<'f>(
         asked: covered,
         asked_values: covered_values,
         reparsed,
+        reshaped: reshaped_any,
     }
 }
 
