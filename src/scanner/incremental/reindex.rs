@@ -463,8 +463,12 @@ impl Shift for crate::scanner::index::fold::HelperCall {
             maps,
             paths: _,
             fallback: _,
+            if_helper_pages,
         } = self;
         op.shift(by);
+        if let Some((Some(l), _)) = if_helper_pages {
+            l.shift(by);
+        }
         for v in values.iter_mut() {
             v.shift(by);
         }
