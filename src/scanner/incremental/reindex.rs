@@ -459,6 +459,7 @@ impl Shift for crate::scanner::index::fold::HelperCall {
             escape: _,
             helper: _,
             args: _,
+            texts: _,
             values,
             maps,
             paths: _,

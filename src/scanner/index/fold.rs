@@ -80,6 +80,11 @@ pub struct HelperCall {
     pub helper: String,
     /// Each argument of the call to the helper, when dynalint can follow it.
     pub args: Box<[Option<Resolved>]>,
+    /// The text of each argument dynalint cannot follow (`ctx.refresh_table()`), as a
+    /// table argument's text is kept: what a helper's `.table_name(table)` is bound
+    /// by for this call, as the chain would be with the argument in place. Empty when
+    /// every argument is followed.
+    pub texts: Box<[Option<Box<str>>]>,
     /// Each argument as an attribute value (`AttributeValue::S("user".into())`, a
     /// local bound to one): what a helper's `.item("pk", pk)` holds for this call.
     pub values: Box<[ValueInfo]>,
@@ -249,10 +254,22 @@ pub fn fold_file<'t>(
             }
             Some(helper) => {
                 let nodes = call_args(n);
-                let args = nodes
+                let args: Box<[Option<Resolved>]> = nodes
                     .iter()
                     .map(|a| crate::scanner::index::args::followable(cx, *a))
                     .collect();
+                let texts = if args.iter().all(Option::is_some) {
+                    Box::default()
+                } else {
+                    nodes
+                        .iter()
+                        .zip(&args)
+                        .map(|(a, r)| {
+                            r.is_none()
+                                .then(|| fold_whitespace(src.of(holder(cx, *a))).into())
+                        })
+                        .collect()
+                };
                 let values = nodes.iter().map(|a| cx.value(*a)).collect();
                 let maps = nodes
                     .iter()
@@ -284,6 +301,7 @@ pub fn fold_file<'t>(
                     escape,
                     helper,
                     args,
+                    texts,
                     values,
                     maps,
                     paths,

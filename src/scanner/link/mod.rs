@@ -1058,7 +1058,10 @@ pub(super) fn link_files(
                         let per_call = match (&h.op.table, linker.param_ref(*tf, &helper_op.table))
                         {
                             (None, Some(raw)) if table_unknown(&op) => {
-                                if let Some(text) = linker.arg_text(site, &raw) {
+                                let text = linker
+                                    .arg_text(site, &raw)
+                                    .or_else(|| unfollowed_text(h, &raw));
+                                if let Some(text) = text {
                                     op.table_text = Some(text);
                                 }
                                 passed_text(&mut op, linker.table_per_call(*tf, &raw, Some(site)))
@@ -1563,6 +1566,19 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
         setters.append(&mut op.setters);
         op.setters = setters;
     }
+}
+
+/// The text of the argument `h` passes for `param` when dynalint cannot follow it
+/// (`ctx.refresh_table()`): the table is then known by that text, as it is when the
+/// chain sets it in place.
+fn unfollowed_text(h: &HelperCall, param: &PendingRef) -> Option<String> {
+    let RefKind::Param { index, arity, .. } = &param.kind else {
+        return None;
+    };
+    if h.args.len() != *arity {
+        return None;
+    }
+    h.texts.get(*index)?.as_deref().map(str::to_string)
 }
 
 /// A chain in a loop on a helper's builder that sets `exclusive_start_key`
