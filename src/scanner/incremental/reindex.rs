@@ -459,12 +459,17 @@ impl Shift for crate::scanner::index::fold::HelperCall {
             escape: _,
             helper: _,
             args: _,
+            texts: _,
             values,
             maps,
             paths: _,
             fallback: _,
+            if_helper_pages,
         } = self;
         op.shift(by);
+        if let Some((Some(l), _)) = if_helper_pages {
+            l.shift(by);
+        }
         for v in values.iter_mut() {
             v.shift(by);
         }

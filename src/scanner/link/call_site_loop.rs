@@ -436,6 +436,18 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
         self.calls.get(name).map_or(&[], Vec::as_slice)
     }
 
+    /// The files of the functions named `name` (not tests) that a call in file `gi`
+    /// can mean: those its crate can name.
+    pub(super) fn defined_in(&self, gi: usize, name: &str, crates: &Crates) -> Vec<usize> {
+        let Some(defs) = self.defs.get(name) else {
+            return Vec::new();
+        };
+        defs.iter()
+            .map(|&(f, _)| f as usize)
+            .filter(|f| crates.sees(crates.of(gi), crates.of(*f)))
+            .collect()
+    }
+
     /// Whether a call of `name` in file `gi` may mean two different functions, among
     /// those its crate can name: methods of two traits or types (which one runs is the
     /// receiver's type), or free functions of two files (`s3::restore` and

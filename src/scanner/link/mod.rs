@@ -860,8 +860,22 @@ pub(super) fn link_files(
             .max_by_key(|(_, n)| n.span.start)
             .map(|(i, _)| i)
     };
+    // Whether a call of `name` in file `fi` certainly calls the one function of that
+    // name, which is in file `tf`: the tree defines no other its crate can name.
+    let sole_def = |fi: usize, name: &str, tf: usize| -> bool {
+        let defs = match (borrowed, &graph.callers) {
+            (Some(c), _) => c.defined_in(fi, name, &tables.crates),
+            (None, Some(c)) => c.defined_in(fi, name, &tables.crates),
+            (None, None) => return false,
+        };
+        defs == [tf]
+    };
     // What a helper that receives the builder adds, then heat.
     let finish = |op: &mut Operation, escape: &Escape, fi: usize, cold_glob: Option<&str>| {
+        // Returned unsent to callers that do not continue it: not seen sent.
+        if matches!(escape, Escape::Returned { .. }) {
+            op.complete_builder = false;
+        }
         if let Escape::Passed { function, index } = escape {
             let received = tables
                 .received
@@ -871,16 +885,23 @@ pub(super) fn link_files(
                 .into_iter()
                 .flatten()
                 .filter(|(tf, _)| tables.crates.file_sees(fi, *tf));
+            // Whole only when handed to the one function of that name, which sends
+            // it whole (`send(build(&c))`): what neither sets, the request lacks.
+            let mut whole = op.complete_builder;
+            let mut seen = 0usize;
             for (tf, ti) in visible {
                 let Some(t) = files.get(*tf).and_then(|f| f.templates.get(*ti)) else {
                     continue;
                 };
+                seen += 1;
+                whole &= t.sent && t.op.complete_builder && sole_def(fi, function, *tf);
                 let mut helper = t.op.clone();
                 linker.resolve_op(*tf, &mut helper, 0);
                 let other = helper.file != op.file;
                 overlay(op, &helper, other);
                 op.paginated |= helper.paginated;
             }
+            op.complete_builder = whole && seen == 1;
         }
         // `repo.delete_item().key(..).send()` on a function of the crate named like
         // the client's method, returning a builder that may set the table: the chain
@@ -993,6 +1014,14 @@ pub(super) fn link_files(
                     push_per_table(&mut ops, op, per_call);
                     continue;
                 }
+                // The builders a call of that name may continue: the chain is whole
+                // only when there is one.
+                let candidates = [&tables.returned, &tables.returned_chains]
+                    .into_iter()
+                    .filter_map(|by_name| by_name.get(helper.as_str()))
+                    .flatten()
+                    .filter(|(tf, _)| tables.crates.file_sees(fi, *tf))
+                    .count();
                 // The chain's own function's parameters it holds or hands the
                 // helper, bound at each of its calls that gives them something
                 // different (see `param_bindings`), or at none.
@@ -1022,8 +1051,13 @@ pub(super) fn link_files(
                         let mut op = op.clone();
                         linker.resolve_op(fi, &mut op, 0);
                         op.kind = base.kind;
-                        // What the chain leaves unset the helper may set.
-                        op.complete_builder = false;
+                        // What the chain leaves unset the helper may set, unless the
+                        // helper is certainly the one function of that name and its
+                        // builder, seen whole, sets it not.
+                        op.complete_builder = op.complete_builder
+                            && base.complete_builder
+                            && candidates == 1
+                            && sole_def(fi, helper, *tf);
                         op.method_span = if base.file == op.file {
                             base.method_span
                         } else {
@@ -1031,6 +1065,7 @@ pub(super) fn link_files(
                         };
                         let other = base.file != op.file;
                         overlay(&mut op, &base, other);
+                        pages_by_helper(&mut op, h, &base);
                         finish(&mut op, escape, fi, cold_glob.as_deref());
                         // The helper's table is its parameter: what this call passes, as
                         // written (`&self.event_table`, which `refs` may list), or each
@@ -1038,7 +1073,10 @@ pub(super) fn link_files(
                         let per_call = match (&h.op.table, linker.param_ref(*tf, &helper_op.table))
                         {
                             (None, Some(raw)) if table_unknown(&op) => {
-                                if let Some(text) = linker.arg_text(site, &raw) {
+                                let text = linker
+                                    .arg_text(site, &raw)
+                                    .or_else(|| unfollowed_text(h, &raw));
+                                if let Some(text) = text {
                                     op.table_text = Some(text);
                                 }
                                 passed_text(&mut op, linker.table_per_call(*tf, &raw, Some(site)))
@@ -1105,6 +1143,7 @@ pub(super) fn link_files(
                         }
                         let other = mid.file != op.file;
                         overlay(&mut op, &mid, other);
+                        pages_by_helper(&mut op, h, &mid);
                         finish(&mut op, escape, fi, cold_glob.as_deref());
                         // The inner helper's table is its parameter, given one of this
                         // helper's parameters: what this call passes for that one.
@@ -1541,6 +1580,33 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
             .collect();
         setters.append(&mut op.setters);
         op.setters = setters;
+    }
+}
+
+/// The text of the argument `h` passes for `param` when dynalint cannot follow it
+/// (`ctx.refresh_table()`): the table is then known by that text, as it is when the
+/// chain sets it in place.
+fn unfollowed_text(h: &HelperCall, param: &PendingRef) -> Option<String> {
+    let RefKind::Param { index, arity, .. } = &param.kind else {
+        return None;
+    };
+    if h.args.len() != *arity {
+        return None;
+    }
+    h.texts.get(*index)?.as_deref().map(str::to_string)
+}
+
+/// A chain in a loop on a helper's builder that sets `exclusive_start_key`
+/// (`scan_page(&c, table, last_key.clone()).send()`): the loop around the chain is
+/// read as it is around a chain that sets the key itself (see `LoopShape`), so a loop
+/// that feeds `last_evaluated_key` back pages rather than repeats the read.
+fn pages_by_helper(op: &mut Operation, h: &HelperCall, helper: &Operation) {
+    let Some((in_loop, paged)) = &h.if_helper_pages else {
+        return;
+    };
+    if helper.exclusive_start_key && !h.op.exclusive_start_key {
+        op.context.in_loop = in_loop.clone();
+        op.paginated |= *paged;
     }
 }
 
