@@ -1431,6 +1431,7 @@ fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
     let around = around(cx, root, op.exclusive_start_key, st.segment_var.as_deref());
     op.context.function = around.function;
     op.context.in_loop = around.in_loop;
+    op.context.whole_function = around.only_statement == Some(op.span.start);
     let paged = around.paged;
     if around.test {
         op.context.cold = Some(ColdReason::Test);
