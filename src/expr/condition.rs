@@ -40,11 +40,25 @@ mod rank {
 
 /// Parses a condition-grammar expression; `kind` names it in error messages.
 pub(crate) fn parse(src: &str, kind: ExprKind, limits: &Limits) -> Result<Condition, ExprError> {
+    parse_forgiving(src, kind, limits, &[])
+}
+
+/// [`parse`], reading past the semantic errors of the kinds `forgiven`: the tree the
+/// expression states, for callers that want what it means rather than its verdict.
+pub(crate) fn parse_forgiving(
+    src: &str,
+    kind: ExprKind,
+    limits: &Limits,
+    forgiven: &[ErrorCode],
+) -> Result<Condition, ExprError> {
     check_text(src, kind, limits)?;
     let mut p = Parser::new(src, kind, limits, KEYWORDS);
     let item = parse_or(&mut p)?;
     p.expect_end()?;
     let cond = into_condition(&mut p, item)?;
+    for &code in forgiven {
+        p.forgive(code);
+    }
     p.finish(cond)
 }
 

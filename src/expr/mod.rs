@@ -81,6 +81,19 @@ pub fn parse_key_condition(src: &str) -> Result<Condition, ExprError> {
     condition::parse(src, ExprKind::KeyCondition, &Limits::DYNAMODB)
 }
 
+/// Parses a KeyConditionExpression as its author meant it: a reserved word written
+/// as an attribute name (`action = :a`) names that attribute instead of failing. For
+/// reading what code intends (which attributes key a table nobody declares), never
+/// for judging a request: DynamoDB rejects such a condition.
+pub fn parse_key_condition_as_meant(src: &str) -> Result<Condition, ExprError> {
+    condition::parse_forgiving(
+        src,
+        ExprKind::KeyCondition,
+        &Limits::DYNAMODB,
+        &[ErrorCode::ReservedKeyword],
+    )
+}
+
 /// Parses a ProjectionExpression.
 pub fn parse_projection(src: &str) -> Result<Projection, ExprError> {
     projection::parse(src, &Limits::DYNAMODB)

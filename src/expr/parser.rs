@@ -245,6 +245,11 @@ impl<'s> Parser<'s> {
         self.deferred.push(Deferred { rank, error });
     }
 
+    /// Drops the queued errors of one kind.
+    pub fn forgive(&mut self, code: ErrorCode) {
+        self.deferred.retain(|d| d.error.code != code);
+    }
+
     /// The queued error DynamoDB would report, if any.
     pub fn take_deferred(&mut self) -> Option<ExprError> {
         let best = self

@@ -22,7 +22,8 @@
 //! Such a table's indexes are the ones its Queries name (`.index_name("by-type")`),
 //! keyed as their key conditions agree (`item_type = :t`; `AND sk > :s` gives the sort
 //! key): a Query of an index that does not exist is rejected, so each working one says
-//! the index is there. Its projection is not known (`ALL` is assumed, so no finding
+//! the index is there (a reserved word written unaliased, which DynamoDB rejects and
+//! rejected-request reports, still names the attribute meant). Its projection is not known (`ALL` is assumed, so no finding
 //! rests on it), and an index the queries disagree on is a note, not an index. An
 //! index partition key that every Query of it reads one item by (its first item only,
 //! `limit(1)`, no filter) is `unique`: the code finds one item per value.
@@ -332,7 +333,9 @@ fn key_read(
     text: &str,
     types: &mut IndexMap<String, AttributeType>,
 ) -> Option<KeyRead> {
-    let cond = crate::expr::parse_key_condition(text).ok()?;
+    // A reserved word unaliased is rejected-request's to report; the attribute it
+    // names is still the key the author queries by.
+    let cond = crate::expr::parse_key_condition_as_meant(text).ok()?;
     let mut leaves = Vec::new();
     if !and_leaves(&cond, &mut leaves, 0) {
         return None;
@@ -1048,6 +1051,45 @@ pub async fn delete_registration(db: &aws_sdk_dynamodb::Client, pk: &str, sk: &s
         );
         assert_eq!(t.attribute("item_type").map(|a| a.ty.as_str()), Some("S"));
         assert!(inf.notes.is_empty(), "{:?}", inf.notes);
+    }
+
+    /// A key condition naming a reserved word unaliased (`action = :action`) is
+    /// rejected, which rejected-request reports; the attribute it names is still the
+    /// key its author queries the index by.
+    #[test]
+    fn a_reserved_word_in_a_key_condition_still_names_the_key() {
+        let inf = infer(
+            r##"
+impl AuditLogRepository {
+    async fn find(&self, id: Uuid) -> Result<Option<AuditLog>> {
+        let result = self.client.get_item().table_name("audit_logs")
+            .key("id", AttributeValue::S(id.to_string())).send().await?;
+        Ok(result.item.map(Self::from_item).transpose()?)
+    }
+
+    async fn find_by_action(&self, action_str: String, limit: u32) -> Result<Vec<AuditLog>> {
+        let result = self
+            .client
+            .query()
+            .table_name("audit_logs")
+            .index_name("action-index")
+            .key_condition_expression("action = :action")
+            .expression_attribute_values(":action", AttributeValue::S(action_str))
+            .limit(limit as i32)
+            .send()
+            .await?;
+        result.items.unwrap_or_default().iter().map(Self::from_item).collect()
+    }
+}
+"##,
+        );
+        assert_eq!(keys(&inf), [("audit_logs".into(), "id".into(), None)]);
+        let got: Vec<(&str, &str)> = inf.model.tables[0]
+            .indexes
+            .iter()
+            .map(|i| (i.name.as_str(), i.partition_key.as_str()))
+            .collect();
+        assert_eq!(got, [("action-index", "action")], "{:?}", inf.notes);
     }
 
     /// Queries of one index that fix different attributes say no index, and a pair of
