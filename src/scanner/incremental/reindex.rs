@@ -695,6 +695,7 @@ impl Shift for Context {
             hot,
             cold: _,
             callers: _,
+            whole_function: _,
         } = self;
         in_loop.shift(by);
         hot.shift(by);

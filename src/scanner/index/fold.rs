@@ -115,6 +115,26 @@ pub struct PathStrings {
     pub paths: Box<[String]>,
 }
 
+/// Each of a call's arguments that is a local string appended to on some paths only,
+/// with its texts per path; empty when none is.
+pub fn passed_paths(cx: &FileCx<'_>, args: &[Node<'_>]) -> Box<[Option<PathStrings>]> {
+    let paths: Vec<Option<PathStrings>> = args
+        .iter()
+        .map(|a| {
+            let e = expr_of(cx, *a, false);
+            (!e.paths.is_empty()).then_some(PathStrings {
+                text: e.text,
+                paths: e.paths,
+            })
+        })
+        .collect();
+    if paths.iter().all(Option::is_none) {
+        Box::default()
+    } else {
+        paths.into_boxed_slice()
+    }
+}
+
 /// What [`fold_file`] makes of a chain that continues a helper's builder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HelperChains {
@@ -275,21 +295,7 @@ pub fn fold_file<'t>(
                     .iter()
                     .map(|a| items::attr_map(cx, *a, false))
                     .collect();
-                let paths: Vec<Option<PathStrings>> = nodes
-                    .iter()
-                    .map(|a| {
-                        let e = expr_arg(cx, *a, false);
-                        (!e.paths.is_empty()).then_some(PathStrings {
-                            text: e.text,
-                            paths: e.paths,
-                        })
-                    })
-                    .collect();
-                let paths = if paths.iter().all(Option::is_none) {
-                    Box::default()
-                } else {
-                    paths.into_boxed_slice()
-                };
+                let paths = passed_paths(cx, &nodes);
                 // Asked only of a chain in a loop: a climb to its function.
                 let if_helper_pages = (op.context.in_loop.is_some() && !op.exclusive_start_key)
                     .then(|| {
@@ -1388,6 +1394,18 @@ fn merge_map(slot: &mut Option<AttrMap>, map: AttrMap) {
 
 /// An expression argument, keeping where a literal's text starts.
 pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
+    let e = expr_of(cx, a, conditional);
+    // A parameter of a function that sends the request: each call's texts per path
+    // are read with its values (`ArgSite::paths`).
+    let p = peel(a);
+    if e.text.value().is_none() && node_kind(p) == "identifier" {
+        cx.value_param_ref(p, cx.src.of(p));
+    }
+    e
+}
+
+/// An expression argument as [`expr_arg`] reads it, as the argument of any call.
+fn expr_of(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
     let mut p = peel(a);
     // `"..".to_string()`, `"..".into()`, `String::from("..")`: still the literal's text.
     if let Some((recv, m, _)) = method_call(cx.src, p) {
@@ -1557,6 +1575,7 @@ fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
     let around = around(cx, root, op.exclusive_start_key, st.segment_var.as_deref());
     op.context.function = around.function;
     op.context.in_loop = around.in_loop;
+    op.context.whole_function = around.only_statement == Some(op.span.start);
     let paged = around.paged;
     if around.test {
         op.context.cold = Some(ColdReason::Test);

@@ -1215,8 +1215,8 @@ pub(super) fn link_files(
                         }
                         // `&self.table` of an instance built with different tables:
                         // one request per table, each possible.
-                        match linker.site_instance_tables(site, raw) {
-                            Some(tables) => (tables.into_iter())
+                        if let Some(tables) = linker.site_instance_tables(site, raw) {
+                            return (tables.into_iter())
                                 .map(|t| {
                                     let table = Resolved::Const {
                                         name: raw.text.to_string(),
@@ -1224,9 +1224,18 @@ pub(super) fn link_files(
                                     };
                                     (on_possible_table(&one, table), sites.clone())
                                 })
-                                .collect(),
-                            None => vec![(one, sites)],
+                                .collect();
                         }
+                        // A table the call passes on from its own function's parameter
+                        // (`Repo::new(c).query(table_name, ..)` in `fn stats(c,
+                        // table_name)`): what that function's callers pass, as for a
+                        // chain on a helper's builder.
+                        let tables =
+                            passed_text(&mut one, linker.table_per_call(fi, raw, Some(site)));
+                        let (first, rest) = per_table(one, tables);
+                        (first.into_iter().chain(rest))
+                            .map(|each| (each, sites.clone()))
+                            .collect()
                     }));
                 }
                 let source = linker.table_source(fi, &named_table(&mut op).table);
@@ -1847,8 +1856,11 @@ struct CallSite<'a> {
 enum Use {
     /// Its table or index.
     Table,
-    /// A name or an expression: an attribute's name, `#name`, a condition.
+    /// A name: an attribute's name, `#name`.
     Name,
+    /// An expression (a key condition, a filter): a name, which a call may also
+    /// build per path (`ArgSite::paths`, read with the values).
+    Expr,
     /// An attribute value, a `:value`, a number (the limit).
     Value,
     /// An item or key map.
@@ -2790,7 +2802,7 @@ impl<'a> Linker<'a> {
         .into_iter()
         .flatten()
         {
-            look(Some(&e.text), Use::Name);
+            look(Some(&e.text), Use::Expr);
         }
         for n in op.names.values() {
             look(Some(&n.name), Use::Name);
@@ -2874,6 +2886,7 @@ impl<'a> Linker<'a> {
             }
         }
         let reads_values = uses.iter().any(|(_, u)| matches!(u, Use::Value | Use::Map));
+        let reads_paths = uses.iter().any(|(_, u)| *u == Use::Expr);
         // With names only, a table is `table_per_call`'s (one request per table);
         // with values, each call's table is part of what it gives.
         if !reads_values {
@@ -2886,12 +2899,13 @@ impl<'a> Linker<'a> {
         uses.dedup();
         // An edit of what these calls pass links this request again.
         self.read(&self.reads.as_ref().map(|_| intern(function)));
-        if reads_values {
+        if reads_values || reads_paths {
             self.asked_values.borrow_mut().insert(first.kind.clone());
         }
         let mut out: Vec<PerCaller<'a>> = Vec::new();
         let mut passed: Vec<Vec<Option<String>>> = Vec::new();
         let mut any_value = false;
+        let mut any_paths = false;
         for (sf, site) in self.param_sites(fi, first, function) {
             if site.args.len() != *arity {
                 continue;
@@ -2902,20 +2916,26 @@ impl<'a> Linker<'a> {
                 (Some(_), Some(_)) => true,
                 _ => !site.method,
             };
-            let (values, maps): (&[ValueInfo], &[AttrMap]) = if certain {
-                (&site.values, &site.maps)
-            } else {
-                (&[], &[])
-            };
+            let (values, maps, paths): (&[ValueInfo], &[AttrMap], &[Option<PathStrings>]) =
+                if certain {
+                    (&site.values, &site.maps, &site.paths)
+                } else {
+                    (&[], &[], &[])
+                };
+            // An expression the call builds per path (`kc.push_str(..)` in a `match`
+            // arm): its texts, which no other call passes, bind it at this call.
+            let built = |i: usize| paths.get(i).and_then(Option::as_ref);
             // What the call passes, read where it is: `"SK"` and `SK` (a constant
             // holding "SK") are one caller's request.
             let key: Vec<Option<String>> = uses
                 .iter()
                 .map(|(i, what)| match what {
-                    Use::Name | Use::Table => {
-                        let mut v = site.args.get(*i).cloned().flatten()?;
-                        self.resolve(sf, &mut v, 1);
-                        v.value().map(str::to_string)
+                    Use::Name | Use::Expr | Use::Table => {
+                        let text = site.args.get(*i).cloned().flatten().and_then(|mut v| {
+                            self.resolve(sf, &mut v, 1);
+                            v.value().map(str::to_string)
+                        });
+                        text.or_else(|| built(*i).map(|p| p.paths.join("\n")))
                     }
                     Use::Value => {
                         let mut v = values.get(*i)?.clone();
@@ -2933,6 +2953,9 @@ impl<'a> Linker<'a> {
                 .iter()
                 .zip(&key)
                 .any(|((_, what), k)| matches!(what, Use::Value | Use::Map) && k.is_some());
+            any_paths |= uses
+                .iter()
+                .any(|(i, what)| *what == Use::Expr && built(*i).is_some());
             match passed.iter().position(|p| *p == key) {
                 Some(k) => out[k].1.push((sf, site.at)),
                 None => {
@@ -2943,7 +2966,7 @@ impl<'a> Linker<'a> {
                         args: &site.args,
                         values,
                         maps,
-                        paths: &[],
+                        paths,
                     };
                     out.push((call, vec![(sf, site.at)]));
                 }
@@ -2952,7 +2975,7 @@ impl<'a> Linker<'a> {
                 return None;
             }
         }
-        let split = out.len() > 1 || (reads_values && any_value && !out.is_empty());
+        let split = out.len() > 1 || ((reads_values && any_value) || any_paths) && !out.is_empty();
         split.then_some(out)
     }
 
