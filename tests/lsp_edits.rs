@@ -277,3 +277,59 @@ fn a_new_call_in_a_ruled_out_file_is_read_for_its_arguments() {
         assert_eq!(snap.analysis.diagnostics, full.diagnostics);
     }
 }
+
+/// A call of the followed helper added to a file the pre-filter rules out, broken by
+/// the same edit (its `//!` cut to `/!`), then a handler broken: its closing brace cut
+/// (every function after it is nested in the one before), or the followed helper's
+/// parameter list. The incremental analysis of each step must be a full check's
+/// (random cases of the test above found the second step losing the table of the
+/// chains `by_status` returns).
+#[test]
+fn a_handler_broken_after_a_ruled_out_file_gained_a_call() {
+    let root = root();
+    let names = root.join("src/names.rs");
+    let handlers = root.join("src/handlers.rs");
+    let names_text = std::fs::read_to_string(&names).unwrap();
+    let handlers_text = std::fs::read_to_string(&handlers).unwrap();
+    let names_edited = format!(
+        "\nfn added(t: &str) -> usize {{ tally(t) }}\n{}",
+        &names_text[1..]
+    );
+    for (cut, by) in [
+        ("+ shipped\n}\n", "+ shipped\nx\n"),
+        ("Client, table: &str", "Clientxtable: &str"),
+    ] {
+        let handlers_edited = handlers_text.replacen(cut, by, 1);
+        assert_ne!(handlers_edited, handlers_text);
+        let mut project = Project::watched(root.join("dynalint.toml"), None);
+        project.analyze_edits(&[], None, &Cancel::new()).unwrap();
+        let mut open: Vec<SourceFile> = FILES
+            .iter()
+            .map(|f| {
+                let p = root.join(f);
+                SourceFile::new(p.clone(), std::fs::read_to_string(&p).unwrap())
+            })
+            .collect();
+        for (i, (path, text)) in [(&names, &names_edited), (&handlers, &handlers_edited)]
+            .into_iter()
+            .enumerate()
+        {
+            for f in open.iter_mut().filter(|f| *f.path == **path) {
+                *f = SourceFile::new(path.clone(), text.clone());
+            }
+            let refs: Vec<&SourceFile> = open.iter().collect();
+            project.analyze_edits(&refs, None, &Cancel::new()).unwrap();
+            let full = full_analysis(
+                project.loaded_model().unwrap(),
+                &open,
+                &RuleSelection::default(),
+            );
+            let snap = project.snapshot().unwrap();
+            assert_eq!(snap.analysis.operations, full.operations, "{by:?} step {i}");
+            assert_eq!(
+                snap.analysis.diagnostics, full.diagnostics,
+                "{by:?} step {i}"
+            );
+        }
+    }
+}

@@ -48,7 +48,7 @@ const CHOSEN: &[(&str, usize)] = &[
     ("split-let", 0),
     ("table-field", 0),
     ("if-to-match", 0),
-    ("undefined-placeholder", 2),
+    ("undefined-placeholder", 0),
     ("wrong-key", 0),
     ("get-per-element", 0),
     ("no-pagination", 0),

@@ -62,6 +62,12 @@ impl Case {
                 if self.expect.as_ref().is_some_and(|e| e.matches(f)) {
                     return false;
                 }
+                if self.expect.as_ref().is_some_and(|e| e.repeats_in_loop)
+                    && f.anchor == Anchor::Site
+                    && f.message.contains("once per iteration of a loop")
+                {
+                    return false;
+                }
                 let same_place = |l: &&Finding| {
                     l.file == f.file
                         && l.anchor == f.anchor

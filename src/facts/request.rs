@@ -230,13 +230,19 @@ pub fn known_exprs(op: &Operation) -> Vec<RequestExpr<'_>> {
 /// whole, do not define, when another expression is not known statically (which makes
 /// [`check_exprs`] `None`): the unknown one can use placeholders but define none, so
 /// DynamoDB rejects the request whatever it holds (it may name that one's own error
-/// first).
+/// first). Only an expression set on every path counts, and the maps are the union of
+/// every path's entries (an `insert` in an `if` included): a placeholder no path
+/// defines is undefined on each path that sends the expression.
 pub fn undefined_beside_unknown(op: &Operation) -> Option<ExprError> {
     if !placeholders_known(op) || static_exprs(op).is_some() {
         return None;
     }
     let known = known_exprs(op);
-    let pairs: Vec<(ExprKind, &str)> = known.iter().map(|e| (e.kind, e.text)).collect();
+    let pairs: Vec<(ExprKind, &str)> = known
+        .iter()
+        .filter(|e| !e.arg.conditional)
+        .map(|e| (e.kind, e.text))
+        .collect();
     let value_keys: Vec<&str> = if takes_values(op.kind) {
         op.values.keys().map(String::as_str).collect()
     } else {

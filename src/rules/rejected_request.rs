@@ -292,14 +292,14 @@ fn unbound_exprs(cx: &mut RuleContext<'_>, bound: &BoundOperation<'_>) {
         .help("pass a page size of at least 1, or leave `limit` unset to read whole pages");
         return;
     }
-    if has_conditional_parts(op) {
-        return;
-    }
+    // With parts set on some paths only, the IR holds the union of the paths: only a
+    // placeholder that no path defines, in an expression every path sets, is certain.
+    let conditional = has_conditional_parts(op);
     // With an expression the scanner could not read, only a placeholder another one
     // uses and the maps lack is certain.
     let (e, beside) = match check_exprs(op) {
-        Some(Err(e)) => (e, None),
-        Some(Ok(_)) => return,
+        Some(Err(e)) if !conditional => (e, None),
+        Some(_) => return,
         None => match (undefined_beside_unknown(op), unread_expression(op)) {
             (Some(e), Some(unread)) => (e, Some(unread)),
             _ => return,

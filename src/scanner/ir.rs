@@ -403,6 +403,11 @@ pub struct Context {
     /// Empty when nothing calls it that the call graph can tell apart.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub callers: Vec<CallerFn>,
+    /// The request is all its function does: the body is the chain that sends it (a
+    /// repository's `async fn get(&self, id) -> .. { self.client.get_item()..send()
+    /// .await }`), so a call of the function is the request, made where it is called.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub whole_function: bool,
 }
 
 /// A function that calls another, with its own callers ([`Context::callers`]).

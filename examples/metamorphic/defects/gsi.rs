@@ -190,6 +190,7 @@ fn expect(index: &str) -> Expect {
     Expect {
         rule: "low-cardinality-pk",
         at: ExpectAt::Message(format!("index `{index}`")),
+        repeats_in_loop: false,
     }
 }
 

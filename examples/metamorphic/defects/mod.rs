@@ -31,6 +31,10 @@ pub enum ExpectAt {
 pub struct Expect {
     pub rule: &'static str,
     pub at: ExpectAt,
+    /// The defect also makes a request at the site repeat once per iteration of the
+    /// loop around it (a page loop whose start key is dropped, or a one-page copy put
+    /// inside it): that finding at the site is the defect's too, not another one.
+    pub repeats_in_loop: bool,
 }
 
 impl Expect {
@@ -38,7 +42,14 @@ impl Expect {
         Self {
             rule,
             at: ExpectAt::Site,
+            repeats_in_loop: false,
         }
+    }
+
+    /// The same, where the defect also makes the site's request repeat in its loop.
+    pub fn repeating_in_loop(mut self, repeats: bool) -> Self {
+        self.repeats_in_loop = repeats;
+        self
     }
 }
 

@@ -15,7 +15,7 @@
 //! within a page, it reads one item or the first) gives no copies: one page of that
 //! read is what the code needs, not a defect.
 
-use dynalint::scanner::{ColdReason, OpKind};
+use dynalint::scanner::{ColdReason, OpKind, Operation};
 
 use super::{Baseline, DefectCase, Expect, AV};
 use crate::edit::Edit;
@@ -98,7 +98,8 @@ fn own_pagination_removed(cx: &Cx<'_>) -> Result<Vec<DefectCase>, String> {
     if !esk.is_empty() {
         cases.push(DefectCase {
             variant: Variant::code(esk),
-            expect: Expect::at_site("unpaginated-query"),
+            // The loop that paged now sends the first page again each time round.
+            expect: Expect::at_site("unpaginated-query").repeating_in_loop(paged_by_loop(op)),
             baseline: None,
             label: "start-key-dropped".into(),
         });
@@ -107,6 +108,12 @@ fn own_pagination_removed(cx: &Cx<'_>) -> Result<Vec<DefectCase>, String> {
         return Err("the pagination is not in the chain (a builder variable, a helper)".into());
     }
     Ok(cases)
+}
+
+/// Whether the site is read page by page by a loop around it (it sets the start key
+/// and dynalint reads it as paginated).
+fn paged_by_loop(op: &Operation) -> bool {
+    op.paginated && op.exclusive_start_key
 }
 
 fn is_start_key(setter: &str) -> bool {
@@ -399,7 +406,10 @@ fn paged_copies(cx: &Cx<'_>, run: &Run) -> Result<Vec<DefectCase>, String> {
             for (label, lines) in shape.removed {
                 cases.push(DefectCase {
                     variant: Variant::code(vec![before_statement(place, &lines)?]),
-                    expect: Expect::at_site("unpaginated-query"),
+                    // Put before the site's statement, the copy sits in the site's
+                    // page loop, if any, and is sent again each time round.
+                    expect: Expect::at_site("unpaginated-query")
+                        .repeating_in_loop(paged_by_loop(op)),
                     baseline: Some(baseline.clone()),
                     label: format!("{key}-{label}"),
                 });

@@ -459,13 +459,18 @@ impl Shift for crate::scanner::index::fold::HelperCall {
             escape: _,
             helper: _,
             args: _,
+            texts: _,
             values,
             maps,
             paths: _,
             lists: _,
             fallback: _,
+            if_helper_pages,
         } = self;
         op.shift(by);
+        if let Some((Some(l), _)) = if_helper_pages {
+            l.shift(by);
+        }
         for v in values.iter_mut() {
             v.shift(by);
         }
@@ -692,6 +697,7 @@ impl Shift for Context {
             hot,
             cold: _,
             callers: _,
+            whole_function: _,
         } = self;
         in_loop.shift(by);
         hot.shift(by);

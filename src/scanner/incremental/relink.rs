@@ -48,6 +48,10 @@ struct Last {
     /// round of the link reads it.
     asked: HashSet<RefKind>,
     asked_values: HashSet<RefKind>,
+    /// A file the link read again for its arguments offers other names than its own
+    /// index (`Rounds::reshaped`): an edit that changes which parameters are asked
+    /// changes what every lookup answers, so each link is a whole one.
+    reshaped: bool,
     /// Every file's entries by name, brought up to date file by file.
     lookups: Tables,
     /// For each file, the functions whose calls' arguments its operations and tables
@@ -111,6 +115,7 @@ impl LinkState {
                 linked,
                 asked,
                 asked_values,
+                reshaped,
                 ..
             } = link_rounds(files, settings, Vec::new());
             if let Some(graph) = linked.graph {
@@ -127,6 +132,7 @@ impl LinkState {
                     graph,
                     asked,
                     asked_values,
+                    reshaped,
                     operations: linked.result.operations,
                     lent: None,
                     problems: linked.result.problems,
@@ -175,7 +181,7 @@ impl LinkState {
 /// Brings `last` up to date with `files` when at most one file changed and its link
 /// facts did not; `None` when a whole link is needed.
 fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) -> Option<()> {
-    if files.len() != last.inputs.len() {
+    if files.len() != last.inputs.len() || last.reshaped {
         return None;
     }
     let mut changed = None;

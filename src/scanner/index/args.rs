@@ -9,6 +9,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
+use crate::scanner::index::fold::{passed_paths, PathStrings};
 use crate::scanner::index::resolve::{FileCx, RefKind, PENDING};
 use crate::scanner::ir::{AttrMap, Resolved, ValueInfo};
 use crate::scanner::syntax::names::{intern, Name};
@@ -51,6 +52,11 @@ pub struct ArgSite {
     /// that sends `set_parameters` with it; empty when none is one (and when the
     /// values were not read).
     pub lists: Box<[Option<usize>]>,
+    /// Each argument that is a local string appended to on some paths only
+    /// (`key_condition.push_str(..)` in a `match` arm), with its texts per path: what
+    /// a helper's `.key_condition_expression(kc)` holds on each path of this call.
+    /// Read with the values; empty when no argument is built so.
+    pub paths: Box<[Option<PathStrings>]>,
 }
 
 /// What a call site is matched on ([`calls`]), without its arguments' values: a file
@@ -194,12 +200,13 @@ pub fn arg_sites(
                         && matches!(k, RefKind::Param { self_ty: Some(t), .. } if t == r)
                 }),
             };
-        let (values, maps, lists) = if read {
+        let (values, maps, lists, paths) = if read {
             let (values, maps) = passed_values(cx, &args);
             (
                 values,
                 maps,
                 crate::scanner::index::fold::list_lens(cx, &args),
+                passed_paths(cx, &args),
             )
         } else {
             if let Some(u) = unread.as_deref_mut().filter(|_| !setter) {
@@ -207,12 +214,18 @@ pub fn arg_sites(
                     u.push(key.clone());
                 }
             }
-            (Box::default(), Box::default(), Box::default())
+            (
+                Box::default(),
+                Box::default(),
+                Box::default(),
+                Box::default(),
+            )
         };
         if followed.iter().any(Option::is_some)
             || !values.is_empty()
             || !maps.is_empty()
             || !lists.is_empty()
+            || !paths.is_empty()
         {
             let SiteKey {
                 callee, ty, method, ..
@@ -228,6 +241,7 @@ pub fn arg_sites(
                 values,
                 maps,
                 lists,
+                paths,
             });
         }
     }

@@ -60,6 +60,9 @@ pub struct Around {
     /// A loop around it pages through a read (see [`enclosing_loop`]).
     pub paged: bool,
     pub test: bool,
+    /// Where the function's body's only statement starts, when it has one: a request
+    /// chain starting there is all the function does.
+    pub only_statement: Option<usize>,
 }
 
 /// [`Around`] from one climb to the function around `node`: three climbs (one per
@@ -98,11 +101,22 @@ pub fn around<'a>(
     );
     let further = top.into_iter().flat_map(|t| ancestors(src, t));
     let test = cx.test_code_above(above.iter().copied().chain(further));
+    let only_statement = top
+        .filter(|f| node_kind(*f) == "function_item")
+        .and_then(|f| field(f, "body"))
+        .and_then(|body| {
+            let mut statements = named_children(body)
+                .into_iter()
+                .filter(|c| !matches!(node_kind(*c), "line_comment" | "block_comment"));
+            let only = statements.next()?;
+            statements.next().is_none().then(|| only.start_byte())
+        });
     Around {
         function,
         in_loop,
         paged,
         test,
+        only_statement,
     }
 }
 
@@ -826,6 +840,7 @@ fn alone() { c.scan().send(); }
                     in_loop,
                     paged: pages,
                     test: three.is_test_code(n),
+                    only_statement: got.only_statement,
                 };
                 assert_eq!(got, want, "{}", src.of(n));
                 calls += 1;

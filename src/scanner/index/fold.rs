@@ -12,8 +12,8 @@ use tree_sitter::Node;
 use crate::scanner::index::context::{argument_variable, around, enclosing_loop};
 use crate::scanner::index::items;
 use crate::scanner::ir::{
-    AttrArg, AttrMap, ColdReason, ExprArg, NameArg, OpKind, Operation, Resolved, SetterCall,
-    ValueInfo,
+    AttrArg, AttrMap, ColdReason, ExprArg, LoopInfo, NameArg, OpKind, Operation, Resolved,
+    SetterCall, ValueInfo,
 };
 // Kinds by id from a table: `Node::kind` costs a `strlen` and a UTF-8 check per call,
 // and these climbs and walks ask it of millions of nodes in a large file.
@@ -80,6 +80,11 @@ pub struct HelperCall {
     pub helper: String,
     /// Each argument of the call to the helper, when dynalint can follow it.
     pub args: Box<[Option<Resolved>]>,
+    /// The text of each argument dynalint cannot follow (`ctx.refresh_table()`), as a
+    /// table argument's text is kept: what a helper's `.table_name(table)` is bound
+    /// by for this call, as the chain would be with the argument in place. Empty when
+    /// every argument is followed.
+    pub texts: Box<[Option<Box<str>>]>,
     /// Each argument as an attribute value (`AttributeValue::S("user".into())`, a
     /// local bound to one): what a helper's `.item("pk", pk)` holds for this call.
     pub values: Box<[ValueInfo]>,
@@ -99,6 +104,11 @@ pub struct HelperCall {
     /// return the builder the chain continues. When no helper of that name returns
     /// one, the chain is the request it starts (`op.kind`, as a client call's).
     pub fallback: bool,
+    /// For a chain in a loop that sets no `exclusive_start_key` itself: the loop
+    /// that repeats it, and whether a loop around it pages, should the helper's
+    /// builder set one (`scan_page(&c, table, last_key.clone()).send()` in a loop
+    /// that feeds `last_evaluated_key` back), as for a chain that sets it here.
+    pub if_helper_pages: Option<(Option<LoopInfo>, bool)>,
 }
 
 /// A string argument built per path: its name as the caller's expression argument
@@ -107,6 +117,26 @@ pub struct HelperCall {
 pub struct PathStrings {
     pub text: Resolved,
     pub paths: Box<[String]>,
+}
+
+/// Each of a call's arguments that is a local string appended to on some paths only,
+/// with its texts per path; empty when none is.
+pub fn passed_paths(cx: &FileCx<'_>, args: &[Node<'_>]) -> Box<[Option<PathStrings>]> {
+    let paths: Vec<Option<PathStrings>> = args
+        .iter()
+        .map(|a| {
+            let e = expr_of(cx, *a, false);
+            (!e.paths.is_empty()).then_some(PathStrings {
+                text: e.text,
+                paths: e.paths,
+            })
+        })
+        .collect();
+    if paths.iter().all(Option::is_none) {
+        Box::default()
+    } else {
+        paths.into_boxed_slice()
+    }
 }
 
 /// What [`fold_file`] makes of a chain that continues a helper's builder.
@@ -233,10 +263,10 @@ pub fn fold_file<'t>(
         }
         let mut st = State::default();
         let top = climb_apply(cx, n, &mut op, &mut st, false);
-        // Sent by the chain that starts it, every method known: what the chain does not
-        // set, the request does not have.
-        op.complete_builder = root.is_some() && st.sent && !st.foreign;
         let escape = follow_consumer(cx, top, &mut op, &mut st, 0);
+        // Seen whole, every method known: what the chain does not set, the request
+        // does not have (see [`whole`]).
+        op.complete_builder = whole(&st, &escape);
         finish(cx, n, &mut op, &st);
         match helper {
             // Neither a request of DynamoDB's nor a chain on one's builder.
@@ -248,10 +278,22 @@ pub fn fold_file<'t>(
             }
             Some(helper) => {
                 let nodes = call_args(n);
-                let args = nodes
+                let args: Box<[Option<Resolved>]> = nodes
                     .iter()
                     .map(|a| crate::scanner::index::args::followable(cx, *a))
                     .collect();
+                let texts = if args.iter().all(Option::is_some) {
+                    Box::default()
+                } else {
+                    nodes
+                        .iter()
+                        .zip(&args)
+                        .map(|(a, r)| {
+                            r.is_none()
+                                .then(|| fold_whitespace(src.of(holder(cx, *a))).into())
+                        })
+                        .collect()
+                };
                 // What the call passes: a parameter of this function it hands on is
                 // the helper's value at this function's calls (`FileCx::passing`).
                 let (values, maps) = cx.passing(|| {
@@ -262,32 +304,26 @@ pub fn fold_file<'t>(
                         .collect();
                     (values, maps)
                 });
-                let paths: Vec<Option<PathStrings>> = nodes
-                    .iter()
-                    .map(|a| {
-                        let e = expr_arg(cx, *a, false);
-                        (!e.paths.is_empty()).then_some(PathStrings {
-                            text: e.text,
-                            paths: e.paths,
-                        })
-                    })
-                    .collect();
-                let paths = if paths.iter().all(Option::is_none) {
-                    Box::default()
-                } else {
-                    paths.into_boxed_slice()
-                };
+                let paths = passed_paths(cx, &nodes);
                 let lists = list_lens(cx, &nodes);
+                // Asked only of a chain in a loop: a climb to its function.
+                let if_helper_pages = (op.context.in_loop.is_some() && !op.exclusive_start_key)
+                    .then(|| {
+                        let paging = around(cx, n, true, st.segment_var.as_deref());
+                        (paging.in_loop, paging.paged)
+                    });
                 out.helper_calls.push(HelperCall {
                     op,
                     escape,
                     helper,
                     args,
+                    texts,
                     values,
                     maps,
                     paths,
                     lists,
                     fallback: own_method.is_some(),
+                    if_helper_pages,
                 });
             }
             None if is_other_client(&op, &st, &escape) => {}
@@ -317,8 +353,11 @@ pub fn fold_file<'t>(
                 op.method_span = span(p);
                 let mut st = State::default();
                 if let Some(body) = field(f, "body") {
-                    follow_uses(cx, body, p.end_byte(), &name, &mut op, &mut st, 0);
+                    // Handed on (`run(q)`): the request is not all here.
+                    st.lost |= follow_uses(cx, body, p.end_byte(), &name, &mut op, &mut st, 0)
+                        != Escape::None;
                 }
+                op.complete_builder = st.sent && !st.foreign && !st.lost;
                 finish(cx, p, &mut op, &st);
                 out.templates.push(Template {
                     function: field(f, "name")
@@ -640,6 +679,29 @@ struct State {
     /// The variable `.segment(..)` is given: a loop over it sends a parallel Scan's
     /// segments.
     segment_var: Option<String>,
+    /// The builder, unsent, went where it is not followed (a macro's tokens, a
+    /// closure's result, `&mut q`, a field, a second helper) or its variable was
+    /// bound again to another value: the chain may not be the whole request.
+    lost: bool,
+    /// The builder is the tail of its function's body, which has no `return`: the
+    /// function returns this builder and no other value.
+    sole_return: bool,
+}
+
+/// Whether the fold saw the whole request, every method known: sent (here, or by the
+/// one chain of the one function it is returned from or passed to, which the link
+/// checks), never out of sight on the way, and handed on at most once. A request
+/// seen whole that never sets a required parameter is one DynamoDB rejects.
+fn whole(st: &State, escape: &Escape) -> bool {
+    if st.foreign || st.lost {
+        return false;
+    }
+    match escape {
+        Escape::None => st.sent,
+        Escape::Returned { .. } => !st.sent && st.sole_return,
+        Escape::Passed { .. } => !st.sent,
+        Escape::Item => false,
+    }
 }
 
 /// Climbs from a builder expression through its method calls, applying each setter.
@@ -801,7 +863,8 @@ fn param_list(cx: &FileCx<'_>, arg: Node<'_>) -> Option<Resolved> {
 /// How many `let` rebindings and branch tails a builder is followed through.
 const MAX_FOLLOW_DEPTH: usize = 16;
 
-/// What happens to the chain's value: bound with `let`, returned, passed on.
+/// What happens to the chain's value: bound with `let`, returned, passed on. An
+/// unsent builder that goes nowhere followed is [`State::lost`].
 fn follow_consumer(
     cx: &FileCx<'_>,
     top: Node<'_>,
@@ -809,15 +872,35 @@ fn follow_consumer(
     st: &mut State,
     depth: usize,
 ) -> Escape {
+    let (escape, followed) = consume(cx, top, op, st, depth);
+    if !followed && !st.sent {
+        st.lost = true;
+    }
+    escape
+}
+
+/// [`follow_consumer`]'s walk, with whether it followed the value to its end: a
+/// `send()`, a `let` whose uses were followed, a function's return, a helper's
+/// parameter.
+fn consume(
+    cx: &FileCx<'_>,
+    top: Node<'_>,
+    op: &mut Operation,
+    st: &mut State,
+    depth: usize,
+) -> (Escape, bool) {
     let src = cx.src;
     if depth > MAX_FOLLOW_DEPTH {
-        return Escape::None;
+        return (Escape::None, false);
     }
     let mut top = top;
+    // Whether the value reached a function's end through a branch or a block: the
+    // function may return something else on another path.
+    let mut branched = false;
     // The tail of a branch: `let q = if c { a } else { b };` continues as the `if`.
     loop {
         let Some(p) = src.parent(top) else {
-            return Escape::None;
+            return (Escape::None, false);
         };
         let tail_of_block = node_kind(p) == "block"
             && named_children(p)
@@ -837,6 +920,7 @@ fn follow_consumer(
                             | "async_block"
                     ) =>
                 {
+                    branched = true;
                     top = if node_kind(g) == "else_clause" {
                         src.parent(g).unwrap_or(g)
                     } else {
@@ -849,59 +933,61 @@ fn follow_consumer(
                         .map(|n| src.of(n))
                         .unwrap_or("")
                         .to_string();
-                    return if st.sent {
-                        Escape::None
-                    } else {
-                        Escape::Returned { function: name }
-                    };
+                    if st.sent {
+                        return (Escape::None, true);
+                    }
+                    st.sole_return = !branched && !has_return(src, g);
+                    return (Escape::Returned { function: name }, true);
                 }
-                Some(g) if node_kind(g) == "closure_expression" => return Escape::None,
-                _ => return Escape::None,
+                // A closure's result, or a block's value the walk does not know.
+                _ => return (Escape::None, false),
             }
         }
         if matches!(node_kind(p), "match_arm" | "if_expression")
             && field(p, "condition").map(|c| c.id()) != Some(top.id())
         {
+            branched = true;
             top = p;
             continue;
         }
-        if node_kind(p) == "match_expression" {
-            top = p;
-            continue;
-        }
-        if node_kind(p) == "match_block" {
+        if node_kind(p) == "match_expression" || node_kind(p) == "match_block" {
+            branched = true;
             top = p;
             continue;
         }
         break;
     }
     let Some(p) = src.parent(top) else {
-        return Escape::None;
+        return (Escape::None, false);
     };
     match node_kind(p) {
         "let_declaration" if field(p, "value").is_some_and(|v| v.id() == top.id()) => {
             if st.sent {
                 // `let out = q.send().await?`: the response, not the builder.
-                return Escape::None;
+                return (Escape::None, true);
             }
             let Some(pat) = field(p, "pattern") else {
-                return Escape::None;
+                return (Escape::None, false);
             };
             let name = src.of(pat).trim_start_matches("mut ").trim().to_string();
             if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                return Escape::None;
+                return (Escape::None, false);
             }
             let Some(block) = src.parent(p) else {
-                return Escape::None;
+                return (Escape::None, false);
             };
-            follow_uses(cx, block, p.end_byte(), &name, op, st, depth + 1)
+            (
+                follow_uses(cx, block, p.end_byte(), &name, op, st, depth + 1),
+                true,
+            )
         }
+        // `self.q = client.query()`: kept where the walk does not follow.
         "assignment_expression" if field(p, "right").is_some_and(|v| v.id() == top.id()) => {
-            Escape::None
+            (Escape::None, false)
         }
         "return_expression" => {
             if st.sent {
-                return Escape::None;
+                return (Escape::None, true);
             }
             let name = ancestors(src, p)
                 .find(|a| node_kind(*a) == "function_item" || node_kind(*a) == "closure_expression")
@@ -909,13 +995,13 @@ fn follow_consumer(
                 .and_then(|f| field(f, "name"))
                 .map(|n| src.of(n).to_string());
             match name {
-                Some(function) => Escape::Returned { function },
-                None => Escape::None,
+                Some(function) => (Escape::Returned { function }, true),
+                None => (Escape::None, false),
             }
         }
         "arguments" if !st.sent => {
             let Some(call) = src.parent(p) else {
-                return Escape::None;
+                return (Escape::None, false);
             };
             let index = named_children(p)
                 .iter()
@@ -925,23 +1011,46 @@ fn follow_consumer(
                 Some(path)
                     if !matches!(last_segment(path), "Ok" | "Some" | "Box::pin" | "spawn") =>
                 {
-                    Escape::Passed {
-                        function: last_segment(path).to_string(),
-                        index,
-                    }
+                    let function = last_segment(path).to_string();
+                    (Escape::Passed { function, index }, true)
                 }
                 _ => match method_call(src, call) {
                     // `self.run(q)`: a method of the same crate, matched by name.
-                    Some((_, name, _)) if setter(&name).is_none() => Escape::Passed {
-                        function: name,
-                        index,
-                    },
-                    _ => Escape::None,
+                    Some((_, name, _)) if setter(&name).is_none() => (
+                        Escape::Passed {
+                            function: name,
+                            index,
+                        },
+                        true,
+                    ),
+                    _ => (Escape::None, false),
                 },
             }
         }
-        _ => Escape::None,
+        // The response, once sent (`q.send().await?;`, `match q.send().await {..}`).
+        _ => (Escape::None, st.sent),
     }
+}
+
+/// Whether a function has a `return` of its own (not a closure's or an inner
+/// function's): a value it may return besides its body's tail.
+fn has_return(src: Src<'_>, function: Node<'_>) -> bool {
+    let Some(body) = field(function, "body") else {
+        return false;
+    };
+    let ret = kind_id("return_expression");
+    descendants(body, &mut |n| n.kind_id() == ret)
+        .into_iter()
+        .any(|r| {
+            ancestors(src, r)
+                .find(|a| {
+                    matches!(
+                        node_kind(*a),
+                        "function_item" | "closure_expression" | "async_block"
+                    )
+                })
+                .is_some_and(|a| a.id() == function.id())
+        })
 }
 
 /// Follows a variable holding a builder through the rest of its block.
@@ -967,15 +1076,18 @@ fn follow_uses(
         let Some(parent) = src.parent(u) else {
             continue;
         };
-        // The target of `q = ..`, a new `let q`, or a field name: not a read.
-        if node_kind(parent) == "assignment_expression"
-            && field(parent, "left").is_some_and(|l| l.id() == u.id())
-        {
-            continue;
-        }
-        if node_kind(parent) == "let_declaration"
-            && field(parent, "pattern").is_some_and(|l| l.id() == u.id())
-        {
+        // The target of `q = ..`, a new `let q`, or a field name: not a read. Given
+        // anything but a chain on the builder itself (`q = q.limit(5)`), later uses
+        // may read another value.
+        let target = match node_kind(parent) {
+            "assignment_expression" => ("left", "right"),
+            "let_declaration" => ("pattern", "value"),
+            _ => ("", ""),
+        };
+        if !target.0.is_empty() && field(parent, target.0).is_some_and(|l| l.id() == u.id()) {
+            if !st.sent && !field(parent, target.1).is_some_and(|v| chain_on(cx, v, name)) {
+                st.lost = true;
+            }
             continue;
         }
         let conditional = in_branch(src, u, block);
@@ -990,34 +1102,72 @@ fn follow_uses(
                 let Some(b) = src.parent(tp) else { continue };
                 if top.id() != u.id() || new != name {
                     let e = follow_uses(cx, b, tp.end_byte(), &new, op, st, depth + 1);
-                    if e != Escape::None {
-                        escape = e;
-                    }
+                    escape = one_escape(st, escape, e);
                 }
                 if new == name {
                     // Shadowed: later uses are the new binding's, already followed.
                     return escape;
                 }
             }
-            "assignment_expression" => {}
+            // `q = q.limit(5)` keeps it; `self.q = q` puts it out of sight.
+            "assignment_expression" => {
+                let kept = field(tp, "left")
+                    .is_some_and(|l| node_kind(l) == "identifier" && src.of(l) == name);
+                st.lost |= !kept && !st.sent;
+            }
             _ if top.id() == u.id() => {
                 // Used bare: returned, passed on, or cloned into something.
                 let e = follow_consumer(cx, top, op, st, depth + 1);
-                if e != Escape::None {
-                    escape = e;
-                }
+                escape = one_escape(st, escape, e);
             }
             _ => {
                 if !st.sent {
                     let e = follow_consumer(cx, top, op, st, depth + 1);
-                    if e != Escape::None {
-                        escape = e;
-                    }
+                    escape = one_escape(st, escape, e);
                 }
             }
         }
     }
     escape
+}
+
+/// The escape of a builder seen leaving twice (passed to one helper on one path and
+/// another on the other): the last, as before, and the builder is
+/// [`State::lost`], since one of them is not followed.
+fn one_escape(st: &mut State, was: Escape, now: Escape) -> Escape {
+    match (&was, now) {
+        (_, Escape::None) => was,
+        (Escape::None, now) => now,
+        (_, now) => {
+            st.lost = true;
+            now
+        }
+    }
+}
+
+/// Whether `value` is a chain on the variable `name` (`q.limit(5)`, `q.limit(5).clone()`
+/// through `?`, `.await` and parentheses): a rebinding that keeps the builder.
+fn chain_on(cx: &FileCx<'_>, value: Node<'_>, name: &str) -> bool {
+    let mut at = value;
+    loop {
+        match node_kind(at) {
+            "identifier" => return cx.src.of(at) == name,
+            "call_expression" => match field(at, "function") {
+                Some(f) if node_kind(f) == "field_expression" => match field(f, "value") {
+                    Some(v) => at = v,
+                    None => return false,
+                },
+                _ => return false,
+            },
+            "await_expression" | "try_expression" | "parenthesized_expression" => {
+                match named_children(at).into_iter().next() {
+                    Some(c) => at = c,
+                    None => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// Whether `node` sits in an `if`/`match` branch (or a loop) below `block`.
@@ -1289,6 +1439,18 @@ fn merge_map(slot: &mut Option<AttrMap>, map: AttrMap) {
 
 /// An expression argument, keeping where a literal's text starts.
 pub fn expr_arg(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
+    let e = expr_of(cx, a, conditional);
+    // A parameter of a function that sends the request: each call's texts per path
+    // are read with its values (`ArgSite::paths`).
+    let p = peel(a);
+    if e.text.value().is_none() && node_kind(p) == "identifier" {
+        cx.value_param_ref(p, cx.src.of(p));
+    }
+    e
+}
+
+/// An expression argument as [`expr_arg`] reads it, as the argument of any call.
+fn expr_of(cx: &FileCx<'_>, a: Node<'_>, conditional: bool) -> ExprArg {
     let mut p = peel(a);
     // `"..".to_string()`, `"..".into()`, `String::from("..")`: still the literal's text.
     if let Some((recv, m, _)) = method_call(cx.src, p) {
@@ -1458,6 +1620,7 @@ fn finish(cx: &FileCx<'_>, root: Node<'_>, op: &mut Operation, st: &State) {
     let around = around(cx, root, op.exclusive_start_key, st.segment_var.as_deref());
     op.context.function = around.function;
     op.context.in_loop = around.in_loop;
+    op.context.whole_function = around.only_statement == Some(op.span.start);
     let paged = around.paged;
     if around.test {
         op.context.cold = Some(ColdReason::Test);

@@ -19,7 +19,10 @@ use crate::scanner::sdk::op_for_method;
 use crate::scanner::syntax::names::Name;
 use crate::source::Span;
 
-/// How many callers up a loop is looked for (`handler → service → repo`).
+/// How many callers up a loop is looked for (`handler → service → repo`). A request
+/// that is all its function does, which one function calls (a repository's method
+/// built at its caller: `Repo::new(&c).get_user(id)` in `user`), is that caller's
+/// request: the step to it is not counted.
 const MAX_DEPTH: usize = 3;
 
 /// Names too common to match a crate function by name alone: a loop calling
@@ -145,8 +148,9 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
     let module_of = |gi: usize| files.get(gi).map_or(&[][..], |f| &f.module[..]);
     let mut names: Vec<Target<'_>> = vec![Target::of(start, crates.of(fi), module_of(fi))];
     let mut seen: HashSet<Target<'_>> = names.iter().copied().collect();
-    for depth in 0..MAX_DEPTH {
-        if names.is_empty() {
+    let mut counted = 0;
+    for depth in 0..=MAX_DEPTH {
+        if names.is_empty() || counted == MAX_DEPTH {
             return None;
         }
         // Whether a loop call in file `gi` can mean one of `names`: by its receiver's
@@ -271,6 +275,10 @@ pub fn loop_at_call_site<K: Borrow<str> + Hash + Eq>(
             if seen.insert(key) {
                 next.push(key);
             }
+        }
+        // The one caller of a function that only sends the request makes it.
+        if !(depth == 0 && op.context.whole_function && next.len() == 1) {
+            counted += 1;
         }
         names = next;
     }
@@ -434,6 +442,18 @@ impl<K: Borrow<str> + Hash + Eq> Callers<K> {
     /// `name`.
     pub fn of_name(&self, name: &str) -> &[(u32, u32)] {
         self.calls.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The files of the functions named `name` (not tests) that a call in file `gi`
+    /// can mean: those its crate can name.
+    pub(super) fn defined_in(&self, gi: usize, name: &str, crates: &Crates) -> Vec<usize> {
+        let Some(defs) = self.defs.get(name) else {
+            return Vec::new();
+        };
+        defs.iter()
+            .map(|&(f, _)| f as usize)
+            .filter(|f| crates.sees(crates.of(gi), crates.of(*f)))
+            .collect()
     }
 
     /// Whether a call of `name` in file `gi` may mean two different functions, among

@@ -144,6 +144,10 @@ pub(super) struct Rounds<'f> {
     pub asked_values: HashSet<RefKind>,
     /// How many files were indexed again.
     pub reparsed: usize,
+    /// Whether a file indexed again for its arguments offered other names than its
+    /// first index (see `same_entries_but_arguments`): what the link answers then
+    /// depends on which parameters were asked, so an edit anywhere may change it.
+    pub reshaped: bool,
 }
 
 /// The link, in rounds until nothing more is asked: the one answer `check` and the
@@ -199,6 +203,7 @@ pub(super) fn link_rounds<'f>(
     let mut asked_values = std::mem::take(&mut whole.asked_values);
     let mut covered_values: HashSet<RefKind> = HashSet::new();
     let mut wanted = std::mem::take(&mut whole.wanted);
+    let mut reshaped_any = false;
     loop {
         asked.retain(|k| !covered.contains(k));
         asked_values.retain(|k| !covered_values.contains(k));
@@ -271,6 +276,15 @@ pub(super) fn link_rounds<'f>(
         covered.extend(fresh);
         covered_values.extend(fresh_values);
         reparsed += again.len();
+        // A file indexed again that offers other names than before (its whole parse
+        // found an item the item parse did not, or lost one to a syntax error) changes
+        // what any file's lookups answer, not only the files that read its arguments:
+        // the link is whole again, or the files linked before would keep the old
+        // answer and a later re-link of one of them (the LSP's) would give another.
+        let reshaped = again.iter().any(|(fi, idx)| {
+            files[*fi].deferred.is_none() && !tables::same_entries_but_arguments(&files[*fi], idx)
+        });
+        reshaped_any |= reshaped;
         let next = files.to_mut();
         for (fi, index) in again {
             let index = Arc::new(index);
@@ -278,7 +292,7 @@ pub(super) fn link_rounds<'f>(
             next[fi] = index;
         }
         // A whole link always has them; `None` would link the whole tree again.
-        let graph = whole.graph.as_ref();
+        let graph = whole.graph.as_ref().filter(|_| !reshaped);
         match graph {
             Some(graph) => {
                 if relinked.is_empty() {
@@ -322,6 +336,7 @@ pub(super) fn link_rounds<'f>(
         asked: covered,
         asked_values: covered_values,
         reparsed,
+        reshaped: reshaped_any,
     }
 }
 
@@ -845,8 +860,22 @@ pub(super) fn link_files(
             .max_by_key(|(_, n)| n.span.start)
             .map(|(i, _)| i)
     };
+    // Whether a call of `name` in file `fi` certainly calls the one function of that
+    // name, which is in file `tf`: the tree defines no other its crate can name.
+    let sole_def = |fi: usize, name: &str, tf: usize| -> bool {
+        let defs = match (borrowed, &graph.callers) {
+            (Some(c), _) => c.defined_in(fi, name, &tables.crates),
+            (None, Some(c)) => c.defined_in(fi, name, &tables.crates),
+            (None, None) => return false,
+        };
+        defs == [tf]
+    };
     // What a helper that receives the builder adds, then heat.
     let finish = |op: &mut Operation, escape: &Escape, fi: usize, cold_glob: Option<&str>| {
+        // Returned unsent to callers that do not continue it: not seen sent.
+        if matches!(escape, Escape::Returned { .. }) {
+            op.complete_builder = false;
+        }
         if let Escape::Passed { function, index } = escape {
             let received = tables
                 .received
@@ -856,16 +885,23 @@ pub(super) fn link_files(
                 .into_iter()
                 .flatten()
                 .filter(|(tf, _)| tables.crates.file_sees(fi, *tf));
+            // Whole only when handed to the one function of that name, which sends
+            // it whole (`send(build(&c))`): what neither sets, the request lacks.
+            let mut whole = op.complete_builder;
+            let mut seen = 0usize;
             for (tf, ti) in visible {
                 let Some(t) = files.get(*tf).and_then(|f| f.templates.get(*ti)) else {
                     continue;
                 };
+                seen += 1;
+                whole &= t.sent && t.op.complete_builder && sole_def(fi, function, *tf);
                 let mut helper = t.op.clone();
                 linker.resolve_op(*tf, &mut helper, 0);
                 let other = helper.file != op.file;
                 overlay(op, &helper, other);
                 op.paginated |= helper.paginated;
             }
+            op.complete_builder = whole && seen == 1;
         }
         // `repo.delete_item().key(..).send()` on a function of the crate named like
         // the client's method, returning a builder that may set the table: the chain
@@ -979,6 +1015,14 @@ pub(super) fn link_files(
                     push_per_table(&mut ops, op, per_call);
                     continue;
                 }
+                // The builders a call of that name may continue: the chain is whole
+                // only when there is one.
+                let candidates = [&tables.returned, &tables.returned_chains]
+                    .into_iter()
+                    .filter_map(|by_name| by_name.get(helper.as_str()))
+                    .flatten()
+                    .filter(|(tf, _)| tables.crates.file_sees(fi, *tf))
+                    .count();
                 // The chain's own function's parameters it holds or hands the
                 // helper, bound at each of its calls that gives them something
                 // different (see `param_bindings`), or at none.
@@ -1015,8 +1059,13 @@ pub(super) fn link_files(
                         let mut op = op.clone();
                         linker.resolve_op(fi, &mut op, 0);
                         op.kind = base.kind;
-                        // What the chain leaves unset the helper may set.
-                        op.complete_builder = false;
+                        // What the chain leaves unset the helper may set, unless the
+                        // helper is certainly the one function of that name and its
+                        // builder, seen whole, sets it not.
+                        op.complete_builder = op.complete_builder
+                            && base.complete_builder
+                            && candidates == 1
+                            && sole_def(fi, helper, *tf);
                         op.method_span = if base.file == op.file {
                             base.method_span
                         } else {
@@ -1024,6 +1073,7 @@ pub(super) fn link_files(
                         };
                         let other = base.file != op.file;
                         overlay(&mut op, &base, other);
+                        pages_by_helper(&mut op, h, &base);
                         finish(&mut op, escape, fi, cold_glob.as_deref());
                         // The helper's table is its parameter: what this call passes, as
                         // written (`&self.event_table`, which `refs` may list), or each
@@ -1031,7 +1081,10 @@ pub(super) fn link_files(
                         let per_call = match (&h.op.table, linker.param_ref(*tf, &helper_op.table))
                         {
                             (None, Some(raw)) if table_unknown(&op) => {
-                                if let Some(text) = linker.arg_text(site, &raw) {
+                                let text = linker
+                                    .arg_text(site, &raw)
+                                    .or_else(|| unfollowed_text(h, &raw));
+                                if let Some(text) = text {
                                     op.table_text = Some(text);
                                 }
                                 passed_text(&mut op, linker.table_per_call(*tf, &raw, Some(site)))
@@ -1099,6 +1152,7 @@ pub(super) fn link_files(
                         }
                         let other = mid.file != op.file;
                         overlay(&mut op, &mid, other);
+                        pages_by_helper(&mut op, h, &mid);
                         finish(&mut op, escape, fi, cold_glob.as_deref());
                         // The inner helper's table is its parameter, given one of this
                         // helper's parameters: what this call passes for that one.
@@ -1171,8 +1225,8 @@ pub(super) fn link_files(
                         }
                         // `&self.table` of an instance built with different tables:
                         // one request per table, each possible.
-                        match linker.site_instance_tables(site, raw) {
-                            Some(tables) => (tables.into_iter())
+                        if let Some(tables) = linker.site_instance_tables(site, raw) {
+                            return (tables.into_iter())
                                 .map(|t| {
                                     let table = Resolved::Const {
                                         name: raw.text.to_string(),
@@ -1180,9 +1234,18 @@ pub(super) fn link_files(
                                     };
                                     (on_possible_table(&one, table), sites.clone())
                                 })
-                                .collect(),
-                            None => vec![(one, sites)],
+                                .collect();
                         }
+                        // A table the call passes on from its own function's parameter
+                        // (`Repo::new(c).query(table_name, ..)` in `fn stats(c,
+                        // table_name)`): what that function's callers pass, as for a
+                        // chain on a helper's builder.
+                        let tables =
+                            passed_text(&mut one, linker.table_per_call(fi, raw, Some(site)));
+                        let (first, rest) = per_table(one, tables);
+                        (first.into_iter().chain(rest))
+                            .map(|each| (each, sites.clone()))
+                            .collect()
                     }));
                 }
                 let source = linker.table_source(fi, &named_table(&mut op).table);
@@ -1540,6 +1603,33 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     }
 }
 
+/// The text of the argument `h` passes for `param` when dynalint cannot follow it
+/// (`ctx.refresh_table()`): the table is then known by that text, as it is when the
+/// chain sets it in place.
+fn unfollowed_text(h: &HelperCall, param: &PendingRef) -> Option<String> {
+    let RefKind::Param { index, arity, .. } = &param.kind else {
+        return None;
+    };
+    if h.args.len() != *arity {
+        return None;
+    }
+    h.texts.get(*index)?.as_deref().map(str::to_string)
+}
+
+/// A chain in a loop on a helper's builder that sets `exclusive_start_key`
+/// (`scan_page(&c, table, last_key.clone()).send()`): the loop around the chain is
+/// read as it is around a chain that sets the key itself (see `LoopShape`), so a loop
+/// that feeds `last_evaluated_key` back pages rather than repeats the read.
+fn pages_by_helper(op: &mut Operation, h: &HelperCall, helper: &Operation) {
+    let Some((in_loop, paged)) = &h.if_helper_pages else {
+        return;
+    };
+    if helper.exclusive_start_key && !h.op.exclusive_start_key {
+        op.context.in_loop = in_loop.clone();
+        op.paginated |= *paged;
+    }
+}
+
 /// `value as ty` for a number's text (`4294967295` as `i32` is `-1`); `None` for no
 /// integer or no integer type.
 fn cast_int(value: &str, ty: &str) -> Option<String> {
@@ -1780,8 +1870,11 @@ struct CallSite<'a> {
 enum Use {
     /// Its table or index.
     Table,
-    /// A name or an expression: an attribute's name, `#name`, a condition.
+    /// A name: an attribute's name, `#name`.
     Name,
+    /// An expression (a key condition, a filter): a name, which a call may also
+    /// build per path (`ArgSite::paths`, read with the values).
+    Expr,
     /// An attribute value, a `:value`, a number (the limit).
     Value,
     /// An item or key map.
@@ -2757,7 +2850,7 @@ impl<'a> Linker<'a> {
         .into_iter()
         .flatten()
         {
-            look(Some(&e.text), Use::Name);
+            look(Some(&e.text), Use::Expr);
         }
         for n in op.names.values() {
             look(Some(&n.name), Use::Name);
@@ -2855,6 +2948,7 @@ impl<'a> Linker<'a> {
         }
         let reads_values =
             (uses.iter()).any(|(_, u)| matches!(u, Use::Value | Use::Map | Use::List));
+        let reads_paths = uses.iter().any(|(_, u)| *u == Use::Expr);
         // With names only, a table is `table_per_call`'s (one request per table);
         // with values, each call's table is part of what it gives.
         if !reads_values {
@@ -2867,12 +2961,13 @@ impl<'a> Linker<'a> {
         uses.dedup();
         // An edit of what these calls pass links this request again.
         self.read(&self.reads.as_ref().map(|_| intern(function)));
-        if reads_values {
+        if reads_values || reads_paths {
             self.asked_values.borrow_mut().insert(first.kind.clone());
         }
         let mut out: Vec<PerCaller<'a>> = Vec::new();
         let mut passed: Vec<Vec<Option<String>>> = Vec::new();
         let mut any_value = false;
+        let mut any_paths = false;
         for (sf, site) in self.param_sites(fi, first, function) {
             if site.args.len() != *arity {
                 continue;
@@ -2883,29 +2978,36 @@ impl<'a> Linker<'a> {
                 (Some(_), Some(_)) => true,
                 _ => !site.method,
             };
-            let (values, maps, lists): (&[ValueInfo], &[AttrMap], &[Option<usize>]) = if certain {
-                (&site.values, &site.maps, &site.lists)
-            } else {
-                (&[], &[], &[])
-            };
+            // What a call that certainly calls the function gives it; another call
+            // gives names only.
+            let given = certain.then_some(site);
+            let values: &[ValueInfo] = given.map_or(&[], |s| &s.values);
+            let maps: &[AttrMap] = given.map_or(&[], |s| &s.maps);
+            let paths: &[Option<PathStrings>] = given.map_or(&[], |s| &s.paths);
+            let lists: &[Option<usize>] = given.map_or(&[], |s| &s.lists);
             let call = CallSite {
                 file: sf,
                 function: &site.callee,
                 args: &site.args,
                 values,
                 maps,
-                paths: &[],
+                paths,
                 lists,
             };
+            // An expression the call builds per path (`kc.push_str(..)` in a `match`
+            // arm): its texts, which no other call passes, bind it at this call.
+            let built = |i: usize| paths.get(i).and_then(Option::as_ref);
             // What the call passes, read where it is: `"SK"` and `SK` (a constant
             // holding "SK") are one caller's request.
             let key_here = || -> Vec<Option<String>> {
                 uses.iter()
                     .map(|(i, what)| match what {
-                        Use::Name | Use::Table => {
-                            let mut v = site.args.get(*i).cloned().flatten()?;
-                            self.resolve(sf, &mut v, 1);
-                            v.value().map(str::to_string)
+                        Use::Name | Use::Expr | Use::Table => {
+                            let text = site.args.get(*i).cloned().flatten().and_then(|mut v| {
+                                self.resolve(sf, &mut v, 1);
+                                v.value().map(str::to_string)
+                            });
+                            text.or_else(|| built(*i).map(|p| p.paths.join("\n")))
                         }
                         Use::Value => {
                             let mut v = values.get(*i)?.clone();
@@ -2921,6 +3023,9 @@ impl<'a> Linker<'a> {
                     })
                     .collect()
             };
+            any_paths |= uses
+                .iter()
+                .any(|(i, what)| *what == Use::Expr && built(*i).is_some());
             // The values it passes that are its own function's parameters: bound at
             // that function's calls, each a request (or, when they give nothing
             // dynalint can read, this call alone, the values unknown).
@@ -2971,7 +3076,7 @@ impl<'a> Linker<'a> {
                 }
             }
         }
-        let split = out.len() > 1 || (reads_values && any_value && !out.is_empty());
+        let split = out.len() > 1 || ((reads_values && any_value) || any_paths) && !out.is_empty();
         split.then_some(out)
     }
 
@@ -2996,7 +3101,7 @@ impl<'a> Linker<'a> {
                     .get(*i)
                     .and_then(|m| m.from_type.clone())
                     .map(Resolved::unknown),
-                Use::Name | Use::Table | Use::List => None,
+                Use::Name | Use::Expr | Use::Table | Use::List => None,
             };
             let Some(p) = self.param_through_cast(sf, r.as_ref()) else {
                 continue;

@@ -95,68 +95,48 @@ impl Tables {
 
     /// Adds (or takes out) every entry of file `fi`.
     fn update(&mut self, fi: usize, f: &FileIndex, add: bool) {
-        for (i, a) in f.arg_sites.iter().enumerate() {
-            put(&mut self.arg_sites, &a.callee, (fi, i), add);
-        }
-        for (i, s) in f.types.sites.iter().enumerate() {
-            put(&mut self.type_sites, &s.callee, (fi, i), add);
-        }
-        for (i, (alias, target)) in f.types.aliases.iter().enumerate() {
-            put(&mut self.aliases, alias, (fi, i), add);
-            put(&mut self.alias_targets, target, (fi, i), add);
-        }
-        for (i, r) in f.returns.iter().enumerate() {
-            if let Some(last) = r.path.last() {
-                put(&mut self.returns, last, (fi, i), add);
+        entries(f, |e| match e {
+            Entry::ByName(table, key, i) => put(self.by_name(table), key, (fi, i), add),
+            Entry::ByPair(table, a, b, i) => put_pair(self.by_pair(table), a, b, (fi, i), add),
+            Entry::OnceSet(i) => {
+                let at = (fi, i);
+                if add {
+                    let p = self.once_sets.partition_point(|x| *x < at);
+                    self.once_sets.insert(p, at);
+                } else {
+                    self.once_sets.retain(|x| *x != at);
+                }
             }
+            Entry::Received(param, function, i) => put(
+                self.received.entry(param).or_default(),
+                function,
+                (fi, i),
+                add,
+            ),
+        });
+    }
+
+    fn by_name(&mut self, table: NameTable) -> &mut ByName {
+        match table {
+            NameTable::ArgSites => &mut self.arg_sites,
+            NameTable::TypeSites => &mut self.type_sites,
+            NameTable::Aliases => &mut self.aliases,
+            NameTable::AliasTargets => &mut self.alias_targets,
+            NameTable::Returns => &mut self.returns,
+            NameTable::Consts => &mut self.consts,
+            NameTable::Structs => &mut self.structs,
+            NameTable::Returned => &mut self.returned,
+            NameTable::Continued => &mut self.continued,
+            NameTable::ReturnedChains => &mut self.returned_chains,
+            NameTable::EntryMacros => &mut self.entry_macros,
         }
-        for (t, n, wrapped) in &f.ctors {
-            put_pair(&mut self.ctors, t, n, (fi, usize::from(*wrapped)), add);
-        }
-        for i in 0..f.once_sets.len() {
-            let at = (fi, i);
-            if add {
-                let p = self.once_sets.partition_point(|x| *x < at);
-                self.once_sets.insert(p, at);
-            } else {
-                self.once_sets.retain(|x| *x != at);
-            }
-        }
-        for (i, c) in f.consts.iter().enumerate() {
-            if let Some(last) = c.path.last() {
-                put(&mut self.consts, last, (fi, i), add);
-            }
-        }
-        for (i, init) in f.field_inits.iter().enumerate() {
-            put_pair(&mut self.inits, &init.ty, &init.field, (fi, i), add);
-        }
-        for (i, t) in f.field_types.iter().enumerate() {
-            put_pair(&mut self.field_types, &t.ty, &t.field, (fi, i), add);
-        }
-        for (i, s) in f.structs.iter().enumerate() {
-            put(&mut self.structs, &s.name, (fi, i), add);
-        }
-        for (i, t) in f.templates.iter().enumerate() {
-            if let Some(p) = t.param {
-                let by_param = self.received.entry(p).or_default();
-                put(by_param, &t.function, (fi, i), add);
-            }
-        }
-        for (i, (_, e)) in f.ops.iter().enumerate() {
-            if let Escape::Returned { function } = e {
-                put(&mut self.returned, function, (fi, i), add);
-            }
-        }
-        for (i, h) in f.helper_calls.iter().enumerate() {
-            put(&mut self.continued, &h.helper, (fi, i), add);
-            if let Escape::Returned { function } = &h.escape {
-                put(&mut self.returned_chains, function, (fi, i), add);
-            }
-        }
-        for (i, n) in f.fns.iter().enumerate() {
-            if n.name.starts_with(ENTRY_MACRO_PREFIX) {
-                put(&mut self.entry_macros, &n.qualified, (fi, i), add);
-            }
+    }
+
+    fn by_pair(&mut self, table: PairTable) -> &mut ByPair {
+        match table {
+            PairTable::Ctors => &mut self.ctors,
+            PairTable::Inits => &mut self.inits,
+            PairTable::FieldTypes => &mut self.field_types,
         }
     }
 
@@ -164,6 +144,118 @@ impl Tables {
     pub fn get_pair<'t>(map: &'t ByPair, a: &str, b: &str) -> Option<&'t [(usize, usize)]> {
         map.get(a)?.get(b).map(Vec::as_slice)
     }
+}
+
+/// The tables keyed by one name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NameTable {
+    ArgSites,
+    TypeSites,
+    Aliases,
+    AliasTargets,
+    Returns,
+    Consts,
+    Structs,
+    Returned,
+    Continued,
+    ReturnedChains,
+    EntryMacros,
+}
+
+/// The tables keyed by two names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PairTable {
+    Ctors,
+    Inits,
+    FieldTypes,
+}
+
+/// One entry a file puts in the tables: the table, its key, and its index in the
+/// file's list.
+#[derive(Debug, PartialEq, Eq)]
+enum Entry<'f> {
+    ByName(NameTable, &'f str, usize),
+    ByPair(PairTable, &'f str, &'f str, usize),
+    OnceSet(usize),
+    /// A builder received: the parameter's position, the function.
+    Received(usize, &'f str, usize),
+}
+
+/// Every entry file `f` puts in the tables, in a fixed order.
+fn entries<'f>(f: &'f FileIndex, mut visit: impl FnMut(Entry<'f>)) {
+    for (i, a) in f.arg_sites.iter().enumerate() {
+        visit(Entry::ByName(NameTable::ArgSites, &a.callee, i));
+    }
+    for (i, s) in f.types.sites.iter().enumerate() {
+        visit(Entry::ByName(NameTable::TypeSites, &s.callee, i));
+    }
+    for (i, (alias, target)) in f.types.aliases.iter().enumerate() {
+        visit(Entry::ByName(NameTable::Aliases, alias, i));
+        visit(Entry::ByName(NameTable::AliasTargets, target, i));
+    }
+    for (i, r) in f.returns.iter().enumerate() {
+        if let Some(last) = r.path.last() {
+            visit(Entry::ByName(NameTable::Returns, last, i));
+        }
+    }
+    for (t, n, wrapped) in &f.ctors {
+        visit(Entry::ByPair(PairTable::Ctors, t, n, usize::from(*wrapped)));
+    }
+    for i in 0..f.once_sets.len() {
+        visit(Entry::OnceSet(i));
+    }
+    for (i, c) in f.consts.iter().enumerate() {
+        if let Some(last) = c.path.last() {
+            visit(Entry::ByName(NameTable::Consts, last, i));
+        }
+    }
+    for (i, init) in f.field_inits.iter().enumerate() {
+        visit(Entry::ByPair(PairTable::Inits, &init.ty, &init.field, i));
+    }
+    for (i, t) in f.field_types.iter().enumerate() {
+        visit(Entry::ByPair(PairTable::FieldTypes, &t.ty, &t.field, i));
+    }
+    for (i, s) in f.structs.iter().enumerate() {
+        visit(Entry::ByName(NameTable::Structs, &s.name, i));
+    }
+    for (i, t) in f.templates.iter().enumerate() {
+        if let Some(p) = t.param {
+            visit(Entry::Received(p, &t.function, i));
+        }
+    }
+    for (i, (_, e)) in f.ops.iter().enumerate() {
+        if let Escape::Returned { function } = e {
+            visit(Entry::ByName(NameTable::Returned, function, i));
+        }
+    }
+    for (i, h) in f.helper_calls.iter().enumerate() {
+        visit(Entry::ByName(NameTable::Continued, &h.helper, i));
+        if let Escape::Returned { function } = &h.escape {
+            visit(Entry::ByName(NameTable::ReturnedChains, function, i));
+        }
+    }
+    for (i, n) in f.fns.iter().enumerate() {
+        if n.name.starts_with(ENTRY_MACRO_PREFIX) {
+            visit(Entry::ByName(NameTable::EntryMacros, &n.qualified, i));
+        }
+    }
+}
+
+/// Whether `a` and `b`, two indexes of one file, put the same entries in the tables
+/// but for their calls' arguments: a file indexed again to read its arguments may
+/// offer other names (its whole parse finds an item the item parse did not, or loses
+/// one to a syntax error), which changes what other files' lookups answer.
+pub(in crate::scanner) fn same_entries_but_arguments(a: &FileIndex, b: &FileIndex) -> bool {
+    let list = |f| {
+        let mut out = Vec::new();
+        entries(f, |e| {
+            if !matches!(e, Entry::ByName(NameTable::ArgSites, ..)) {
+                out.push(e);
+            }
+        });
+        out
+    };
+    list(a) == list(b)
 }
 
 /// [`put`] in the inner table of `a`.
