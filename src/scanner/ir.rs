@@ -474,8 +474,10 @@ pub struct Operation {
     /// The table is one of the few a field of the receiver may hold, whose
     /// constructors' calls give it different tables (`DynamoStore::new("apps")`,
     /// `("users")`, then `.table_name(&self.table)`): this is the request as sent to
-    /// one of them, made only if the code calls it on that instance. A rule judges it
-    /// as possible, never as certain: no error rests on its table.
+    /// one of them, made only if the code calls it on that instance. Or the chain
+    /// continues one of several builders a call of that name may return (two
+    /// `player_request` helpers, one setting the table). A rule judges it as possible,
+    /// never as certain: no error rests on its table.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub possible_table: bool,
     /// Every setter call of the chain, in source order (empty for struct literals).

@@ -1058,6 +1058,12 @@ pub(super) fn link_files(
                             && base.complete_builder
                             && candidates == 1
                             && sole_def(fi, helper, *tf);
+                        // One of several builders the call may continue: sent only if
+                        // the call means this one, so no error rests on its table.
+                        if candidates > 1 {
+                            op.possible_table = true;
+                            named_table(&mut op).possible_table = true;
+                        }
                         op.method_span = if base.file == op.file {
                             base.method_span
                         } else {
