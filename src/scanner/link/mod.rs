@@ -905,6 +905,21 @@ pub(super) fn link_files(
                 (Some(_), None, None) => None,
             };
         }
+        // Linked at the one call that makes it: that call, in the function it is in.
+        if op.context.called_at.is_none() {
+            if let Some(&[(sf, at)]) = linker.loop_sites.borrow().as_deref() {
+                let caller = graph_refs.get(sf).and_then(|fns| {
+                    fns.iter()
+                        .filter(|n| !n.name.starts_with(ENTRY_PREFIX) && n.span.start <= at.start)
+                        .max_by_key(|n| n.span.start)
+                });
+                op.context.called_at = caller.zip(files.get(sf)).map(|(n, f)| CallStep {
+                    function: n.qualified.to_string(),
+                    file: f.path.clone(),
+                    span: at,
+                });
+            }
+        }
         // What a Query read as one page is for, when its function's name may not say.
         if op.kind == OpKind::Query && !op.paginated && op.context.callers.is_empty() {
             op.context.callers = match (around, borrowed, &graph.callers) {
