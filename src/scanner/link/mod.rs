@@ -1143,8 +1143,21 @@ pub(super) fn link_files(
                         linker.loop_sites.replace(Some(sites));
                         finish(&mut one, escape, fi, cold_glob.as_deref());
                         linker.loop_sites.replace(None);
-                        if !each.contains(&one) {
-                            each.push(one);
+                        // The same request made by two calls is one, made at neither.
+                        let at = one.context.called_at.take();
+                        let same = each.iter_mut().find_map(|o| {
+                            let theirs = o.context.called_at.take();
+                            let same = *o == one;
+                            o.context.called_at = theirs;
+                            same.then_some(o)
+                        });
+                        match same {
+                            Some(o) if o.context.called_at != at => o.context.called_at = None,
+                            Some(_) => {}
+                            None => {
+                                one.context.called_at = at;
+                                each.push(one);
+                            }
                         }
                     }
                     let mut it = each.into_iter();
