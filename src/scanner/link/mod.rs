@@ -913,10 +913,12 @@ pub(super) fn link_files(
                         .filter(|n| !n.name.starts_with(ENTRY_PREFIX) && n.span.start <= at.start)
                         .max_by_key(|n| n.span.start)
                 });
-                op.context.called_at = caller.zip(files.get(sf)).map(|(n, f)| CallStep {
-                    function: n.qualified.to_string(),
-                    file: f.path.clone(),
-                    span: at,
+                op.context.called_at = caller.zip(files.get(sf)).map(|(n, f)| {
+                    Box::new(CallStep {
+                        function: n.qualified.to_string(),
+                        file: f.path.clone(),
+                        span: at,
+                    })
                 });
             }
         }
