@@ -408,6 +408,12 @@ pub struct Context {
     /// .await }`), so a call of the function is the request, made where it is called.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub whole_function: bool,
+    /// When the request is linked at the one call of its function that makes it (a
+    /// helper that sends it, bound to what that call passes): that call, in the
+    /// function it is in. Where that function makes the request, beside its others.
+    /// Boxed: most requests have none, and every operation carries a context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called_at: Option<Box<CallStep>>,
 }
 
 /// A function that calls another, with its own callers ([`Context::callers`]).
