@@ -436,14 +436,19 @@ fn lists_all(c: &crate::scanner::CallerFn) -> bool {
 /// that collection holds: in its own function, a Query of the same table and index,
 /// then a DeleteItem of the table in a loop (over that Query's items), then the write
 /// (`replace_refresh_token`: one active token per user). The collection then holds
-/// the one item the write puts, and one page holds it. Writes in tests and one-off
-/// binaries do not count; with no write of the collection at all, nothing is known.
+/// the one item the write puts, and one page holds it. Each request is where its
+/// function makes it: a helper that sends it, linked at the one call that makes it
+/// (`Repo::new(c).delete_token(..)` in that loop), is at that call. Writes in tests and
+/// one-off binaries do not count; with no write of the collection at all, nothing is
+/// known.
 fn replaced_on_write(facts: &ProjectFacts<'_>, q: &Unsized<'_>) -> bool {
     let pk = q.partition_key();
     let same_table = |b: &BoundOperation<'_>| b.table.is_some_and(|t| std::ptr::eq(t, q.table));
-    let same_function = |a: &Operation, b: &Operation| {
-        a.file == b.file && a.context.function.is_some() && a.context.function == b.context.function
+    let same_function = |a: &Operation, b: &Operation| match (made_at(a), made_at(b)) {
+        (Some((af, an, _)), Some((bf, bn, _))) => af == bf && an == bn,
+        _ => false,
     };
+    let offset = |o: &Operation| made_at(o).map_or(o.span.start, |(_, _, at)| at);
     let index = q.bound.index.map(|i| i.name.as_str());
     let mut writes = facts.operations.iter().filter(|w| {
         same_table(w)
@@ -454,7 +459,7 @@ fn replaced_on_write(facts: &ProjectFacts<'_>, q: &Unsized<'_>) -> bool {
     let all = writes.all(|w| {
         any = true;
         let before = |o: &&BoundOperation<'_>| {
-            same_table(o) && same_function(o.op, w.op) && o.op.span.start < w.op.span.start
+            same_table(o) && same_function(o.op, w.op) && offset(o.op) < offset(w.op)
         };
         let mut earlier = facts.operations.iter().filter(before);
         let Some(read) = earlier
@@ -464,16 +469,33 @@ fn replaced_on_write(facts: &ProjectFacts<'_>, q: &Unsized<'_>) -> bool {
             return false;
         };
         earlier.any(|d| {
-            d.op.kind == OpKind::DeleteItem
-                && d.op
-                    .context
-                    .in_loop
-                    .as_ref()
-                    .is_some_and(|l| l.caller.is_none())
-                && d.op.span.start > read.op.span.start
+            d.op.kind == OpKind::DeleteItem && in_own_loop(d.op) && offset(d.op) > offset(read.op)
         })
     });
     any && all
+}
+
+/// Where a request is made: the file, function and offset of the one call that makes
+/// it when it is linked at that call (`Context::called_at`), else its
+/// own.
+fn made_at(op: &Operation) -> Option<(&crate::source::FilePath, &str, usize)> {
+    match &op.context.called_at {
+        Some(c) => Some((&c.file, c.function.as_str(), c.span.start)),
+        None => Some((&op.file, op.context.function.as_deref()?, op.span.start)),
+    }
+}
+
+/// Whether a loop of the function that makes the request ([`made_at`]) repeats it:
+/// around the request itself, or around the one call that makes it.
+fn in_own_loop(op: &Operation) -> bool {
+    let Some(l) = &op.context.in_loop else {
+        return false;
+    };
+    match (&l.caller, &op.context.called_at) {
+        (None, None) => true,
+        (Some(lc), Some(c)) => lc.function == c.function && lc.file == c.file,
+        _ => false,
+    }
 }
 
 /// A write of `q`'s table whose items land in `q`'s collection and grow it: the

@@ -408,6 +408,12 @@ pub struct Context {
     /// .await }`), so a call of the function is the request, made where it is called.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub whole_function: bool,
+    /// When the request is linked at the one call of its function that makes it (a
+    /// helper that sends it, bound to what that call passes): that call, in the
+    /// function it is in. Where that function makes the request, beside its others.
+    /// Boxed: most requests have none, and every operation carries a context.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called_at: Option<Box<CallStep>>,
 }
 
 /// A function that calls another, with its own callers ([`Context::callers`]).
@@ -474,8 +480,10 @@ pub struct Operation {
     /// The table is one of the few a field of the receiver may hold, whose
     /// constructors' calls give it different tables (`DynamoStore::new("apps")`,
     /// `("users")`, then `.table_name(&self.table)`): this is the request as sent to
-    /// one of them, made only if the code calls it on that instance. A rule judges it
-    /// as possible, never as certain: no error rests on its table.
+    /// one of them, made only if the code calls it on that instance. Or the chain
+    /// continues one of several builders a call of that name may return (two
+    /// `player_request` helpers, one setting the table). A rule judges it as possible,
+    /// never as certain: no error rests on its table.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub possible_table: bool,
     /// Every setter call of the chain, in source order (empty for struct literals).

@@ -108,6 +108,16 @@ impl GameStore {
             .await?;
         Ok(())
     }
+
+    /// The same with half of the key: rejected if it is `scoped`'s builder that is
+    /// sent, but which one is not known, so no error rests on its table.
+    pub async fn forget_player_games(&self, user: &str) -> Result<(), Error> {
+        player_request(&self.client)
+            .key("UserId", AttributeValue::S(user.to_string()))
+            .send()
+            .await?;
+        Ok(())
+    }
 }
 
 fn game_key(client: &Client, user: &str, date: &str) -> DeleteItemFluentBuilder {

@@ -698,9 +698,11 @@ impl Shift for Context {
             cold: _,
             callers: _,
             whole_function: _,
+            called_at,
         } = self;
         in_loop.shift(by);
         hot.shift(by);
+        called_at.shift(by);
     }
 }
 

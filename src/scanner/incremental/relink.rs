@@ -10,8 +10,8 @@
 //! changed file's operations are linked again, and so are those of the files that
 //! continue a builder it returns or pass one to a helper of it (an overlay copies the
 //! helper's spans); every other file's operations are kept, with the positions they
-//! cite in the changed file (a hot chain's step, the loop of a caller) moved to where
-//! those functions are now. Anything else is a whole link: the answer is always the
+//! cite in the changed file (a hot chain's step, the loop of a caller, the call that
+//! makes it) moved to where those functions are now. Anything else is a whole link: the answer is always the
 //! one [`crate::scanner::link`] gives.
 
 use std::collections::{HashMap, HashSet};
@@ -506,6 +506,13 @@ fn moved_spans(old: &FileIndex, new: &FileIndex) -> Option<HashMap<Span, Span>> 
             add(x.span, y.span)?;
         }
     }
+    // The calls a request linked at one of them cites (`Context::called_at`); a
+    // request citing one of a changed list finds no place and is linked again.
+    if old.arg_sites.len() == new.arg_sites.len() {
+        for (a, b) in old.arg_sites.iter().zip(&new.arg_sites) {
+            add(a.at, b.at)?;
+        }
+    }
     Some(moved)
 }
 
@@ -565,7 +572,7 @@ fn returned_chain(h: &crate::scanner::index::fold::HelperCall) -> Option<&str> {
 }
 
 /// Moves the positions an operation cites in the changed file (hot chain steps, the
-/// loop around a caller) to where they are now; `None` if one is not a function or
+/// loop around a caller, the one call that makes it) to where they are now; `None` if one is not a function or
 /// loop it knows.
 /// Whether a position moved (`Some(true)`), or `None` when one is gone.
 fn move_cited(
@@ -593,6 +600,11 @@ fn move_cited(
                 to(&mut l.span)?;
                 to(&mut c.span)?;
             }
+        }
+    }
+    if let Some(c) = &mut op.context.called_at {
+        if *c.file == *changed {
+            to(&mut c.span)?;
         }
     }
     for c in &mut op.children {

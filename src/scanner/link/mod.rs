@@ -941,6 +941,23 @@ pub(super) fn link_files(
                 (Some(_), None, None) => None,
             };
         }
+        // Linked at the one call that makes it: that call, in the function it is in.
+        if op.context.called_at.is_none() {
+            if let Some(&[(sf, at)]) = linker.loop_sites.borrow().as_deref() {
+                let caller = graph_refs.get(sf).and_then(|fns| {
+                    fns.iter()
+                        .filter(|n| !n.name.starts_with(ENTRY_PREFIX) && n.span.start <= at.start)
+                        .max_by_key(|n| n.span.start)
+                });
+                op.context.called_at = caller.zip(files.get(sf)).map(|(n, f)| {
+                    Box::new(CallStep {
+                        function: n.qualified.to_string(),
+                        file: f.path.clone(),
+                        span: at,
+                    })
+                });
+            }
+        }
         // What a Query read as one page is for, when its function's name may not say.
         if op.kind == OpKind::Query && !op.paginated && op.context.callers.is_empty() {
             op.context.callers = match (around, borrowed, &graph.callers) {
@@ -1066,6 +1083,12 @@ pub(super) fn link_files(
                             && base.complete_builder
                             && candidates == 1
                             && sole_def(fi, helper, *tf);
+                        // One of several builders the call may continue: sent only if
+                        // the call means this one, so no error rests on its table.
+                        if candidates > 1 {
+                            op.possible_table = true;
+                            named_table(&mut op).possible_table = true;
+                        }
                         op.method_span = if base.file == op.file {
                             base.method_span
                         } else {
@@ -1191,8 +1214,21 @@ pub(super) fn link_files(
                         linker.loop_sites.replace(Some(sites));
                         finish(&mut one, escape, fi, cold_glob.as_deref());
                         linker.loop_sites.replace(None);
-                        if !each.contains(&one) {
-                            each.push(one);
+                        // The same request made by two calls is one, made at neither.
+                        let at = one.context.called_at.take();
+                        let same = each.iter_mut().find_map(|o| {
+                            let theirs = o.context.called_at.take();
+                            let same = *o == one;
+                            o.context.called_at = theirs;
+                            same.then_some(o)
+                        });
+                        match same {
+                            Some(o) if o.context.called_at != at => o.context.called_at = None,
+                            Some(_) => {}
+                            None => {
+                                one.context.called_at = at;
+                                each.push(one);
+                            }
                         }
                     }
                     let mut it = each.into_iter();
