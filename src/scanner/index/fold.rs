@@ -125,6 +125,12 @@ pub fn passed_paths(cx: &FileCx<'_>, args: &[Node<'_>]) -> Box<[Option<PathStrin
     let paths: Vec<Option<PathStrings>> = args
         .iter()
         .map(|a| {
+            // Only a local appended to on some paths has texts per path, and most
+            // arguments are none: naming each one (`expr_of`) for nothing was a pass
+            // over every read call's arguments.
+            if cx.path_strings(*a).is_empty() {
+                return None;
+            }
             let e = expr_of(cx, *a, false);
             (!e.paths.is_empty()).then_some(PathStrings {
                 text: e.text,
