@@ -1041,22 +1041,8 @@ fn consume(
 /// Whether a function has a `return` of its own (not a closure's or an inner
 /// function's): a value it may return besides its body's tail.
 fn has_return(src: Src<'_>, function: Node<'_>) -> bool {
-    let Some(body) = field(function, "body") else {
-        return false;
-    };
-    let ret = kind_id("return_expression");
-    descendants(body, &mut |n| n.kind_id() == ret)
-        .into_iter()
-        .any(|r| {
-            ancestors(src, r)
-                .find(|a| {
-                    matches!(
-                        node_kind(*a),
-                        "function_item" | "closure_expression" | "async_block"
-                    )
-                })
-                .is_some_and(|a| a.id() == function.id())
-        })
+    field(function, "body")
+        .is_some_and(|body| !crate::scanner::index::returns::own_returns(src, body).is_empty())
 }
 
 /// Follows a variable holding a builder through the rest of its block.

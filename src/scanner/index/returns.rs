@@ -337,24 +337,29 @@ fn diverges(src: Src<'_>, mac: Node<'_>) -> bool {
 
 /// Every `return x` in a body, outside nested closures, async blocks and items.
 fn returns_in<'t>(src: Src<'t>, body: Node<'t>, out: &mut Vec<Node<'t>>) {
-    let found =
+    for r in own_returns(src, body) {
+        if let Some(v) = named_children(r).into_iter().next() {
+            tails(src, v, out, 0);
+        }
+    }
+}
+
+/// The `return` expressions of a body itself: none inside a nested closure, async
+/// block or item, whose `return` leaves that instead.
+pub(super) fn own_returns<'t>(src: Src<'t>, body: Node<'t>) -> Vec<Node<'t>> {
+    let mut found =
         crate::scanner::syntax::nodes::descendants(body, &mut |n| n.kind() == "return_expression");
-    for r in found {
-        let nested = ancestors(src, r)
+    found.retain(|r| {
+        !ancestors(src, *r)
             .take_while(|a| a.id() != body.id())
             .any(|a| {
                 matches!(
                     a.kind(),
                     "closure_expression" | "async_block" | "function_item" | "impl_item"
                 )
-            });
-        if nested {
-            continue;
-        }
-        if let Some(v) = named_children(r).into_iter().next() {
-            tails(src, v, out, 0);
-        }
-    }
+            })
+    });
+    found
 }
 
 /// `Ok(x)` / `Some(x)` → `x`: the value a caller's `?` or `.unwrap()` sees.
