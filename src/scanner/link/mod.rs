@@ -482,23 +482,21 @@ fn index_with_args(
     // (`Linker::sees`), which defines the function, so a file whose crate sees none
     // of them (a vendored crate's own `.load(..)`) has nothing to give and is not
     // parsed again for it. An asked function no file is found to define is not
-    // narrowed.
-    let mut defined_in: HashMap<&str, Vec<(usize, Option<&str>)>> = HashMap::new();
-    for (fi, f) in files.iter().enumerate() {
-        for n in f.fns.iter() {
-            let name: &str = &n.name;
-            if by_name.contains_key(name)
-                || values_by_name.contains_key(name)
-                || paths_by_name.contains_key(name)
-            {
-                let ty = n
-                    .qualified
-                    .strip_suffix(name)
+    // narrowed. Found on first need: few calls match an asked function at all.
+    /// A function's defining files, each with its impl type.
+    type Definers<'f> = Vec<(usize, Option<&'f str>)>;
+    fn definers<'f>(files: &'f [Arc<FileIndex>], function: &str) -> Definers<'f> {
+        let mut found = Vec::new();
+        for (fi, f) in files.iter().enumerate() {
+            for n in f.fns.iter().filter(|n| &*n.name == function) {
+                let ty = (n.qualified.strip_suffix(function))
                     .and_then(|q| q.strip_suffix(QUALIFIED_SEPARATOR));
-                defined_in.entry(name).or_default().push((fi, ty));
+                found.push((fi, ty));
             }
         }
+        found
     }
+    let defined_in: RefCell<HashMap<Name, Definers<'_>>> = RefCell::default();
     let sees = |fi: usize, kind: &RefKind| {
         let RefKind::Param {
             function, self_ty, ..
@@ -506,20 +504,22 @@ fn index_with_args(
         else {
             return true;
         };
-        let mut at = defined_in
-            .get(&**function)
-            .into_iter()
-            .flatten()
+        let mut known = defined_in.borrow_mut();
+        let at = known
+            .entry(Name::clone(function))
+            .or_insert_with(|| definers(files, function));
+        let mut any = false;
+        at.iter()
             .filter(|(_, ty)| match (ty, self_ty) {
                 (Some(a), Some(b)) => same(a, b),
                 (None, None) => true,
                 _ => false,
-            });
-        let mut any = false;
-        at.any(|(d, _)| {
-            any = true;
-            crates.file_sees(fi, *d)
-        }) || !any
+            })
+            .any(|(d, _)| {
+                any = true;
+                crates.file_sees(fi, *d)
+            })
+            || !any
     };
     let calls_one = |fi: usize, keys: &[SiteKey], of: &HashMap<&str, Vec<&RefKind>>| {
         keys.iter().any(|k| {
