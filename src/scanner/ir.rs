@@ -521,6 +521,13 @@ pub struct Operation {
     /// list each call passes (`Some(vec![a, b])`) into `parameter_list`.
     #[serde(skip)]
     pub parameter_list_param: Option<Box<Resolved>>,
+    /// `transact_items(item)` or `set_transact_items(Some(items))` given a parameter
+    /// of the request's function (`fn tx(c: &Client, items: Vec<TransactWriteItem>)`):
+    /// the items each call builds and passes there are this transaction's, which the
+    /// link adds to `children` at each chain that continues the returned builder.
+    /// Empty for nearly every request.
+    #[serde(skip)]
+    pub items_params: Box<[ItemsParam]>,
     pub context: Context,
     /// The normalised text of the call (whitespace folded): the baseline fingerprint.
     pub fingerprint_text: String,
@@ -573,6 +580,7 @@ impl Operation {
             complete_builder: false,
             parameter_list: None,
             parameter_list_param: None,
+            items_params: Box::default(),
             context: Context::default(),
             fingerprint_text: String::new(),
         }
@@ -604,6 +612,19 @@ fn serialize_path<S: serde::Serializer>(p: &FilePath, s: S) -> Result<S::Ok, S::
 /// A column an ORM schema of the project declares unique (`#[sea_orm(unique)]`): no
 /// two records of the entity's table share its value. An attribute of the same name on
 /// the DynamoDB table of the same records names one item.
+/// A parameter of a transaction's function that holds its items
+/// ([`Operation::items_params`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemsParam {
+    /// The reference to the parameter, read at the call being followed.
+    pub param: Resolved,
+    /// Which parameter it is (not counting `self`): the argument whose items a call
+    /// hands the transaction.
+    pub index: usize,
+    /// Added on some paths only (`if keep { b = b.transact_items(item) }`).
+    pub conditional: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct UniqueColumn {
     /// The entity's table (`#[sea_orm(table_name = "sessions")]`).

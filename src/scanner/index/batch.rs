@@ -11,14 +11,14 @@ use tree_sitter::Node;
 
 use crate::scanner::index::fold::{fold_typed, typed_root};
 use crate::scanner::index::items::map_entries;
-use crate::scanner::index::resolve::{node_place, FileCx, NodeAt, ShapeAt};
-use crate::scanner::ir::{OpKind, Operation, Resolved, ValueInfo};
+use crate::scanner::index::resolve::{node_place, FileCx, NodeAt, RefKind, ShapeAt};
+use crate::scanner::ir::{ItemsParam, OpKind, Operation, Resolved, ValueInfo};
 use crate::scanner::sdk::Typed;
 use crate::scanner::syntax::nodes::{
     ancestors, call_args, call_path, descendants, field, last_segment, method_call, peel, span,
 };
 use crate::scanner::syntax::scope::{lookup, Binding};
-use crate::source::Span;
+use crate::source::{FilePath, Span};
 
 /// `transact_items(TransactWriteItem)` or `set_transact_items(Some(vec![..]))`.
 pub fn transact_items(
@@ -34,13 +34,82 @@ pub fn transact_items(
             op.batch_size = Some(Box::new(n));
         }
     }
-    for root in collect(cx, *arg, Wanted::TransactItem, 0) {
+    let roots = collect(cx, *arg, Wanted::TransactItem, 0);
+    if roots.is_empty() {
+        if let Some(p) = items_param(cx, *arg, conditional) {
+            let mut params = std::mem::take(&mut op.items_params).into_vec();
+            params.push(p);
+            op.items_params = params.into_boxed_slice();
+        }
+    }
+    for root in roots {
         let wrapper = fold_typed(cx, &op.file, root, op.kind);
         for mut child in wrapper.children {
             mark_conditional(&mut child, conditional);
             op.children.push(child);
         }
     }
+}
+
+/// The parameter of the request's function that a transaction's items argument is
+/// (`items`, `Some(items)`, `items.into_iter().collect()`, `item`), when its calls
+/// build them: read at each chain that continues the builder it returns.
+fn items_param(cx: &FileCx<'_>, arg: Node<'_>, conditional: bool) -> Option<ItemsParam> {
+    let src = cx.src;
+    let mut node = peel(arg);
+    if call_path(src, node) == Some("Some") {
+        node = peel(*call_args(node).first()?);
+    }
+    for _ in 0..16 {
+        match method_call(src, node) {
+            Some((recv, m, _)) if ONE_TO_ONE.contains(&m.as_str()) => node = peel(recv),
+            Some(_) => return None,
+            None => break,
+        }
+    }
+    if node.kind() != "identifier" {
+        return None;
+    }
+    let name = src.of(node);
+    if !matches!(lookup(src, node, name), Some(Binding::Param { .. })) {
+        return None;
+    }
+    let kind = cx.param_ref(node, name)?;
+    let RefKind::Param { index, .. } = kind else {
+        return None;
+    };
+    Some(ItemsParam {
+        param: cx.pending(name, kind),
+        index,
+        conditional,
+    })
+}
+
+/// The items a call passes its helper, by argument (`tx(&c, vec![TransactWriteItem::
+/// builder()..build()])`): what a helper's `transact_items(items)` holds for this
+/// call ([`ItemsParam`]). Empty when no argument builds one, and in a file that names
+/// no transaction item type (where no search could find one).
+pub fn items_passed(
+    cx: &FileCx<'_>,
+    path: &FilePath,
+    args: &[Node<'_>],
+) -> Vec<(usize, Operation)> {
+    let text = cx.src.text;
+    if !text.contains("TransactWriteItem") && !text.contains("TransactGetItem") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        for root in collect(cx, *arg, Wanted::TransactItem, 0) {
+            let kind = match typed_root(cx, root) {
+                Some(Typed::TransactGetItem) => OpKind::TransactGetItems,
+                _ => OpKind::TransactWriteItems,
+            };
+            let wrapper = fold_typed(cx, path, root, kind);
+            out.extend(wrapper.children.into_iter().map(|c| (i, c)));
+        }
+    }
+    out
 }
 
 /// `request_items(table, writes_or_keys)` or `set_request_items(Some(map))`.
@@ -268,7 +337,8 @@ fn set_table(child: &mut Operation, table: &Resolved, span: Span) {
     }
 }
 
-fn mark_conditional(child: &mut Operation, conditional: bool) {
+/// Marks a request's key and item attributes as set on some paths only.
+pub(crate) fn mark_conditional(child: &mut Operation, conditional: bool) {
     if conditional {
         for a in child
             .item

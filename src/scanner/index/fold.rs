@@ -100,6 +100,10 @@ pub struct HelperCall {
     /// helper's `.set_parameters(params)` holds for this call. Empty when no
     /// argument is one.
     pub lists: Box<[Option<usize>]>,
+    /// The transaction items each argument builds (`vec![TransactWriteItem::builder()
+    /// ..build()]`), by argument: what a helper's `transact_items(items)` adds for this
+    /// call (`Operation::items_params`). Empty when no argument builds one.
+    pub items: Box<[(usize, Operation)]>,
     /// `self.scan()`: a method of the crate's own type named like the API, which may
     /// return the builder the chain continues. When no helper of that name returns
     /// one, the chain is the request it starts (`op.kind`, as a client call's).
@@ -312,6 +316,12 @@ pub fn fold_file<'t>(
                 });
                 let paths = passed_paths(cx, &nodes);
                 let lists = list_lens(cx, &nodes);
+                let mut items = crate::scanner::index::batch::items_passed(cx, path, &nodes);
+                // Made where this chain is: its function, its loop.
+                for (_, c) in &mut items {
+                    c.context = op.context.clone();
+                    c.fingerprint_text = fold_whitespace(src.span_text(c.span));
+                }
                 // Asked only of a chain in a loop: a climb to its function.
                 let if_helper_pages = (op.context.in_loop.is_some() && !op.exclusive_start_key)
                     .then(|| {
@@ -328,6 +338,7 @@ pub fn fold_file<'t>(
                     maps,
                     paths,
                     lists,
+                    items: items.into_boxed_slice(),
                     fallback: own_method.is_some(),
                     if_helper_pages,
                 });
