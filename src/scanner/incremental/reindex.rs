@@ -575,8 +575,7 @@ impl Shift for Operation {
             batch_size,
             complete_builder: _,
             parameter_list: _,
-            parameter_list_param: _,
-            items_params: _,
+            from_params: _,
             context,
             fingerprint_text: _,
         } = self;

@@ -37,9 +37,10 @@ pub fn transact_items(
     let roots = collect(cx, *arg, Wanted::TransactItem, 0);
     if roots.is_empty() {
         if let Some(p) = items_param(cx, *arg, conditional) {
-            let mut params = std::mem::take(&mut op.items_params).into_vec();
-            params.push(p);
-            op.items_params = params.into_boxed_slice();
+            op.from_params
+                .get_or_insert_with(Box::default)
+                .items
+                .push(p);
         }
     }
     for root in roots {
@@ -52,25 +53,40 @@ pub fn transact_items(
 }
 
 /// The parameter of the request's function that a transaction's items argument is
-/// (`items`, `Some(items)`, `items.into_iter().collect()`, `item`), when its calls
-/// build them: read at each chain that continues the builder it returns.
+/// (`items`, `Some(items)`, `items.into_iter().collect()`, or `item` of `for item in
+/// items`), when its calls build them: read at each chain that continues the builder
+/// it returns.
 fn items_param(cx: &FileCx<'_>, arg: Node<'_>, conditional: bool) -> Option<ItemsParam> {
     let src = cx.src;
-    let mut node = peel(arg);
-    if call_path(src, node) == Some("Some") {
-        node = peel(*call_args(node).first()?);
+    let mut node = list_of(cx, arg)?;
+    let mut name = src.of(node);
+    let mut conditional = conditional;
+    if matches!(lookup(src, node, name), Some(Binding::LoopVar)) {
+        // `for item in items { b = b.transact_items(item) }`: each of the list's, on
+        // every path unless a branch other than that loop is around it.
+        let each = ancestors(src, node).find(|a| {
+            a.kind() == "for_expression"
+                && field(*a, "pattern")
+                    .is_some_and(|p| p.kind() == "identifier" && src.of(p) == name)
+        })?;
+        conditional = ancestors(src, arg)
+            .take_while(|a| a.kind() != "function_item")
+            .any(|a| {
+                a.id() != each.id()
+                    && matches!(
+                        a.kind(),
+                        "if_expression"
+                            | "match_arm"
+                            | "else_clause"
+                            | "while_expression"
+                            | "for_expression"
+                            | "loop_expression"
+                            | "closure_expression"
+                    )
+            });
+        node = list_of(cx, field(each, "value")?)?;
+        name = src.of(node);
     }
-    for _ in 0..16 {
-        match method_call(src, node) {
-            Some((recv, m, _)) if ONE_TO_ONE.contains(&m.as_str()) => node = peel(recv),
-            Some(_) => return None,
-            None => break,
-        }
-    }
-    if node.kind() != "identifier" {
-        return None;
-    }
-    let name = src.of(node);
     if !matches!(lookup(src, node, name), Some(Binding::Param { .. })) {
         return None;
     }
@@ -85,19 +101,39 @@ fn items_param(cx: &FileCx<'_>, arg: Node<'_>, conditional: bool) -> Option<Item
     })
 }
 
+/// Whether a file's text names a transaction item type, as a search for items must
+/// find it (`TransactWriteItem::builder()`, a `TransactGetItem { .. }` literal).
+pub fn names_items(text: &str) -> bool {
+    text.contains("TransactWriteItem") || text.contains("TransactGetItem")
+}
+
+/// The name a list argument is, through `Some(..)` and steps that keep its elements
+/// (`items.into_iter().collect()`, `items.iter().cloned()`).
+fn list_of<'t>(cx: &FileCx<'t>, arg: Node<'t>) -> Option<Node<'t>> {
+    let src = cx.src;
+    let mut node = peel(arg);
+    if call_path(src, node) == Some("Some") {
+        node = peel(*call_args(node).first()?);
+    }
+    for _ in 0..16 {
+        match method_call(src, node) {
+            Some((recv, m, _)) if ONE_TO_ONE.contains(&m.as_str()) => node = peel(recv),
+            Some(_) => return None,
+            None => break,
+        }
+    }
+    (node.kind() == "identifier").then_some(node)
+}
+
 /// The items a call passes its helper, by argument (`tx(&c, vec![TransactWriteItem::
 /// builder()..build()])`): what a helper's `transact_items(items)` holds for this
-/// call ([`ItemsParam`]). Empty when no argument builds one, and in a file that names
-/// no transaction item type (where no search could find one).
+/// call ([`ItemsParam`]). Empty when no argument builds one; not searched in a file
+/// that names no transaction item type ([`names_items`]), where no search finds one.
 pub fn items_passed(
     cx: &FileCx<'_>,
     path: &FilePath,
     args: &[Node<'_>],
 ) -> Vec<(usize, Operation)> {
-    let text = cx.src.text;
-    if !text.contains("TransactWriteItem") && !text.contains("TransactGetItem") {
-        return Vec::new();
-    }
     let mut out = Vec::new();
     for (i, arg) in args.iter().enumerate() {
         for root in collect(cx, *arg, Wanted::TransactItem, 0) {

@@ -985,12 +985,13 @@ pub(super) fn link_files(
         .sum();
     let mut ops: Vec<Operation> = Vec::with_capacity(ops_wanted.saturating_sub(taken_count));
     // Whether a helper a chain of file `fi` continues adds the items its argument
-    // `index` builds to its transaction (`Operation::items_params`).
+    // `index` builds to its transaction (`ParamParts::items`).
     let takes_items = |fi: usize, h: &HelperCall, index: usize| {
         (tables.returned.get(h.helper.as_str()).into_iter().flatten())
             .filter(|(tf, _)| tables.crates.file_sees(fi, *tf))
             .filter_map(|(tf, ti)| files.get(*tf)?.ops.get(*ti))
-            .any(|(op, _)| op.items_params.iter().any(|p| p.index == index))
+            .filter_map(|(op, _)| op.from_params.as_deref())
+            .any(|parts| parts.items.iter().any(|p| p.index == index))
     };
     for (fi, f) in files.iter().enumerate() {
         if !wanted(fi) {
@@ -1737,7 +1738,7 @@ fn passed_text(op: &mut Operation, passed: Passed) -> Option<Vec<TablePassed>> {
 
 /// Where the items the file's requests (and chains on helpers' builders) carry start
 /// (`index/loose.rs`), with the items a chain hands a helper whose transaction takes
-/// them (`binds(h, argument)`, see `Operation::items_params`).
+/// them (`binds(h, argument)`, see `ParamParts::items`).
 fn carried_items<'a>(
     ops: impl Iterator<Item = (&'a Operation, &'a Escape)>,
     f: &'a FileIndex,
@@ -2469,7 +2470,8 @@ impl<'a> Linker<'a> {
             self.resolve_map(fi, m, at);
         }
         if op.parameter_list.is_none() {
-            op.parameter_list = (op.parameter_list_param.as_deref())
+            op.parameter_list = (op.from_params.as_ref())
+                .and_then(|p| p.parameter_list.as_ref())
                 .and_then(|r| self.pending_ref(fi, Some(r)))
                 .and_then(|pr| self.list_at_site(&pr));
         }
@@ -2486,12 +2488,16 @@ impl<'a> Linker<'a> {
     /// ..]`), added to its children and read where the call is. Another call's items
     /// are never this request's: with no call bound, the parameter adds nothing.
     fn items_at_site(&self, fi: usize, op: &mut Operation, depth: usize) {
-        if op.items_params.is_empty() {
+        let Some(parts) = op
+            .from_params
+            .as_deref_mut()
+            .filter(|p| !p.items.is_empty())
+        else {
             return;
-        }
-        let params = std::mem::take(&mut op.items_params);
+        };
+        let params = std::mem::take(&mut parts.items);
         let mut unbound = Vec::new();
-        for p in params.into_vec() {
+        for p in params {
             let Some((site, index)) = self
                 .pending_ref(fi, Some(&p.param))
                 .and_then(|pr| self.param_at_site(&pr))
@@ -2511,7 +2517,9 @@ impl<'a> Linker<'a> {
             }
         }
         // A parameter bound here is spent: the request holds this call's items.
-        op.items_params = unbound.into_boxed_slice();
+        if let Some(parts) = op.from_params.as_deref_mut() {
+            parts.items = unbound;
+        }
     }
 
     /// Replaces every pending reference in a `create_table` declaration.
@@ -2967,7 +2975,11 @@ impl<'a> Linker<'a> {
         for v in op.values.values().chain(op.limit.as_deref()) {
             look(v.text.as_ref(), Use::Value);
         }
-        look(op.parameter_list_param.as_deref(), Use::List);
+        let list = op
+            .from_params
+            .as_ref()
+            .and_then(|p| p.parameter_list.as_ref());
+        look(list, Use::List);
         for m in [&op.key, &op.item].into_iter().flatten() {
             let from = m.from_type.clone().map(Resolved::unknown);
             look(from.as_ref(), Use::Map);
