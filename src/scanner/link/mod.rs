@@ -314,6 +314,15 @@ pub(super) fn link_rounds<'f>(
                 merge_part(&mut whole, part, &relinked, &files);
             }
             None => {
+                // The last whole link is replaced: its operations, tables and graph
+                // are let go before this one is made, not held beside it (they were
+                // the peak of a tree whose rounds link whole again, with the new
+                // link's reach: tree-10 +26 MB).
+                whole.result = ScanResult::default();
+                whole.tables = Vec::new();
+                whole.graph = None;
+                whole.reads = Vec::new();
+                whole.looked = Vec::new();
                 whole = link_files(
                     &files,
                     &tables,
