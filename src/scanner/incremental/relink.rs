@@ -48,6 +48,7 @@ struct Last {
     /// round of the link reads it.
     asked: HashSet<RefKind>,
     asked_values: HashSet<RefKind>,
+    asked_paths: HashSet<RefKind>,
     /// A file the link read again for its arguments offers other names than its own
     /// index (`Rounds::reshaped`): an edit that changes which parameters are asked
     /// changes what every lookup answers, so each link is a whole one.
@@ -115,6 +116,7 @@ impl LinkState {
                 linked,
                 asked,
                 asked_values,
+                asked_paths,
                 reshaped,
                 ..
             } = link_rounds(files, settings, Vec::new());
@@ -132,6 +134,7 @@ impl LinkState {
                     graph,
                     asked,
                     asked_values,
+                    asked_paths,
                     reshaped,
                     operations: linked.result.operations,
                     lent: None,
@@ -216,6 +219,8 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
             fi,
             &last.asked,
             &last.asked_values,
+            &last.asked_paths,
+            &last.lookups.crates,
             settings,
         );
         let fresh = std::mem::replace(&mut last.completed[fi], held);
@@ -266,6 +271,7 @@ fn relink(last: &mut Last, files: &[Arc<FileIndex>], settings: &ScanSettings) ->
             .asked_values
             .iter()
             .any(|k| !last.asked_values.contains(k))
+        || (part.asked_paths.iter()).any(|k| !last.asked_paths.contains(k))
     {
         return None;
     }

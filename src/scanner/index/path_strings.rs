@@ -12,6 +12,14 @@ use crate::scanner::syntax::scope::{lookup, Binding};
 /// Past this many paths the string stays unknown.
 const MAX_PATHS: usize = 16;
 
+/// Whether a file's text may build a string per path at all: every path's text is
+/// appended by `push_str` or `+=` (`appended`), so a text with neither has none, and
+/// the link need not parse it again to ask.
+pub fn may_append(text: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), b"push_str").is_some()
+        || memchr::memmem::find(text.as_bytes(), b"+=").is_some()
+}
+
 impl FileCx<'_> {
     /// Every text the local string `node` can have where it is used, one per path
     /// through the `if`s and `match`es between its `let` and the use that append to

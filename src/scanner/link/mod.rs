@@ -142,6 +142,8 @@ pub(super) struct Rounds<'f> {
     /// values: a file edited later that calls one of them is read with its arguments.
     pub asked: HashSet<RefKind>,
     pub asked_values: HashSet<RefKind>,
+    /// And those asked for their texts per path only ([`Linked::asked_paths`]).
+    pub asked_paths: HashSet<RefKind>,
     /// How many files were indexed again.
     pub reparsed: usize,
     /// Whether a file indexed again for its arguments offered other names than its
@@ -201,27 +203,32 @@ pub(super) fn link_rounds<'f>(
     );
     let mut asked = std::mem::take(&mut whole.asked);
     let mut asked_values = std::mem::take(&mut whole.asked_values);
+    let mut asked_paths = std::mem::take(&mut whole.asked_paths);
     let mut covered_values: HashSet<RefKind> = HashSet::new();
+    let mut covered_paths: HashSet<RefKind> = HashSet::new();
     let mut wanted = std::mem::take(&mut whole.wanted);
     let mut reshaped_any = false;
     loop {
         asked.retain(|k| !covered.contains(k));
         asked_values.retain(|k| !covered_values.contains(k));
+        asked_paths.retain(|k| !covered_paths.contains(k));
         let fresh: Vec<RefKind> = asked.drain().collect();
         let fresh_values: Vec<RefKind> = asked_values.drain().collect();
-        // Every parameter asked as a value so far: a file read again reads the values
-        // its calls pass those functions only (`read_with_args`).
-        let values_of: Vec<RefKind> = covered_values
-            .iter()
-            .chain(&fresh_values)
+        let fresh_paths: Vec<RefKind> = asked_paths.drain().collect();
+        // Every parameter asked as a value (or for its texts per path) so far: a file
+        // read again reads the values its calls pass those functions only
+        // (`read_with_args`).
+        let values_of: Vec<RefKind> = (covered_values.iter().chain(&covered_paths))
+            .chain(fresh_values.iter().chain(&fresh_paths))
             .cloned()
             .collect();
         let mut again = index_with_args(
             &files,
             None,
-            (&fresh, &fresh_values),
+            (&fresh, &fresh_values, &fresh_paths),
             &values_of,
             &mut redone,
+            &tables.crates,
             settings,
         );
         let deferred = parse_deferred(&files, &wanted, &tables.crates, &values_of, settings);
@@ -255,11 +262,13 @@ pub(super) fn link_rounds<'f>(
         if again.is_empty() {
             covered.extend(fresh);
             covered_values.extend(fresh_values);
+            covered_paths.extend(fresh_paths);
             break;
         }
         let functions: HashSet<&str> = fresh
             .iter()
             .chain(&fresh_values)
+            .chain(&fresh_paths)
             .filter_map(|k| match k {
                 RefKind::Param { function, .. } => Some(&**function),
                 _ => None,
@@ -275,6 +284,7 @@ pub(super) fn link_rounds<'f>(
         );
         covered.extend(fresh);
         covered_values.extend(fresh_values);
+        covered_paths.extend(fresh_paths);
         reparsed += again.len();
         // A file indexed again that offers other names than before (its whole parse
         // found an item the item parse did not, or lost one to a syntax error) changes
@@ -310,6 +320,7 @@ pub(super) fn link_rounds<'f>(
                 );
                 asked = std::mem::take(&mut part.asked);
                 asked_values = std::mem::take(&mut part.asked_values);
+                asked_paths = std::mem::take(&mut part.asked_paths);
                 wanted = std::mem::take(&mut part.wanted);
                 merge_part(&mut whole, part, &relinked, &files);
             }
@@ -334,6 +345,7 @@ pub(super) fn link_rounds<'f>(
                 );
                 asked = std::mem::take(&mut whole.asked);
                 asked_values = std::mem::take(&mut whole.asked_values);
+                asked_paths = std::mem::take(&mut whole.asked_paths);
                 wanted = std::mem::take(&mut whole.wanted);
             }
         }
@@ -344,6 +356,7 @@ pub(super) fn link_rounds<'f>(
         linked: whole,
         asked: covered,
         asked_values: covered_values,
+        asked_paths: covered_paths,
         reparsed,
         reshaped: reshaped_any,
     }
@@ -438,14 +451,16 @@ pub(super) fn parse_skipped_callers(
 /// with them would have been, as values at the calls of `values_of`'s functions
 /// ([`read_with_args`]). A file is read again once for its calls' names (`redone`
 /// holding `(file, false)`), and once more, with every call's values, when a call
-/// whose values it left unread may pass one of `asked_values` (`(file, true)`).
+/// whose values it left unread may pass one of `asked_values` (`(file, true)`), or
+/// one of `asked_paths` and the file may build an argument's texts per path.
 /// With `only`, that file alone is looked at.
 fn index_with_args(
     files: &[Arc<FileIndex>],
     only: Option<usize>,
-    (asked, asked_values): (&[RefKind], &[RefKind]),
+    (asked, asked_values, asked_paths): (&[RefKind], &[RefKind], &[RefKind]),
     values_of: &[RefKind],
     redone: &mut HashSet<(usize, bool)>,
+    crates: &Crates,
     settings: &ScanSettings,
 ) -> Vec<(usize, FileIndex)> {
     fn by_function(kinds: &[RefKind]) -> HashMap<&str, Vec<&RefKind>> {
@@ -458,7 +473,8 @@ fn index_with_args(
         by_name
     }
     let (by_name, values_by_name) = (by_function(asked), by_function(asked_values));
-    if by_name.is_empty() && values_by_name.is_empty() {
+    let paths_by_name = by_function(asked_paths);
+    if by_name.is_empty() && values_by_name.is_empty() && paths_by_name.is_empty() {
         return Vec::new();
     }
     // A call may name the function's type by an alias (`DefaultStore::new(..)` of
@@ -470,10 +486,54 @@ fn index_with_args(
         .collect();
     let canon = |t: &'_ str| -> String { aliases.get(t).map_or(t, |x| x).to_string() };
     let same = |a: &str, b: &str| a == b || canon(a) == canon(b);
-    let calls_one = |keys: &[SiteKey], of: &HashMap<&str, Vec<&RefKind>>| {
+    // The files defining each asked function (by its name and impl type): the link
+    // binds a call in file `sf` only when `sf`'s crate sees the request's file
+    // (`Linker::sees`), which defines the function, so a file whose crate sees none
+    // of them (a vendored crate's own `.load(..)`) has nothing to give and is not
+    // parsed again for it. An asked function no file is found to define is not
+    // narrowed. Found on first need: few calls match an asked function at all.
+    /// A function's defining files, each with its impl type.
+    type Definers<'f> = Vec<(usize, Option<&'f str>)>;
+    fn definers<'f>(files: &'f [Arc<FileIndex>], function: &str) -> Definers<'f> {
+        let mut found = Vec::new();
+        for (fi, f) in files.iter().enumerate() {
+            for n in f.fns.iter().filter(|n| &*n.name == function) {
+                let ty = (n.qualified.strip_suffix(function))
+                    .and_then(|q| q.strip_suffix(QUALIFIED_SEPARATOR));
+                found.push((fi, ty));
+            }
+        }
+        found
+    }
+    let defined_in: RefCell<HashMap<Name, Definers<'_>>> = RefCell::default();
+    let sees = |fi: usize, kind: &RefKind| {
+        let RefKind::Param {
+            function, self_ty, ..
+        } = kind
+        else {
+            return true;
+        };
+        let mut known = defined_in.borrow_mut();
+        let at = known
+            .entry(Name::clone(function))
+            .or_insert_with(|| definers(files, function));
+        let mut any = false;
+        at.iter()
+            .filter(|(_, ty)| match (ty, self_ty) {
+                (Some(a), Some(b)) => same(a, b),
+                (None, None) => true,
+                _ => false,
+            })
+            .any(|(d, _)| {
+                any = true;
+                crates.file_sees(fi, *d)
+            })
+            || !any
+    };
+    let calls_one = |fi: usize, keys: &[SiteKey], of: &HashMap<&str, Vec<&RefKind>>| {
         keys.iter().any(|k| {
             of.get(&*k.callee)
-                .is_some_and(|ps| ps.iter().any(|p| may_call(k, p, &same)))
+                .is_some_and(|ps| ps.iter().any(|p| may_call(k, p, &same) && sees(fi, p)))
         })
     };
     let among: Box<dyn Iterator<Item = usize>> = match only {
@@ -485,12 +545,17 @@ fn index_with_args(
             let f = &files[fi];
             // Read for some functions' values only: again, for every call's, when a
             // call of another's may pass one the values it sends its request with.
-            if calls_one(&f.value_keys, &values_by_name) && redone.insert((fi, true)) {
+            // Texts per path only come from a local the file appends to.
+            let values = calls_one(fi, &f.value_keys, &values_by_name)
+                || (calls_one(fi, &f.value_keys, &paths_by_name) && may_build_paths(f, settings));
+            if values && redone.insert((fi, true)) {
                 redone.insert((fi, false));
                 return Some((fi, true));
             }
-            let asked = calls_one(&f.site_keys, &by_name)
-                || (f.deferred.is_none() && f.text.is_some() && ruled_out_calling(f, &by_name));
+            let asked = calls_one(fi, &f.site_keys, &by_name)
+                || (f.deferred.is_none()
+                    && f.text.is_some()
+                    && ruled_out_calling(f, &by_name, |p| sees(fi, p)));
             (asked && redone.insert((fi, false))).then_some((fi, false))
         })
         .collect();
@@ -506,17 +571,23 @@ pub(super) fn with_args_if_asked(
     fi: usize,
     asked: &HashSet<RefKind>,
     asked_values: &HashSet<RefKind>,
+    asked_paths: &HashSet<RefKind>,
+    crates: &Crates,
     settings: &ScanSettings,
 ) -> Option<FileIndex> {
     let asked: Vec<RefKind> = asked.iter().cloned().collect();
     let asked_values: Vec<RefKind> = asked_values.iter().cloned().collect();
-    // Every parameter asked as a value: what a round reads the values of.
+    let asked_paths: Vec<RefKind> = asked_paths.iter().cloned().collect();
+    // Every parameter asked as a value or for its paths: what a round reads the
+    // values of.
+    let values_of: Vec<RefKind> = asked_values.iter().chain(&asked_paths).cloned().collect();
     let again = index_with_args(
         files,
         Some(fi),
-        (&asked, &asked_values),
-        &asked_values,
+        (&asked, &asked_values, &asked_paths),
+        &values_of,
         &mut HashSet::new(),
+        crates,
         settings,
     );
     again.into_iter().next().map(|(_, idx)| idx)
@@ -529,12 +600,31 @@ pub(super) fn with_args_if_asked(
 /// lookups, a parameter's callers among them (`parse_deferred`), unless it sets a
 /// `OnceLock`, whose items are parsed at once; reading those again as well doubled the
 /// files `check` parses again on the real-code trees (310 to 630 on the 10x tree).
-fn ruled_out_calling(f: &FileIndex, by_name: &HashMap<&str, Vec<&RefKind>>) -> bool {
+/// Whether `f`'s text may build a call's argument per path (it appends to a string:
+/// `push_str`, `+=`), read again if need be; when it cannot be read, it may.
+fn may_build_paths(f: &FileIndex, settings: &ScanSettings) -> bool {
+    let text = match (&f.text, settings.reread) {
+        (Some(text), _) => Some(Arc::clone(text)),
+        (None, Some(read)) => read(&f.path),
+        (None, None) => None,
+    };
+    text.is_none_or(|t| crate::scanner::index::path_strings::may_append(&t))
+}
+
+fn ruled_out_calling(
+    f: &FileIndex,
+    by_name: &HashMap<&str, Vec<&RefKind>>,
+    sees: impl Fn(&RefKind) -> bool,
+) -> bool {
     !f.candidate
         && !f.generated
-        && f.fns
-            .iter()
-            .any(|n| n.calls.iter().any(|c| by_name.contains_key(c.as_ref())))
+        && f.fns.iter().any(|n| {
+            n.calls.iter().any(|c| {
+                by_name
+                    .get(c.as_ref())
+                    .is_some_and(|ps| ps.iter().any(|p| sees(p)))
+            })
+        })
 }
 
 /// Files `todo`, read again and indexed lean with their calls' arguments: as values
@@ -735,6 +825,9 @@ pub(super) struct Linked {
     /// Those of them whose calls' arguments it read as values or maps too (a helper
     /// that sends its request with them, `Linker::bindings_at`).
     pub asked_values: HashSet<RefKind>,
+    /// Those of them it read for their texts per path only (an expression a caller
+    /// appends to on some paths, `ArgSite::paths`), not as values.
+    pub asked_paths: HashSet<RefKind>,
     /// Every name the link looked up in the tables: a deferred file holding one is
     /// parsed before the next link (`deferred.rs`).
     pub wanted: Wanted,
@@ -834,6 +927,7 @@ pub(super) fn link_files(
             reads,
             asked: linker.asked.take(),
             asked_values: linker.asked_values.take(),
+            asked_paths: linker.asked_paths.take(),
             wanted: linker.wanted.take(),
             looked,
         };
@@ -1419,6 +1513,7 @@ pub(super) fn link_files(
         reads,
         asked: linker.asked.take(),
         asked_values: linker.asked_values.take(),
+        asked_paths: linker.asked_paths.take(),
         wanted: linker.wanted.take(),
         looked,
     }
@@ -1858,6 +1953,8 @@ struct Linker<'a> {
     asked: RefCell<HashSet<RefKind>>,
     /// Those of them whose calls' arguments were read as values or maps too.
     asked_values: RefCell<HashSet<RefKind>>,
+    /// Those read for their texts per path only (see [`Linked::asked_paths`]).
+    asked_paths: RefCell<HashSet<RefKind>>,
     /// Every name looked up in the tables (see [`Linked::wanted`]).
     wanted: RefCell<Wanted>,
     /// While a helper's returned builder is resolved for one chain that continues it:
@@ -2021,6 +2118,7 @@ impl<'a> Linker<'a> {
             reads: track.then(|| RefCell::new(Vec::new())),
             asked: RefCell::new(HashSet::new()),
             asked_values: RefCell::new(HashSet::new()),
+            asked_paths: RefCell::new(HashSet::new()),
             wanted: RefCell::default(),
             call_site: RefCell::new(None),
             enclosing: RefCell::new(Vec::new()),
@@ -3006,8 +3104,10 @@ impl<'a> Linker<'a> {
         uses.dedup();
         // An edit of what these calls pass links this request again.
         self.read(&self.reads.as_ref().map(|_| intern(function)));
-        if reads_values || reads_paths {
+        if reads_values {
             self.asked_values.borrow_mut().insert(first.kind.clone());
+        } else if reads_paths {
+            self.asked_paths.borrow_mut().insert(first.kind.clone());
         }
         let mut out: Vec<PerCaller<'a>> = Vec::new();
         let mut passed: Vec<Vec<Option<String>>> = Vec::new();
@@ -4553,8 +4653,9 @@ async fn go(c: &Client) { put_in(c, "Audit").await; }
 
     /// Links `files` (path under a fresh tree with crates `api` → `common` and
     /// `other`, text), written to disk and indexed lean: what it finds, and how many
-    /// files it parsed again.
-    fn link_crates(files: &[(&str, &str)]) -> (ScanResult, String) {
+    /// files it parsed again. With `deferred`, every file but the first is one the
+    /// pre-filter ruled out.
+    fn link_crates(files: &[(&str, &str)], deferred: bool) -> (ScanResult, String) {
         let tmp = tempfile::tempdir().expect("tempdir");
         let manifests = [
             (
@@ -4583,7 +4684,7 @@ async fn go(c: &Client) { put_in(c, "Audit").await; }
             .zip(files.iter().map(|f| f.1))
             .collect();
         let indexes = indexed(&texts, &settings);
-        assert!(indexes[1..].iter().all(|f| f.deferred.is_some()));
+        assert!(!deferred || indexes[1..].iter().all(|f| f.deferred.is_some()));
         let result = link(&indexes, &settings);
         let shown = format!("{:?}", result.operations);
         (result, shown)
@@ -4596,37 +4697,117 @@ async fn go(c: &Client) { put_in(c, "Audit").await; }
     #[test]
     fn a_deferred_file_no_looking_crate_can_use_is_not_parsed() {
         let names = "pub const ORDERS: &str = \"Orders\";\n";
-        let (result, shown) = link_crates(&[
-            (
-                "api/src/main.rs",
-                "use common::names::ORDERS;\n\
+        let (result, shown) = link_crates(
+            &[
+                (
+                    "api/src/main.rs",
+                    "use common::names::ORDERS;\n\
                  async fn go(c: &Client) { c.put_item().table_name(ORDERS).send().await; }\n",
-            ),
-            ("common/src/names.rs", names),
-            ("other/src/names.rs", names),
-        ]);
+                ),
+                ("common/src/names.rs", names),
+                ("other/src/names.rs", names),
+            ],
+            true,
+        );
         assert!(result.problems.is_empty(), "{:?}", result.problems);
         assert_eq!(result.stats.reparsed, 1);
         assert!(shown.contains("Orders"), "{shown}");
-        let (result, shown) = link_crates(&[
-            (
-                "common/src/lib.rs",
-                "pub async fn put_in(c: &Client, table: &str) {\n\
+        let (result, shown) = link_crates(
+            &[
+                (
+                    "common/src/lib.rs",
+                    "pub async fn put_in(c: &Client, table: &str) {\n\
                  c.put_item().table_name(table).send().await; }\n",
-            ),
-            (
-                "api/src/main.rs",
-                "// A marker in a comment (`query()`): read as a candidate, every call.\n\
+                ),
+                (
+                    "api/src/main.rs",
+                    "// A marker in a comment (`query()`): read as a candidate, every call.\n\
                  async fn go(c: &Client) { common::put_in(c, \"Audit\").await; }\n",
-            ),
-            (
-                "other/src/main.rs",
-                "// query()\nasync fn go(c: &Client) { put_in(c, \"Audit\").await; }\n",
-            ),
-        ]);
+                ),
+                (
+                    "other/src/main.rs",
+                    "// query()\nasync fn go(c: &Client) { put_in(c, \"Audit\").await; }\n",
+                ),
+            ],
+            true,
+        );
         assert!(result.problems.is_empty(), "{:?}", result.problems);
         assert_eq!(result.stats.reparsed, 1);
         assert!(shown.contains("Audit"), "{shown}");
+    }
+
+    /// A file is parsed again for its calls' arguments only when one may give the
+    /// link something: a call in a crate that cannot name the asked function (a
+    /// vendored crate's `.load(SeqCst)`, the name and arity of the asked
+    /// `Views::load`) gives nothing.
+    #[test]
+    fn a_file_whose_crate_cannot_name_the_function_is_not_parsed_again() {
+        let (result, shown) = link_crates(
+            &[
+                (
+                    "common/src/lib.rs",
+                    "pub struct Views { c: Client }\nimpl Views {\n\
+                     pub async fn load(&self, table: &str) {\n\
+                     self.c.query().table_name(table).send().await; } }\n",
+                ),
+                (
+                    "api/src/main.rs",
+                    "// A marker in a comment (`query()`): read as a candidate.\n\
+                     async fn go(v: &common::Views) { v.load(\"Audit\").await; }\n",
+                ),
+                (
+                    "other/src/main.rs",
+                    "// Sets a static: parsed for its items, with its calls' keys.\n\
+                     static COUNT: OnceLock<AtomicUsize> = OnceLock::new();\n\
+                     fn go() -> usize { COUNT.get_or_init(AtomicUsize::default).load(SeqCst) }\n",
+                ),
+            ],
+            false,
+        );
+        assert!(result.problems.is_empty(), "{:?}", result.problems);
+        assert!(shown.contains("Audit"), "{shown}");
+    }
+
+    /// A helper whose key condition is its parameter asks its callers for their
+    /// texts per path (`let mut kc = ..; if .. { kc.push_str(..) }`): a file that
+    /// appends to no string has none and is not parsed again for them; one that
+    /// does is, and the request is judged on each path.
+    #[test]
+    fn only_a_file_that_appends_is_parsed_again_for_texts_per_path() {
+        const REPO: &str = "pub async fn find(c: &Client, kc: String) {\n\
+             c.query().table_name(\"Orders\").key_condition_expression(kc)\n\
+             .send().await; }\n";
+        // A file with a helper of its own is read for its calls' arguments at once,
+        // values at its own helper's calls only.
+        const PLAIN: &str = "async fn put_in(c: &Client, t: &str) { c.put_item().table_name(t).send().await; }\n\
+             async fn go(c: &Client) { put_in(c, \"Audit\").await; find(c, \"pk = :pk\".to_string()).await; }\n";
+        const BUILT: &str =
+            "async fn put_in(c: &Client, t: &str) { c.put_item().table_name(t).send().await; }\n\
+             async fn go(c: &Client, all: bool) {\n\
+             put_in(c, \"Audit\").await;\n\
+             let mut kc = \"pk = :pk\".to_string();\n\
+             if !all { kc.push_str(\" AND sk > :s\"); }\n\
+             find(c, kc).await; }\n";
+        fn read(path: &std::path::Path) -> Option<Arc<str>> {
+            [("repo.rs", REPO), ("plain.rs", PLAIN), ("built.rs", BUILT)]
+                .iter()
+                .find(|(p, _)| path.ends_with(p))
+                .map(|(_, t)| Arc::from(*t))
+        }
+        let settings = ScanSettings {
+            reread: Some(read),
+            ..ScanSettings::default()
+        };
+        let linked = |name: &str| {
+            let text = read(std::path::Path::new(name)).expect("text");
+            let files = indexed(&[("repo.rs", REPO), (name, &text)], &settings);
+            link(&files, &settings)
+        };
+        let (plain, built) = (linked("plain.rs"), linked("built.rs"));
+        assert_eq!(plain.stats.reparsed, 0);
+        assert_eq!(built.stats.reparsed, 1);
+        let shown = format!("{:?}", built.operations);
+        assert!(shown.contains("sk > :s"), "{shown}");
     }
 
     /// A file read again for its calls' arguments reads them as values only at the
