@@ -516,11 +516,10 @@ pub struct Operation {
     /// literal (`Some(vec![a, b])`); `.parameters(v)` calls each add one and are in
     /// `setters`.
     pub parameter_list: Option<usize>,
-    /// `set_parameters(params)` given a parameter of the request's function (or
-    /// `Some(params)`): the reference through which the link reads the length of the
-    /// list each call passes (`Some(vec![a, b])`) into `parameter_list`.
+    /// The parts of the request that parameters of its function hold, read by the
+    /// link at each call; boxed, as nearly every request has none.
     #[serde(skip)]
-    pub parameter_list_param: Option<Box<Resolved>>,
+    pub from_params: Option<Box<ParamParts>>,
     pub context: Context,
     /// The normalised text of the call (whitespace folded): the baseline fingerprint.
     pub fingerprint_text: String,
@@ -572,7 +571,7 @@ impl Operation {
             batch_size: None,
             complete_builder: false,
             parameter_list: None,
-            parameter_list_param: None,
+            from_params: None,
             context: Context::default(),
             fingerprint_text: String::new(),
         }
@@ -604,6 +603,34 @@ fn serialize_path<S: serde::Serializer>(p: &FilePath, s: S) -> Result<S::Ok, S::
 /// A column an ORM schema of the project declares unique (`#[sea_orm(unique)]`): no
 /// two records of the entity's table share its value. An attribute of the same name on
 /// the DynamoDB table of the same records names one item.
+/// The parts of a request that parameters of its function hold
+/// ([`Operation::from_params`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ParamParts {
+    /// `set_parameters(params)` given a parameter of the request's function (or
+    /// `Some(params)`): the reference through which the link reads the length of the
+    /// list each call passes (`Some(vec![a, b])`) into `parameter_list`.
+    pub parameter_list: Option<Resolved>,
+    /// `transact_items(item)` or `set_transact_items(Some(items))` given a parameter
+    /// of the request's function (`fn tx(c: &Client, items: Vec<TransactWriteItem>)`):
+    /// the items each call builds and passes there are this transaction's, which the
+    /// link adds to `children` at each chain that continues the returned builder.
+    pub items: Vec<ItemsParam>,
+}
+
+/// A parameter of a transaction's function that holds its items
+/// ([`ParamParts::items`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemsParam {
+    /// The reference to the parameter, read at the call being followed.
+    pub param: Resolved,
+    /// Which parameter it is (not counting `self`): the argument whose items a call
+    /// hands the transaction.
+    pub index: usize,
+    /// Added on some paths only (`if keep { b = b.transact_items(item) }`).
+    pub conditional: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct UniqueColumn {
     /// The entity's table (`#[sea_orm(table_name = "sessions")]`).

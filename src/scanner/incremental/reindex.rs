@@ -464,10 +464,14 @@ impl Shift for crate::scanner::index::fold::HelperCall {
             maps,
             paths: _,
             lists: _,
+            items,
             fallback: _,
             if_helper_pages,
         } = self;
         op.shift(by);
+        for (_, item) in items.iter_mut() {
+            item.shift(by);
+        }
         if let Some((Some(l), _)) = if_helper_pages {
             l.shift(by);
         }
@@ -571,7 +575,7 @@ impl Shift for Operation {
             batch_size,
             complete_builder: _,
             parameter_list: _,
-            parameter_list_param: _,
+            from_params: _,
             context,
             fingerprint_text: _,
         } = self;

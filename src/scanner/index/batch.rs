@@ -11,14 +11,14 @@ use tree_sitter::Node;
 
 use crate::scanner::index::fold::{fold_typed, typed_root};
 use crate::scanner::index::items::map_entries;
-use crate::scanner::index::resolve::{node_place, FileCx, NodeAt, ShapeAt};
-use crate::scanner::ir::{OpKind, Operation, Resolved, ValueInfo};
+use crate::scanner::index::resolve::{node_place, FileCx, NodeAt, RefKind, ShapeAt};
+use crate::scanner::ir::{ItemsParam, OpKind, Operation, Resolved, ValueInfo};
 use crate::scanner::sdk::Typed;
 use crate::scanner::syntax::nodes::{
     ancestors, call_args, call_path, descendants, field, last_segment, method_call, peel, span,
 };
 use crate::scanner::syntax::scope::{lookup, Binding};
-use crate::source::Span;
+use crate::source::{FilePath, Span};
 
 /// `transact_items(TransactWriteItem)` or `set_transact_items(Some(vec![..]))`.
 pub fn transact_items(
@@ -34,13 +34,118 @@ pub fn transact_items(
             op.batch_size = Some(Box::new(n));
         }
     }
-    for root in collect(cx, *arg, Wanted::TransactItem, 0) {
+    let roots = collect(cx, *arg, Wanted::TransactItem, 0);
+    if roots.is_empty() {
+        if let Some(p) = items_param(cx, *arg, conditional) {
+            op.from_params
+                .get_or_insert_with(Box::default)
+                .items
+                .push(p);
+        }
+    }
+    for root in roots {
         let wrapper = fold_typed(cx, &op.file, root, op.kind);
         for mut child in wrapper.children {
             mark_conditional(&mut child, conditional);
             op.children.push(child);
         }
     }
+}
+
+/// The parameter of the request's function that a transaction's items argument is
+/// (`items`, `Some(items)`, `items.into_iter().collect()`, or `item` of `for item in
+/// items`), when its calls build them: read at each chain that continues the builder
+/// it returns.
+fn items_param(cx: &FileCx<'_>, arg: Node<'_>, conditional: bool) -> Option<ItemsParam> {
+    let src = cx.src;
+    let mut node = list_of(cx, arg)?;
+    let mut name = src.of(node);
+    let mut conditional = conditional;
+    if matches!(lookup(src, node, name), Some(Binding::LoopVar)) {
+        // `for item in items { b = b.transact_items(item) }`: each of the list's, on
+        // every path unless a branch other than that loop is around it.
+        let each = ancestors(src, node).find(|a| {
+            a.kind() == "for_expression"
+                && field(*a, "pattern")
+                    .is_some_and(|p| p.kind() == "identifier" && src.of(p) == name)
+        })?;
+        conditional = ancestors(src, arg)
+            .take_while(|a| a.kind() != "function_item")
+            .any(|a| {
+                a.id() != each.id()
+                    && matches!(
+                        a.kind(),
+                        "if_expression"
+                            | "match_arm"
+                            | "else_clause"
+                            | "while_expression"
+                            | "for_expression"
+                            | "loop_expression"
+                            | "closure_expression"
+                    )
+            });
+        node = list_of(cx, field(each, "value")?)?;
+        name = src.of(node);
+    }
+    if !matches!(lookup(src, node, name), Some(Binding::Param { .. })) {
+        return None;
+    }
+    let kind = cx.param_ref(node, name)?;
+    let RefKind::Param { index, .. } = kind else {
+        return None;
+    };
+    Some(ItemsParam {
+        param: cx.pending(name, kind),
+        index,
+        conditional,
+    })
+}
+
+/// Whether a file's text names a transaction item type, as a search for items must
+/// find it (`TransactWriteItem::builder()`, a `TransactGetItem { .. }` literal).
+pub fn names_items(text: &str) -> bool {
+    text.contains("TransactWriteItem") || text.contains("TransactGetItem")
+}
+
+/// The name a list argument is, through `Some(..)` and steps that keep its elements
+/// (`items.into_iter().collect()`, `items.iter().cloned()`).
+fn list_of<'t>(cx: &FileCx<'t>, arg: Node<'t>) -> Option<Node<'t>> {
+    let src = cx.src;
+    let mut node = peel(arg);
+    if call_path(src, node) == Some("Some") {
+        node = peel(*call_args(node).first()?);
+    }
+    for _ in 0..16 {
+        match method_call(src, node) {
+            Some((recv, m, _)) if ONE_TO_ONE.contains(&m.as_str()) => node = peel(recv),
+            Some(_) => return None,
+            None => break,
+        }
+    }
+    (node.kind() == "identifier").then_some(node)
+}
+
+/// The items a call passes its helper, by argument (`tx(&c, vec![TransactWriteItem::
+/// builder()..build()])`): what a helper's `transact_items(items)` holds for this
+/// call ([`ItemsParam`]). Empty when no argument builds one; not searched in a file
+/// that names no transaction item type ([`names_items`]), where no search finds one.
+pub fn items_passed(
+    cx: &FileCx<'_>,
+    path: &FilePath,
+    args: &[Node<'_>],
+) -> Vec<(usize, Operation)> {
+    let mut out = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        for root in collect(cx, *arg, Wanted::TransactItem, 0) {
+            let kind = match typed_root(cx, root) {
+                Some(Typed::TransactGetItem) => OpKind::TransactGetItems,
+                _ => OpKind::TransactWriteItems,
+            };
+            let wrapper = fold_typed(cx, path, root, kind);
+            out.extend(wrapper.children.into_iter().map(|c| (i, c)));
+        }
+    }
+    out
 }
 
 /// `request_items(table, writes_or_keys)` or `set_request_items(Some(map))`.
@@ -268,7 +373,8 @@ fn set_table(child: &mut Operation, table: &Resolved, span: Span) {
     }
 }
 
-fn mark_conditional(child: &mut Operation, conditional: bool) {
+/// Marks a request's key and item attributes as set on some paths only.
+pub(crate) fn mark_conditional(child: &mut Operation, conditional: bool) {
     if conditional {
         for a in child
             .item

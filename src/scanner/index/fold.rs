@@ -100,6 +100,10 @@ pub struct HelperCall {
     /// helper's `.set_parameters(params)` holds for this call. Empty when no
     /// argument is one.
     pub lists: Box<[Option<usize>]>,
+    /// The transaction items each argument builds (`vec![TransactWriteItem::builder()
+    /// ..build()]`), by argument: what a helper's `transact_items(items)` adds for this
+    /// call (`ParamParts::items`). Empty when no argument builds one.
+    pub items: Box<[(usize, Operation)]>,
     /// `self.scan()`: a method of the crate's own type named like the API, which may
     /// return the builder the chain continues. When no helper of that name returns
     /// one, the chain is the request it starts (`op.kind`, as a client call's).
@@ -173,6 +177,8 @@ pub fn fold_file<'t>(
     let src = cx.src;
     let mut out = Folded::default();
     let mut named: HashSet<&str> = HashSet::new();
+    // Whether the file names a transaction item type (`batch::names_items`), once.
+    let mut names_items: Option<bool> = None;
     // Kinds compared by id: `Node::kind` costs a `strlen` and a UTF-8 check, and this
     // loop sees every call of the file.
     let call_k = kind_id("call_expression");
@@ -312,6 +318,18 @@ pub fn fold_file<'t>(
                 });
                 let paths = passed_paths(cx, &nodes);
                 let lists = list_lens(cx, &nodes);
+                // One search of the file's text, at its first such chain.
+                let any_items = *names_items
+                    .get_or_insert_with(|| crate::scanner::index::batch::names_items(src.text));
+                let mut items = match any_items {
+                    true => crate::scanner::index::batch::items_passed(cx, path, &nodes),
+                    false => Vec::new(),
+                };
+                // Made where this chain is: its function, its loop.
+                for (_, c) in &mut items {
+                    c.context = op.context.clone();
+                    c.fingerprint_text = fold_whitespace(src.span_text(c.span));
+                }
                 // Asked only of a chain in a loop: a climb to its function.
                 let if_helper_pages = (op.context.in_loop.is_some() && !op.exclusive_start_key)
                     .then(|| {
@@ -328,6 +346,7 @@ pub fn fold_file<'t>(
                     maps,
                     paths,
                     lists,
+                    items: items.into_boxed_slice(),
                     fallback: own_method.is_some(),
                     if_helper_pages,
                 });
@@ -763,8 +782,10 @@ fn climb_apply<'t>(
                                 let arg = call_args(call).first().copied();
                                 op.parameter_list = arg.and_then(|a| list_len(cx, a));
                                 if op.parameter_list.is_none() {
-                                    op.parameter_list_param =
-                                        arg.and_then(|a| param_list(cx, a)).map(Box::new);
+                                    if let Some(r) = arg.and_then(|a| param_list(cx, a)) {
+                                        let parts = op.from_params.get_or_insert_with(Box::default);
+                                        parts.parameter_list = Some(r);
+                                    }
                                 }
                             }
                         }

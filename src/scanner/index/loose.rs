@@ -7,7 +7,9 @@
 //! item, so it becomes a transaction of its own kind holding that one item, at the
 //! place it is built: what the sending transaction carries is the union of them. An
 //! item one of its file's requests does carry is that request's alone ([`carried`],
-//! applied by the link, when the whole file's requests are in).
+//! applied by the link, when the whole file's requests are in), and so is one a chain
+//! hands a helper whose returned builder takes it from that parameter (the link binds
+//! it at that call: `ParamParts::items`).
 
 use std::collections::HashSet;
 

@@ -939,7 +939,7 @@ impl<'a> FileCx<'a> {
 
     /// The parameter `name` of the function around `at`, as a reference to the
     /// arguments of its calls.
-    fn param_ref(&self, at: Node<'_>, name: &str) -> Option<RefKind> {
+    pub(crate) fn param_ref(&self, at: Node<'_>, name: &str) -> Option<RefKind> {
         let src = self.src;
         let f = ancestors(src, at).find(|a| a.kind() == "function_item")?;
         let function = field(f, "name").map(|n| src.of(n).to_string())?;

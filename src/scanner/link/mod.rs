@@ -1096,6 +1096,15 @@ pub(super) fn link_files(
         .map(Vec::len)
         .sum();
     let mut ops: Vec<Operation> = Vec::with_capacity(ops_wanted.saturating_sub(taken_count));
+    // Whether a helper a chain of file `fi` continues adds the items its argument
+    // `index` builds to its transaction (`ParamParts::items`).
+    let takes_items = |fi: usize, h: &HelperCall, index: usize| {
+        (tables.returned.get(h.helper.as_str()).into_iter().flatten())
+            .filter(|(tf, _)| tables.crates.file_sees(fi, *tf))
+            .filter_map(|(tf, ti)| files.get(*tf)?.ops.get(*ti))
+            .filter_map(|(op, _)| op.from_params.as_deref())
+            .any(|parts| parts.items.iter().any(|p| p.index == index))
+    };
     for (fi, f) in files.iter().enumerate() {
         if !wanted(fi) {
             continue;
@@ -1121,6 +1130,7 @@ pub(super) fn link_files(
                     maps: &h.maps,
                     paths: &h.paths,
                     lists: &h.lists,
+                    items: &h.items,
                 };
                 let returned = tables.returned.get(helper.as_str()).into_iter().flatten();
                 // Only the helpers this file's crate can call: a chain on
@@ -1256,6 +1266,7 @@ pub(super) fn link_files(
                         maps: &g.maps,
                         paths: &g.paths,
                         lists: &g.lists,
+                        items: &g.items,
                     };
                     let returned = tables.returned.get(g.helper.as_str()).into_iter().flatten();
                     for (bf, bi) in returned.filter(|(bf, _)| tables.crates.file_sees(*gf, *bf)) {
@@ -1447,7 +1458,9 @@ pub(super) fn link_files(
                 // copied and their new pages faulted in, on one core, while the old
                 // list was still held.
                 Some(own) => {
-                    let carried = carried_items(own.iter().map(|(o, e)| (o, e)), f);
+                    let carried = carried_items(own.iter().map(|(o, e)| (o, e)), f, |h, i| {
+                        takes_items(fi, h, i)
+                    });
                     // The requests linked once per table beyond the first (rare),
                     // by the position they follow.
                     let mut more: Vec<(usize, Vec<Operation>)> = Vec::new();
@@ -1470,7 +1483,9 @@ pub(super) fn link_files(
                     // Copied on every core first: copied one after another, 40,000
                     // of them (1.5 KB each) were most of a large file's link, on one
                     // core while the other waited.
-                    let carried = carried_items(f.ops.iter().map(|(o, e)| (o, e)), f);
+                    let carried = carried_items(f.ops.iter().map(|(o, e)| (o, e)), f, |h, i| {
+                        takes_items(fi, h, i)
+                    });
                     let copies: Vec<Option<Operation>> = f
                         .ops
                         .par_iter()
@@ -1737,6 +1752,16 @@ fn overlay(op: &mut Operation, helper: &Operation, other_file: bool) {
     op.first_item_only |= helper.first_item_only;
     if op.children.is_empty() {
         op.children = helper.children.clone();
+    } else if matches!(
+        op.kind,
+        OpKind::TransactWriteItems | OpKind::TransactGetItems
+    ) && !op.setters.iter().any(|s| s.method == "set_transact_items")
+    {
+        // `transact_items(item)` adds to the items the helper's builder holds: the
+        // transaction carries both (a `set_transact_items` of the chain replaces them).
+        let mut children = helper.children.clone();
+        children.append(&mut op.children);
+        op.children = children;
     }
     // The helper's setter calls, before the chain's: what counts calls (one
     // `transact_items(item)`, a statement's `parameters`) sees the whole request. In
@@ -1825,13 +1850,25 @@ fn passed_text(op: &mut Operation, passed: Passed) -> Option<Vec<TablePassed>> {
 }
 
 /// Where the items the file's requests (and chains on helpers' builders) carry start
-/// (`index/loose.rs`).
+/// (`index/loose.rs`), with the items a chain hands a helper whose transaction takes
+/// them (`binds(h, argument)`, see `ParamParts::items`).
 fn carried_items<'a>(
     ops: impl Iterator<Item = (&'a Operation, &'a Escape)>,
     f: &'a FileIndex,
+    binds: impl Fn(&HelperCall, usize) -> bool,
 ) -> std::collections::HashSet<usize> {
     let chains = f.helper_calls.iter().map(|h| (&h.op, &h.escape));
-    crate::scanner::index::loose::carried(ops.chain(chains))
+    let mut starts = crate::scanner::index::loose::carried(ops.chain(chains));
+    for h in f.helper_calls.iter().filter(|h| !h.items.is_empty()) {
+        for (_, item) in h.items.iter().filter(|(i, _)| binds(h, *i)) {
+            starts.insert(item.span.start);
+            starts.extend(crate::scanner::index::loose::carried(std::iter::once((
+                item,
+                &Escape::None,
+            ))));
+        }
+    }
+    starts
 }
 
 /// Whether an operation is linked as a request of its own: a transaction's item built
@@ -2014,6 +2051,9 @@ struct CallSite<'a> {
     /// Each argument's length as a list literal (`HelperCall::lists`,
     /// `ArgSite::lists`): what a `set_parameters(params)` holds for this call.
     lists: &'a [Option<usize>],
+    /// The transaction items each argument builds (`HelperCall::items`): what a
+    /// helper's `transact_items(items)` holds for this call.
+    items: &'a [(usize, Operation)],
 }
 
 /// What a parameter is to the request that holds it ([`Linker::params_in`]).
@@ -2546,7 +2586,8 @@ impl<'a> Linker<'a> {
             self.resolve_map(fi, m, at);
         }
         if op.parameter_list.is_none() {
-            op.parameter_list = (op.parameter_list_param.as_deref())
+            op.parameter_list = (op.from_params.as_ref())
+                .and_then(|p| p.parameter_list.as_ref())
                 .and_then(|r| self.pending_ref(fi, Some(r)))
                 .and_then(|pr| self.list_at_site(&pr));
         }
@@ -2554,6 +2595,46 @@ impl<'a> Linker<'a> {
             for c in &mut op.children {
                 self.resolve_op(fi, c, depth + 1);
             }
+        }
+        self.items_at_site(fi, op, depth);
+    }
+
+    /// The items the call being followed builds for a transaction's items parameter
+    /// (`transact_items(items)` of a helper, given `vec![TransactWriteItem::builder()
+    /// ..]`), added to its children and read where the call is. Another call's items
+    /// are never this request's: with no call bound, the parameter adds nothing.
+    fn items_at_site(&self, fi: usize, op: &mut Operation, depth: usize) {
+        let Some(parts) = op
+            .from_params
+            .as_deref_mut()
+            .filter(|p| !p.items.is_empty())
+        else {
+            return;
+        };
+        let params = std::mem::take(&mut parts.items);
+        let mut unbound = Vec::new();
+        for p in params {
+            let Some((site, index)) = self
+                .pending_ref(fi, Some(&p.param))
+                .and_then(|pr| self.param_at_site(&pr))
+            else {
+                unbound.push(p);
+                continue;
+            };
+            for (_, item) in site.items.iter().filter(|(i, _)| *i == index) {
+                let mut item = item.clone();
+                if p.conditional {
+                    crate::scanner::index::batch::mark_conditional(&mut item, true);
+                }
+                if depth < 4 {
+                    self.in_caller(|| self.resolve_op(site.file, &mut item, depth + 1));
+                }
+                op.children.push(item);
+            }
+        }
+        // A parameter bound here is spent: the request holds this call's items.
+        if let Some(parts) = op.from_params.as_deref_mut() {
+            parts.items = unbound;
         }
     }
 
@@ -3010,7 +3091,11 @@ impl<'a> Linker<'a> {
         for v in op.values.values().chain(op.limit.as_deref()) {
             look(v.text.as_ref(), Use::Value);
         }
-        look(op.parameter_list_param.as_deref(), Use::List);
+        let list = op
+            .from_params
+            .as_ref()
+            .and_then(|p| p.parameter_list.as_ref());
+        look(list, Use::List);
         for m in [&op.key, &op.item].into_iter().flatten() {
             let from = m.from_type.clone().map(Resolved::unknown);
             look(from.as_ref(), Use::Map);
@@ -3147,6 +3232,7 @@ impl<'a> Linker<'a> {
                 maps,
                 paths,
                 lists,
+                items: &[],
             };
             // An expression the call builds per path (`kc.push_str(..)` in a `match`
             // arm): its texts, which no other call passes, bind it at this call.
