@@ -309,6 +309,15 @@ pub(super) fn link_rounds<'f>(
                     wanted.clear();
                     continue;
                 }
+                // The relinked files' operations in the last whole link are replaced
+                // by the partial link's: let go first, not held beside them (with
+                // both, a partial round was the peak of the 10x real tree).
+                let paths: HashSet<&std::path::Path> =
+                    relinked.iter().map(|i| &*files[*i].path).collect();
+                whole
+                    .result
+                    .operations
+                    .retain(|op| !paths.contains(&*op.file));
                 let mut part = link_files(
                     &files,
                     &tables,
@@ -370,9 +379,10 @@ pub(super) fn unique_columns(files: &[Arc<FileIndex>]) -> Vec<crate::scanner::ir
         .collect()
 }
 
-/// `whole` (a whole link's result, with each file's tables and reads) with the
-/// operations, problems, tables and reads of the `relinked` files taken from `part`,
-/// a partial link of them: what a whole link would have given.
+/// `whole` (a whole link's result, with each file's tables and reads, the `relinked`
+/// files' operations already taken out) with the operations, problems, tables and
+/// reads of the `relinked` files taken from `part`, a partial link of them: what a
+/// whole link would have given.
 fn merge_part(
     whole: &mut Linked,
     part: Linked,
@@ -381,7 +391,6 @@ fn merge_part(
 ) {
     let result = &mut whole.result;
     let paths: HashSet<&std::path::Path> = relinked.iter().map(|i| &*files[*i].path).collect();
-    result.operations.retain(|op| !paths.contains(&*op.file));
     result.operations.extend(part.result.operations);
     // Stable: the operations of one file all come from one link, in its order.
     result
