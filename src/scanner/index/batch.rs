@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use tree_sitter::Node;
 
-use crate::scanner::index::fold::{fold_typed, typed_root};
+use crate::scanner::index::fold::{branches, fold_typed, typed_root};
 use crate::scanner::index::items::map_entries;
 use crate::scanner::index::resolve::{node_place, FileCx, NodeAt, RefKind, ShapeAt};
 use crate::scanner::ir::{ItemsParam, OpKind, Operation, Resolved, ValueInfo};
@@ -71,19 +71,7 @@ fn items_param(cx: &FileCx<'_>, arg: Node<'_>, conditional: bool) -> Option<Item
         })?;
         conditional = ancestors(src, arg)
             .take_while(|a| a.kind() != "function_item")
-            .any(|a| {
-                a.id() != each.id()
-                    && matches!(
-                        a.kind(),
-                        "if_expression"
-                            | "match_arm"
-                            | "else_clause"
-                            | "while_expression"
-                            | "for_expression"
-                            | "loop_expression"
-                            | "closure_expression"
-                    )
-            });
+            .any(|a| a.id() != each.id() && branches(a.kind()));
         node = list_of(cx, field(each, "value")?)?;
         name = src.of(node);
     }
@@ -219,20 +207,7 @@ fn chunk_size(cx: &FileCx<'_>, list: Node<'_>, depth: usize) -> Option<ValueInfo
         return None;
     }
     let src = cx.src;
-    let mut node = peel(list);
-    if call_path(src, node) == Some("Some") {
-        node = peel(*call_args(node).first()?);
-    }
-    for _ in 0..16 {
-        match method_call(src, node) {
-            Some((recv, m, _)) if ONE_TO_ONE.contains(&m.as_str()) => node = peel(recv),
-            Some(_) => return None,
-            None => break,
-        }
-    }
-    if node.kind() != "identifier" {
-        return None;
-    }
+    let node = list_of(cx, list)?;
     let name = src.of(node);
     match lookup(src, node, name)? {
         Binding::Let { value: Some(v), .. } => chunk_size(cx, v, depth + 1),

@@ -1189,20 +1189,26 @@ fn in_branch(src: Src<'_>, node: Node<'_>, block: Node<'_>) -> bool {
         if a.id() == block.id() {
             return false;
         }
-        if matches!(
-            node_kind(a),
-            "if_expression"
-                | "match_arm"
-                | "else_clause"
-                | "while_expression"
-                | "for_expression"
-                | "loop_expression"
-                | "closure_expression"
-        ) {
+        if branches(node_kind(a)) {
             return true;
         }
     }
     false
+}
+
+/// Whether code under a node of this kind runs on some paths only: a branch of an
+/// `if` or `match`, a loop's body (perhaps never), a closure (perhaps never called).
+pub(super) fn branches(kind: &str) -> bool {
+    matches!(
+        kind,
+        "if_expression"
+            | "match_arm"
+            | "else_clause"
+            | "while_expression"
+            | "for_expression"
+            | "loop_expression"
+            | "closure_expression"
+    )
 }
 
 /// Applies one setter to the operation.

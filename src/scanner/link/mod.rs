@@ -189,7 +189,7 @@ pub(super) fn link_rounds<'f>(
     let graphs: Vec<&[FnNode]> = first.iter().map(|f| f.fns.as_slice()).collect();
     // The tables (mostly reading the manifests) and the callers are built side by
     // side: the link is otherwise one thread.
-    let types: Vec<&TypeFacts> = first.iter().map(|f| &f.types).collect();
+    let types: Vec<&TypeFacts> = first.iter().map(|f| &*f.types).collect();
     let (mut tables, callers) =
         rayon::join(|| Tables::new(&files), || Callers::new(&graphs, &types));
     let mut whole = link_files(
@@ -325,6 +325,15 @@ pub(super) fn link_rounds<'f>(
                 merge_part(&mut whole, part, &relinked, &files);
             }
             None => {
+                // The last whole link is replaced: its operations, tables and graph
+                // are let go before this one is made, not held beside it (they were
+                // the peak of a tree whose rounds link whole again, with the new
+                // link's reach: tree-10 +26 MB).
+                whole.result = ScanResult::default();
+                whole.tables = Vec::new();
+                whole.graph = None;
+                whole.reads = Vec::new();
+                whole.looked = Vec::new();
                 whole = link_files(
                     &files,
                     &tables,
@@ -766,7 +775,7 @@ pub(super) fn parse_if_chained(
     returned: &HashSet<&str>,
     settings: &ScanSettings,
 ) -> Option<FileIndex> {
-    if !f.chained.iter().any(|c| returned.contains(c.as_str())) {
+    if !f.chained.iter().any(|c| returned.contains(&**c)) {
         return None;
     }
     // A lean index (`index_file_lean`) kept no text: it is read again.
@@ -793,7 +802,7 @@ impl GraphFacts {
     pub(super) fn keep_callers(&mut self, files: &[Arc<FileIndex>]) {
         if self.callers.is_none() {
             let graphs: Vec<&[FnNode]> = files.iter().map(|f| f.fns.as_slice()).collect();
-            let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
+            let types: Vec<&TypeFacts> = files.iter().map(|f| &*f.types).collect();
             self.callers = Some(Callers::owned(&graphs, &types));
         }
     }
@@ -884,7 +893,7 @@ pub(super) fn link_files(
     // link's facts hold them: the one-off search below reads them too.
     let built = match (callers, only.and_then(|(_, g)| g.callers.as_ref())) {
         (None, None) => {
-            let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
+            let types: Vec<&TypeFacts> = files.iter().map(|f| &*f.types).collect();
             Some(Callers::new(&graph_refs, &types))
         }
         _ => None,
@@ -895,7 +904,7 @@ pub(super) fn link_files(
             // Two searches of the whole graph, independent: side by side.
             let (reached, one_off) = rayon::join(
                 || {
-                    let types: Vec<&TypeFacts> = files.iter().map(|f| &f.types).collect();
+                    let types: Vec<&TypeFacts> = files.iter().map(|f| &*f.types).collect();
                     reach(&graph_refs, &types, &tables.crates)
                 },
                 || one_off(&graph_refs, &tables.crates, by_name),
