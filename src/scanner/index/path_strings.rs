@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::resolve::{copy_of, FileCx};
+use super::resolve::{copied_value, FileCx};
 use crate::scanner::syntax::nodes::{call_args, field, method_call, named_children, peel};
 use crate::scanner::syntax::scope::{lookup, Binding};
 
@@ -41,7 +41,7 @@ impl FileCx<'_> {
         let Binding::Let {
             decl,
             value: Some(value),
-            ..
+            ty,
         } = lookup(src, node, name)?
         else {
             return None;
@@ -54,14 +54,22 @@ impl FileCx<'_> {
             .into_iter()
             .filter(|s| s.start_byte() >= decl.end_byte() && s.end_byte() <= node.start_byte())
             .collect();
+        let changed = between.iter().any(|s| changes(src.of(*s), name));
         // A copy left as it is (`let kc = key_condition.to_owned()`, as a spawned task
-        // takes what it reads) has the texts of what it copies.
-        if let Some(copied) = copy_of(src, node).filter(|c| c.kind() == "identifier") {
-            return between
-                .iter()
-                .all(|s| !changes(src.of(*s), name))
-                .then(|| self.paths_of(copied))
-                .flatten();
+        // takes what it reads) has the texts of what it copies (the binding found
+        // above is `copy_of`'s: not looked up again).
+        let copied = ty
+            .is_none()
+            .then(|| copied_value(src, value))
+            .flatten()
+            .filter(|c| c.kind() == "identifier");
+        if let Some(copied) = copied {
+            return (!changed).then(|| self.paths_of(copied)).flatten();
+        }
+        // Nothing between appends to it: one path, no texts per path (its value's
+        // text is not worth finding).
+        if !changed {
+            return None;
         }
         let base = self.string(value).value()?.to_string();
         let (suffixes, branched) = self.suffixes(&between, name)?;

@@ -2331,6 +2331,13 @@ pub(super) fn copy_of<'t>(src: Src<'t>, ident: Node<'t>) -> Option<Node<'t>> {
     else {
         return None;
     };
+    copied_value(src, v)
+}
+
+/// [`copy_of`] for a `let` without a type whose value is `v`, for a caller that has
+/// looked the binding up already (a lookup climbs the function: twice was a large
+/// part of reading a call's arguments).
+pub(super) fn copied_value<'t>(src: Src<'t>, v: Node<'t>) -> Option<Node<'t>> {
     let mut v = peel(v);
     if let Some((recv, name, call)) = method_call(src, v) {
         if !matches!(name.as_str(), "clone" | "to_owned") || !call_args(call).is_empty() {
